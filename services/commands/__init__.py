@@ -1,0 +1,1 @@
+"""One module per `atout` subcommand; see `services/cli.py`."""
