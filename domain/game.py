@@ -1,0 +1,136 @@
+"""The shape every game shares: a decider plus what the service, the API and records need.
+
+A game is a package under `domain/` whose `__init__` exposes `GAME: GameRules`. The rules
+themselves are plain functions over immutable msgspec Structs:
+
+    initial(options)          -> State
+    decide(state, command)    -> list[Event]   (raises RuleViolation; never mutates)
+    evolve(state, event)      -> State
+    legal_actions(state, seat) -> list[dict]   (the shared action vocabulary, compact form)
+    view(state, seat | None)  -> a Struct      (the ONLY path to players, spectators, logs, bots)
+    redact(event, seat | None) -> Event | None (what one seat may see of an event; None = placeholder)
+
+Randomness never enters: the deck of each deal arrives inside `StartDeal`. Everything a
+record player or the game service needs to drive a match from the outside is here too, so
+`domain/record.py` and `services/` never know which game they run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+import msgspec
+
+from domain.cards import Card, Direction, Seat
+
+
+class RuleViolation(Exception):
+    """A command the rules refuse. `code` is stable and machine-readable (see
+    shared/rules/README.md, conventions 4); `message` is for people."""
+
+    def __init__(self, code: str, message: str, details: Mapping[str, Any] | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.details = dict(details or {})
+
+
+def verify(condition: bool, code: str, message: str, **details: Any) -> None:
+    """PokerKit-style guard: `verify(x in hand, "card_not_in_hand", "...")`."""
+    if not condition:
+        raise RuleViolation(code, message, details)
+
+
+# --- Commands every game accepts -------------------------------------------------------
+
+class StartDeal(msgspec.Struct, frozen=True, tag="start_deal"):
+    """Deal the next hand from `deck` (top card first). The service supplies the deck, from
+    the verifiable shuffle or a predefined deal; `fair` carries the shuffle's public inputs
+    (context, commitment) so the deal's record can be verified later."""
+
+    dealer: Seat
+    deck: tuple[Card, ...]
+    fair: dict[str, Any] | None = None
+
+
+class VoidDeal(msgspec.Struct, frozen=True, tag="void_deal"):
+    """An admin's ruling: deal `deal` (0-based) no longer counts toward the match score."""
+
+    deal: int
+    admin: str = ""
+    reason: str = ""
+
+
+class AdjustScore(msgspec.Struct, frozen=True, tag="adjust_score"):
+    """An admin's ruling: add `score` (side -> points, may be negative) after deal `deal`."""
+
+    deal: int
+    score: dict[str, int]
+    admin: str = ""
+    reason: str = ""
+
+
+# --- What drives a match from outside --------------------------------------------------
+
+class MatchStatus(msgspec.Struct, frozen=True):
+    """Where a match stands, in terms any driver understands.
+
+    phase: "awaiting_deal" (between deals; `next_dealer` says who must deal, None when
+    free), "in_deal", or "match_over". `deals_played` counts deals started (0-based index
+    of the current deal is deals_played - 1)."""
+
+    phase: str
+    deals_played: int
+    next_dealer: Seat | None
+    match_score: dict[str, int]
+    winner: str | None
+    to_act: tuple[Seat, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """One game, as seen by everything outside `domain/`."""
+
+    name: str                      # "belote", "cinch", "five_hundred"
+    direction: Direction
+    deck: tuple[Card, ...]         # the canonical deck this game shuffles
+    sides: Callable[[Any], tuple[str, ...]]            # options -> ("NS", "EW") or the four seats
+    parse_options: Callable[[Mapping[str, Any]], Any]  # raises RuleViolation("bad_option")
+    initial: Callable[[Any], Any]
+    decide: Callable[[Any, Any], list[Any]]
+    evolve: Callable[[Any, Any], Any]
+    legal_actions: Callable[[Any, Seat], list[dict[str, Any]]]
+    view: Callable[[Any, Seat | None], Any]
+    redact: Callable[[Any, Seat | None], Any]
+    parse_action: Callable[[Mapping[str, Any]], Any]   # {"seat","action",...} -> command; bad_action
+    status: Callable[[Any], MatchStatus]
+    deal_summary: Callable[[Any], dict[str, Any]]      # record-play output for the current/last deal
+    command_types: tuple[type, ...]                    # for msgspec decoding
+    event_types: tuple[type, ...]                      # every event Struct, each with a unique tag
+
+    def fold(self, options: Any, events: Sequence[Any]) -> Any:
+        state = self.initial(options)
+        for event in events:
+            state = self.evolve(state, event)
+        return state
+
+    def apply(self, state: Any, command: Any) -> tuple[Any, list[Any]]:
+        """decide then evolve: what a service or a record player does with one command."""
+        events = self.decide(state, command)
+        for event in events:
+            state = self.evolve(state, event)
+        return state, events
+
+
+def load(name: str) -> GameRules:
+    """The game called `name`, or RuleViolation('bad_record') naming the known ones."""
+    import importlib
+
+    if name not in GAME_NAMES:
+        raise RuleViolation("bad_record", f"unknown game {name!r}; known games: {', '.join(GAME_NAMES)}",
+                            {"field": "game"})
+    return importlib.import_module(f"domain.{name}").GAME
+
+
+GAME_NAMES: tuple[str, ...] = ("belote", "cinch", "five_hundred")
