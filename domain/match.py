@@ -1,0 +1,288 @@
+"""A match: seats around one game, as a decider over the match stream.
+
+The game's own decider knows deals, auctions and tricks. Around it a match has seats that
+players and bots take and leave, a start, the public commitment of the verifiable deal,
+the seeds revealed as deals end, and one public summary per finished deal (what the hand
+records, the lobby and standings fold without knowing any game). All of it is in one
+stream, so a match replays from its events alone; nothing here draws a random number —
+the service brings the first dealer and every deck.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import msgspec
+
+from domain.cards import Seat
+from domain.game import GameRules, RuleViolation, StartDeal, load, verify
+
+
+class SeatHolder(msgspec.Struct, frozen=True):
+    kind: str                      # "player" or "bot"
+    player_id: str | None = None
+    level: str | None = None       # bot level: random, basic, expert
+
+
+# --- Events of the match layer (public to every seat) ----------------------------------
+
+class MatchCreated(msgspec.Struct, frozen=True, tag="match_created"):
+    match_id: str
+    game: str
+    options: dict[str, Any]
+    seats: dict[str, SeatHolder | None]
+    commitment: str | None         # hex c_0 of the hash chain; None for predefined deals only
+    chain_length: int
+    predefined_deals: int = 0      # how many deals come from an imported record (decks kept secret)
+    created_by: str | None = None
+
+
+class SeatTaken(msgspec.Struct, frozen=True, tag="seat_taken"):
+    seat: Seat
+    holder: SeatHolder
+
+
+class SeatLeft(msgspec.Struct, frozen=True, tag="seat_left"):
+    seat: Seat
+    player_id: str | None = None
+
+
+class MatchStarted(msgspec.Struct, frozen=True, tag="match_started"):
+    first_dealer: Seat
+
+
+class DealDealt(msgspec.Struct, frozen=True, tag="deal_dealt"):
+    """The deck of a deal, for the hand record. Hidden from every seat while the deal is
+    played (each seat learns its own cards from the game's deal event); public once the
+    deal is over, through DealFinished."""
+
+    deal: int
+    dealer: Seat
+    deck: tuple[str, ...]
+    fair: dict[str, Any] | None = None
+
+
+class ActionTaken(msgspec.Struct, frozen=True, tag="action_taken"):
+    """A decision exactly as the seat sent it, for the hand record. Shown only to the seat
+    that took it: some decisions (a discard, the cards a dealer keeps) are hidden, and the
+    game's own events already say publicly what the table may know."""
+
+    seat: Seat
+    action: dict[str, Any]
+    by: str = "player"             # player, bot, clock
+
+
+class SeedRevealed(msgspec.Struct, frozen=True, tag="seed_revealed"):
+    deal: int                      # 0-based deal index
+    seed: str                      # hex c_k, checkable against the previous chain element
+    context: str
+    entropy: dict[str, str]
+
+
+class DealFinished(msgspec.Struct, frozen=True, tag="deal_finished"):
+    """The public hand record of a finished deal: enough to export it as a match record."""
+
+    deal: int
+    dealer: Seat
+    deck: tuple[str, ...]
+    actions: tuple[dict[str, Any], ...]
+    summary: dict[str, Any]
+    match_score: dict[str, int]
+    fair: dict[str, Any] | None = None
+
+
+class MatchFinished(msgspec.Struct, frozen=True, tag="match_finished"):
+    winner: str | None
+    match_score: dict[str, int]
+
+
+MATCH_EVENTS = (MatchCreated, SeatTaken, SeatLeft, MatchStarted, DealDealt, ActionTaken, SeedRevealed,
+                DealFinished, MatchFinished)
+PRIVATE_MATCH_EVENTS = (DealDealt, ActionTaken)
+MATCH_EVENT_TAGS = frozenset(e.__struct_config__.tag for e in MATCH_EVENTS)
+
+
+# --- Commands -----------------------------------------------------------------------------
+
+class TakeSeat(msgspec.Struct, frozen=True):
+    seat: Seat
+    holder: SeatHolder
+
+
+class LeaveSeat(msgspec.Struct, frozen=True):
+    seat: Seat
+    player_id: str | None
+
+
+class StartMatch(msgspec.Struct, frozen=True):
+    first_dealer: Seat
+    first_deal: StartDeal
+
+
+class Act(msgspec.Struct, frozen=True):
+    """A player's decision in the shared vocabulary; `player_id` None means the server (a bot
+    or the clock) acts for the seat."""
+
+    action: dict[str, Any]
+    player_id: str | None = None
+    by: str = "player"
+
+
+# --- State --------------------------------------------------------------------------------
+
+class MatchState(msgspec.Struct, frozen=True):
+    match_id: str = ""
+    game_name: str = ""
+    raw_options: dict[str, Any] = {}
+    seats: dict[str, SeatHolder | None] = {}
+    status: str = "new"            # new, open, playing, finished
+    commitment: str | None = None
+    chain_length: int = 0
+    predefined_deals: int = 0
+    game_state: Any = None
+    deal_index: int = -1           # 0-based index of the current/last deal
+    dealer: Seat | None = None
+    deck: tuple[str, ...] = ()
+    fair: dict[str, Any] | None = None
+    actions: tuple[dict[str, Any], ...] = ()
+    version: int = 0               # events folded so far (the stream version)
+
+    @property
+    def game(self) -> GameRules:
+        return load(self.game_name)
+
+    @property
+    def free_seats(self) -> list[Seat]:
+        return [Seat(s) for s, h in self.seats.items() if h is None]
+
+
+def initial() -> MatchState:
+    return MatchState()
+
+
+def create(match_id: str, game_name: str, options: Mapping[str, Any], seats: Mapping[str, SeatHolder | None],
+           commitment: str | None, chain_length: int, predefined_deals: int = 0,
+           created_by: str | None = None) -> list[Any]:
+    """The first event of a match; validates the game and its options (bad_option)."""
+    game = load(game_name)
+    game.parse_options(dict(options))
+    verify(set(seats) == {s.value for s in Seat}, "bad_seats", "seats must name N, E, S and W")
+    return [MatchCreated(match_id=match_id, game=game_name, options=dict(options),
+                         seats={s: seats[s] for s in ("N", "E", "S", "W")}, commitment=commitment,
+                         chain_length=chain_length, predefined_deals=predefined_deals, created_by=created_by)]
+
+
+def decide(state: MatchState, command: Any) -> list[Any]:
+    if isinstance(command, TakeSeat):
+        verify(state.status == "open", "match_not_open", "seats can be taken only before the match starts")
+        verify(state.seats.get(command.seat) is None, "seat_taken", f"seat {command.seat} is already taken")
+        if command.holder.player_id is not None:
+            verify(all(h is None or h.player_id != command.holder.player_id for h in state.seats.values()),
+                   "already_seated", "you already hold a seat in this match")
+        return [SeatTaken(seat=command.seat, holder=command.holder)]
+    if isinstance(command, LeaveSeat):
+        verify(state.status == "open", "match_not_open", "seats can be left only before the match starts")
+        holder = state.seats.get(command.seat)
+        verify(holder is not None and (holder.kind == "bot" or holder.player_id == command.player_id),
+               "not_your_seat", f"you do not hold seat {command.seat}")
+        return [SeatLeft(seat=command.seat, player_id=command.player_id)]
+    if isinstance(command, StartMatch):
+        verify(state.status == "open", "match_not_open", "the match has already started")
+        verify(not state.free_seats, "seats_free", "every seat must be taken before the match starts",
+               free=[str(s) for s in state.free_seats])
+        return [MatchStarted(first_dealer=command.first_dealer), *_deal(state, command.first_deal)]
+    if isinstance(command, StartDeal):
+        verify(state.status == "playing", "wrong_phase", "the match is not being played")
+        return _deal(state, command)
+    if isinstance(command, Act):
+        verify(state.status in ("playing", "finished"), "match_not_started", "the match has not started")
+        verify(state.status == "playing", "match_over", "the match is over")
+        game = state.game
+        move = game.parse_action(command.action)
+        holder = state.seats.get(str(command.action.get("seat")))
+        if command.player_id is not None:
+            verify(holder is not None and holder.player_id == command.player_id, "not_your_seat",
+                   f"you do not hold seat {command.action.get('seat')}")
+        events = game.decide(state.game_state, move)
+        action = {k: v for k, v in msgspec.to_builtins(command.action).items()}
+        return [ActionTaken(seat=Seat(action["seat"]), action=action, by=command.by), *events]
+    raise RuleViolation("bad_action", f"unknown command {type(command).__name__}")
+
+
+def _deal(state: MatchState, command: StartDeal) -> list[Any]:
+    events = state.game.decide(state.game_state, command)
+    return [DealDealt(deal=state.deal_index + 1, dealer=command.dealer, deck=command.deck, fair=command.fair), *events]
+
+
+def evolve(state: MatchState, event: Any) -> MatchState:
+    state = msgspec.structs.replace(state, version=state.version + 1)
+    if isinstance(event, MatchCreated):
+        game = load(event.game)
+        return msgspec.structs.replace(
+            state, match_id=event.match_id, game_name=event.game, raw_options=event.options, seats=event.seats,
+            status="open", commitment=event.commitment, chain_length=event.chain_length,
+            predefined_deals=event.predefined_deals, game_state=game.initial(game.parse_options(event.options)))
+    if isinstance(event, SeatTaken):
+        return msgspec.structs.replace(state, seats={**state.seats, event.seat.value: event.holder})
+    if isinstance(event, SeatLeft):
+        return msgspec.structs.replace(state, seats={**state.seats, event.seat.value: None})
+    if isinstance(event, MatchStarted):
+        return msgspec.structs.replace(state, status="playing")
+    if isinstance(event, MatchFinished):
+        return msgspec.structs.replace(state, status="finished")
+    if isinstance(event, DealDealt):
+        return msgspec.structs.replace(state, deal_index=event.deal, dealer=event.dealer, deck=event.deck,
+                                       fair=event.fair, actions=())
+    if isinstance(event, ActionTaken):
+        return msgspec.structs.replace(state, actions=state.actions + (event.action,))
+    if isinstance(event, (SeedRevealed, DealFinished)):
+        return state
+    game_state = state.game.evolve(state.game_state, event)
+    return msgspec.structs.replace(state, game_state=game_state)
+
+
+def after_deal_events(state: MatchState) -> list[Any]:
+    """What the match adds when its game leaves a deal: the public hand record, and the end
+    of the match when the game says so."""
+    status = state.game.status(state.game_state)
+    if status.phase == "in_deal" or state.dealer is None:
+        return []
+    events: list[Any] = [DealFinished(deal=state.deal_index, dealer=state.dealer, deck=state.deck,
+                                      actions=state.actions, summary=state.game.deal_summary(state.game_state),
+                                      match_score=status.match_score, fair=state.fair)]
+    if status.phase == "match_over":
+        events.append(MatchFinished(winner=status.winner, match_score=status.match_score))
+    return events
+
+
+# --- What a seat may see ---------------------------------------------------------------------
+
+class MatchView(msgspec.Struct, frozen=True):
+    match_id: str
+    game: str
+    options: dict[str, Any]
+    seats: dict[str, SeatHolder | None]
+    status: str
+    version: int
+    commitment: str | None
+    seat: Seat | None
+    table: Any                     # the game's own view for this seat
+
+
+def view(state: MatchState, seat: Seat | None) -> MatchView:
+    """The one path from a match to a seat, a spectator or a bot: the game's view does the
+    hiding; the match adds only public facts."""
+    table = state.game.view(state.game_state, seat) if state.game_state is not None else None
+    return MatchView(match_id=state.match_id, game=state.game_name, options=state.raw_options, seats=state.seats,
+                     status=state.status, version=state.version, commitment=state.commitment, seat=seat, table=table)
+
+
+def redact(state: MatchState, event: Any, seat: Seat | None) -> Any | None:
+    """What `seat` (None: a spectator) may see of one event; None is a placeholder."""
+    if isinstance(event, DealDealt):
+        return None
+    if isinstance(event, ActionTaken):
+        return event if seat is not None and event.seat == seat else None
+    if isinstance(event, MATCH_EVENTS):
+        return event
+    return state.game.redact(event, seat)
