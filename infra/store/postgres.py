@@ -1,0 +1,282 @@
+"""The Postgres event store (asyncpg).
+
+Two promises are hard, and both live in the SQL below rather than in Python locks:
+
+* An append is one statement, hence one implicit transaction and one round trip: the
+  events, their idempotency record and the optimistic-concurrency check (the primary key
+  on `(stream_id, stream_version)`) commit together or not at all. Nothing else happens
+  in that transaction: no NOTIFY, no Redis, no table lock. Appends to different streams
+  never wait for each other, so the store runs close to the server's commit rate.
+* The global log can be tailed without ever skipping an event that commits late, even
+  though appends are not serialised: see `READ_LOG`.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+
+import asyncpg
+
+from infra.store.model import (
+    LOG_START,
+    AppendResult,
+    CommandConflictError,
+    ConcurrencyError,
+    LogPosition,
+    NewEvent,
+    RecordedEvent,
+    event_ids,
+    request_hash,
+)
+
+log = logging.getLogger(__name__)
+
+# The order of RecordedEvent's fields.
+COLUMNS = (
+    "stream_id, stream_version, position, tx_id, event_id, type, schema_version,"
+    " data, metadata, recorded_at"
+)
+
+# One statement, so one transaction and one round trip. The data-modifying CTEs run
+# exactly once whether or not the outer SELECT reads them, and they succeed or fail
+# together. The WHERE refuses a gap: appending at expected version 7 needs version 7 to
+# exist (a new stream is version 0), so a stale or invented version inserts nothing and
+# the caller learns the current version. Two appends at the same expected version both
+# try to insert `expected + 1`; the primary key lets exactly one of them commit and the
+# other fails with a unique violation once the first has committed.
+APPEND = """
+WITH new AS (
+    SELECT e.ord, e.event_id, e.type, e.schema_version, e.data, e.metadata
+    FROM unnest($4::uuid[], $5::text[], $6::int[], $7::jsonb[], $8::jsonb[])
+         WITH ORDINALITY AS e(event_id, type, schema_version, data, metadata, ord)
+    WHERE $3::bigint = 0
+       OR EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND stream_version = $3)
+), appended AS (
+    INSERT INTO events (stream_id, stream_version, event_id, type, schema_version, data, metadata)
+    SELECT $1, $3 + ord, event_id, type, schema_version, data, metadata FROM new ORDER BY ord
+    RETURNING position, stream_version, tx_id, recorded_at
+), command AS (
+    INSERT INTO commands (stream_id, command_id, request_hash, first_version, last_version)
+    SELECT $1, $2, $9, min(stream_version), max(stream_version) FROM appended
+    HAVING count(*) > 0
+)
+SELECT position, stream_version, tx_id, recorded_at FROM appended ORDER BY stream_version
+"""
+
+STREAM_VERSION = """
+SELECT stream_version FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1
+"""
+
+# A stream needs no horizon: version v+1 can only be inserted once version v is visible
+# to the inserting statement (see APPEND), so a stream never shows a gap to a reader.
+READ_STREAM = f"""
+SELECT {COLUMNS} FROM events
+WHERE stream_id = $1 AND stream_version > $2 AND stream_version <= $3
+ORDER BY stream_version
+"""
+
+COMMAND = """
+SELECT request_hash, first_version, last_version FROM commands
+WHERE stream_id = $1 AND command_id = $2
+"""
+
+# Why the log is ordered by (tx_id, position) and read below the xmin horizon.
+#
+# `position` comes from a sequence, drawn when a row is inserted; the row becomes visible
+# when its transaction commits. Concurrent appends commit in any order, so a reader that
+# follows `position` can see 11 while 10 is still uncommitted, checkpoint at 11, and never
+# read 10. Serialising appends with a lock would fix that at the price of one commit at a
+# time; instead each event records the id of the transaction that wrote it (`tx_id`, an
+# xid8, which never wraps around) and a reader only reads events whose tx_id is below
+# `pg_snapshot_xmin(pg_current_snapshot())`: the smallest transaction id still running
+# when this statement's snapshot was taken. Every transaction with a smaller id has
+# finished, so its events are all visible now (committed) or never will be (aborted);
+# every transaction still running, or not yet begun, has an id at or above the horizon.
+# So the set of events below the horizon is final: nothing can ever be added to it.
+#
+# Ordering by (tx_id, position) makes that set a prefix of the log order: whatever
+# commits later has a tx_id at or above the horizon and so sorts after everything read
+# so far. A reader's checkpoint is the (tx_id, position) of the last event it applied;
+# because it was below the horizon, no late commit can ever land behind it. (Ordering by
+# position alone would not do, even below the horizon: a transaction with a smaller xid
+# can draw a larger position than one with a bigger xid, so an event below a later
+# horizon could still have a position smaller than the checkpoint.) Within a transaction
+# the events of one append come in position order, which is their version order.
+#
+# Within a stream this order is the version order: an append sees the previous version
+# committed before it takes its transaction id, so its tx_id is larger.
+#
+# The price: any long transaction holding an xid (in any database of the cluster) holds
+# the horizon back, and readers wait behind it. Appends and projection batches are short
+# by design; a rebuild uses many short transactions for this reason.
+#
+# `$3` lists the types whose payloads the caller wants; the others come back with
+# `data = NULL`, still advancing the caller's checkpoint without the cost of shipping and
+# decoding payloads nobody reads.
+READ_LOG = f"""
+SELECT stream_id, stream_version, position, tx_id, event_id, type, schema_version,
+       CASE WHEN $3::text[] IS NULL OR type = ANY($3::text[]) THEN data END,
+       metadata, recorded_at
+FROM events
+WHERE (tx_id, position) > ($1::xid8, $2::bigint)
+  AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+ORDER BY tx_id, position
+LIMIT $4
+"""
+
+HEAD = """
+SELECT tx_id, position FROM events
+WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())
+ORDER BY tx_id DESC, position DESC LIMIT 1
+"""
+
+# The lag of a reader: final events after its checkpoint, and how old the oldest is.
+BACKLOG = """
+SELECT count(*), extract(epoch FROM now() - min(recorded_at))::float8 FROM events
+WHERE (tx_id, position) > ($1::xid8, $2::bigint)
+  AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+"""
+
+Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
+AfterAppend = Callable[[AppendResult], Awaitable[None]]
+
+
+class PostgresEventStore:
+    """The store over an asyncpg pool made by `infra.store.connection.create_pool`.
+
+    `after_append` runs after the commit (never inside it) of every new append, e.g. to
+    publish a wake-up to Redis; its failure is logged, never raised, since the events
+    are already durable and pollers will find them anyway.
+    """
+
+    def __init__(self, pool: asyncpg.Pool, *, after_append: AfterAppend | None = None) -> None:
+        self.pool = pool
+        self.after_append = after_append
+
+    async def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        command_id: uuid.UUID,
+        request_hash: bytes | None = None,
+    ) -> AppendResult:
+        """Append `events` after `expected_version`, once per `command_id`.
+
+        A retry of a command already recorded on this stream returns the first answer
+        (`replayed=True`) and writes nothing, whatever the stream's version is now.
+        """
+        if not events:
+            raise ValueError("an append needs at least one event")
+        fingerprint = request_hash or _default_hash(stream_id, expected_version, events)
+        ids = event_ids(command_id, stream_id, len(events))
+        try:
+            rows = await self.pool.fetch(
+                APPEND,
+                stream_id,
+                command_id,
+                expected_version,
+                ids,
+                [e.type for e in events],
+                [e.schema_version for e in events],
+                [e.data for e in events],
+                [e.metadata for e in events],
+                fingerprint,
+            )
+        except asyncpg.UniqueViolationError:
+            rows = []
+        if not rows:
+            return await self._refused(stream_id, expected_version, command_id, fingerprint)
+        recorded = [
+            RecordedEvent(
+                stream_id, row[1], row[0], row[2], event_id, e.type, e.schema_version,
+                e.data, e.metadata, row[3],
+            )
+            for row, event_id, e in zip(rows, ids, events)
+        ]
+        result = AppendResult(stream_id, rows[0][1], rows[-1][1], recorded)
+        if self.after_append is not None:
+            try:
+                await self.after_append(result)
+            except Exception:
+                log.exception("after_append hook failed for %s", stream_id)
+        return result
+
+    async def _refused(
+        self, stream_id: str, expected_version: int, command_id: uuid.UUID, fingerprint: bytes
+    ) -> AppendResult:
+        """Say why nothing was appended: a retry, a reused command id, or a stale version.
+
+        The command is looked up first: a retry of a command that succeeded is naturally
+        "stale" (its own events moved the stream on) but must still get its first answer.
+        Any conflicting row we collided with has committed by now (Postgres made us wait
+        for it), so these fresh reads see it.
+        """
+        async with self.pool.acquire() as conn:
+            command = await conn.fetchrow(COMMAND, stream_id, command_id)
+            if command is not None:
+                if command["request_hash"] != fingerprint:
+                    raise CommandConflictError(stream_id, command_id)
+                first, last = command["first_version"], command["last_version"]
+                events = await self.read_stream(stream_id, first - 1, last, conn=conn)
+                return AppendResult(stream_id, first, last, events, replayed=True)
+            current = await conn.fetchval(STREAM_VERSION, stream_id) or 0
+        raise ConcurrencyError(stream_id, expected_version, current)
+
+    async def stream_version(self, stream_id: str) -> int:
+        """The stream's last version; 0 for a stream with no events."""
+        return await self.pool.fetchval(STREAM_VERSION, stream_id) or 0
+
+    async def read_stream(
+        self,
+        stream_id: str,
+        after_version: int = 0,
+        up_to_version: int | None = None,
+        *,
+        conn: Connection | None = None,
+    ) -> list[RecordedEvent]:
+        """The stream's events with `after_version < version <= up_to_version`, in order.
+
+        `after_version` is the version the caller already holds (0: from the start),
+        which is what a cache or a reconnecting client knows.
+        """
+        upper = up_to_version if up_to_version is not None else 2**62
+        rows = await (conn or self.pool).fetch(READ_STREAM, stream_id, after_version, upper)
+        return [RecordedEvent(*row) for row in rows]
+
+    async def read_log(
+        self,
+        after: LogPosition = LOG_START,
+        limit: int = 1000,
+        *,
+        payload_types: Sequence[str] | None = None,
+        conn: Connection | None = None,
+    ) -> list[RecordedEvent]:
+        """Up to `limit` final events after `after`, in log order (see `READ_LOG`).
+
+        Call again from the last event's `log_position` to tail the log; an empty answer
+        means caught up for now. `payload_types`, when given, limits which events carry
+        their `data`; every event still comes back so checkpoints move over all of them.
+        """
+        types = list(payload_types) if payload_types is not None else None
+        rows = await (conn or self.pool).fetch(READ_LOG, after[0], after[1], types, limit)
+        return [RecordedEvent(*row) for row in rows]
+
+    async def head(self, *, conn: Connection | None = None) -> LogPosition:
+        """The last final position of the log (LOG_START for an empty log)."""
+        row = await (conn or self.pool).fetchrow(HEAD)
+        return LogPosition(row[0], row[1]) if row else LOG_START
+
+    async def backlog(
+        self, after: LogPosition, *, conn: Connection | None = None
+    ) -> tuple[int, float | None]:
+        """How many final events follow `after`, and the age in seconds of the oldest."""
+        row = await (conn or self.pool).fetchrow(BACKLOG, after[0], after[1])
+        return row[0], row[1]
+
+
+def _default_hash(stream_id: str, expected_version: int, events: Sequence[NewEvent]) -> bytes:
+    return request_hash(stream_id, expected_version, events)
