@@ -1,0 +1,91 @@
+"""Process settings, read once from `ATOUT_*` environment variables.
+
+Every knob of a deployment is an environment variable so that the same image runs
+unchanged under `make run`, docker-compose and k8s. Unset database/redis URLs are
+meaningful: they select the embedded servers of the zero-config default, so they
+stay `None` rather than being given a fake default. `docs/settings.md` is the
+reference table; keep it in step with `ENV_VARS` below.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import msgspec
+
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+class SettingsError(ValueError):
+    """A variable is set to something we cannot use; the message names it."""
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    host: str = "127.0.0.1"
+    port: int = 8000
+    database_url: str | None = None
+    redis_url: str | None = None
+    data_dir: str = "./.atout"
+    redis_prefix: str = "atout"
+    log_level: str = "info"
+
+    @property
+    def embedded_database(self) -> bool:
+        return self.database_url is None
+
+    @property
+    def embedded_redis(self) -> bool:
+        return self.redis_url is None
+
+    @property
+    def data_path(self) -> Path:
+        return Path(self.data_dir).expanduser().resolve()
+
+
+# Settings field -> environment variable; the single place names are spelled.
+ENV_VARS: dict[str, str] = {
+    "host": "ATOUT_HOST",
+    "port": "ATOUT_PORT",
+    "database_url": "ATOUT_DATABASE_URL",
+    "redis_url": "ATOUT_REDIS_URL",
+    "data_dir": "ATOUT_DATA_DIR",
+    "redis_prefix": "ATOUT_REDIS_PREFIX",
+    "log_level": "ATOUT_LOG_LEVEL",
+}
+
+
+def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
+    """Build the settings from `env`; an empty variable counts as unset.
+
+    Treating "" as unset lets compose files write `ATOUT_DATABASE_URL=` to mean
+    "use the default" without a special case elsewhere.
+    """
+    raw: dict[str, str] = {}
+    for field, var in ENV_VARS.items():
+        value = env.get(var, "").strip()
+        if value:
+            raw[field] = value
+
+    values: dict[str, object] = dict(raw)
+    if "port" in raw:
+        try:
+            port = int(raw["port"])
+        except ValueError:
+            raise SettingsError(f"ATOUT_PORT must be an integer, got {raw['port']!r}") from None
+        if not 0 <= port <= 65535:
+            raise SettingsError(f"ATOUT_PORT must be between 0 and 65535, got {port}")
+        values["port"] = port
+    if "log_level" in raw:
+        level = raw["log_level"].lower()
+        if level not in LOG_LEVELS:
+            raise SettingsError(f"ATOUT_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, got {raw['log_level']!r}")
+        values["log_level"] = level
+    if "database_url" in raw and not raw["database_url"].startswith(("postgresql://", "postgres://")):
+        raise SettingsError("ATOUT_DATABASE_URL must start with postgresql:// or postgres://")
+    if "redis_url" in raw and not raw["redis_url"].startswith(("redis://", "rediss://", "unix://")):
+        raise SettingsError("ATOUT_REDIS_URL must start with redis://, rediss:// or unix://")
+    if "redis_prefix" in raw and any(c.isspace() for c in raw["redis_prefix"]):
+        raise SettingsError("ATOUT_REDIS_PREFIX must not contain whitespace")
+    return Settings(**values)  # type: ignore[arg-type]

@@ -1,0 +1,77 @@
+"""Settings: defaults, parsing and the documentation table stay in step."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from infra.settings import ENV_VARS, Settings, SettingsError, load_settings
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "settings.md"
+
+
+def test_defaults_with_empty_environment() -> None:
+    s = load_settings({})
+    assert s == Settings()
+    assert (s.host, s.port, s.data_dir, s.redis_prefix, s.log_level) == ("127.0.0.1", 8000, "./.atout", "atout", "info")
+    assert s.database_url is None and s.redis_url is None
+    assert s.embedded_database and s.embedded_redis
+
+
+def test_every_variable_is_read() -> None:
+    env = {
+        "ATOUT_HOST": "0.0.0.0",
+        "ATOUT_PORT": "9001",
+        "ATOUT_DATABASE_URL": "postgresql://u:p@db:5432/atout",
+        "ATOUT_REDIS_URL": "redis://cache:6379/1",
+        "ATOUT_DATA_DIR": "/var/lib/atout",
+        "ATOUT_REDIS_PREFIX": "prod",
+        "ATOUT_LOG_LEVEL": "DEBUG",
+    }
+    s = load_settings(env)
+    assert s == Settings(
+        host="0.0.0.0", port=9001, database_url="postgresql://u:p@db:5432/atout", redis_url="redis://cache:6379/1",
+        data_dir="/var/lib/atout", redis_prefix="prod", log_level="debug",
+    )
+    assert not s.embedded_database and not s.embedded_redis
+    assert s.data_path == Path("/var/lib/atout")
+
+
+def test_empty_values_count_as_unset() -> None:
+    assert load_settings({"ATOUT_DATABASE_URL": "", "ATOUT_PORT": "  "}) == Settings()
+
+
+def test_unrelated_variables_are_ignored() -> None:
+    assert load_settings({"PORT": "1", "ATOUT_UNKNOWN": "x"}) == Settings()
+
+
+@pytest.mark.parametrize(
+    ("var", "value"),
+    [
+        ("ATOUT_PORT", "eighty"),
+        ("ATOUT_PORT", "70000"),
+        ("ATOUT_LOG_LEVEL", "loud"),
+        ("ATOUT_DATABASE_URL", "mysql://x"),
+        ("ATOUT_REDIS_URL", "http://x"),
+        ("ATOUT_REDIS_PREFIX", "has space"),
+    ],
+)
+def test_bad_values_name_the_variable(var: str, value: str) -> None:
+    with pytest.raises(SettingsError, match=var):
+        load_settings({var: value})
+
+
+def test_settings_are_frozen() -> None:
+    with pytest.raises(AttributeError):
+        Settings().port = 1  # type: ignore[misc]
+    assert msgspec.structs.replace(Settings(), port=1).port == 1
+
+
+def test_every_variable_is_documented() -> None:
+    text = DOC.read_text()
+    fields = {f.name for f in msgspec.structs.fields(Settings)}
+    assert set(ENV_VARS) == fields
+    for var in ENV_VARS.values():
+        assert f"`{var}`" in text, f"{var} missing from docs/settings.md"
