@@ -1,0 +1,36 @@
+"""Probes for orchestrators: liveness says the process answers, readiness says it can work.
+
+They are separate because restarting a process cannot fix an unreachable database:
+k8s should restart on a failing `/healthz` but only stop routing on a failing `/readyz`.
+"""
+
+from __future__ import annotations
+
+from litestar import Request, Response, get
+
+from infra.health import check_all
+
+
+@get("/healthz", sync_to_thread=False, tags=["health"])
+def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@get("/readyz", tags=["health"])
+async def readyz(request: Request) -> Response:
+    settings = request.app.state.settings
+    results = await check_all(settings.database_url, settings.redis_url)
+    if all(r.ok for r in results.values()):
+        return Response({"status": "ok", "checks": {name: "ok" for name in results}}, status_code=200)
+    failing = {name: r.error for name, r in results.items() if not r.ok}
+    return Response(
+        {
+            "code": "not_ready",
+            "message": f"not ready: {', '.join(failing)} not answering",
+            "details": {name: r.error or "ok" for name, r in results.items()},
+        },
+        status_code=503,
+    )
+
+
+ROUTES = [healthz, readyz]

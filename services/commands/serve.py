@@ -1,0 +1,113 @@
+"""`atout serve`: the HTTP API, plus embedded Postgres/Redis when no URLs are set.
+
+Shutdown order matters: the API stops first (so no request is cut mid-query by
+a vanishing database), then the servers this command started. uvicorn captures
+SIGINT/SIGTERM while it runs and re-raises them after a graceful stop; a SIGTERM
+re-raised onto Python's default handler would kill the process before the
+embedded servers are stopped, so we install handlers of our own that unwind the
+stack through the `finally` below instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import time
+
+import msgspec
+
+from infra.settings import Settings, SettingsError, load_settings
+
+log = logging.getLogger("atout.serve")
+
+
+class _Stop(BaseException):
+    """Raised from a signal handler to unwind to the cleanup code."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the HTTP API (with embedded Postgres and Redis unless ATOUT_DATABASE_URL/ATOUT_REDIS_URL are set)",
+        description="Run the HTTP API. Settings come from ATOUT_* variables (see docs/settings.md).",
+    )
+    parser.add_argument("--host", help="override ATOUT_HOST")
+    parser.add_argument("--port", type=int, help="override ATOUT_PORT")
+    parser.set_defaults(func=run)
+
+
+def _configure_logging(settings: Settings) -> None:
+    level = logging.DEBUG if settings.log_level == "trace" else getattr(logging, settings.log_level.upper())
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if level > logging.DEBUG:
+        logging.getLogger("pgserver").setLevel(logging.WARNING)
+
+
+def _raise_stop(signum: int, _frame: object) -> None:
+    raise _Stop(signum)
+
+
+def _ignore(signum: int, _frame: object) -> None:
+    log.info("already stopping; signal %s ignored", signum)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        print(f"atout serve: {exc}", file=sys.stderr)
+        return 2
+    overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
+    settings = msgspec.structs.replace(settings, **overrides)
+    _configure_logging(settings)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _raise_stop)
+    started = time.monotonic()
+    servers = None
+    try:
+        if settings.embedded_database or settings.embedded_redis:
+            from infra.embedded import start_embedded
+
+            log.info("starting embedded %s under %s",
+                     " and ".join(n for n, e in (("postgres", settings.embedded_database),
+                                                 ("redis", settings.embedded_redis)) if e),
+                     settings.data_path)
+            servers = start_embedded(settings.data_path, postgres=settings.embedded_database,
+                                     redis=settings.embedded_redis)
+            settings = msgspec.structs.replace(
+                settings,
+                database_url=settings.database_url or servers.database_url,
+                redis_url=settings.redis_url or servers.redis_url,
+            )
+            log.info("embedded servers ready in %.1fs", time.monotonic() - started)
+        _serve_http(settings)
+    except _Stop:
+        pass
+    except SystemExit as exc:  # uvicorn exits this way when it cannot start (port in use, ...)
+        return exc.code if isinstance(exc.code, int) else 1
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, _ignore)
+        if servers is not None:
+            log.info("stopping embedded servers")
+            servers.stop()
+    return 0
+
+
+def _serve_http(settings: Settings) -> None:
+    import uvicorn
+
+    from services.api.app import create_app
+
+    config = uvicorn.Config(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
+        lifespan="on",
+        proxy_headers=True,
+    )
+    uvicorn.Server(config).run()
