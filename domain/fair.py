@@ -223,8 +223,11 @@ def uniform_below(m: int, stream: Iterator[int]) -> int:
 
 def deck_for(game_or_size: str | int) -> tuple[Card, ...]:
     """The canonical deck of a game id ("belote", "cinch", "five_hundred") or a size (32, 43, 52)."""
-    size = GAME_DECK_SIZE.get(game_or_size) if isinstance(game_or_size, str) else game_or_size
-    if size not in DECKS or isinstance(size, bool):
+    if isinstance(game_or_size, str):
+        size = GAME_DECK_SIZE.get(game_or_size)
+    else:
+        size = game_or_size if isinstance(game_or_size, int) and not isinstance(game_or_size, bool) else None
+    if size not in DECKS:
         raise FairDealError(
             f"unknown game or deck size {game_or_size!r}: expected one of "
             f"{', '.join(GAME_DECK_SIZE)} or {', '.join(map(str, DECKS))}"

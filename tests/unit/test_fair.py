@@ -251,7 +251,7 @@ def test_bad_entropy(entropy):
         shuffle_deck("belote", SEED, match_context("m", 1), entropy)
 
 
-@pytest.mark.parametrize("game", ["bridge", 36, True, None])
+@pytest.mark.parametrize("game", ["bridge", 36, True, None, [52]])
 def test_unknown_game(game):
     with pytest.raises(FairDealError, match="unknown game"):
         shuffle_deck(game, SEED, match_context("m", 1))
