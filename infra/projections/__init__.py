@@ -1,0 +1,36 @@
+"""Read models fed from the event log: the runner, rebuilds, the projector process.
+
+`default_projections()` is the list the projector and `atout projections` work on; a new
+read model is a `Projection` subclass added there.
+"""
+
+from infra.projections.base import Change, Projection, RowProjection
+from infra.projections.lobby import Lobby
+from infra.projections.match_summaries import MATCH_EVENTS, MatchSummaries
+from infra.projections.projector import run_projector
+from infra.projections.rebuild import RebuildBusy, RebuildReport, rebuild
+from infra.projections.runner import ProjectionRunner
+from infra.projections.wake import WakeListener, WakePublisher, events_channel
+
+
+def default_projections() -> list[Projection]:
+    return [MatchSummaries(), Lobby()]
+
+
+__all__ = [
+    "MATCH_EVENTS",
+    "Change",
+    "Lobby",
+    "MatchSummaries",
+    "Projection",
+    "ProjectionRunner",
+    "RebuildBusy",
+    "RebuildReport",
+    "RowProjection",
+    "WakeListener",
+    "WakePublisher",
+    "default_projections",
+    "events_channel",
+    "rebuild",
+    "run_projector",
+]

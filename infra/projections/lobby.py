@@ -1,0 +1,50 @@
+"""`lobby`: the matches that have not started, with their free seats.
+
+A row lives from `match_created` to `match_started` (or `match_finished`, for a match
+abandoned before it began). A full table keeps its row, with `free_seats = 0`, because a
+seat may be left again before the start; the lobby query filters on `free_seats > 0`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from infra.projections.base import RowProjection
+from infra.store.model import RecordedEvent
+
+
+def free_seats(seats: dict[str, Any]) -> int:
+    return sum(1 for occupant in seats.values() if occupant is None)
+
+
+class Lobby(RowProjection):
+    name = "lobby"
+    table = "lobby"
+    version = 1
+    event_types = frozenset({"match_created", "seat_taken", "seat_left", "match_started", "match_finished"})
+    columns = {
+        "match_id": "text",
+        "game": "text",
+        "options": "jsonb",
+        "seats": "jsonb",
+        "free_seats": "integer",
+        "created_at": "timestamptz",
+    }
+    indexes = ("free_seats, created_at",)
+
+    def fold(self, row: dict[str, Any] | None, event: RecordedEvent, data: dict[str, Any]) -> dict[str, Any] | None:
+        if event.type == "match_created":
+            seats = data.get("seats") or {}
+            return {
+                "match_id": event.stream_id,
+                "game": data["game"],
+                "options": data.get("options") or {},
+                "seats": seats,
+                "free_seats": free_seats(seats),
+                "created_at": event.recorded_at,
+            }
+        if row is None or event.type in ("match_started", "match_finished"):
+            return None
+        occupant = data.get("occupant") if event.type == "seat_taken" else None
+        seats = {**row["seats"], data["seat"]: occupant}
+        return {**row, "seats": seats, "free_seats": free_seats(seats)}

@@ -1,0 +1,71 @@
+"""The projector process: keep every projection caught up with the log.
+
+One projector runs at a time: it holds a session advisory lock for its whole life, and a
+second one (a rolling deploy, a stand-by replica) waits on that lock and takes over when
+the first one's connection goes away. Correctness does not depend on this lock, each
+batch takes its projection's own lock, it only avoids doing the work twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+
+from infra.projections.base import Projection
+from infra.projections.rebuild import rebuild
+from infra.projections.runner import ProjectionRunner
+from infra.projections.wake import WakeListener
+
+log = logging.getLogger(__name__)
+
+PROJECTOR_LOCK = 0x706A7472  # 'pjtr'
+
+
+class LostLock(RuntimeError):
+    """The connection holding the projector lock is gone; another projector may run now."""
+
+
+async def run_projector(
+    runner: ProjectionRunner,
+    projections: Sequence[Projection],
+    *,
+    redis_url: str | None = None,
+    redis_prefix: str = "atout",
+    poll_interval: float = 0.5,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Tail the log into `projections` until `stop` is set.
+
+    A projection whose stored version differs from its code's is rebuilt first (the
+    previous tables keep serving until the swap).
+    """
+    stop = stop or asyncio.Event()
+    pool = runner.store.pool
+    async with pool.acquire() as lock_conn:
+        log.info("projector waiting for the projector lock")
+        await lock_conn.execute("SELECT pg_advisory_lock($1, 0)", PROJECTOR_LOCK)
+        log.info("projector running: %s", ", ".join(p.name for p in projections))
+        wake = WakeListener(redis_url, redis_prefix)
+        try:
+            for projection in projections:
+                await runner.ensure(projection)
+                if await runner.stored_version(projection) != projection.version:
+                    log.info("rebuilding %s for version %s", projection.name, projection.version)
+                    await rebuild(runner, projection)
+            while not stop.is_set():
+                if lock_conn.is_closed():
+                    raise LostLock("the projector lock connection closed")
+                for projection in projections:
+                    count = await runner.catch_up(projection)
+                    if count:
+                        log.debug("%s: applied %d events", projection.name, count)
+                waiter = asyncio.create_task(wake.wait(poll_interval))
+                stopper = asyncio.create_task(stop.wait())
+                await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
+                for task in (waiter, stopper):
+                    task.cancel()
+        finally:
+            await wake.close()
+            if not lock_conn.is_closed():
+                await lock_conn.execute("SELECT pg_advisory_unlock($1, 0)", PROJECTOR_LOCK)

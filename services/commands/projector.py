@@ -1,0 +1,63 @@
+"""`atout projector`: run the projections as a process until SIGTERM or SIGINT."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import signal
+import sys
+
+from infra.projections import ProjectionRunner, default_projections, run_projector
+from infra.store import PostgresEventStore, create_pool
+from infra.store.connection import database_url_for_cli
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("projector", help="keep the read models up to date")
+    parser.add_argument("--database-url", help="Postgres URL (default: ATOUT_DATABASE_URL, else embedded)")
+    parser.add_argument("--redis-url", help="Redis URL for wake-ups (default: ATOUT_REDIS_URL; none: poll only)")
+    parser.add_argument("--redis-prefix", help="key and channel prefix (default: ATOUT_REDIS_PREFIX or atout)")
+    parser.add_argument("--poll-interval", type=float, default=0.5, help="seconds between polls (default 0.5)")
+    parser.add_argument("--batch-size", type=int, default=1000, help="events per transaction (default 1000)")
+    parser.set_defaults(func=run)
+
+
+def _redis_settings(args: argparse.Namespace) -> tuple[str | None, str]:
+    try:
+        from infra.settings import load_settings
+    except ImportError:  # pragma: no cover
+        url, prefix = os.environ.get("ATOUT_REDIS_URL"), os.environ.get("ATOUT_REDIS_PREFIX", "atout")
+    else:
+        settings = load_settings()
+        url, prefix = settings.redis_url, settings.redis_prefix
+    return args.redis_url or url, args.redis_prefix or prefix
+
+
+async def _run(url: str, redis_url: str | None, prefix: str, args: argparse.Namespace) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    pool = await create_pool(url, max_size=4)
+    try:
+        runner = ProjectionRunner(PostgresEventStore(pool), batch_size=args.batch_size)
+        await run_projector(
+            runner, default_projections(), redis_url=redis_url, redis_prefix=prefix,
+            poll_interval=args.poll_interval, stop=stop,
+        )
+    finally:
+        await pool.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=os.environ.get("ATOUT_LOG_LEVEL", "info").upper(), stream=sys.stderr)
+    redis_url, prefix = _redis_settings(args)
+    try:
+        with database_url_for_cli(args.database_url) as url:
+            asyncio.run(_run(url, redis_url, prefix, args))
+    except (OSError, RuntimeError) as error:
+        print(f"atout projector: {error}", file=sys.stderr)
+        return 2
+    return 0
