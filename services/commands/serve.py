@@ -86,6 +86,11 @@ def run(args: argparse.Namespace) -> int:
         _serve_http(settings)
     except _Stop:
         pass
+    except Exception as exc:
+        if type(exc).__name__ != "EmbeddedError":
+            raise
+        print(f"atout serve: {exc}", file=sys.stderr)
+        return 1
     except SystemExit as exc:  # uvicorn exits this way when it cannot start (port in use, ...)
         return exc.code if isinstance(exc.code, int) else 1
     finally:
