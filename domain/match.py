@@ -241,15 +241,22 @@ def evolve(state: MatchState, event: Any) -> MatchState:
     return msgspec.structs.replace(state, game_state=game_state)
 
 
-def after_deal_events(state: MatchState) -> list[Any]:
-    """What the match adds when its game leaves a deal: the public hand record, and the end
-    of the match when the game says so."""
+def finish_deal(state: MatchState, seed: str | None) -> list[Any]:
+    """What the match adds when its game leaves a deal: the revealed seed (for a shuffled
+    deal), the public hand record, and the end of the match when the game says so. Empty
+    while the deal goes on."""
     status = state.game.status(state.game_state)
     if status.phase == "in_deal" or state.dealer is None:
         return []
-    events: list[Any] = [DealFinished(deal=state.deal_index, dealer=state.dealer, deck=state.deck,
-                                      actions=state.actions, summary=state.game.deal_summary(state.game_state),
-                                      match_score=status.match_score, fair=state.fair)]
+    events: list[Any] = []
+    fair = state.fair
+    if seed is not None and fair is not None:
+        fair = {**fair, "seed": seed}
+        events.append(SeedRevealed(deal=state.deal_index, seed=seed, context=fair.get("context", ""),
+                                   entropy=fair.get("entropy") or {}))
+    events.append(DealFinished(deal=state.deal_index, dealer=state.dealer, deck=state.deck, actions=state.actions,
+                               summary=state.game.deal_summary(state.game_state),
+                               match_score=status.match_score, fair=fair))
     if status.phase == "match_over":
         events.append(MatchFinished(winner=status.winner, match_score=status.match_score))
     return events

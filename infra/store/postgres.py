@@ -226,6 +226,25 @@ class PostgresEventStore:
             current = await conn.fetchval(STREAM_VERSION, stream_id) or 0
         raise ConcurrencyError(stream_id, expected_version, current)
 
+    async def command_result(
+        self, stream_id: str, command_id: uuid.UUID, fingerprint: bytes
+    ) -> AppendResult | None:
+        """The first answer to a command already recorded on this stream, or None.
+
+        For callers that decide before appending: a retried command may no longer be
+        decidable (its own events moved the match on), yet must get its first answer, so
+        they ask here when deciding fails. A different body raises CommandConflictError.
+        """
+        async with self.pool.acquire() as conn:
+            command = await conn.fetchrow(COMMAND, stream_id, command_id)
+            if command is None:
+                return None
+            if command["request_hash"] != fingerprint:
+                raise CommandConflictError(stream_id, command_id)
+            first, last = command["first_version"], command["last_version"]
+            events = await self.read_stream(stream_id, first - 1, last, conn=conn)
+        return AppendResult(stream_id, first, last, events, replayed=True)
+
     async def stream_version(self, stream_id: str) -> int:
         """The stream's last version; 0 for a stream with no events."""
         return await self.pool.fetchval(STREAM_VERSION, stream_id) or 0

@@ -1,0 +1,51 @@
+"""The game service's private table: match secrets, predefined deals and seat entropy.
+
+Nothing here is ever written to an event; the service reveals each deal's seed itself,
+in the match stream, once the deal is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+import msgspec
+
+_json = msgspec.json.Encoder()
+_decode_deals = msgspec.json.Decoder(list[dict[str, Any]] | None)
+
+
+class MatchSecret(msgspec.Struct, frozen=True):
+    secret: bytes
+    chain_length: int
+    predefined: list[dict[str, Any]] | None
+
+
+class Vault:
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    async def keep(self, match_id: str, secret: bytes, chain_length: int,
+                   predefined: list[dict[str, Any]] | None) -> None:
+        await self.pool.execute(
+            "INSERT INTO match_secrets (match_id, secret, chain_length, predefined) VALUES ($1, $2, $3, $4)"
+            " ON CONFLICT (match_id) DO NOTHING",
+            match_id, secret, chain_length, _json.encode(predefined) if predefined is not None else None)
+
+    async def secret(self, match_id: str) -> MatchSecret:
+        row = await self.pool.fetchrow(
+            "SELECT secret, chain_length, predefined FROM match_secrets WHERE match_id = $1", match_id)
+        if row is None:
+            raise LookupError(f"no secret kept for match {match_id}")
+        predefined = _decode_deals.decode(row["predefined"]) if row["predefined"] is not None else None
+        return MatchSecret(bytes(row["secret"]), row["chain_length"], predefined)
+
+    async def give_entropy(self, match_id: str, seat: str, entropy: str) -> None:
+        await self.pool.execute(
+            "INSERT INTO seat_entropy (match_id, seat, entropy) VALUES ($1, $2, $3)"
+            " ON CONFLICT (match_id, seat) DO UPDATE SET entropy = excluded.entropy, given_at = now()",
+            match_id, seat, entropy)
+
+    async def entropy(self, match_id: str) -> dict[str, str]:
+        rows = await self.pool.fetch("SELECT seat, entropy FROM seat_entropy WHERE match_id = $1", match_id)
+        return {row["seat"]: row["entropy"] for row in rows}

@@ -1,0 +1,266 @@
+"""The game service: one small handler per command — load, decide, append.
+
+Every handler loads the match (from an in-process cache brought up to date with the
+events appended since, so a cache hit costs one indexed read), asks the pure rules in
+`domain.match` to decide, appends the events with the expected version and the command's
+id in one short transaction, and answers with the new version and the events. Nothing is
+awaited inside the append's transaction: publishing happens in the store's after-commit hook.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from collections import OrderedDict
+from functools import lru_cache
+from typing import Any, Mapping
+
+import msgspec
+
+from domain import fair
+from domain import match as rules
+from domain.cards import SEATS, Seat
+from domain.game import RuleViolation, StartDeal, load
+from infra.serialization import EventRegistry
+from infra.store import AppendResult, ConcurrencyError, PostgresEventStore
+from infra.vault import Vault
+
+
+class UnknownMatch(LookupError):
+    def __init__(self, match_id: str) -> None:
+        super().__init__(f"no match {match_id!r}")
+        self.match_id = match_id
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    """What a command produced: the stream version after it and its events with versions.
+    `replayed` marks the first answer given again to a retried command."""
+
+    match_id: str
+    version: int
+    events: list[tuple[int, Any]]
+    replayed: bool = False
+
+
+def stream_of(match_id: str) -> str:
+    return f"match-{match_id}"
+
+
+@lru_cache(maxsize=None)
+def registry_for(game_name: str | None) -> EventRegistry:
+    """The events a match of this game holds: the match layer's and the game's own."""
+    registry = EventRegistry()
+    registry.register_all(rules.MATCH_EVENTS)
+    if game_name:
+        registry.register_all(load(game_name).event_types)
+    return registry
+
+
+def _fingerprint(kind: str, body: Any) -> bytes:
+    return hashlib.sha256(kind.encode() + b"\0" + msgspec.json.encode(body)).digest()
+
+
+class MatchService:
+    def __init__(self, store: PostgresEventStore, vault: Vault, *, chain_length: int = fair.DEFAULT_CHAIN_LENGTH,
+                 cache_size: int = 10_000, rng: secrets.SystemRandom | None = None) -> None:
+        self.store, self.vault = store, vault
+        self.chain_length = chain_length
+        self.rng = rng or secrets.SystemRandom()
+        self._cache: OrderedDict[str, rules.MatchState] = OrderedDict()
+        self._cache_size = cache_size
+
+    # --- loading --------------------------------------------------------------------------
+
+    async def load(self, match_id: str) -> rules.MatchState:
+        state = self._cache.get(match_id) or rules.initial()
+        recorded = await self.store.read_stream(stream_of(match_id), state.version)
+        if state.version == 0 and not recorded:
+            raise UnknownMatch(match_id)
+        for event in recorded:
+            state = rules.evolve(state, registry_for(state.game_name or None).decode_recorded(event))
+        self._remember(match_id, state)
+        return state
+
+    def _remember(self, match_id: str, state: rules.MatchState) -> None:
+        self._cache[match_id] = state
+        self._cache.move_to_end(match_id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    async def events(self, match_id: str, after_version: int = 0) -> list[tuple[int, Any, Any]]:
+        """(version, event, recorded) after `after_version`, decoded; for readers and replay."""
+        state = await self.load(match_id)
+        registry = registry_for(state.game_name)
+        return [(r.stream_version, registry.decode_recorded(r), r)
+                for r in await self.store.read_stream(stream_of(match_id), after_version)]
+
+    # --- handlers -----------------------------------------------------------------------------
+
+    async def create_match(self, game: str, options: Mapping[str, Any], seats: Mapping[str, str],
+                           *, player_id: str | None = None, entropy: str | None = None,
+                           predefined: list[dict[str, Any]] | None = None,
+                           command_id: uuid.UUID | None = None) -> Outcome:
+        """seats: {"N": "open" | "me" | "bot:LEVEL"}. The secret behind the commitment is kept
+        in the vault before the match exists, so no deal can ever lack one."""
+        match_id = str(uuid.uuid4()) if command_id is None else str(uuid.uuid5(command_id, "match"))
+        if predefined:
+            predefined = check_predefined(game, predefined)
+        holders = {seat: _holder(spec, player_id) for seat, spec in seats.items()}
+        secret = secrets.token_bytes(fair.SEED_BYTES)
+        commitment = fair.make_chain_tip(secret, self.chain_length).hex()
+        events = rules.create(match_id, game, options, holders, commitment, self.chain_length,
+                              predefined_deals=len(predefined or ()), created_by=player_id)
+        await self.vault.keep(match_id, secret, self.chain_length, predefined)
+        if entropy and player_id:
+            for seat, holder in holders.items():
+                if holder is not None and holder.player_id == player_id:
+                    await self.vault.give_entropy(match_id, seat, entropy)
+        body = {"game": game, "options": dict(options), "seats": dict(seats), "player": player_id,
+                "predefined": predefined}
+        return await self._append(match_id, rules.initial(), 0, events, command_id,
+                                  _fingerprint("create", body))
+
+    async def take_seat(self, match_id: str, seat: Seat, *, player_id: str | None, bot_level: str | None = None,
+                        entropy: str | None = None, command_id: uuid.UUID | None = None) -> Outcome:
+        state = await self.load(match_id)
+        holder = rules.SeatHolder(kind="bot", level=bot_level) if bot_level else \
+            rules.SeatHolder(kind="player", player_id=player_id)
+        events = rules.decide(state, rules.TakeSeat(seat=seat, holder=holder))
+        if entropy:
+            await self.vault.give_entropy(match_id, str(seat), entropy)
+        return await self._append(match_id, state, state.version, events, command_id,
+                                  _fingerprint("take", [match_id, seat, player_id, bot_level]))
+
+    async def leave_seat(self, match_id: str, seat: Seat, *, player_id: str | None,
+                         command_id: uuid.UUID | None = None) -> Outcome:
+        state = await self.load(match_id)
+        events = rules.decide(state, rules.LeaveSeat(seat=seat, player_id=player_id))
+        return await self._append(match_id, state, state.version, events, command_id,
+                                  _fingerprint("leave", [match_id, seat, player_id]))
+
+    async def start(self, match_id: str, *, command_id: uuid.UUID | None = None) -> Outcome:
+        """Start a fully seated match: the first dealer is drawn here (randomness stays out of
+        the domain) and the first deal is dealt from the verifiable shuffle."""
+        state = await self.load(match_id)
+        first = await self._next_deal(state, self.rng.choice(SEATS))
+        events = rules.decide(state, rules.StartMatch(first_dealer=first.dealer, first_deal=first))
+        return await self._append(match_id, state, state.version, events, command_id,
+                                  _fingerprint("start", [match_id]))
+
+    async def act(self, match_id: str, action: Mapping[str, Any], *, player_id: str | None,
+                  expected_version: int | None = None, command_id: uuid.UUID | None = None,
+                  by: str = "player") -> Outcome:
+        """A decision of a seat. Order of answers: a retried command gets its first answer;
+        a stale expected version a ConcurrencyError; an illegal action the rules' violation."""
+        state = await self.load(match_id)
+        fingerprint = _fingerprint("act", [match_id, dict(action), player_id, expected_version, by])
+        try:
+            if expected_version is not None and expected_version != state.version:
+                raise ConcurrencyError(stream_of(match_id), expected_version, state.version)
+            events = rules.decide(state, rules.Act(action=dict(action), player_id=player_id, by=by))
+        except (ConcurrencyError, RuleViolation):
+            first = await self._first_answer(match_id, command_id, fingerprint)
+            if first is not None:
+                return first
+            raise
+        events += await self._follow_up(state, events)
+        return await self._append(match_id, state, state.version, events, command_id, fingerprint)
+
+    # --- the steps a handler shares -----------------------------------------------------------
+
+    async def _follow_up(self, state: rules.MatchState, events: list[Any]) -> list[Any]:
+        """When an action ends a deal: reveal its seed and record it, then deal the next one
+        (unless the match is over)."""
+        before = state.game.status(state.game_state).phase
+        for event in events:
+            state = rules.evolve(state, event)
+        if before != "in_deal" or state.game.status(state.game_state).phase == "in_deal":
+            return []
+        seed = None
+        if state.deal_index >= state.predefined_deals:
+            vault = await self.vault.secret(state.match_id)
+            seed = fair.chain_element(vault.secret, vault.chain_length, state.deal_index + 1).hex()
+        more = rules.finish_deal(state, seed)
+        for event in more:
+            state = rules.evolve(state, event)
+        status = state.game.status(state.game_state)
+        if status.phase == "awaiting_deal":
+            more += rules.decide(state, await self._next_deal(state, status.next_dealer))
+        return more
+
+    async def _next_deal(self, state: rules.MatchState, dealer: Seat | None) -> StartDeal:
+        """Deal number k (from 1) uses chain element c_k, or the k-th predefined deal."""
+        k = state.deal_index + 2
+        vault = await self.vault.secret(state.match_id)
+        if vault.predefined and k <= len(vault.predefined):
+            deal = vault.predefined[k - 1]
+            return StartDeal(dealer=Seat(deal["dealer"]), deck=tuple(deal["deck"]), fair=None)
+        seed = fair.chain_element(vault.secret, vault.chain_length, k)
+        context = fair.match_context(state.match_id, k)
+        entropy = await self.vault.entropy(state.match_id)
+        deck = fair.shuffle_deck(len(state.game.deck), seed, context, entropy)
+        commitment = fair.sha256(seed).hex()
+        return StartDeal(dealer=dealer or state.game.status(state.game_state).next_dealer or Seat.N,
+                         deck=tuple(deck),
+                         fair={"context": context, "entropy": entropy, "commitment": commitment})
+
+    async def _first_answer(self, match_id: str, command_id: uuid.UUID | None,
+                            fingerprint: bytes) -> Outcome | None:
+        if command_id is None:
+            return None
+        result = await self.store.command_result(stream_of(match_id), command_id, fingerprint)
+        return None if result is None else self._outcome(match_id, result)
+
+    async def _append(self, match_id: str, state: rules.MatchState, expected: int, events: list[Any],
+                      command_id: uuid.UUID | None, fingerprint: bytes) -> Outcome:
+        game_name = state.game_name or (events[0].game if isinstance(events[0], rules.MatchCreated) else None)
+        registry = registry_for(game_name)
+        meta = {"command_id": str(command_id)} if command_id else None
+        result = await self.store.append(stream_of(match_id), expected, [registry.encode(e, meta) for e in events],
+                                         command_id=command_id or uuid.uuid4(), request_hash=fingerprint)
+        if result.replayed:
+            return self._outcome(match_id, result)
+        for event in events:
+            state = rules.evolve(state, event)
+        self._remember(match_id, state)
+        return Outcome(match_id=match_id, version=result.last_version,
+                       events=[(r.stream_version, e) for r, e in zip(result.events, events)])
+
+    def _outcome(self, match_id: str, result: AppendResult) -> Outcome:
+        cached = self._cache.get(match_id)
+        registry = registry_for(cached.game_name if cached else None)
+        return Outcome(match_id=match_id, version=result.last_version, replayed=result.replayed,
+                       events=[(r.stream_version, registry.decode_recorded(r)) for r in result.events])
+
+
+def check_predefined(game_name: str, deals: list[Any]) -> list[dict[str, Any]]:
+    """Predefined deals (an imported record's boards): each deck a permutation of the game's
+    deck, each dealer the one the rotation gives after the previous deal."""
+    from domain.cards import CardCodeError, check_deck, next_seat
+
+    game = load(game_name)
+    out: list[dict[str, Any]] = []
+    for d, deal in enumerate(deals):
+        try:
+            dealer = Seat(deal["dealer"])
+            deck = check_deck(deal["deck"], game.deck)
+        except (KeyError, TypeError, ValueError, CardCodeError) as error:
+            raise RuleViolation("bad_deck", f"deal {d}: {error}", {"deal": d}) from None
+        if out and dealer != next_seat(Seat(out[-1]["dealer"]), game.direction):
+            raise RuleViolation("wrong_dealer", f"deal {d}: the dealer must be the one the rotation gives",
+                                {"deal": d})
+        out.append({"dealer": str(dealer), "deck": deck})
+    return out
+
+
+def _holder(spec: str, player_id: str | None) -> rules.SeatHolder | None:
+    if spec == "open":
+        return None
+    if spec == "me":
+        if player_id is None:
+            raise RuleViolation("bad_seats", "a seat 'me' needs a signed-in player")
+        return rules.SeatHolder(kind="player", player_id=player_id)
+    if spec.startswith("bot:") and spec[4:] in ("random", "basic", "expert"):
+        return rules.SeatHolder(kind="bot", level=spec[4:])
+    raise RuleViolation("bad_seats", f"bad seat {spec!r}: use 'open', 'me' or 'bot:random|basic|expert'")
