@@ -1,0 +1,181 @@
+"""From the auction to the first lead (A.4.4–A.4.9): the bidder names trumps; every
+non-dealer's non-trumps go face up automatically; a non-dealer left with more than six
+trumps sheds the excess (`discard`); the dealer tops the non-dealers up to six from the
+stock, eldest first, reusing the face-up discards if the stock runs out (A.4.8); then the
+dealer robs the pack and keeps any six (`rob`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.cards import Seat
+from domain.game import RuleViolation
+from domain.tricks import Trick
+
+from .messages import CardsDrawn, Discard, NameTrump, NonTrumpsDiscarded, PackRobbed, Rob, TrumpNamed, TrumpsDiscarded
+from .state import HAND_SIZE, PREVIOUS, State, non_dealers, verify_turn, with_hand
+from .trumps import TABLES
+
+# --- what a seat may do ------------------------------------------------------------------
+
+
+def excess(state: State, seat: Seat) -> int:
+    """How many trumps `seat` must still shed (0 unless it is his turn to discard)."""
+    return len(state.hand(seat)) - HAND_SIZE if state.phase == "discard" else 0
+
+
+def pool(state: State) -> tuple[str, ...]:
+    """What the robbing dealer chooses from: his nine, then the rest of the stock."""
+    assert state.dealer is not None
+    return state.hand(state.dealer) + state.stock
+
+
+def can_discard(state: State, command: Discard) -> RuleViolation | None:
+    hand = state.hand(command.seat)
+    need = len(hand) - HAND_SIZE
+    for card in command.cards:
+        if card not in hand:
+            return RuleViolation("card_not_in_hand", f"{card} is not in {command.seat}'s hand", {"card": card})
+    if len(command.cards) != need:
+        return RuleViolation("illegal_discard", f"{command.seat} must shed exactly {need} trumps to keep six",
+                             {"count": need})
+    return None
+
+
+def can_rob(state: State, command: Rob) -> RuleViolation | None:
+    cards = pool(state)
+    for card in command.keep:
+        if card not in cards:
+            return RuleViolation("card_not_in_hand", f"{card} is neither in the dealer's hand nor in the stock",
+                                 {"card": card})
+    return None
+
+
+def legal(state: State, seat: Seat) -> list[dict[str, Any]]:
+    if state.phase == "trump":
+        return [{"action": "trump", "suit": s} for s in ("S", "H", "D", "C")]
+    if state.phase == "discard":
+        hand = state.hand(seat)
+        return [{"action": "discard", "cards": {"choose": len(hand) - HAND_SIZE, "from": list(hand)}}]
+    return [{"action": "rob", "keep": {"choose": HAND_SIZE, "from": list(pool(state))}}]
+
+
+# --- decisions -------------------------------------------------------------------------------
+
+
+def decide_trump(state: State, command: NameTrump) -> list[Any]:
+    verify_turn(state, command.seat, "trump")
+    table = TABLES[command.suit]
+    events: list[Any] = [TrumpNamed(seat=command.seat, suit=command.suit)]
+    assert state.dealer is not None
+    for seat in non_dealers(state.dealer):
+        plain = tuple(c for c in state.hand(seat) if c not in table.trumps)
+        events.append(NonTrumpsDiscarded(seat=seat, cards=plain))
+    after = state
+    for event in events:
+        after = EVOLVE[type(event)](after, event)
+    if not after.pending:
+        events.extend(draws(after))
+    return events
+
+
+def decide_discard(state: State, command: Discard) -> list[Any]:
+    verify_turn(state, command.seat, "discard")
+    problem = can_discard(state, command)
+    if problem:
+        raise problem
+    event = TrumpsDiscarded(seat=command.seat, cards=command.cards)
+    after = evolve_trumps_discarded(state, event)
+    return [event, *draws(after)] if not after.pending else [event]
+
+
+def draws(state: State) -> list[CardsDrawn]:
+    """A.4.6 and A.4.8: each non-dealer, eldest first, gets the top of the stock up to six;
+    once it is empty, the face-up discards in the order they were made (never a trump:
+    they are all non-trumps)."""
+    assert state.dealer is not None
+    stock, taken = state.stock, 0
+    discards, reused = state.face_up, 0
+    events = []
+    for seat in non_dealers(state.dealer):
+        need = HAND_SIZE - len(state.hand(seat))
+        cards = stock[taken:taken + need]
+        taken += len(cards)
+        short = need - len(cards)
+        again = tuple(c for _, c in discards[reused:reused + short])
+        reused += short
+        events.append(CardsDrawn(seat=seat, cards=cards, count=len(cards), reused=again))
+    return events
+
+
+def decide_rob(state: State, command: Rob) -> list[Any]:
+    verify_turn(state, command.seat, "rob")
+    problem = can_rob(state, command)
+    if problem:
+        raise problem
+    assert state.contract is not None and state.contract.trump is not None
+    trumps = TABLES[state.contract.trump].trumps
+    keep = set(command.keep)
+    cards = pool(state)
+    kept = tuple(c for c in cards if c in keep)
+    took = sum(1 for c in state.stock if c in keep)
+    left = [c for c in cards if c not in keep]
+    shown = tuple(c for c in left if c in trumps)
+    buried = tuple(c for c in left if c not in trumps)
+    return [PackRobbed(seat=command.seat, kept=kept, took=took, shown=shown, buried=buried,
+                       buried_count=len(buried))]
+
+
+# --- evolution -----------------------------------------------------------------------------
+
+
+def evolve_trump_named(state: State, event: TrumpNamed) -> State:
+    assert state.contract is not None
+    return replace(state, contract=replace(state.contract, trump=event.suit), phase="discard", turn=None)
+
+
+def evolve_non_trumps_discarded(state: State, event: NonTrumpsDiscarded) -> State:
+    gone = set(event.cards)
+    hand = tuple(c for c in state.hand(event.seat) if c not in gone)
+    pending = state.pending + (event.seat,) if len(hand) > HAND_SIZE else state.pending
+    return replace(state, hands=with_hand(state.hands, event.seat, hand),
+                   face_up=state.face_up + tuple((event.seat, c) for c in event.cards),
+                   pending=pending, turn=pending[0] if pending else None)
+
+
+def evolve_trumps_discarded(state: State, event: TrumpsDiscarded) -> State:
+    gone = set(event.cards)
+    hand = tuple(c for c in state.hand(event.seat) if c not in gone)
+    pending = state.pending[1:]
+    return replace(state, hands=with_hand(state.hands, event.seat, hand),
+                   shed=state.shed + tuple((event.seat, c) for c in event.cards),
+                   pending=pending, turn=pending[0] if pending else None)
+
+
+def evolve_cards_drawn(state: State, event: CardsDrawn) -> State:
+    hand = state.hand(event.seat) + event.cards + event.reused
+    changes: dict[str, Any] = {}
+    if event.seat == PREVIOUS[state.dealer]:  # type: ignore[index]
+        changes = {"phase": "rob", "turn": state.dealer}
+    return replace(state, hands=with_hand(state.hands, event.seat, hand), stock=state.stock[event.count:],
+                   reused=state.reused + tuple((event.seat, c) for c in event.reused),
+                   drawn=state.drawn + ((event.seat, event.count + len(event.reused)),), **changes)
+
+
+def evolve_pack_robbed(state: State, event: PackRobbed) -> State:
+    assert state.contract is not None
+    leader = state.contract.seat
+    return replace(state, hands=with_hand(state.hands, event.seat, event.kept), stock=(),
+                   shed=state.shed + tuple((event.seat, c) for c in event.shown), buried=event.buried,
+                   took=event.took, phase="play", turn=leader, trick=Trick(leader=leader))
+
+
+EVOLVE = {
+    TrumpNamed: evolve_trump_named,
+    NonTrumpsDiscarded: evolve_non_trumps_discarded,
+    TrumpsDiscarded: evolve_trumps_discarded,
+    CardsDrawn: evolve_cards_drawn,
+    PackRobbed: evolve_pack_robbed,
+}

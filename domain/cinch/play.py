@@ -1,0 +1,108 @@
+"""The play of the six tricks (A.5): the bidder leads; on a trump lead (the Left Pedro
+included) a seat must play a trump if it has one; on a plain lead it may always trump, else
+must follow suit if it can; the highest trump wins, else the highest card of the led suit.
+The sixth trick ends the deal and scores it (A.6, A.7.3)."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from msgspec.structs import replace
+
+from domain.cards import Card, Seat
+from domain.game import RuleViolation
+from domain.tricks import Trick, current_winner, play_to_trick
+
+from .messages import CardPlayed, DealScored, Play, TrickWon
+from .scoring import credits, deal_score, points_of, settle
+from .state import NEXT, TRICKS, DealRecord, State, verify_turn, with_hand
+from .trumps import TABLES, TrumpTable
+
+
+def legal_cards(hand: Sequence[Card], trick: Trick, table: TrumpTable) -> tuple[Card, ...]:
+    """The reference legality function of A.5 (CA-3 (a))."""
+    if not trick.plays:
+        return tuple(hand)
+    trumps = table.trumps
+    if trick.led == table.trump:
+        own = tuple(c for c in hand if c in trumps)
+        return own or tuple(hand)
+    suit_of, led = table.suit_of, trick.led
+    if any(suit_of[c] == led for c in hand):
+        return tuple(c for c in hand if c in trumps or suit_of[c] == led)
+    return tuple(hand)
+
+
+def _table(state: State) -> TrumpTable:
+    return TABLES[state.contract.trump]  # type: ignore[union-attr,index]
+
+
+def can_play(state: State, seat: Seat, card: Card) -> RuleViolation | None:
+    hand = state.hand(seat)
+    if card not in hand:
+        return RuleViolation("card_not_in_hand", f"{card} is not in {seat}'s hand", {"card": card})
+    assert state.trick is not None
+    if card not in legal_cards(hand, state.trick, _table(state)):
+        led = state.trick.led
+        rule = ("a trump was led: play a trump" if led == _table(state).trump
+                else f"follow {led} or play a trump")
+        return RuleViolation("illegal_card", f"{card} may not be played: {rule}", {"card": card})
+    return None
+
+
+def legal(state: State, seat: Seat) -> list[dict[str, Any]]:
+    assert state.trick is not None
+    return [{"action": "play", "card": c} for c in legal_cards(state.hand(seat), state.trick, _table(state))]
+
+
+def decide_play(state: State, command: Play) -> list[Any]:
+    if state.phase != "play" or state.turn != command.seat:
+        verify_turn(state, command.seat, "play")
+    problem = can_play(state, command.seat, command.card)
+    if problem:
+        raise problem
+    played = CardPlayed(seat=command.seat, card=command.card)
+    trick = state.trick
+    assert trick is not None
+    if len(trick.plays) < 3:
+        return [played]
+    full = play_to_trick(trick, command.seat, command.card, _table(state).rules)
+    won = TrickWon(number=len(state.tricks) + 1, winner=current_winner(full, _table(state).rules))  # type: ignore[arg-type]
+    if won.number < TRICKS:
+        return [played, won]
+    return [played, won, score(evolve_trick_won(evolve_card_played(state, played), won))]
+
+
+def score(state: State) -> DealScored:
+    """The deal's result from its finished state."""
+    contract = state.contract
+    assert contract is not None and contract.trump is not None
+    credited = credits(state)
+    points = points_of(state.options, contract.trump, credited)
+    made, added = deal_score(state.options, contract, points)
+    return DealScored(deal=state.deals_played - 1, result="made" if made else "failed", points=points,
+                      score=added, credits=credited)
+
+
+def evolve_card_played(state: State, event: CardPlayed) -> State:
+    seat, card = event.seat, event.card
+    hand = state.hand(seat)
+    i = hand.index(card)
+    trick = play_to_trick(state.trick, seat, card, _table(state).rules)  # type: ignore[arg-type]
+    return replace(state, hands=with_hand(state.hands, seat, hand[:i] + hand[i + 1:]), trick=trick,
+                   turn=NEXT[seat] if len(trick.plays) < 4 else None)
+
+
+def evolve_trick_won(state: State, event: TrickWon) -> State:
+    done = replace(state.trick, winner=event.winner)  # type: ignore[type-var]
+    if event.number < TRICKS:
+        return replace(state, tricks=state.tricks + (done,), trick=Trick(leader=event.winner), turn=event.winner)
+    return replace(state, tricks=state.tricks + (done,), trick=None, turn=None)
+
+
+def evolve_deal_scored(state: State, event: DealScored) -> State:
+    assert state.dealer is not None and state.contract is not None
+    record = DealRecord(dealer=state.dealer, contract=state.contract, made=event.result == "made",
+                        points=event.points, score=event.score, credits=event.credits)
+    total = {s: v + event.score.get(s, 0) for s, v in state.match_score.items()}
+    return settle(replace(state, history=state.history + (record,), phase="awaiting_deal", turn=None), total)

@@ -1,0 +1,97 @@
+"""What one seat (or a spectator, `None`) may see: the only way anything leaves the rules.
+
+A seat sees its own hand, its legal actions and everything public — bids, the contract,
+face-up discards, trumps shown, how many cards each seat drew and the robbing dealer took,
+the tricks. It never sees another seat's hand, the stock, or the dealer's face-down
+cards; the dealer alone sees the stock while he robs it, and his own buried cards after.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from domain.cards import Seat
+from domain.tricks import Trick
+
+from .actions import legal_actions
+from .messages import CardsDrawn, DealStarted, PackRobbed
+from .options import Options
+from .state import Contract, State
+
+
+class DealScore(msgspec.Struct, frozen=True):
+    """One finished deal in the score sheet."""
+
+    deal: int
+    dealer: Seat
+    contract: Contract
+    result: str
+    points: dict[str, int]
+    score: dict[str, int]
+    voided: bool
+    adjustments: tuple[dict[str, int], ...]
+
+
+class CinchView(msgspec.Struct, frozen=True):
+    game: str
+    options: Options
+    seat: Seat | None
+    phase: str
+    deal_number: int                       # 0-based index of the current/last deal; -1 before the first
+    dealer: Seat | None
+    turn: Seat | None
+    hand: tuple[str, ...] | None           # None for a spectator
+    legal: list[dict[str, Any]]
+    bids: tuple[tuple[Seat, int | None], ...]
+    contract: Contract | None
+    discards: tuple[tuple[Seat, str], ...]  # face-up non-trumps, in order
+    reused: tuple[tuple[Seat, str], ...]    # face-up discards given back when the stock ran out
+    shown: tuple[tuple[Seat, str], ...]     # trumps shown and out of play
+    drawn: tuple[tuple[Seat, int], ...]
+    stock_size: int
+    stock: tuple[str, ...] | None           # only the dealer, while he robs
+    took: int | None                        # stock cards the dealer kept
+    buried: int                             # how many cards the dealer put face down
+    buried_cards: tuple[str, ...] | None    # only the dealer
+    hand_sizes: dict[str, int]
+    trick: Trick | None
+    tricks: tuple[Trick, ...]
+    match_score: dict[str, int]
+    deals: tuple[DealScore, ...]
+    winner: str | None
+
+
+def view(state: State, seat: Seat | None) -> CinchView:
+    dealer = state.dealer
+    is_dealer = seat is not None and seat == dealer
+    return CinchView(
+        game="cinch", options=state.options, seat=seat, phase=state.phase, deal_number=state.deals_played - 1,
+        dealer=dealer, turn=state.turn, hand=state.hand(seat) if seat is not None else None,
+        legal=legal_actions(state, seat) if seat is not None else [],
+        bids=state.bids, contract=state.contract, discards=state.face_up, reused=state.reused, shown=state.shed,
+        drawn=state.drawn, stock_size=len(state.stock),
+        stock=state.stock if is_dealer and state.phase == "rob" else None,
+        took=state.took, buried=len(state.buried), buried_cards=state.buried if is_dealer else None,
+        hand_sizes={str(s): len(state.hand(s)) for s in (Seat.N, Seat.E, Seat.S, Seat.W)},
+        trick=state.trick, tricks=state.tricks, match_score=state.match_score,
+        deals=tuple(DealScore(deal=i, dealer=r.dealer, contract=r.contract, result="made" if r.made else "failed",
+                              points=r.points, score=r.score, voided=r.voided, adjustments=r.adjustments)
+                    for i, r in enumerate(state.history)),
+        winner=state.winner)
+
+
+def redact(event: Any, seat: Seat | None) -> Any:
+    """`seat`'s copy of an event: the deal keeps only its hand; a draw or the dealer's rob
+    keeps its numbers and public cards but no hidden card. Everything else is public."""
+    if isinstance(event, DealStarted):
+        hands = {seat: event.hands[seat]} if seat is not None and seat in event.hands else {}
+        fair = {k: v for k, v in event.fair.items() if k != "seed"} if event.fair else event.fair
+        return replace(event, hands=hands, stock=(), fair=fair)
+    if isinstance(event, CardsDrawn):
+        return event if seat == event.seat else replace(event, cards=())
+    if isinstance(event, PackRobbed):
+        return event if seat == event.seat else replace(event, kept=(), buried=())
+    return event
