@@ -1,0 +1,45 @@
+"""Five Hundred: the Australian partnership game on 43 cards (shared/rules/five-hundred.md).
+
+Continuous auction with misère and open misère, the kitty, bowers and the Joker as trumps,
+the Joker in no-trumps, Avondale scoring, and winning only by making a contract at 500.
+How each rule is implemented, and every decision taken where the rules are silent, is in
+docs/rules-five-hundred.md.
+"""
+
+from __future__ import annotations
+
+from domain.cards import DECK_43
+from domain.five_hundred.actions import legal_actions, parse_action
+from domain.five_hundred.decider import decide, evolve
+from domain.five_hundred.messages import COMMANDS, EVENTS
+from domain.five_hundred.options import Options, parse_options
+from domain.five_hundred.state import State, initial
+from domain.five_hundred.summary import deal_summary, status
+from domain.five_hundred.views import redact, view
+from domain.game import AdjustScore, GameRules, StartDeal, VoidDeal
+
+
+def sides(options: Options) -> tuple[str, ...]:
+    return ("NS", "EW")
+
+
+GAME = GameRules(
+    name="five_hundred",
+    direction="clockwise",
+    deck=DECK_43,
+    sides=sides,
+    parse_options=parse_options,
+    initial=initial,
+    decide=decide,
+    evolve=evolve,
+    legal_actions=legal_actions,
+    view=view,
+    redact=redact,
+    parse_action=parse_action,
+    status=status,
+    deal_summary=deal_summary,
+    command_types=(StartDeal, VoidDeal, AdjustScore, *COMMANDS),
+    event_types=EVENTS,
+)
+
+__all__ = ["GAME", "Options", "State"]

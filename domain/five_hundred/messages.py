@@ -1,0 +1,145 @@
+"""Commands (a seat's decisions) and events (what happened) of Five Hundred.
+
+Tags are stable snake_case names stored in the match stream; they must not collide with the
+match layer's tags (`deal_dealt`, `action_taken`, ...) nor with each other. Events carry what
+`evolve` needs and nothing it would have to re-check: `decide` has validated already.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.cards import Card, Seat
+
+# --- Commands (carry the acting seat) ------------------------------------------------------
+
+
+class Pass(msgspec.Struct, frozen=True, tag="pass"):
+    seat: Seat
+
+
+class Bid(msgspec.Struct, frozen=True, tag="bid"):
+    """`tricks` 6..10 with `suit` (S C D H NT), or `contract` "misere" / "open_misere"."""
+
+    seat: Seat
+    tricks: int | None = None
+    suit: str | None = None
+    contract: str | None = None
+
+
+class Discard(msgspec.Struct, frozen=True, tag="discard"):
+    """The contractor's three cards out, after taking the kitty (B.4.1)."""
+
+    seat: Seat
+    cards: tuple[Card, ...]
+
+
+class Play(msgspec.Struct, frozen=True, tag="play"):
+    """`suit` is the suit named when leading the Joker in no-trumps or misère (B.5.4)."""
+
+    seat: Seat
+    card: Card
+    suit: str | None = None
+
+
+# --- Events --------------------------------------------------------------------------------
+
+
+class CardsDealt(msgspec.Struct, frozen=True, tag="cards_dealt"):
+    """The whole deal; hands and kitty follow from `deck` and `dealer` (3, kitty 3, 4, 3).
+    Never shown as is: `redact` turns it into a `HandDealt` per seat."""
+
+    deal: int
+    dealer: Seat
+    deck: tuple[Card, ...]
+
+
+class HandDealt(msgspec.Struct, frozen=True, tag="hand_dealt"):
+    """What one seat sees of `CardsDealt`: its own ten cards (a spectator: none)."""
+
+    deal: int
+    dealer: Seat
+    seat: Seat | None
+    hand: tuple[Card, ...]
+
+
+class BidMade(msgspec.Struct, frozen=True, tag="bid_made"):
+    seat: Seat
+    tricks: int | None = None
+    suit: str | None = None
+    contract: str | None = None
+
+
+class Passed(msgspec.Struct, frozen=True, tag="passed"):
+    seat: Seat
+
+
+class ContractWon(msgspec.Struct, frozen=True, tag="contract_won"):
+    """The auction is over: `seat` is the contractor of the highest bid."""
+
+    seat: Seat
+    tricks: int | None
+    suit: str | None
+    contract: str          # "tricks", "misere", "open_misere"
+    value: int
+
+
+class KittyTaken(msgspec.Struct, frozen=True, tag="kitty_taken"):
+    """The contractor picks up the kitty unseen by the others (their copy has no cards)."""
+
+    seat: Seat
+    cards: tuple[Card, ...] = ()
+
+
+class Discarded(msgspec.Struct, frozen=True, tag="discarded"):
+    """Three cards face down; only the contractor's copy names them."""
+
+    seat: Seat
+    cards: tuple[Card, ...] = ()
+
+
+class CardPlayed(msgspec.Struct, frozen=True, tag="card_played"):
+    seat: Seat
+    card: Card
+    suit: str | None = None
+
+
+class TrickTaken(msgspec.Struct, frozen=True, tag="trick_taken"):
+    number: int            # 1..10
+    winner: Seat
+
+
+class HandExposed(msgspec.Struct, frozen=True, tag="hand_exposed"):
+    """Open misère: the contractor's remaining cards face up after trick 1 (B.6.4)."""
+
+    seat: Seat
+    cards: tuple[Card, ...]
+
+
+class DealScored(msgspec.Struct, frozen=True, tag="deal_scored"):
+    """The end of a deal: `result` made / failed / thrown_in; `points` tricks per side."""
+
+    deal: int
+    result: str
+    points: dict[str, int]
+    score: dict[str, int]
+
+
+class DealVoided(msgspec.Struct, frozen=True, tag="deal_voided"):
+    deal: int
+    admin: str = ""
+    reason: str = ""
+
+
+class ScoreAdjusted(msgspec.Struct, frozen=True, tag="score_adjusted"):
+    deal: int
+    score: dict[str, int]
+    admin: str = ""
+    reason: str = ""
+
+
+COMMANDS = (Pass, Bid, Discard, Play)
+EVENTS = (CardsDealt, BidMade, Passed, ContractWon, KittyTaken, Discarded, CardPlayed, TrickTaken,
+          HandExposed, DealScored, DealVoided, ScoreAdjusted)
+REDACTED_EVENTS = (HandDealt,)
+"""Shapes that exist only in a seat's copy of the stream, never stored."""

@@ -1,0 +1,160 @@
+"""The kitty discard (B.4) and trick play (B.5, B.6): following by effective suit, the Joker
+in no-trumps and misère, the partner who sits out, the open misère hand going face up, and
+play stopping when a misère contractor takes a trick.
+
+Following goes through the shared `domain.tricks` machinery with this contract's
+`TrickRules` (ranking.py), so the bowers and the Joker follow as trumps without a special case.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.cards import JOKER, SEATS, SUITS, Card
+from domain.five_hundred.bids import BIDS, OPEN_MISERE
+from domain.five_hundred.messages import CardPlayed, Discard, Discarded, DealScored, HandExposed, Play, TrickTaken
+from domain.five_hundred.ranking import NO_TRUMP, SUIT_OF, TRICK_RULES
+from domain.five_hundred.scoring import score_deal
+from domain.five_hundred.state import DISCARD, NOBODY, PLAY, SEAT_INDEX, SIDE_OF, State, next_in_play
+from domain.game import RuleViolation, verify
+from domain.tricks import Trick, current_winner, follow_or_any, play_to_trick
+
+TRICKS_PER_DEAL = 10
+
+
+# --- The kitty ---------------------------------------------------------------------------------
+
+def decide_discard(state: State, command: Discard) -> list[Any]:
+    verify(len(command.cards) == 3 and len(set(command.cards)) == 3, "bad_action",
+           "discard exactly three different cards")
+    verify(state.phase == DISCARD, "wrong_phase", "cards are discarded only after taking the kitty")
+    verify(state.turn == command.seat, "not_your_turn", f"only the contractor {state.turn} discards",
+           turn=str(state.turn))
+    hand = state.hands[SEAT_INDEX[command.seat]]
+    for card in command.cards:
+        verify(card in hand, "card_not_in_hand", f"{card} is not in your hand", card=card)
+    return [Discarded(seat=command.seat, cards=tuple(command.cards))]
+
+
+def evolve_discard(state: State, event: Discarded) -> dict[str, Any]:
+    i = SEAT_INDEX[event.seat]
+    hand = tuple(c for c in state.hands[i] if c not in event.cards)
+    return {"hands": state.hands[:i] + (hand,) + state.hands[i + 1:], "discards": event.cards, "phase": PLAY,
+            "trick": Trick(leader=event.seat)}  # B.5.1 / B.6.3: the contractor leads
+
+
+# --- Legal plays --------------------------------------------------------------------------------
+
+
+def joker_suits(state: State, index: int) -> tuple[str, ...]:
+    """The suits a Joker leader in NT/misère may name: not one he has shown void in (B.5.4 b),
+    any when he has shown void in all four (Clarifications)."""
+    void = state.void[index]
+    allowed = tuple(s for s in SUITS if s not in void)
+    return allowed or SUITS
+
+
+def legal_cards(state: State, index: int) -> list[Card]:
+    """B.5.5: any card to lead; else the cards of the effective suit led, any when void.
+    The Joker in NT has no suit, so it follows only when its holder is void (B.5.4 c)."""
+    return follow_or_any(state.hands[index], state.trick, TRICK_RULES[state.contract.denomination])  # type: ignore[arg-type,union-attr]
+
+
+def can_play(state: State, index: int, card: Card, suit: str | None) -> None:
+    """Raise the reason a play is refused (card_not_in_hand / illegal_card).
+
+    Written without eager message formatting: it runs for every card of every deal."""
+    hand = state.hands[index]
+    if card not in hand:
+        raise RuleViolation("card_not_in_hand", f"{card} is not in your hand", {"card": card})
+    trick = state.trick
+    denom = state.contract.denomination  # type: ignore[union-attr]
+    if not trick.plays:  # type: ignore[union-attr]
+        if card == JOKER and denom == NO_TRUMP:
+            if suit is None:
+                raise RuleViolation("illegal_card", "leading the Joker in no-trumps or misère, name a suit")
+            allowed = joker_suits(state, index)
+            if suit not in allowed:
+                raise RuleViolation("illegal_card", f"you have shown void in {suit}; name one of "
+                                    f"{', '.join(allowed)}", {"allowed": list(allowed)})
+            return
+    if suit is not None:
+        raise RuleViolation("illegal_card", "a suit is named only when leading the Joker in no-trumps or misère")
+    if trick.plays:  # type: ignore[union-attr]
+        suit_of = TRICK_RULES[denom].suit_of
+        led = trick.led  # type: ignore[union-attr]
+        if suit_of(card) != led and any(suit_of(c) == led for c in hand):
+            raise RuleViolation("illegal_card", f"you must follow {led}; {card} is refused", {"led": led})
+
+
+# --- Playing a card --------------------------------------------------------------------------
+
+def decide_play(state: State, command: Play) -> list[Any]:
+    seat, card, suit = command.seat, command.card, command.suit
+    if suit is not None and suit not in SUITS:
+        raise RuleViolation("bad_action", "the named suit is one of S, H, D, C")
+    if state.phase != PLAY:
+        raise RuleViolation("wrong_phase", "cards are played after the auction and the discard")
+    if state.turn != seat:
+        raise RuleViolation("not_your_turn", f"it is {state.turn}'s turn to play", {"turn": str(state.turn)})
+    index = SEAT_INDEX[seat]
+    can_play(state, index, card, suit)
+
+    contract = state.contract
+    trick = state.trick
+    misere = contract.sitting_out != NOBODY  # type: ignore[union-attr]
+    events: list[Any] = [CardPlayed(seat=seat, card=card, suit=suit)]
+    if len(trick.plays) + 1 < (3 if misere else 4):  # type: ignore[union-attr]
+        return events
+
+    rules = TRICK_RULES[contract.denomination]  # type: ignore[union-attr]
+    trick = play_to_trick(trick, seat, card, rules, named_suit=suit)  # type: ignore[arg-type]
+    winner = current_winner(trick, rules)
+    number = len(state.tricks) + 1
+    events.append(TrickTaken(number=number, winner=winner))  # type: ignore[arg-type]
+    won = list(state.won)
+    won[SIDE_OF[SEAT_INDEX[winner]]] += 1  # type: ignore[index]
+    stopped = misere and winner == contract.seat  # type: ignore[union-attr]   # B.6.5
+    if number == TRICKS_PER_DEAL or stopped:
+        result, score = score_deal(contract, (won[0], won[1]))  # type: ignore[arg-type]
+        events.append(DealScored(deal=state.deal - 1, result=result, points={"NS": won[0], "EW": won[1]},
+                                 score={"NS": score[0], "EW": score[1]}))
+    elif number == 1 and BIDS[contract.bid].kind == OPEN_MISERE:  # type: ignore[union-attr]
+        ci = SEAT_INDEX[contract.seat]  # type: ignore[union-attr]
+        cards = tuple(c for c in state.hands[ci] if c not in trick.cards)
+        events.append(HandExposed(seat=contract.seat, cards=cards))  # type: ignore[union-attr]
+    return events
+
+
+def evolve_card(state: State, event: CardPlayed) -> dict[str, Any]:
+    seat, card = event.seat, event.card
+    i = SEAT_INDEX[seat]
+    contract = state.contract
+    trick = state.trick
+    hands = state.hands
+    hand = hands[i]
+    k = hand.index(card)
+    out: dict[str, Any] = {"hands": hands[:i] + (hand[:k] + hand[k + 1:],) + hands[i + 1:],
+                           "turn": SEATS[next_in_play(i, contract.sitting_out)]}  # type: ignore[union-attr]
+    if trick.plays:  # type: ignore[union-attr]
+        led = trick.led  # type: ignore[union-attr]
+        if SUIT_OF[contract.denomination][card] != led and led not in state.void[i]:  # type: ignore[union-attr]
+            out["void"] = state.void[:i] + (state.void[i] + led,) + state.void[i + 1:]  # type: ignore[operator]
+        out["trick"] = Trick(leader=trick.leader, plays=trick.plays + ((seat, card),), led=led)  # type: ignore[union-attr]
+    else:
+        led = event.suit if event.suit is not None else SUIT_OF[contract.denomination][card]  # type: ignore[union-attr]
+        out["trick"] = Trick(leader=seat, plays=((seat, card),), led=led)
+    return out
+
+
+def evolve_trick(state: State, event: TrickTaken) -> dict[str, Any]:
+    trick = state.trick
+    done = Trick(leader=trick.leader, plays=trick.plays, led=trick.led, winner=event.winner)  # type: ignore[union-attr]
+    side = SIDE_OF[SEAT_INDEX[event.winner]]
+    won = (state.won[0] + 1, state.won[1]) if side == 0 else (state.won[0], state.won[1] + 1)
+    return {"tricks": state.tricks + (done,), "won": won, "trick": Trick(leader=event.winner),
+            "turn": event.winner}
+
+
+def evolve_exposed(state: State, event: HandExposed) -> dict[str, Any]:
+    return {"exposed": True}

@@ -1,0 +1,57 @@
+"""What drives a match from outside: `status` (where the match stands) and `deal_summary`
+(the README's per-deal record-play object, with its conventions 1–3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.five_hundred.bids import BIDS, TRICKS
+from domain.five_hundred.state import AUCTION, IN_DEAL, MATCH_OVER, SIDE_NAMES, Contract, State
+from domain.game import MatchStatus
+from domain.tricks import Trick, next_dealer
+
+
+def contract_json(contract: Contract | None) -> dict[str, Any] | None:
+    """Convention 3: seat, team, trump (null in NT and misère), and tricks or contract."""
+    if contract is None:
+        return None
+    spec = BIDS[contract.bid]
+    out: dict[str, Any] = {"seat": str(contract.seat), "team": SIDE_NAMES[contract.side], "trump": spec.trump}
+    if spec.kind == TRICKS:
+        out["tricks"] = spec.tricks
+    else:
+        out["contract"] = spec.kind
+    return out
+
+
+def trick_json(trick: Trick) -> dict[str, Any]:
+    return {"leader": str(trick.leader), "cards": [card for _, card in trick.plays],
+            "winner": None if trick.winner is None else str(trick.winner)}
+
+
+def _sides(pair: tuple[int, int]) -> dict[str, int]:
+    return {SIDE_NAMES[0]: pair[0], SIDE_NAMES[1]: pair[1]}
+
+
+def deal_summary(state: State) -> dict[str, Any]:
+    if state.phase in IN_DEAL:
+        # Convention 1: completed tricks only, no score; the contract once the auction is over.
+        return {"contract": None if state.phase == AUCTION else contract_json(state.contract),
+                "result": "incomplete", "tricks": [trick_json(t) for t in state.tricks],
+                "points": _sides(state.won), "score": _sides((0, 0))}
+    if not state.history:
+        return {"contract": None, "result": None, "tricks": [], "points": _sides((0, 0)), "score": _sides((0, 0))}
+    record = state.history[-1]
+    return {"contract": contract_json(record.contract), "result": record.result,
+            "tricks": [trick_json(t) for t in record.tricks], "points": _sides(record.points),
+            "score": _sides(record.score)}
+
+
+def status(state: State) -> MatchStatus:
+    phase = state.phase
+    if phase in IN_DEAL:
+        return MatchStatus(phase="in_deal", deals_played=state.deal, next_dealer=None, match_score=_sides(state.score),
+                           winner=state.winner, to_act=(state.turn,) if state.turn is not None else ())
+    nxt = next_dealer(state.dealer, "clockwise") if state.dealer is not None and phase != MATCH_OVER else None
+    return MatchStatus(phase="match_over" if phase == MATCH_OVER else "awaiting_deal", deals_played=state.deal,
+                       next_dealer=nxt, match_score=_sides(state.score), winner=state.winner)

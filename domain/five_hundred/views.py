@@ -1,0 +1,100 @@
+"""What one seat (or a spectator, `None`) may see: the only path out of the domain.
+
+A seat sees its own hand, its own kitty and discards if it is the contractor, everything
+played, and — in open misère after trick 1 — the contractor's hand face up (B.6.4). Nothing
+else of another seat's unplayed cards, the kitty or the discards ever appears, in the view
+or in a redacted event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.cards import SEATS, Card, Seat
+from domain.five_hundred.actions import legal_actions
+from domain.five_hundred.bids import BIDS
+from domain.five_hundred.messages import CardsDealt, Discarded, HandDealt, KittyTaken
+from domain.five_hundred.state import IN_DEAL, MATCH_OVER, NOBODY, SEAT_INDEX, SIDE_NAMES, State
+from domain.five_hundred.summary import contract_json, trick_json
+from domain.tricks import deal_packets
+
+
+class TableView(msgspec.Struct, frozen=True):
+    game: str
+    seat: Seat | None
+    phase: str                          # awaiting_deal, auction, discard, play, match_over
+    deal: int                           # deals started
+    dealer: Seat | None
+    turn: Seat | None
+    hand: tuple[Card, ...]              # this seat's own cards (a spectator: none)
+    legal: list[dict[str, Any]]         # this seat's legal actions now
+    hand_sizes: dict[str, int]
+    kitty_size: int
+    auction: list[dict[str, Any]]       # every call so far, public
+    high_bid: dict[str, Any] | None
+    contract: dict[str, Any] | None
+    sitting_out: Seat | None            # the misère contractor's partner
+    discarded: tuple[Card, ...]         # only the contractor sees his own discards
+    exposed: dict[str, tuple[Card, ...]]  # open misère: the contractor's hand, face up after trick 1
+    trick: dict[str, Any] | None
+    tricks: list[dict[str, Any]]
+    tricks_won: dict[str, int]
+    shown_void: dict[str, str]          # suits each seat has shown void in (public: it follows from the plays)
+    deals: list[dict[str, Any]]         # per-deal results of the match, with rulings
+    score: dict[str, int]
+    winner: str | None
+    match_over: bool
+
+
+def _call(seat: Seat, index: int) -> dict[str, Any]:
+    return {"seat": str(seat), "action": "pass"} if index < 0 else {"seat": str(seat), **BIDS[index].action()}
+
+
+def view(state: State, seat: Seat | None) -> TableView:
+    in_deal = state.phase in IN_DEAL
+    contract = state.contract
+    own = SEAT_INDEX[seat] if seat is not None else NOBODY
+    is_contractor = contract is not None and own != NOBODY and SEATS[own] == contract.seat
+    exposed: dict[str, tuple[Card, ...]] = {}
+    if state.exposed and contract is not None:
+        exposed[str(contract.seat)] = state.hands[SEAT_INDEX[contract.seat]]
+    trick = state.trick if in_deal and state.trick is not None and state.trick.plays else None
+    return TableView(
+        game="five_hundred", seat=seat, phase=state.phase, deal=state.deal, dealer=state.dealer,
+        turn=state.turn if in_deal else None,
+        hand=state.hands[own] if own != NOBODY and in_deal else (),
+        legal=legal_actions(state, seat) if seat is not None else [],
+        hand_sizes={str(s): len(state.hands[i]) for i, s in enumerate(SEATS)} if in_deal else {},
+        kitty_size=len(state.kitty) if in_deal else 0,
+        auction=[_call(s, i) for s, i in state.auction],
+        high_bid=BIDS[state.high].action() if state.high >= 0 else None,
+        contract=contract_json(contract),
+        sitting_out=SEATS[contract.sitting_out] if contract is not None and contract.sitting_out != NOBODY else None,
+        discarded=state.discards if is_contractor else (),
+        exposed=exposed,
+        trick=trick_json(trick) if trick is not None else None,
+        tricks=[trick_json(t) for t in state.tricks],
+        tricks_won={SIDE_NAMES[0]: state.won[0], SIDE_NAMES[1]: state.won[1]},
+        shown_void={str(s): state.void[i] for i, s in enumerate(SEATS) if state.void[i]},
+        deals=[{"deal": r.deal, "dealer": str(r.dealer), "contract": contract_json(r.contract), "result": r.result,
+                "score": {"NS": r.score[0], "EW": r.score[1]}, "voided": r.voided,
+                "adjust": {"NS": r.adjust[0], "EW": r.adjust[1]}} for r in state.history],
+        score={SIDE_NAMES[0]: state.score[0], SIDE_NAMES[1]: state.score[1]},
+        winner=state.winner, match_over=state.phase == MATCH_OVER,
+    )
+
+
+def redact(event: Any, seat: Seat | None) -> Any:
+    """This seat's copy of an event: the deal becomes its own hand; the kitty and the
+    discard name their cards only to the contractor; everything else is public."""
+    if isinstance(event, CardsDealt):
+        hand: tuple[Card, ...] = ()
+        if seat is not None:
+            hands, _, _ = deal_packets(event.deck, event.dealer, "clockwise", (3, ("kitty", 3), 4, 3))
+            hand = tuple(hands[seat])
+        return HandDealt(deal=event.deal, dealer=event.dealer, seat=seat, hand=hand)
+    if isinstance(event, (KittyTaken, Discarded)):
+        return event if seat is not None and seat == event.seat else type(event)(seat=event.seat)
+    return event
