@@ -1,0 +1,37 @@
+"""Belote: classic ("with trump"), sans atout and Coinche, with or without combinations, under
+House or Official rules (shared/rules/belote.md). `GAME` is all the outside world needs."""
+
+from __future__ import annotations
+
+from domain.cards import DECK_32
+from domain.game import AdjustScore, GameRules, StartDeal, VoidDeal
+
+from domain.belote.commands import COMMAND_TYPES, parse_action
+from domain.belote.decider import decide, evolve, legal_actions, status
+from domain.belote.events import EVENT_TYPES
+from domain.belote.match import deal_summary
+from domain.belote.options import Options, parse_options, sides
+from domain.belote.state import State, initial
+from domain.belote.turns import DIRECTION
+from domain.belote.views import View, redact, view
+
+GAME = GameRules(
+    name="belote",
+    direction=DIRECTION,
+    deck=DECK_32,
+    sides=sides,
+    parse_options=parse_options,
+    initial=initial,
+    decide=decide,
+    evolve=evolve,
+    legal_actions=legal_actions,
+    view=view,
+    redact=redact,
+    parse_action=parse_action,
+    status=status,
+    deal_summary=deal_summary,
+    command_types=(StartDeal, VoidDeal, AdjustScore, *COMMAND_TYPES),
+    event_types=EVENT_TYPES,
+)
+
+__all__ = ["GAME", "Options", "State", "View"]

@@ -1,0 +1,85 @@
+"""The take-or-pass auction of classic belote (two rounds, §3.2) and sans atout (one round,
+§4.1), and the completion of the deal once somebody takes (§3.3, §4.1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.cards import Seat
+from domain.game import RuleViolation, verify
+
+from domain.belote.commands import Name, Pass, Take
+from domain.belote.events import AuctionClosed, Contract, Named, Passed, RestDealt, ThrownIn, Took
+from domain.belote.state import Call, Deal
+from domain.belote.tables import BELOTE_SUITS, SUIT
+from domain.belote.turns import FROM, NEXT, TEAM, verify_turn
+
+
+def rest_of_deal(deal: Deal, taker: Seat) -> dict[Seat, tuple[str, ...]]:
+    """From eldest on: 3 cards each, the taker 2 plus the turn-up (classic); 3 each in sans
+    atout, which has no turn-up."""
+    stock, i, out = deal.stock, 0, {}
+    for seat in FROM[deal.eldest]:
+        if seat == taker and deal.turn_up is not None:
+            out[seat] = (deal.turn_up, *stock[i:i + 2])
+            i += 2
+        else:
+            out[seat] = stock[i:i + 3]
+            i += 3
+    return out
+
+
+def can_take(deal: Deal, variant: str) -> None:
+    verify(variant == "sans_atout" or deal.auction.round == 1, "illegal_bid",
+           "in round 2 a player names a suit or passes; 'take' is for round 1")
+
+
+def can_name(deal: Deal, suit: str) -> None:
+    verify(deal.auction.round == 2, "illegal_bid", "a suit is named only in round 2, after four passes")
+    verify(suit != SUIT[deal.turn_up], "illegal_bid",
+           f"round 2 names a suit other than the turn-up's ({SUIT[deal.turn_up]}), §3.2.2 / A-02")
+
+
+def _closing(deal: Deal, taker: Seat, trump: str | None) -> list[Any]:
+    return [RestDealt(rest_of_deal(deal, taker)), AuctionClosed(Contract(taker, TEAM[taker], trump))]
+
+
+def decide_take(variant: str, deal: Deal, command: Take) -> list[Any]:
+    verify_turn(deal.turn, command.seat)
+    can_take(deal, variant)
+    trump = SUIT[deal.turn_up] if variant == "classic" else None
+    return [Took(command.seat), *_closing(deal, command.seat, trump)]
+
+
+def decide_name(variant: str, deal: Deal, command: Name) -> list[Any]:
+    if variant != "classic":
+        raise RuleViolation("bad_action", "'name' belongs to classic belote's second round")
+    verify_turn(deal.turn, command.seat)
+    can_name(deal, command.suit)
+    return [Named(command.seat, command.suit), *_closing(deal, command.seat, command.suit)]
+
+
+def decide_pass(variant: str, deal: Deal, command: Pass) -> list[Any]:
+    verify_turn(deal.turn, command.seat)
+    events: list[Any] = [Passed(command.seat)]
+    if deal.auction.passes == 3 and (variant == "sans_atout" or deal.auction.round == 2):
+        events.append(ThrownIn(deal.number))
+    return events
+
+
+def evolve_passed(deal: Deal, event: Passed) -> Deal:
+    auction = deal.auction
+    passes = auction.passes + 1
+    auction = replace(auction, round=auction.round + 1, passes=0) if passes == 4 else \
+        replace(auction, passes=passes)
+    return replace(deal, auction=auction, turn=NEXT[event.seat],
+                   calls=deal.calls + (Call(event.seat, "pass"),))
+
+
+def legal_bids(variant: str, deal: Deal) -> list[dict[str, Any]]:
+    if deal.auction.round == 1:
+        return [{"action": "take"}, {"action": "pass"}]
+    turned = SUIT[deal.turn_up]
+    return [*({"action": "name", "suit": s} for s in BELOTE_SUITS if s != turned), {"action": "pass"}]

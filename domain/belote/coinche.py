@@ -1,0 +1,165 @@
+"""The Coinche auction (belote.md §5.2, §8b): rising bids, coinche and surcoinche.
+
+House lets a defender coinche, and the coinched team's second player surcoinche, out of
+turn (§6 row 9); Official takes both only in turn. `can_*` functions raise the reason a
+command is refused; `legal_*` list what a seat may do, in the README's vocabulary.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.cards import Seat
+from domain.game import RuleViolation, verify
+
+from domain.belote.commands import Bid, Coinche, Pass, Surcoinche
+from domain.belote.events import AuctionClosed, BidMade, Coinched, Contract, Passed, Surcoinched, ThrownIn
+from domain.belote.options import Options
+from domain.belote.state import Auction, Call, Deal
+from domain.belote.tables import BELOTE_SUITS
+from domain.belote.turns import NEXT, PARTNER, TEAM, verify_turn
+
+MIN_BID = 80
+CAPOT = "capot"
+CAPOT_VALUE = 250
+
+
+def max_bid(options: Options) -> int:
+    """160 without combinations, 650 with them (A-23); capot is above every number."""
+    return 650 if options.combinations else 160
+
+
+def contract_value(value: int | str) -> int:
+    return CAPOT_VALUE if value == CAPOT else int(value)
+
+
+def can_bid(options: Options, auction: Auction, value: int | str) -> None:
+    verify(auction.coincher is None, "illegal_bid", "after a coinche no further bid is allowed (A-25)")
+    high = auction.high
+    verify(high is None or high.value != CAPOT, "illegal_bid", "nothing outranks a capot bid")
+    if value == CAPOT:
+        return
+    top = max_bid(options)
+    verify(value % 10 == 0 and MIN_BID <= value <= top, "illegal_bid",
+           f"a bid is a multiple of 10 from {MIN_BID} to {top}, or capot", value=value)
+    verify(high is None or value > high.value, "illegal_bid",
+           f"a bid must be higher than the current {high.value if high else ''}", value=value)
+
+
+def can_coinche(auction: Auction, seat: Seat) -> None:
+    verify(auction.high is not None, "illegal_coinche", "there is no bid to coinche")
+    verify(auction.coincher is None, "illegal_coinche", "the contract is already coinched")
+    verify(TEAM[auction.high.seat] != TEAM[seat], "illegal_coinche", "only an opponent of the bidder may coinche")
+
+
+def can_surcoinche(auction: Auction, seat: Seat) -> None:
+    verify(auction.coincher is not None, "illegal_surcoinche", "only a coinched contract can be surcoinched")
+    verify(TEAM[auction.high.seat] == TEAM[seat], "illegal_surcoinche",
+           "only the coinched team may surcoinche")
+    verify(seat not in auction.spoken, "illegal_surcoinche", "a player who passed after the coinche may not surcoinche")
+
+
+def _contract(auction: Auction, multiplier: int) -> AuctionClosed:
+    high = auction.high
+    return AuctionClosed(Contract(high.seat, TEAM[high.seat], high.suit, high.value, multiplier))
+
+
+def decide_bid(options: Options, deal: Deal, command: Bid) -> list[Any]:
+    verify_turn(deal.turn, command.seat)
+    can_bid(options, deal.auction, command.value)
+    return [BidMade(command.seat, command.value, command.suit)]
+
+
+def decide_pass(deal: Deal, command: Pass) -> list[Any]:
+    verify_turn(deal.turn, command.seat)
+    auction = deal.auction
+    events: list[Any] = [Passed(command.seat)]
+    if auction.coincher is not None:
+        if auction.spoken:
+            events.append(_contract(auction, 2))      # both coinched players passed (§5.2.3)
+    elif auction.high is None:
+        if auction.passes == 3:
+            events.append(ThrownIn(deal.number))      # four passes, no bid (§5.2.5)
+    elif auction.passes == 2:
+        events.append(_contract(auction, 1))          # three passes after a bid (§5.2.4)
+    return events
+
+
+def decide_coinche(options: Options, deal: Deal, command: Coinche) -> list[Any]:
+    if options.official:
+        verify_turn(deal.turn, command.seat)
+    can_coinche(deal.auction, command.seat)
+    return [Coinched(command.seat)]
+
+
+def decide_surcoinche(options: Options, deal: Deal, command: Surcoinche) -> list[Any]:
+    if options.official:
+        verify_turn(deal.turn, command.seat)
+    can_surcoinche(deal.auction, command.seat)
+    return [Surcoinched(command.seat), _contract(deal.auction, 4)]
+
+
+# --- evolve -------------------------------------------------------------------------------
+
+def evolve_passed(deal: Deal, event: Passed) -> Deal:
+    auction = deal.auction
+    call = Call(event.seat, "pass")
+    if auction.coincher is not None:
+        auction = replace(auction, spoken=auction.spoken + (event.seat,))
+        turn = PARTNER[event.seat]                    # the coincher's partner has nothing to say
+    else:
+        auction = replace(auction, passes=auction.passes + 1)
+        turn = NEXT[event.seat]
+    return replace(deal, auction=auction, turn=turn, calls=deal.calls + (call,))
+
+
+def evolve_bid(deal: Deal, event: BidMade) -> Deal:
+    call = Call(event.seat, "bid", event.suit, event.value)
+    return replace(deal, auction=replace(deal.auction, high=call, passes=0), turn=NEXT[event.seat],
+                   calls=deal.calls + (call,))
+
+
+def evolve_coinched(deal: Deal, event: Coinched) -> Deal:
+    """The turn goes to the first contracting player after the coincher (§8b)."""
+    return replace(deal, auction=replace(deal.auction, coincher=event.seat, passes=0),
+                   turn=NEXT[event.seat], calls=deal.calls + (Call(event.seat, "coinche"),))
+
+
+def evolve_surcoinched(deal: Deal, event: Surcoinched) -> Deal:
+    return replace(deal, calls=deal.calls + (Call(event.seat, "surcoinche"),))
+
+
+# --- legal actions ------------------------------------------------------------------------
+
+def _entitled(check: Any, *args: Any) -> bool:
+    try:
+        check(*args)
+    except RuleViolation:
+        return False
+    return True
+
+
+def legal_bids(options: Options, deal: Deal, seat: Seat) -> list[dict[str, Any]]:
+    auction = deal.auction
+    in_turn = deal.turn == seat
+    out: list[dict[str, Any]] = []
+    if in_turn:
+        out.append({"action": "pass"})
+        if auction.coincher is None and (auction.high is None or auction.high.value != CAPOT):
+            low = MIN_BID if auction.high is None else auction.high.value + 10
+            for value in range(low, max_bid(options) + 1, 10):
+                out.extend({"action": "bid", "value": value, "suit": s} for s in BELOTE_SUITS)
+            out.extend({"action": "bid", "value": CAPOT, "suit": s} for s in BELOTE_SUITS)
+    if (in_turn or not options.official) and _entitled(can_coinche, auction, seat):
+        out.append({"action": "coinche"})
+    if (in_turn or not options.official) and _entitled(can_surcoinche, auction, seat):
+        out.append({"action": "surcoinche"})
+    return out
+
+
+def may_act_out_of_turn(options: Options, deal: Deal, seat: Seat) -> bool:
+    if options.official:
+        return False
+    return _entitled(can_coinche, deal.auction, seat) or _entitled(can_surcoinche, deal.auction, seat)

@@ -1,0 +1,141 @@
+"""The players' decisions (README "Actions"), as commands, and their parsing from JSON.
+
+Parsing knows the whole belote vocabulary but not the match: an action of another variant
+(`bid` in classic) is well-formed here and refused by `decide` as `bad_action`, because only
+the state knows the variant.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Final, Mapping
+
+import msgspec
+
+from domain.cards import CardCodeError, Seat, parse_card
+from domain.game import RuleViolation
+
+from domain.belote.tables import BELOTE_SUITS, SUIT
+
+
+class Pass(msgspec.Struct, frozen=True, tag="pass"):
+    seat: Seat
+
+
+class Take(msgspec.Struct, frozen=True, tag="take"):
+    """Classic round 1: trump = the turn-up's suit. Sans atout: take the no-trump contract."""
+    seat: Seat
+
+
+class Name(msgspec.Struct, frozen=True, tag="name"):
+    """Classic round 2: name a trump suit other than the turn-up's."""
+    seat: Seat
+    suit: str
+
+
+class Bid(msgspec.Struct, frozen=True, tag="bid"):
+    """Coinche: `value` 80, 90, ... or "capot", with a trump suit."""
+    seat: Seat
+    value: int | str
+    suit: str
+
+
+class Coinche(msgspec.Struct, frozen=True, tag="coinche"):
+    seat: Seat
+
+
+class Surcoinche(msgspec.Struct, frozen=True, tag="surcoinche"):
+    seat: Seat
+
+
+class Play(msgspec.Struct, frozen=True, tag="play"):
+    """`belote=False` declines announcing belote with the first K or Q of trump."""
+    seat: Seat
+    card: str
+    belote: bool = True
+
+
+class Declare(msgspec.Struct, frozen=True, tag="declare"):
+    """Decline declaring combinations (the only declare there is: declaring is automatic)."""
+    seat: Seat
+    combinations: bool = False
+
+
+COMMAND_TYPES: Final = (Pass, Take, Name, Bid, Coinche, Surcoinche, Play, Declare)
+
+
+def _bad(message: str) -> RuleViolation:
+    return RuleViolation("bad_action", message)
+
+
+def _suit(raw: Mapping[str, Any]) -> str:
+    suit = raw.get("suit")
+    if suit not in BELOTE_SUITS:
+        raise _bad(f"'suit' must be one of S, H, D, C, got {suit!r}")
+    return suit
+
+
+def _value(raw: Mapping[str, Any]) -> int | str:
+    value = raw.get("value")
+    if value == "capot" or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise _bad(f"'value' must be an integer (80, 90, ...) or \"capot\", got {value!r}")
+
+
+def _card(raw: Mapping[str, Any]) -> str:
+    try:
+        card = parse_card(raw.get("card"))
+    except CardCodeError as error:
+        raise _bad(str(error)) from None
+    if card not in SUIT:
+        raise _bad(f"card {card} is not in the 32-card belote deck")
+    return card
+
+
+def _flag(raw: Mapping[str, Any], name: str, default: bool) -> bool:
+    value = raw.get(name, default)
+    if not isinstance(value, bool):
+        raise _bad(f"'{name}' must be true or false, got {value!r}")
+    return value
+
+
+def _declare(raw: Mapping[str, Any], seat: Seat) -> Declare:
+    if raw.get("combinations") is not False:
+        raise _bad("declare takes \"combinations\": false (declaring is automatic; this declines it)")
+    return Declare(seat, False)
+
+
+_PARSERS: Final[dict[str, tuple[frozenset[str], Callable[[Mapping[str, Any], Seat], Any]]]] = {
+    "pass": (frozenset(), lambda raw, seat: Pass(seat)),
+    "take": (frozenset(), lambda raw, seat: Take(seat)),
+    "name": (frozenset({"suit"}), lambda raw, seat: Name(seat, _suit(raw))),
+    "bid": (frozenset({"value", "suit"}), lambda raw, seat: Bid(seat, _value(raw), _suit(raw))),
+    "coinche": (frozenset(), lambda raw, seat: Coinche(seat)),
+    "surcoinche": (frozenset(), lambda raw, seat: Surcoinche(seat)),
+    "play": (frozenset({"card", "belote"}),
+             lambda raw, seat: Play(seat, _card(raw), _flag(raw, "belote", True))),
+    "declare": (frozenset({"combinations"}), _declare),
+}
+_SEATS: Final = {str(s): s for s in Seat}
+_REQUIRED: Final = {"name": ("suit",), "bid": ("value", "suit"), "play": ("card",), "declare": ("combinations",)}
+
+
+def parse_action(raw: Mapping[str, Any]) -> Any:
+    """`{"seat": "N", "action": "play", "card": "10H"}` -> Play(N, "TH"); anything outside
+    the vocabulary (unknown action or field, bad seat, suit or card) is `bad_action`."""
+    if not isinstance(raw, Mapping):
+        raise _bad("an action is a JSON object with 'seat' and 'action'")
+    seat = _SEATS.get(raw.get("seat")) if isinstance(raw.get("seat"), str) else None
+    if seat is None:
+        raise _bad(f"'seat' must be one of N, E, S, W, got {raw.get('seat')!r}")
+    action = raw.get("action")
+    entry = _PARSERS.get(action) if isinstance(action, str) else None
+    if entry is None:
+        raise _bad(f"unknown belote action {action!r}; actions are {', '.join(_PARSERS)}")
+    fields, build = entry
+    for key in raw:
+        if key != "seat" and key != "action" and key not in fields:
+            raise _bad(f"unknown field {key!r} for action {action!r}")
+    for key in _REQUIRED.get(action, ()):
+        if key not in raw:
+            raise _bad(f"action {action!r} needs {key!r}")
+    return build(raw, seat)

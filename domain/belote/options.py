@@ -1,0 +1,73 @@
+"""Match options (shared/rules/README.md "Match options"), validated once at match creation."""
+
+from __future__ import annotations
+
+from typing import Any, Final, Mapping
+
+import msgspec
+
+from domain.game import RuleViolation
+
+VARIANTS: Final = ("classic", "sans_atout", "coinche")
+RULE_SETS: Final = ("house", "official")
+DEFAULT_TARGET: Final = {"classic": 1000, "sans_atout": 1000, "coinche": 2000}
+SIDES: Final = ("NS", "EW")
+
+
+class Options(msgspec.Struct, frozen=True):
+    """`official` is the §6 switch; `deals` (when set) replaces the target: the match is
+    exactly that many deals and the side ahead wins."""
+
+    variant: str = "classic"
+    rules: str = "house"
+    combinations: bool = True
+    target: int = 1000
+    deals: int | None = None
+
+    @property
+    def official(self) -> bool:
+        return self.rules == "official"
+
+    @property
+    def trump_variant(self) -> bool:
+        return self.variant != "sans_atout"
+
+
+def _bad(name: str, message: str) -> RuleViolation:
+    return RuleViolation("bad_option", f"option {name!r}: {message}", {"option": name})
+
+
+def _positive_int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise _bad(name, f"expected a positive integer, got {value!r}")
+    return value
+
+
+def parse_options(raw: Mapping[str, Any]) -> Options:
+    """Options from a match record or the API; an unknown option or bad value names itself."""
+    if isinstance(raw, Options):
+        return raw
+    if not isinstance(raw, Mapping):
+        raise RuleViolation("bad_option", "options must be a JSON object", {"option": None})
+    known = {"variant", "rules", "combinations", "target", "deals"}
+    for name in raw:
+        if name not in known:
+            raise _bad(str(name), f"unknown option; belote options are {', '.join(sorted(known))}")
+    variant = raw.get("variant", "classic")
+    if variant not in VARIANTS:
+        raise _bad("variant", f"expected one of {', '.join(VARIANTS)}, got {variant!r}")
+    rules = raw.get("rules", "house")
+    if rules not in RULE_SETS:
+        raise _bad("rules", f"expected one of {', '.join(RULE_SETS)}, got {rules!r}")
+    combinations = raw.get("combinations", True)
+    if not isinstance(combinations, bool):
+        raise _bad("combinations", f"expected true or false, got {combinations!r}")
+    target = raw.get("target")
+    target = DEFAULT_TARGET[variant] if target is None else _positive_int("target", target)
+    deals = raw.get("deals")
+    deals = None if deals is None else _positive_int("deals", deals)
+    return Options(variant=variant, rules=rules, combinations=combinations, target=target, deals=deals)
+
+
+def sides(options: Any) -> tuple[str, ...]:
+    return SIDES

@@ -1,0 +1,194 @@
+"""Trick play: the legal plays R1-R5 (belote.md §2.5), belote and rebelote (§2.6), the
+declaration of combinations at trick 1 and their comparison at trick 2 (§2.7.4), and the
+deal's end (dix de der, capot, §2.3) handed to the scoring formulas."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from msgspec.structs import replace
+
+from domain.cards import Seat
+from domain.game import RuleViolation
+from domain.tricks import Trick, current_winner, play_to_trick
+
+from domain.belote import combinations as combos
+from domain.belote.commands import Play
+from domain.belote.events import (CardPlayed, CombinationDeclared, CombinationsCompared, Contract,
+                                  DealScored, TrickWon)
+from domain.belote.options import Options
+from domain.belote.scoring import classic_score, coinche_score
+from domain.belote.state import Deal
+from domain.belote.tables import (NO_TRUMP_POINTS, POINTS, RANK, SUIT, TRICK_RULES, TRUMP_STRENGTH,
+                                  deal_points)
+from domain.belote.turns import FROM, NEXT, PARTNER, TEAM, verify_turn
+
+BELOTE_RANKS = frozenset({"K", "Q"})
+
+
+def legal_cards(hand: tuple[str, ...], trick: Trick, trump: str | None, house: bool,
+                seat: Seat) -> Sequence[str]:
+    """The reference pseudo-code of §2.5, rule by rule."""
+    plays = trick.plays
+    if not plays:
+        return hand
+    led = trick.led
+    follow = [c for c in hand if SUIT[c] == led]
+    if trump is None:
+        return follow or hand                                   # no trump: follow if able
+    if follow:
+        if led != trump:
+            return follow                                       # R1
+        best = max(TRUMP_STRENGTH[c] for _, c in plays if SUIT[c] == trump)
+        return [c for c in follow if TRUMP_STRENGTH[c] > best] or follow   # R2, even over partner
+    if led == trump:
+        return hand                                             # R5
+    if len(plays) >= 2 and current_winner(trick, TRICK_RULES[trump]) == PARTNER[seat]:
+        return hand                                             # R3
+    trumps = [c for c in hand if SUIT[c] == trump]
+    if not trumps:
+        return hand                                             # R4a
+    in_trick = [TRUMP_STRENGTH[c] for _, c in plays if SUIT[c] == trump]
+    if not in_trick:
+        return trumps                                           # R4b
+    best = max(in_trick)
+    higher = [c for c in trumps if TRUMP_STRENGTH[c] > best]
+    if higher:
+        return higher                                           # R4c
+    return trumps if house else hand                            # R4d: §6 row 8
+
+
+def belote_holder(hands: dict[Seat, tuple[str, ...]], trump: str | None) -> Seat | None:
+    """The seat holding K and Q of trump after the full deal (§2.6.1)."""
+    if trump is None:
+        return None
+    for seat, hand in hands.items():
+        if "K" + trump in hand and "Q" + trump in hand:
+            return seat
+    return None
+
+
+def is_belote_card(card: str, trump: str | None) -> bool:
+    return SUIT[card] == trump and RANK[card] in BELOTE_RANKS
+
+
+def card_points(contract: Contract, official: bool) -> dict[str, int]:
+    return POINTS[contract.trump] if contract.trump is not None else NO_TRUMP_POINTS[official]
+
+
+def may_decline(options: Options, deal: Deal, seat: Seat) -> bool:
+    """§8b: with combinations on, before the seat's first card, once, holding one."""
+    return (options.combinations and deal.phase == "play" and not deal.tricks
+            and seat in deal.combinations and seat not in deal.declined
+            and deal.trick.card_of(seat) is None)
+
+
+def verify_play(options: Options, deal: Deal, command: Play) -> None:
+    verify_turn(deal.turn, command.seat)
+    hand = deal.hands[command.seat]
+    if command.card not in hand:
+        raise RuleViolation("card_not_in_hand", f"{command.seat} does not hold {command.card}")
+    if command.card not in legal_cards(hand, deal.trick, deal.contract.trump, not options.official, command.seat):
+        raise RuleViolation("illegal_card", f"{command.card} may not be played to this trick (§2.5)")
+
+
+def decide_play(options: Options, deal: Deal, command: Play, pool: int) -> list[Any]:
+    verify_play(options, deal, command)
+    seat, card, trick, contract = command.seat, command.card, deal.trick, deal.contract
+    events: list[Any] = []
+    if not deal.tricks and seat in deal.combinations and seat not in deal.declined:
+        events.append(CombinationDeclared(seat, deal.combinations[seat][0].kind))
+    announce = None
+    if seat == deal.belote_holder and is_belote_card(card, contract.trump):
+        if deal.belote == "":
+            announce = "belote" if command.belote else None
+        elif deal.belote == "announced":
+            announce = "rebelote"
+    events.append(CardPlayed(seat, card, announce))
+    if len(deal.tricks) == 1 and not trick.plays and deal.declared:
+        events.append(compare(options, deal))
+    if len(trick.plays) == 3:
+        rules = TRICK_RULES[contract.trump]
+        full = play_to_trick(trick, seat, card, rules)
+        winner = current_winner(full, rules)
+        values = card_points(contract, options.official)
+        points = sum(values[c] for c in full.cards)
+        events.append(TrickWon(winner, points))
+        if len(deal.tricks) == 7:
+            events.append(score_deal(options, deal, winner, points, announce == "rebelote", pool))
+    return events
+
+
+def compare(options: Options, deal: Deal) -> CombinationsCompared:
+    declared: dict[str, list] = {"NS": [], "EW": []}
+    for seat in FROM[deal.eldest]:
+        if seat in deal.declared:
+            declared[TEAM[seat]].extend(deal.combinations[seat])
+    contract = deal.contract
+    team = combos.compare(declared, contract.team, contract.trump, options.official)
+    shown = tuple(declared[team]) if team else ()
+    return CombinationsCompared(team, shown, sum(c.value for c in shown))
+
+
+def score_deal(options: Options, deal: Deal, last_winner: Seat, last_points: int,
+               rebelote_now: bool, pool: int) -> DealScored:
+    contract = deal.contract
+    winners = {TEAM[t.winner] for t in deal.tricks} | {TEAM[last_winner]}
+    capot = winners.pop() if len(winners) == 1 else None
+    P = dict(deal.points)
+    P[TEAM[last_winner]] += last_points + (100 if capot else 10)
+    B = {"NS": 0, "EW": 0}
+    if deal.belote == "done" or rebelote_now:
+        B[TEAM[deal.belote_holder]] = 20
+    K = {"NS": 0, "EW": 0}
+    if deal.combination_team is not None:
+        K[deal.combination_team] = deal.combination_points
+    if options.variant == "coinche":
+        result = coinche_score(contract.team, P, B, K, capot, contract.value, contract.multiplier,
+                               options.official, pool)
+    else:
+        no_trump = None if contract.trump is not None else options.official
+        total, capot_total = deal_points(no_trump)
+        result = classic_score(contract.team, P, B, K, capot, options.official, total, capot_total, pool)
+    return DealScored(deal.number, result.result, P, result.score, result.pool)
+
+
+# --- evolve -------------------------------------------------------------------------------
+
+def evolve_card(deal: Deal, event: CardPlayed) -> Deal:
+    seat, card = event.seat, event.card
+    trump = deal.contract.trump
+    trick = play_to_trick(deal.trick, seat, card, TRICK_RULES[trump])
+    hands = dict(deal.hands)
+    hands[seat] = tuple(c for c in hands[seat] if c != card)
+    belote, announces = deal.belote, deal.announces
+    if event.announce is not None:
+        belote = "announced" if event.announce == "belote" else "done"
+        announces = announces + ((seat, event.announce),)
+    elif belote == "" and seat == deal.belote_holder and is_belote_card(card, trump):
+        belote = "declined"
+    return replace(deal, hands=hands, trick=trick, turn=NEXT[seat] if len(trick.plays) < 4 else None,
+                   belote=belote, announces=announces)
+
+
+def evolve_trick(deal: Deal, event: TrickWon) -> Deal:
+    tricks = deal.tricks + (replace(deal.trick, winner=event.seat),)
+    points = dict(deal.points)
+    points[TEAM[event.seat]] += event.points
+    last = len(tricks) == 8
+    return replace(deal, tricks=tricks, points=points, trick=None if last else Trick(leader=event.seat),
+                   turn=None if last else event.seat)
+
+
+def legal_plays(options: Options, deal: Deal, seat: Seat) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    if deal.turn == seat:
+        trump = deal.contract.trump
+        cards = legal_cards(deal.hands[seat], deal.trick, trump, not options.official, seat)
+        out = [{"action": "play", "card": c} for c in cards]
+        if seat == deal.belote_holder and deal.belote == "":
+            out.extend({"action": "play", "card": c, "belote": False} for c in cards if is_belote_card(c, trump))
+    if may_decline(options, deal, seat):
+        out.append({"action": "declare", "combinations": False})
+    return out
+

@@ -1,0 +1,87 @@
+"""Deal scores: classic and sans atout (belote.md §3.5-3.6, §4.4) and Coinche (§5.4-5.6).
+
+Inputs per team X ("NS"/"EW"): P[X] card points incl. dix de der (100 on capot), B[X] belote
+(20 or 0), K[X] combinations that count (non-zero for one team at most). The formulas are
+the document's pseudo-code, kept literal so each line can be checked against it.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, NamedTuple
+
+from domain.belote.coinche import CAPOT, contract_value
+from domain.belote.turns import OTHER_TEAM
+
+
+class DealScore(NamedTuple):
+    result: str                 # "made", "failed", "litige"
+    score: dict[str, int]
+    pool: int                   # the litige pool after this deal
+
+
+def round_to_ten(points: int) -> int:
+    """Nearest 10, 5 rounds up: 84 -> 80, 85 -> 90 (§5.6)."""
+    return (points + 5) // 10 * 10
+
+
+def _totals(P: Mapping[str, int], B: Mapping[str, int], K: Mapping[str, int]) -> dict[str, int]:
+    return {x: P[x] + B[x] + K[x] for x in ("NS", "EW")}
+
+
+def _pay_pool(score: dict[str, int], winner: str | None, pool: int) -> dict[str, int]:
+    """A pool left by earlier litiges goes to the winner of this played deal (§3.6.3)."""
+    if winner is not None:
+        score[winner] += pool
+    return {"NS": score["NS"], "EW": score["EW"]}
+
+
+def classic_score(A: str, P: Mapping[str, int], B: Mapping[str, int], K: Mapping[str, int],
+                  capot: str | None, official: bool, deal_total: int, capot_total: int,
+                  pool: int) -> DealScore:
+    """`classicScore` of §3.6.4; `capot` is the team that won all 8 tricks, if any."""
+    D = OTHER_TEAM[A]
+    tot = _totals(P, B, K)
+    if capot == A or tot[A] > tot[D]:
+        s = dict(tot)
+        if capot == A and K[D] > 0 and official:
+            s[A] += K[D]
+            s[D] -= K[D]
+        return DealScore("made", _pay_pool(s, A, pool), 0)
+    if tot[A] < tot[D]:
+        base = capot_total if capot == D else deal_total
+        s = {D: base + B[D] + K[D] + (K[A] if official else 0), A: B[A] + (0 if official else K[A])}
+        return DealScore("failed", _pay_pool(s, D, pool), 0)
+    return DealScore("litige", _pay_pool({D: tot[D], A: 0}, None, 0), pool + tot[A])
+
+
+def coinche_made(A: str, tot: Mapping[str, int], capot: str | None, value: int | str) -> bool:
+    """§5.4: a capot bid needs all 8 tricks; a number needs Total[A] >= C and > Total[D]
+    (a tie is a failure), except that winning all 8 tricks beats any defence (A-33)."""
+    if value == CAPOT:
+        return capot == A
+    return tot[A] >= value and (tot[A] > tot[OTHER_TEAM[A]] or capot == A)
+
+
+def coinche_score(A: str, P: Mapping[str, int], B: Mapping[str, int], K: Mapping[str, int],
+                  capot: str | None, value: int | str, multiplier: int, official: bool,
+                  pool: int = 0) -> DealScore:
+    """§5.5, Official literally; House with rows 1 (no rounding), 2 (coinched capot base
+    160) and 7 (combinations stay with their owners)."""
+    D = OTHER_TEAM[A]
+    C, m, capA = contract_value(value), multiplier, capot == A
+    made = coinche_made(A, _totals(P, B, K), capot, value)
+    if official:
+        if made and m == 1:
+            s = {A: P[A] + B[A] + K[A] + C + (K[D] if capA else 0), D: P[D] + B[D] + (0 if capA else K[D])}
+        elif made:
+            s = {A: ((250 if capA else 160) + K[A] + B[A] + K[D] + C) * m, D: B[D]}
+        else:
+            s = {D: (160 + K[D] + B[D] + K[A] + C) * m, A: B[A]}
+        s = {x: round_to_ten(v) for x, v in s.items()}
+    elif made and m == 1:
+        s = {A: P[A] + B[A] + K[A] + C, D: P[D] + B[D] + K[D]}
+    elif made:
+        s = {A: (160 + K[A] + B[A] + C) * m, D: B[D] + K[D]}
+    else:
+        s = {D: (160 + K[D] + B[D] + C) * m, A: B[A] + K[A]}
+    return DealScore("made" if made else "failed", _pay_pool(s, A if made else D, pool), 0)

@@ -1,0 +1,88 @@
+"""The state a belote match folds to. Frozen Structs, replaced field by field (copy on write).
+
+`Deal` holds everything about the current deal — or the last one, until the next starts, so
+that `deal_summary` and views can still show it. `State` holds the match: options, the
+per-deal score history that rulings act on, the litige pool and the winner.
+"""
+
+from __future__ import annotations
+
+
+
+import msgspec
+
+from domain.cards import Seat
+from domain.tricks import Trick
+
+from domain.belote.events import Combination, Contract
+from domain.belote.options import Options
+
+
+
+def no_points() -> dict[str, int]:
+    return {"NS": 0, "EW": 0}
+
+
+class Call(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One public auction action, as the players saw it."""
+    seat: Seat
+    action: str
+    suit: str | None = None
+    value: int | str | None = None
+
+
+class Auction(msgspec.Struct, frozen=True):
+    """`passes` counts consecutive passes: in the round (classic, sans atout), or since the
+    last bid (Coinche; since the start while nobody has bid). After a coinche, `spoken`
+    lists the contracting players who passed."""
+    round: int = 1
+    passes: int = 0
+    high: Call | None = None
+    coincher: Seat | None = None
+    spoken: tuple[Seat, ...] = ()
+
+
+class Deal(msgspec.Struct, frozen=True):
+    number: int
+    dealer: Seat
+    eldest: Seat
+    phase: str                                   # "auction", "play", "over"
+    turn: Seat | None
+    hands: dict[Seat, tuple[str, ...]]
+    stock: tuple[str, ...] = ()                  # cards dealt after the auction
+    turn_up: str | None = None
+    auction: Auction = Auction()
+    calls: tuple[Call, ...] = ()
+    contract: Contract | None = None
+    trick: Trick | None = None
+    tricks: tuple[Trick, ...] = ()
+    points: dict[str, int] = msgspec.field(default_factory=no_points)   # card points of completed tricks
+    belote_holder: Seat | None = None
+    belote: str = ""                             # "", "announced", "declined", "done"
+    announces: tuple[tuple[Seat, str], ...] = ()
+    combinations: dict[Seat, tuple[Combination, ...]] = {}   # hidden: each hand's own
+    declared: dict[Seat, str] = {}               # seat -> kind said at trick 1
+    declined: tuple[Seat, ...] = ()
+    combination_team: str | None = None
+    shown: tuple[Combination, ...] = ()
+    combination_points: int = 0
+    result: str | None = None                    # "made", "failed", "litige", "thrown_in"
+    score: dict[str, int] = msgspec.field(default_factory=no_points)
+
+
+class State(msgspec.Struct, frozen=True):
+    options: Options
+    deal: Deal | None = None
+    deals_played: int = 0
+    next_dealer: Seat | None = None
+    history: tuple[dict[str, int], ...] = ()     # what each deal added (0/0 when thrown in)
+    voided: tuple[int, ...] = ()
+    adjustments: tuple[tuple[int, dict[str, int]], ...] = ()
+    match_score: dict[str, int] = msgspec.field(default_factory=no_points)
+    pool: int = 0                                # litige points waiting for the next winner
+    winner: str | None = None
+    over: bool = False
+
+
+def initial(options: Options) -> State:
+    return State(options=options)

@@ -1,0 +1,70 @@
+"""Card lookup tables, built once, keyed by card code (belote.md §2.2).
+
+Every rule that looks at a card (trick winner, legal plays, points, combinations) goes
+through a dict lookup here instead of parsing the code, because these run on every play.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from domain.cards import DECK_32, Card
+from domain.tricks import TrickRules
+
+BELOTE_SUITS: Final = ("S", "H", "D", "C")
+
+NATURAL: Final = ("7", "8", "9", "T", "J", "Q", "K", "A")
+"""The order of sequences (2.7.1): 7 8 9 10 J Q K A, no wrap-around."""
+
+_PLAIN_ORDER: Final = ("7", "8", "9", "J", "Q", "K", "T", "A")   # low to high, §2.2
+_TRUMP_ORDER: Final = ("7", "8", "Q", "K", "T", "A", "9", "J")   # low to high, §2.2
+_PLAIN_POINTS: Final = {"7": 0, "8": 0, "9": 0, "T": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
+_TRUMP_POINTS: Final = {"7": 0, "8": 0, "9": 14, "T": 10, "J": 20, "Q": 3, "K": 4, "A": 11}
+
+SUIT: Final[dict[Card, str]] = {c: c[1] for c in DECK_32}
+RANK: Final[dict[Card, str]] = {c: c[0] for c in DECK_32}
+NATURAL_INDEX: Final[dict[Card, int]] = {c: NATURAL.index(c[0]) for c in DECK_32}
+PLAIN_STRENGTH: Final[dict[Card, int]] = {c: 1 + _PLAIN_ORDER.index(c[0]) for c in DECK_32}
+TRUMP_STRENGTH: Final[dict[Card, int]] = {c: 1 + _TRUMP_ORDER.index(c[0]) for c in DECK_32}
+PLAIN_RANK_ORDER: Final[dict[str, int]] = {r: 1 + _PLAIN_ORDER.index(r) for r in NATURAL}
+
+
+def _points(trump: str | None, ace: int) -> dict[Card, int]:
+    out = {}
+    for c in DECK_32:
+        table = _TRUMP_POINTS if SUIT[c] == trump else _PLAIN_POINTS
+        out[c] = ace if (trump is None and c[0] == "A") else table[c[0]]
+    return out
+
+
+POINTS: Final[dict[str | None, dict[Card, int]]] = {t: _points(t, 11) for t in BELOTE_SUITS}
+"""Card points under each trump suit."""
+
+NO_TRUMP_POINTS: Final[dict[bool, dict[Card, int]]] = {False: _points(None, 11), True: _points(None, 19)}
+"""No-trump card points, keyed by `official` (§6 row 3: the Ace is 11 House, 19 Official)."""
+
+
+def _trick_rules(trump: str | None) -> TrickRules:
+    suit, plain, trumps = SUIT, PLAIN_STRENGTH, TRUMP_STRENGTH
+
+    def strength(card: Card, led: str | None) -> int:
+        s = suit[card]
+        if s == trump:
+            return 100 + trumps[card]
+        if s == led:
+            return plain[card]
+        return 0
+
+    return TrickRules(suit_of=suit.__getitem__, strength=strength)
+
+
+TRICK_RULES: Final[dict[str | None, TrickRules]] = {t: _trick_rules(t) for t in (*BELOTE_SUITS, None)}
+"""Trick winner rules for each contract (§2.4): the highest trump, else the highest of the led suit."""
+
+
+def deal_points(official_no_trump: bool | None) -> tuple[int, int]:
+    """(deal total, capot total) for a contract: 162/252 with trump (and Official no-trump),
+    130/220 in House no-trump (§2.3, §4.4). `None` means a trump contract."""
+    if official_no_trump is False:
+        return 130, 220
+    return 162, 252

@@ -1,0 +1,92 @@
+"""What a seat (or a spectator, `seat=None`) may see: the only way anything leaves the
+domain toward players, logs and bots (architecture "Hidden information").
+
+A seat sees its own hand, the public actions, the turn-up, the kinds declared at trick 1,
+the combinations shown at trick 2, the tricks and the scores; never another seat's unplayed
+card. The deck and the cards dealt after the auction exist only in two events, which
+`redact` cuts down to the seat's own cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.cards import SEATS, Seat
+from domain.tricks import Trick
+
+from domain.belote.decider import legal_actions
+from domain.belote.events import Combination, Contract, DealSeen, DealStarted, RestDealt, RestSeen
+from domain.belote.match import first_cards
+from domain.belote.options import Options
+from domain.belote.state import Call, State
+
+_PUBLIC_FAIR_KEYS = ("commitment", "context", "entropy")
+
+
+class View(msgspec.Struct, frozen=True):
+    options: Options
+    seat: Seat | None
+    phase: str                          # "awaiting_deal", "auction", "play", "match_over"
+    deal: int                           # deals started so far (the current deal is deal - 1)
+    dealer: Seat | None
+    turn: Seat | None
+    hand: tuple[str, ...] | None        # None for a spectator
+    hand_sizes: dict[Seat, int]
+    turn_up: str | None
+    calls: tuple[Call, ...]
+    contract: Contract | None
+    trick: Trick | None
+    tricks: tuple[Trick, ...]
+    points: dict[str, int]              # card points of this deal's completed tricks
+    announces: tuple[tuple[Seat, str], ...]
+    declared: dict[Seat, str]           # the kind each seat said at trick 1
+    combinations_team: str | None
+    combinations_shown: tuple[Combination, ...]
+    result: str | None
+    deal_score: dict[str, int]
+    match_score: dict[str, int]
+    history: tuple[dict[str, int], ...]
+    pool: int
+    winner: str | None
+    legal: list[dict[str, Any]]
+
+
+def _phase(state: State) -> str:
+    if state.over:
+        return "match_over"
+    if state.deal is None or state.deal.phase == "over":
+        return "awaiting_deal"
+    return state.deal.phase
+
+
+def view(state: State, seat: Seat | None) -> View:
+    deal = state.deal
+    zero = {"NS": 0, "EW": 0}
+    if deal is None:
+        return View(state.options, seat, _phase(state), 0, None, None, None if seat is None else (), {},
+                    None, (), None, None, (), zero, (), {}, None, (), None, zero, dict(state.match_score),
+                    state.history, state.pool, state.winner, [])
+    return View(
+        options=state.options, seat=seat, phase=_phase(state), deal=state.deals_played, dealer=deal.dealer,
+        turn=deal.turn, hand=None if seat is None else tuple(deal.hands[seat]),
+        hand_sizes={s: len(deal.hands[s]) for s in SEATS}, turn_up=deal.turn_up, calls=deal.calls,
+        contract=deal.contract, trick=deal.trick, tricks=deal.tricks, points=dict(deal.points),
+        announces=deal.announces, declared=dict(deal.declared), combinations_team=deal.combination_team,
+        combinations_shown=deal.shown, result=deal.result, deal_score=dict(deal.score),
+        match_score=dict(state.match_score), history=state.history, pool=state.pool, winner=state.winner,
+        legal=[] if seat is None else legal_actions(state, seat))
+
+
+def redact(event: Any, seat: Seat | None) -> Any:
+    """The event as `seat` may see it: the deal shows only the seat's own cards (none to a
+    spectator) and the turn-up; every other event is public as it is."""
+    if isinstance(event, DealStarted):
+        hands, turn_up, _ = first_cards(event)
+        fair = None if event.fair is None else {k: v for k, v in event.fair.items() if k in _PUBLIC_FAIR_KEYS}
+        return DealSeen(event.deal, event.dealer, () if seat is None else hands[seat], turn_up, fair)
+    if isinstance(event, RestDealt):
+        counts = {s: len(event.cards.get(s, ())) for s in SEATS}
+        return RestSeen(() if seat is None else tuple(event.cards.get(seat, ())), counts)
+    return event
