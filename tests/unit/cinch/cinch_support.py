@@ -57,7 +57,8 @@ def arrange_play(dealer: str, trump: str, play_hands: Mapping[str, Sequence[str]
         own = [c for c in play_hands[seat] if c in trumps]
         hands[seat] = own + [plain_pool.pop(0) for _ in range(9 - len(own))]
         stock.extend(c for c in play_hands[seat] if c not in trumps)
-    hands[dealer] = list(play_hands[dealer]) + [plain_pool.pop(0) for _ in range(3)]
+    spare = plain_pool + [c for c in DECK_52 if c in trumps and c not in used]  # shown by the dealer if need be
+    hands[dealer] = list(play_hands[dealer]) + spare[:3]
     return arrange(dealer, hands, stock, last=trumps)
 
 
@@ -103,6 +104,6 @@ def when(state: Any, action: Mapping[str, Any]) -> list[Any]:
     return GAME.decide(state, GAME.parse_action(action))
 
 
-def record(deals: Sequence[tuple[str, Sequence[str], Sequence[Mapping[str, Any]]]], **opts: Any) -> dict[str, Any]:
+def record(played: Sequence[tuple[str, Sequence[str], Sequence[Mapping[str, Any]]]], **opts: Any) -> dict[str, Any]:
     return {"game": "cinch", "options": opts,
-            "deals": [{"dealer": d, "deck": list(deck), "actions": list(actions)} for d, deck, actions in deals]}
+            "deals": [{"dealer": d, "deck": list(deck), "actions": list(actions)} for d, deck, actions in played]}
