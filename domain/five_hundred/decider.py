@@ -20,7 +20,7 @@ from domain.five_hundred.messages import (
 from domain.five_hundred.bids import find
 from domain.five_hundred.scoring import outcome
 from domain.five_hundred.state import (
-    AUCTION, AWAITING_DEAL, DISCARD, IN_DEAL, MATCH_OVER, PLAY, SEAT_INDEX, SIDE_NAMES, DealRecord, State, make_contract,
+    AUCTION, AWAITING_DEAL, DISCARD, IN_DEAL, MATCH_OVER, SEAT_INDEX, SIDE_NAMES, DealRecord, State, make_contract,
 )
 from domain.game import AdjustScore, RuleViolation, StartDeal, VoidDeal, verify
 from domain.tricks import check_start_deal, deal_packets, eldest, next_dealer
@@ -49,16 +49,6 @@ def _in_deal(decider: Callable[[State, Any], list[Any]]) -> Callable[[State, Any
             raise RuleViolation("deal_over", "no deal is being played")
         return decider(state, command)
     return checked
-
-
-def _play(state: State, command: Play) -> list[Any]:
-    """The hot path (forty times a deal): play.decide_play checks shape and phase itself."""
-    if state.phase is PLAY:
-        return play.decide_play(state, command)
-    _malformed(command)
-    if state.phase not in IN_DEAL:
-        raise RuleViolation("deal_over", "no deal is being played")
-    return play.decide_play(state, command)
 
 
 def _malformed(command: Any) -> None:
@@ -97,7 +87,7 @@ _DECIDE: dict[type, Callable[[State, Any], list[Any]]] = {
     Bid: _in_deal(auction.decide_bid),
     Pass: _in_deal(auction.decide_pass),
     Discard: _in_deal(play.decide_discard),
-    Play: _play,
+    Play: play.decide_play,   # the hot path checks shape, deal over and phase itself
     VoidDeal: _void,
     AdjustScore: _adjust,
 }

@@ -15,9 +15,9 @@ from domain.five_hundred.bids import BIDS, OPEN_MISERE
 from domain.five_hundred.messages import CardPlayed, Discard, Discarded, DealScored, HandExposed, Play, TrickTaken
 from domain.five_hundred.ranking import NO_TRUMP, SUIT_OF, TRICK_RULES
 from domain.five_hundred.scoring import score_deal
-from domain.five_hundred.state import DISCARD, NOBODY, PLAY, SEAT_INDEX, SIDE_OF, State, next_in_play
+from domain.five_hundred.state import DISCARD, IN_DEAL, NOBODY, PLAY, SEAT_INDEX, SIDE_OF, State, next_in_play
 from domain.game import RuleViolation, verify
-from domain.tricks import Trick, current_winner, follow_or_any, play_to_trick
+from domain.tricks import Trick, current_winner, play_to_trick
 
 TRICKS_PER_DEAL = 10
 
@@ -57,7 +57,16 @@ def joker_suits(state: State, index: int) -> tuple[str, ...]:
 def legal_cards(state: State, index: int) -> list[Card]:
     """B.5.5: any card to lead; else the cards of the effective suit led, any when void.
     The Joker in NT has no suit, so it follows only when its holder is void (B.5.4 c)."""
-    return follow_or_any(state.hands[index], state.trick, TRICK_RULES[state.contract.denomination])  # type: ignore[arg-type,union-attr]
+    hand = state.hands[index]
+    trick = state.trick
+    if not trick.plays:  # type: ignore[union-attr]
+        return list(hand)
+    # domain.tricks.follow_or_any with the TrickRules' suit table read directly: this runs
+    # at every step of every playout, and the call per card through suit_of costs a third.
+    suit_of = SUIT_OF[state.contract.denomination]  # type: ignore[union-attr]
+    led = trick.led  # type: ignore[union-attr]
+    same = [c for c in hand if suit_of[c] == led]
+    return same if same else list(hand)
 
 
 def can_play(state: State, index: int, card: Card, suit: str | None) -> None:
@@ -81,10 +90,12 @@ def can_play(state: State, index: int, card: Card, suit: str | None) -> None:
     if suit is not None:
         raise RuleViolation("illegal_card", "a suit is named only when leading the Joker in no-trumps or misère")
     if trick.plays:  # type: ignore[union-attr]
-        suit_of = TRICK_RULES[denom].suit_of
+        suit_of = SUIT_OF[denom]
         led = trick.led  # type: ignore[union-attr]
-        if suit_of(card) != led and any(suit_of(c) == led for c in hand):
-            raise RuleViolation("illegal_card", f"you must follow {led}; {card} is refused", {"led": led})
+        if suit_of[card] != led:
+            for held in hand:
+                if suit_of[held] == led:
+                    raise RuleViolation("illegal_card", f"you must follow {led}; {card} is refused", {"led": led})
 
 
 # --- Playing a card --------------------------------------------------------------------------
@@ -94,6 +105,8 @@ def decide_play(state: State, command: Play) -> list[Any]:
     if suit is not None and suit not in SUITS:
         raise RuleViolation("bad_action", "the named suit is one of S, H, D, C")
     if state.phase != PLAY:
+        if state.phase not in IN_DEAL:
+            raise RuleViolation("deal_over", "no deal is being played")
         raise RuleViolation("wrong_phase", "cards are played after the auction and the discard")
     if state.turn != seat:
         raise RuleViolation("not_your_turn", f"it is {state.turn}'s turn to play", {"turn": str(state.turn)})

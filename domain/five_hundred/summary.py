@@ -48,10 +48,11 @@ def deal_summary(state: State) -> dict[str, Any]:
 
 
 def status(state: State) -> MatchStatus:
+    """Asked before every step by the drivers: positional arguments, no detours."""
     phase = state.phase
+    score = {"NS": state.score[0], "EW": state.score[1]}
     if phase in IN_DEAL:
-        return MatchStatus(phase="in_deal", deals_played=state.deal, next_dealer=None, match_score=_sides(state.score),
-                           winner=state.winner, to_act=(state.turn,) if state.turn is not None else ())
+        turn = state.turn
+        return MatchStatus("in_deal", state.deal, None, score, state.winner, (turn,) if turn is not None else ())
     nxt = next_dealer(state.dealer, "clockwise") if state.dealer is not None and phase != MATCH_OVER else None
-    return MatchStatus(phase="match_over" if phase == MATCH_OVER else "awaiting_deal", deals_played=state.deal,
-                       next_dealer=nxt, match_score=_sides(state.score), winner=state.winner)
+    return MatchStatus("match_over" if phase == MATCH_OVER else "awaiting_deal", state.deal, nxt, score, state.winner)

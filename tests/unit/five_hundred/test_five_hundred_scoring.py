@@ -211,3 +211,32 @@ def test_deal_events_after_the_deal_are_deal_over():
     state = finished(new(), N, (40, 60), 6, "S")
     assert refused(state, {"seat": "N", "action": "pass"}) == "deal_over"
     assert refused(state, {"seat": "N", "action": "bid", "tricks": 11, "suit": "S"}) == "bad_action"
+
+
+def test_both_sides_at_minus_target_by_adjustment_the_side_less_deep_wins_equal_plays_on():
+    state = finished(new(), N, (-100, 0), 6, "NT", result="failed")
+    state, _ = GAME.apply(state, AdjustScore(deal=0, score={"NS": -450, "EW": -600}))
+    assert GAME.status(state).winner == "NS"
+    state, _ = GAME.apply(state, AdjustScore(deal=0, score={"NS": -50}))
+    st = GAME.status(state)
+    assert st.match_score == {"NS": -600, "EW": -600} and st.winner is None and st.phase == "awaiting_deal"
+
+
+def test_a_voided_deal_still_counts_as_one_of_the_n_deals():
+    state = finished(new(deals=2), N, (40, 60), 6, "S")
+    state, _ = GAME.apply(state, VoidDeal(deal=0))
+    state = finished(state, E, (0, 40), 6, "S")
+    st = GAME.status(state)
+    assert st.phase == "match_over" and st.match_score == {"NS": 0, "EW": 40} and st.winner == "EW"
+
+
+def test_a_voided_winning_deal_no_longer_wins_and_a_later_qualifying_deal_does():
+    state = finished(new(), N, (460, 0), 10, "D")
+    state = finished(state, N, (100, 0), 6, "H")     # NS 560 by a made contract: NS win
+    state, _ = GAME.apply(state, VoidDeal(deal=1))
+    assert GAME.status(state).winner is None
+    reopened = state
+    state, _ = GAME.apply(reopened, AdjustScore(deal=1, score={"NS": 50}))  # 510, but deal 1 no longer counts
+    assert GAME.status(state).winner is None and GAME.status(state).phase == "awaiting_deal"
+    state, _ = GAME.apply(reopened, AdjustScore(deal=0, score={"NS": 50}))  # 510 after deal 0, made there
+    assert GAME.status(state).winner == "NS"

@@ -93,3 +93,22 @@ def test_views_encode_to_json():
     for seat in (N, E, S, W, None):
         assert msgspec.json.decode(msgspec.json.encode(GAME.view(state, seat)))["game"] == "five_hundred"
     assert len(hand(state, E)) == 10
+
+
+def test_discards_and_unplayed_cards_stay_hidden_after_a_misere_stops():
+    from five_hundred_support import contract as won
+
+    state = won(E, kind="misere", dealer=N, hands={E: ["AS", "5S", "6S", "7S", "8S", "9S", "5C", "6C", "7C", "8C"],
+                                                   W: ["JK"]})
+    discards = state.discards
+    while state.phase == "play":
+        seat = state.turn
+        state = act(state, {"seat": str(seat), **GAME.legal_actions(state, seat)[0]})
+    assert GAME.status(state).phase == "awaiting_deal"
+    for i, seat in enumerate((N, E, S, W, None)):
+        text = msgspec.json.encode(GAME.view(state, seat)).decode()
+        if seat != E:  # the contractor remembers his own discards
+            assert not any(f'"{c}"' in text for c in discards)
+        for j, other in enumerate((N, E, S, W)):
+            if other != seat:
+                assert not any(f'"{c}"' in text for c in state.hands[j])
