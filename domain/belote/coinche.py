@@ -48,17 +48,38 @@ def can_bid(options: Options, auction: Auction, value: int | str) -> None:
            f"a bid must be higher than the current {high.value if high else ''}", value=value)
 
 
+def coinche_refused(auction: Auction, seat: Seat) -> str | None:
+    """Why `seat` may not coinche now, or None when it may (turn aside)."""
+    if auction.high is None:
+        return "there is no bid to coinche"
+    if auction.coincher is not None:
+        return "the contract is already coinched"
+    if TEAM[auction.high.seat] == TEAM[seat]:
+        return "only an opponent of the bidder may coinche"
+    return None
+
+
+def surcoinche_refused(auction: Auction, seat: Seat) -> str | None:
+    """Why `seat` may not surcoinche now, or None when it may (turn aside)."""
+    if auction.coincher is None:
+        return "only a coinched contract can be surcoinched"
+    if TEAM[auction.high.seat] != TEAM[seat]:
+        return "only the coinched team may surcoinche"
+    if seat in auction.spoken:
+        return "a player who passed after the coinche may not surcoinche"
+    return None
+
+
 def can_coinche(auction: Auction, seat: Seat) -> None:
-    verify(auction.high is not None, "illegal_coinche", "there is no bid to coinche")
-    verify(auction.coincher is None, "illegal_coinche", "the contract is already coinched")
-    verify(TEAM[auction.high.seat] != TEAM[seat], "illegal_coinche", "only an opponent of the bidder may coinche")
+    reason = coinche_refused(auction, seat)
+    if reason is not None:
+        raise RuleViolation("illegal_coinche", reason)
 
 
 def can_surcoinche(auction: Auction, seat: Seat) -> None:
-    verify(auction.coincher is not None, "illegal_surcoinche", "only a coinched contract can be surcoinched")
-    verify(TEAM[auction.high.seat] == TEAM[seat], "illegal_surcoinche",
-           "only the coinched team may surcoinche")
-    verify(seat not in auction.spoken, "illegal_surcoinche", "a player who passed after the coinche may not surcoinche")
+    reason = surcoinche_refused(auction, seat)
+    if reason is not None:
+        raise RuleViolation("illegal_surcoinche", reason)
 
 
 def _contract(auction: Auction, multiplier: int) -> AuctionClosed:
@@ -133,14 +154,6 @@ def evolve_surcoinched(deal: Deal, event: Surcoinched) -> Deal:
 
 # --- legal actions ------------------------------------------------------------------------
 
-def _entitled(check: Any, *args: Any) -> bool:
-    try:
-        check(*args)
-    except RuleViolation:
-        return False
-    return True
-
-
 def legal_bids(options: Options, deal: Deal, seat: Seat) -> list[dict[str, Any]]:
     auction = deal.auction
     in_turn = deal.turn == seat
@@ -152,14 +165,15 @@ def legal_bids(options: Options, deal: Deal, seat: Seat) -> list[dict[str, Any]]
             for value in range(low, max_bid(options) + 1, 10):
                 out.extend({"action": "bid", "value": value, "suit": s} for s in BELOTE_SUITS)
             out.extend({"action": "bid", "value": CAPOT, "suit": s} for s in BELOTE_SUITS)
-    if (in_turn or not options.official) and _entitled(can_coinche, auction, seat):
-        out.append({"action": "coinche"})
-    if (in_turn or not options.official) and _entitled(can_surcoinche, auction, seat):
-        out.append({"action": "surcoinche"})
+    if in_turn or not options.official:
+        if coinche_refused(auction, seat) is None:
+            out.append({"action": "coinche"})
+        if surcoinche_refused(auction, seat) is None:
+            out.append({"action": "surcoinche"})
     return out
 
 
 def may_act_out_of_turn(options: Options, deal: Deal, seat: Seat) -> bool:
-    if options.official:
-        return False
-    return _entitled(can_coinche, deal.auction, seat) or _entitled(can_surcoinche, deal.auction, seat)
+    """House only: a coinche or a surcoinche (§6 row 9)."""
+    return not options.official and (coinche_refused(deal.auction, seat) is None
+                                      or surcoinche_refused(deal.auction, seat) is None)

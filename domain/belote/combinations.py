@@ -31,27 +31,43 @@ def strength(c: Combination) -> tuple[int, int, int, int]:
     return (0, c.value, len(c.cards), NATURAL.index(c.rank))
 
 
+def _runs(mask: int) -> tuple[tuple[int, int], ...]:
+    """(lowest index, length) of each maximal run of 3+ set bits."""
+    runs, i = [], 0
+    while i < 8:
+        if mask >> i & 1:
+            j = i
+            while j < 8 and mask >> j & 1:
+                j += 1
+            if j - i >= 3:
+                runs.append((i, j - i))
+            i = j
+        else:
+            i += 1
+    return tuple(runs)
+
+
+_RUNS: Final = tuple(_runs(mask) for mask in range(256))
+_BIT: Final = {c: 1 << NATURAL_INDEX[c] for c in SUIT}
+
+
 def find(seat: Seat, hand: Iterable[str], no_trump_table: bool) -> list[Combination]:
     """Every maximal run of 3+ cards (never split, A-17) and every scoring carré."""
-    hand = tuple(hand)
+    masks = {"S": 0, "H": 0, "D": 0, "C": 0}
+    ranks: dict[str, int] = {}
+    for c in hand:
+        masks[SUIT[c]] |= _BIT[c]
+        ranks[c[0]] = ranks.get(c[0], 0) + 1
     found: list[Combination] = []
     for suit in BELOTE_SUITS:
-        held = sorted(NATURAL_INDEX[c] for c in hand if SUIT[c] == suit)
-        run: list[int] = []
-        for i in held + [99]:
-            if run and i == run[-1] + 1:
-                run.append(i)
-                continue
-            if len(run) >= 3:
-                kind, value = SEQUENCE_KIND.get(len(run), CENT)
-                found.append(Combination(seat, kind, value, suit, NATURAL[run[-1]],
-                                         tuple(NATURAL[r] + suit for r in run)))
-            run = [i]
+        for low, length in _RUNS[masks[suit]]:
+            kind, value = SEQUENCE_KIND.get(length, CENT)
+            found.append(Combination(seat, kind, value, suit, NATURAL[low + length - 1],
+                                     tuple(NATURAL[r] + suit for r in range(low, low + length))))
     table = CARRE_NO_TRUMP_TABLE if no_trump_table else CARRE_TRUMP_TABLE
-    for rank, value in table.items():
-        cards = tuple(rank + s for s in BELOTE_SUITS)
-        if all(c in hand for c in cards):
-            found.append(Combination(seat, CARRE, value, None, rank, cards))
+    for rank, count in ranks.items():
+        if count == 4 and rank in table:
+            found.append(Combination(seat, CARRE, table[rank], None, rank, tuple(rank + s for s in BELOTE_SUITS)))
     return found
 
 

@@ -82,8 +82,11 @@ def _value(raw: Mapping[str, Any]) -> int | str:
 
 
 def _card(raw: Mapping[str, Any]) -> str:
+    card = raw.get("card")
+    if card in SUIT:                     # already canonical: the common case
+        return card
     try:
-        card = parse_card(raw.get("card"))
+        card = parse_card(card)
     except CardCodeError as error:
         raise _bad(str(error)) from None
     if card not in SUIT:
@@ -122,9 +125,14 @@ _REQUIRED: Final = {"name": ("suit",), "bid": ("value", "suit"), "play": ("card"
 def parse_action(raw: Mapping[str, Any]) -> Any:
     """`{"seat": "N", "action": "play", "card": "10H"}` -> Play(N, "TH"); anything outside
     the vocabulary (unknown action or field, bad seat, suit or card) is `bad_action`."""
-    if not isinstance(raw, Mapping):
+    if type(raw) is dict and len(raw) == 3 and raw.get("action") == "play":
+        seat, card = raw.get("seat"), raw.get("card")        # the common case, fast
+        if type(seat) is str and type(card) is str and seat in _SEATS and card in SUIT:
+            return Play(_SEATS[seat], card)
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise _bad("an action is a JSON object with 'seat' and 'action'")
-    seat = _SEATS.get(raw.get("seat")) if isinstance(raw.get("seat"), str) else None
+    seat = raw.get("seat")
+    seat = _SEATS.get(seat) if type(seat) is str else None
     if seat is None:
         raise _bad(f"'seat' must be one of N, E, S, W, got {raw.get('seat')!r}")
     action = raw.get("action")

@@ -71,7 +71,7 @@ _DECIDE: dict[type, Callable[[State, Any], list[Any]]] = {
     Bid: _for(_COINCHE, "auction", "bid", lambda s, d, c: coinche.decide_bid(s.options, d, c)),
     Coinche: _for(_COINCHE, "auction", "coinche", lambda s, d, c: coinche.decide_coinche(s.options, d, c)),
     Surcoinche: _for(_COINCHE, "auction", "surcoinche", lambda s, d, c: coinche.decide_surcoinche(s.options, d, c)),
-    Play: _for(_ANY, "play", "play", lambda s, d, c: play.decide_play(s.options, d, c, s.pool)),
+    Play: lambda s, c: play.decide_play(s.options, _deal_in(s, "play", "play"), c, s.pool),
     Declare: _for(_ANY, "play", "declare", _declare),
 }
 
@@ -136,8 +136,8 @@ _EVOLVE: dict[type, Callable[[State, Any], State]] = {
     AuctionClosed: _on_deal(_closed),
     CombinationsDeclined: _on_deal(lambda s, d, e: replace(d, declined=d.declined + (e.seat,))),
     CombinationDeclared: _on_deal(lambda s, d, e: replace(d, declared={**d.declared, e.seat: e.kind})),
-    CardPlayed: _on_deal(lambda s, d, e: play.evolve_card(d, e)),
-    TrickWon: _on_deal(lambda s, d, e: play.evolve_trick(d, e)),
+    CardPlayed: lambda s, e: replace(s, deal=play.evolve_card(s.deal, e)),
+    TrickWon: lambda s, e: replace(s, deal=play.evolve_trick(s.deal, e)),
     CombinationsCompared: _on_deal(lambda s, d, e: replace(d, combination_team=e.team, shown=e.shown,
                                                            combination_points=e.points)),
     DealScored: match.evolve_scored,
@@ -158,6 +158,8 @@ def legal_actions(state: State, seat: Seat) -> list[dict[str, Any]]:
         return []
     options = state.options
     if deal.phase == "play":
+        if deal.turn != seat and (deal.tricks or not options.combinations):
+            return []                    # nobody acts out of turn once declining is over
         return play.legal_plays(options, deal, seat)
     if deal.phase != "auction":
         return []
@@ -176,6 +178,8 @@ def status(state: State) -> MatchStatus:
     deal = state.deal
     if deal is None or deal.phase == "over" or state.over:
         return match.status(state)
+    if deal.phase == "play" and (deal.tricks or not state.options.combinations):
+        return match.status(state, (deal.turn,))
     to_act = tuple(s for s in SEATS if s == deal.turn or _out_of_turn(state, deal, s))
     return match.status(state, to_act)
 

@@ -83,12 +83,27 @@ def may_decline(options: Options, deal: Deal, seat: Seat) -> bool:
             and deal.trick.card_of(seat) is None)
 
 
+_memo: tuple = (None, None, None, ())
+
+
+def legal_for(options: Options, deal: Deal, seat: Seat) -> Sequence[str]:
+    """`legal_cards` for the seat in turn, remembered for the last (deal, seat) asked: a
+    driver lists the legal actions and then plays one, so decide reuses the answer. Deals
+    are immutable, so an identical object means an identical answer."""
+    global _memo
+    memo = _memo
+    if memo[0] is deal and memo[1] is options and memo[2] == seat:
+        return memo[3]
+    cards = legal_cards(deal.hands[seat], deal.trick, deal.contract.trump, not options.official, seat)
+    _memo = (deal, options, seat, cards)
+    return cards
+
+
 def verify_play(options: Options, deal: Deal, command: Play) -> None:
     verify_turn(deal.turn, command.seat)
-    hand = deal.hands[command.seat]
-    if command.card not in hand:
+    if command.card not in deal.hands[command.seat]:
         raise RuleViolation("card_not_in_hand", f"{command.seat} does not hold {command.card}")
-    if command.card not in legal_cards(hand, deal.trick, deal.contract.trump, not options.official, command.seat):
+    if command.card not in legal_for(options, deal, command.seat):
         raise RuleViolation("illegal_card", f"{command.card} may not be played to this trick (§2.5)")
 
 
@@ -157,18 +172,21 @@ def score_deal(options: Options, deal: Deal, last_winner: Seat, last_points: int
 
 def evolve_card(deal: Deal, event: CardPlayed) -> Deal:
     seat, card = event.seat, event.card
-    trump = deal.contract.trump
-    trick = play_to_trick(deal.trick, seat, card, TRICK_RULES[trump])
-    hands = dict(deal.hands)
-    hands[seat] = tuple(c for c in hands[seat] if c != card)
+    old = deal.trick
+    trick = Trick(old.leader, old.plays + ((seat, card),), old.led if old.plays else SUIT[card])
+    hand = deal.hands[seat]
+    i = hand.index(card)
+    hands = {**deal.hands, seat: hand[:i] + hand[i + 1:]}
+    turn = NEXT[seat] if len(trick.plays) < 4 else None
+    if event.announce is None and (deal.belote != "" or seat != deal.belote_holder):
+        return replace(deal, hands=hands, trick=trick, turn=turn)
     belote, announces = deal.belote, deal.announces
     if event.announce is not None:
         belote = "announced" if event.announce == "belote" else "done"
         announces = announces + ((seat, event.announce),)
-    elif belote == "" and seat == deal.belote_holder and is_belote_card(card, trump):
+    elif is_belote_card(card, deal.contract.trump):
         belote = "declined"
-    return replace(deal, hands=hands, trick=trick, turn=NEXT[seat] if len(trick.plays) < 4 else None,
-                   belote=belote, announces=announces)
+    return replace(deal, hands=hands, trick=trick, turn=turn, belote=belote, announces=announces)
 
 
 def evolve_trick(deal: Deal, event: TrickWon) -> Deal:
@@ -184,11 +202,11 @@ def legal_plays(options: Options, deal: Deal, seat: Seat) -> list[dict[str, Any]
     out: list[dict[str, Any]] = []
     if deal.turn == seat:
         trump = deal.contract.trump
-        cards = legal_cards(deal.hands[seat], deal.trick, trump, not options.official, seat)
+        cards = legal_for(options, deal, seat)
         out = [{"action": "play", "card": c} for c in cards]
         if seat == deal.belote_holder and deal.belote == "":
             out.extend({"action": "play", "card": c, "belote": False} for c in cards if is_belote_card(c, trump))
-    if may_decline(options, deal, seat):
+    if options.combinations and not deal.tricks and may_decline(options, deal, seat):
         out.append({"action": "declare", "combinations": False})
     return out
 
