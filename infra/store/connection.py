@@ -1,4 +1,4 @@
-"""Pools for the store, and finding the database a command-line tool should use."""
+"""Connections for the store, and finding the database a command-line tool should use."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import asyncpg
+
+from infra.store.pool import Pool
 
 
 async def init_connection(conn: asyncpg.Connection) -> None:
@@ -26,9 +28,17 @@ async def init_connection(conn: asyncpg.Connection) -> None:
     )
 
 
-async def create_pool(url: str, *, min_size: int = 1, max_size: int = 10, **kwargs: Any) -> asyncpg.Pool:
-    """A pool whose connections speak jsonb as bytes (see `init_connection`)."""
-    return await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, init=init_connection, **kwargs)
+async def create_pool(url: str, *, min_size: int = 1, max_size: int = 10, **kwargs: Any) -> Pool:
+    """The store's pool (`infra.store.pool`): jsonb as bytes, generic plans.
+
+    The append statement's custom plans (Postgres's default for the first executions,
+    and for good whenever they look cheaper) cost a full planning per append, more than
+    executing it; every statement of the store has one good generic plan.
+    """
+    settings = {"plan_cache_mode": "force_generic_plan", **kwargs.pop("server_settings", {})}
+    pool = Pool(url, min_size=min_size, max_size=max_size, init=init_connection,
+                server_settings=settings, **kwargs)
+    return await pool.start()
 
 
 async def connect(url: str, **kwargs: Any) -> asyncpg.Connection:

@@ -19,6 +19,8 @@ from collections.abc import Awaitable, Callable, Sequence
 
 import asyncpg
 
+from infra.store.pool import Pool
+
 from infra.store.model import (
     LOG_START,
     AppendResult,
@@ -139,19 +141,19 @@ WHERE (tx_id, position) > ($1::xid8, $2::bigint)
   AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
 """
 
-Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
+Connection = asyncpg.Connection
 AfterAppend = Callable[[AppendResult], Awaitable[None]]
 
 
 class PostgresEventStore:
-    """The store over an asyncpg pool made by `infra.store.connection.create_pool`.
+    """The store over a pool made by `infra.store.connection.create_pool`.
 
     `after_append` runs after the commit (never inside it) of every new append, e.g. to
     publish a wake-up to Redis; its failure is logged, never raised, since the events
     are already durable and pollers will find them anyway.
     """
 
-    def __init__(self, pool: asyncpg.Pool, *, after_append: AfterAppend | None = None) -> None:
+    def __init__(self, pool: Pool, *, after_append: AfterAppend | None = None) -> None:
         self.pool = pool
         self.after_append = after_append
 

@@ -1,0 +1,214 @@
+"""Event store benchmark: durable appends/s against the server's raw commit ceiling, and
+projection rebuild speed over a million events. Prints one JSON object.
+
+    .venv/bin/python bench/store.py [--seconds 3] [--rounds 3] [--events 1000000]
+
+It connects to ATOUT_BENCH_DATABASE_URL (default: the local Postgres as `postgres`),
+creates its own database, and drops it at the end.
+
+Appends and the raw ceiling run in the same process, at the same concurrency, through the
+same kind of pool, interleaved round by round so that a noisy machine hurts both alike;
+each figure is the median of the rounds. One append is one command: the 1 or 2 events of
+one action (a card played, sometimes with the trick it wins). The raw ceiling is one
+single-row INSERT into a plain table per transaction; `raw_held` measures the same with a
+connection held by each worker (no pool), the client-side best case.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import asyncpg  # noqa: E402
+
+from infra.projections import Lobby, MatchSummaries, ProjectionRunner, rebuild  # noqa: E402
+from infra.store import NewEvent, PostgresEventStore, connect, create_pool, migrate  # noqa: E402
+
+CARD = b'{"seat":"N","card":"AS","trick":3,"by_bot":false}'
+TRICK = b'{"winner":"E","points":21,"trick":3}'
+RAW_TABLE = "CREATE TABLE raw_ceiling (id bigserial PRIMARY KEY, stream text NOT NULL, payload jsonb NOT NULL)"
+
+
+def with_database(url: str, name: str) -> str:
+    return urlunsplit(urlsplit(url)._replace(path="/" + name))
+
+
+async def timed(seconds: float, workers: int, step) -> float:
+    """Run `step(worker)` in a loop on `workers` tasks for `seconds`; return steps/s."""
+    deadline = time.perf_counter() + seconds
+    counts = [0] * workers
+
+    async def loop(w: int) -> None:
+        while time.perf_counter() < deadline:
+            await step(w)
+            counts[w] += 1
+
+    began = time.perf_counter()
+    await asyncio.gather(*(loop(w) for w in range(workers)))
+    return sum(counts) / (time.perf_counter() - began)
+
+
+async def append_round(url: str, concurrency: int, seconds: float) -> dict[str, float]:
+    pool = await create_pool(url, min_size=concurrency, max_size=concurrency)
+    store = PostgresEventStore(pool)
+    streams = [f"bench-{uuid.uuid4()}" for _ in range(concurrency)]
+    versions = [0] * concurrency
+    turn = [0] * concurrency
+
+    async def append(w: int) -> None:
+        turn[w] += 1
+        events = [NewEvent("card_played", CARD)]
+        if turn[w] % 4 == 0:  # every fourth card closes a trick
+            events.append(NewEvent("trick_won", TRICK))
+        result = await store.append(streams[w], versions[w], events, command_id=uuid.uuid4())
+        versions[w] = result.last_version
+
+    async def raw(w: int) -> None:
+        await pool.execute("INSERT INTO raw_ceiling (stream, payload) VALUES ($1, $2)", streams[w], CARD)
+
+    held = [await connect(url) for _ in range(concurrency)]
+
+    async def raw_held(w: int) -> None:
+        await held[w].execute("INSERT INTO raw_ceiling (stream, payload) VALUES ($1, $2)", streams[w], CARD)
+
+    try:
+        result = {"raw_held": await timed(seconds, concurrency, raw_held)}
+        for conn in held:
+            await conn.close()
+        result["raw"] = await timed(seconds, concurrency, raw)
+        appended_before = sum(versions)
+        result["append"] = await timed(seconds, concurrency, append)
+        result["append_events"] = (sum(versions) - appended_before) / seconds
+        return result
+    finally:
+        await pool.close()
+
+
+async def bench_appends(url: str, seconds: float, rounds: int) -> dict:
+    report = {}
+    for concurrency in (1, 8, 32):
+        samples: dict[str, list[float]] = {}
+        for _ in range(rounds):
+            for key, value in (await append_round(url, concurrency, seconds)).items():
+                samples.setdefault(key, []).append(value)
+        med = {key: statistics.median(values) for key, values in samples.items()}
+        report[str(concurrency)] = {
+            "appends_per_s": round(med["append"]),
+            "events_per_s": round(med["append_events"]),
+            "raw_inserts_per_s": round(med["raw"]),
+            "raw_held_inserts_per_s": round(med["raw_held"]),
+            "ratio_to_raw": round(med["append"] / med["raw"], 3),
+            "ratio_to_raw_held": round(med["append"] / med["raw_held"], 3),
+            "rounds": {key: [round(v) for v in values] for key, values in samples.items()},
+        }
+    return report
+
+
+def match_events(match: int) -> list[tuple[str, bytes]]:
+    """One synthetic match: lobby events, 8 deals of bids, cards and tricks, the end."""
+    seats = {"N": None, "E": None, "S": None, "W": None}
+    events = [("match_created", json.dumps({"game": "belote", "options": {"target": 1000}, "seats": seats}).encode())]
+    events += [("seat_taken", json.dumps({"seat": s, "occupant": {"player_id": f"p{match}-{s}"}}).encode()) for s in seats]
+    events.append(("match_started", b"{}"))
+    for deal in range(8):
+        events += [("bid_made", b'{"seat":"N","bid":"pass"}')] * 4
+        for trick in range(8):
+            events += [("card_played", CARD)] * 4 + [("trick_won", TRICK)]
+        events.append(("deal_finished", json.dumps({"deal": deal, "score": {"NS": 90, "EW": 72}}).encode()))
+    events.append(("match_finished", b'{"winner":"NS"}'))
+    return events
+
+
+async def load_log(url: str, total: int) -> int:
+    """COPY about `total` events in transactions of ~100k (so the log spans many tx_ids)."""
+    conn = await connect(url)
+    loaded, match, rows = 0, 0, []
+    try:
+        while loaded < total:
+            stream = f"match-{match:07d}"
+            for version, (kind, data) in enumerate(match_events(match), 1):
+                rows.append((stream, version, uuid.uuid4(), kind, 1, data))
+            match += 1
+            if len(rows) >= 100_000 or loaded + len(rows) >= total:
+                await conn.copy_records_to_table(
+                    "events", records=rows,
+                    columns=["stream_id", "stream_version", "event_id", "type", "schema_version", "data"],
+                )
+                loaded, rows = loaded + len(rows), []
+        await conn.execute("ANALYZE events")
+    finally:
+        await conn.close()
+    return loaded
+
+
+async def bench_rebuild(url: str, total: int, batch_size: int) -> dict:
+    began = time.perf_counter()
+    loaded = await load_log(url, total)
+    load_seconds = time.perf_counter() - began
+    pool = await create_pool(url, max_size=4)
+    report = {"events": loaded, "load_seconds": round(load_seconds, 1), "batch_size": batch_size}
+    try:
+        runner = ProjectionRunner(PostgresEventStore(pool), batch_size=batch_size)
+        for projection in (MatchSummaries(), Lobby()):
+            result = await rebuild(runner, projection)
+            rows = await pool.fetchval(f"SELECT count(*) FROM {projection.table}")
+            report[projection.name] = {
+                "events_per_s": round(result.events_per_second),
+                "seconds": round(result.seconds, 2),
+                "events": result.events,
+                "rows": rows,
+            }
+    finally:
+        await pool.close()
+    return report
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="length of one measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds per concurrency")
+    parser.add_argument("--events", type=int, default=1_000_000, help="events in the rebuild log")
+    parser.add_argument("--batch-size", type=int, default=5000, help="rebuild events per transaction")
+    args = parser.parse_args()
+
+    admin_url = os.environ.get("ATOUT_BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    name = f"atout_bench_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(admin_url)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    url = with_database(admin_url, name)
+    try:
+        conn = await connect(url)
+        await migrate(conn)
+        await conn.execute(RAW_TABLE)
+        server = {
+            "version": await conn.fetchval("SHOW server_version"),
+            "fsync": await conn.fetchval("SHOW fsync"),
+            "synchronous_commit": await conn.fetchval("SHOW synchronous_commit"),
+        }
+        await conn.close()
+        report = {
+            "server": server,
+            "cpus": os.cpu_count(),
+            "seconds_per_measurement": args.seconds,
+            "appends": await bench_appends(url, args.seconds, args.rounds),
+            "rebuild": await bench_rebuild(url, args.events, args.batch_size),
+        }
+    finally:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
