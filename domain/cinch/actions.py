@@ -57,6 +57,10 @@ def parse_action(raw: Mapping[str, Any]) -> Any:
     if type(raw) is not dict and not isinstance(raw, Mapping):
         raise _bad("an action is a JSON object with 'seat' and 'action'")
     seat, name = raw.get("seat"), raw.get("action")
+    if name == "play" and len(raw) == 3 and isinstance(seat, str) and seat in _SEATS:  # the common case
+        card = raw.get("card")
+        if isinstance(card, str) and card in _CARDS:
+            return Play(seat=_SEATS[seat], card=card)
     try:
         seat, fields = _SEATS.get(seat), FIELDS.get(name)
     except TypeError:  # an unhashable value is no seat or action name

@@ -67,17 +67,19 @@ def legal(state: State, seat: Seat) -> list[dict[str, Any]]:
 
 def decide_trump(state: State, command: NameTrump) -> list[Any]:
     verify_turn(state, command.seat, "trump")
-    table = TABLES[command.suit]
+    trumps = TABLES[command.suit].trumps
     events: list[Any] = [TrumpNamed(seat=command.seat, suit=command.suit)]
     assert state.dealer is not None
+    sizes: dict[Seat, int] = {}
+    face_up: list[str] = []
     for seat in non_dealers(state.dealer):
-        plain = tuple(c for c in state.hand(seat) if c not in table.trumps)
+        hand = state.hand(seat)
+        plain = tuple([c for c in hand if c not in trumps])
         events.append(NonTrumpsDiscarded(seat=seat, cards=plain))
-    after = state
-    for event in events:
-        after = EVOLVE[type(event)](after, event)
-    if not after.pending:
-        events.extend(draws(after))
+        sizes[seat] = len(hand) - len(plain)
+        face_up.extend(plain)
+    if all(n <= HAND_SIZE for n in sizes.values()):
+        events.extend(draws(state.dealer, sizes, state.stock, face_up))
     return events
 
 
@@ -87,24 +89,26 @@ def decide_discard(state: State, command: Discard) -> list[Any]:
     if problem:
         raise problem
     event = TrumpsDiscarded(seat=command.seat, cards=command.cards)
-    after = evolve_trumps_discarded(state, event)
-    return [event, *draws(after)] if not after.pending else [event]
-
-
-def draws(state: State) -> list[CardsDrawn]:
-    """A.4.6 and A.4.8: each non-dealer, eldest first, gets the top of the stock up to six;
-    once it is empty, the face-up discards in the order they were made (never a trump:
-    they are all non-trumps)."""
+    if state.pending[1:]:
+        return [event]
     assert state.dealer is not None
-    stock, taken = state.stock, 0
-    discards, reused = state.face_up, 0
+    sizes = {s: len(state.hand(s)) - (len(command.cards) if s == command.seat else 0)
+             for s in non_dealers(state.dealer)}
+    return [event, *draws(state.dealer, sizes, state.stock, [c for _, c in state.face_up])]
+
+
+def draws(dealer: Seat, sizes: dict[Seat, int], stock: tuple[str, ...], face_up: list[str]) -> list[CardsDrawn]:
+    """A.4.6 and A.4.8: each non-dealer, eldest first, holding `sizes[seat]` cards, gets the
+    top of the stock up to six; once it is empty, the face-up discards in the order they
+    were made (never a trump: they are all non-trumps)."""
+    taken = reused = 0
     events = []
-    for seat in non_dealers(state.dealer):
-        need = HAND_SIZE - len(state.hand(seat))
+    for seat in non_dealers(dealer):
+        need = HAND_SIZE - sizes[seat]
         cards = stock[taken:taken + need]
         taken += len(cards)
         short = need - len(cards)
-        again = tuple(c for _, c in discards[reused:reused + short])
+        again = tuple(face_up[reused:reused + short])
         reused += short
         events.append(CardsDrawn(seat=seat, cards=cards, count=len(cards), reused=again))
     return events
@@ -137,11 +141,11 @@ def evolve_trump_named(state: State, event: TrumpNamed) -> State:
 
 
 def evolve_non_trumps_discarded(state: State, event: NonTrumpsDiscarded) -> State:
-    gone = set(event.cards)
-    hand = tuple(c for c in state.hand(event.seat) if c not in gone)
-    pending = state.pending + (event.seat,) if len(hand) > HAND_SIZE else state.pending
-    return replace(state, hands=with_hand(state.hands, event.seat, hand),
-                   face_up=state.face_up + tuple((event.seat, c) for c in event.cards),
+    seat, gone = event.seat, event.cards
+    hand = tuple([c for c in state.hand(seat) if c not in gone])
+    pending = state.pending + (seat,) if len(hand) > HAND_SIZE else state.pending
+    return replace(state, hands=with_hand(state.hands, seat, hand),
+                   face_up=state.face_up + tuple([(seat, c) for c in gone]),
                    pending=pending, turn=pending[0] if pending else None)
 
 

@@ -23,14 +23,25 @@ def legal_cards(hand: Sequence[Card], trick: Trick, table: TrumpTable) -> tuple[
     """The reference legality function of A.5 (CA-3 (a))."""
     if not trick.plays:
         return tuple(hand)
-    trumps = table.trumps
-    if trick.led == table.trump:
+    trumps, led = table.trumps, trick.led
+    if led == table.trump:
         own = tuple(c for c in hand if c in trumps)
         return own or tuple(hand)
-    suit_of, led = table.suit_of, trick.led
-    if any(suit_of[c] == led for c in hand):
-        return tuple(c for c in hand if c in trumps or suit_of[c] == led)
+    suit_of = table.suit_of
+    for c in hand:
+        if suit_of[c] == led:
+            return tuple(c for c in hand if c in trumps or suit_of[c] == led)
     return tuple(hand)
+
+
+def may_play(hand: Sequence[Card], card: Card, trick: Trick, table: TrumpTable) -> bool:
+    """`card in legal_cards(...)`, without building the set: the same rule, asked of one card."""
+    if not trick.plays or card in table.trumps:
+        return True
+    led, trumps, suit_of = trick.led, table.trumps, table.suit_of
+    if led == table.trump:
+        return not any(c in trumps for c in hand)
+    return suit_of[card] == led or not any(suit_of[c] == led for c in hand)
 
 
 def _table(state: State) -> TrumpTable:
@@ -42,7 +53,7 @@ def can_play(state: State, seat: Seat, card: Card) -> RuleViolation | None:
     if card not in hand:
         return RuleViolation("card_not_in_hand", f"{card} is not in {seat}'s hand", {"card": card})
     assert state.trick is not None
-    if card not in legal_cards(hand, state.trick, _table(state)):
+    if not may_play(hand, card, state.trick, _table(state)):
         led = state.trick.led
         rule = ("a trump was led: play a trump" if led == _table(state).trump
                 else f"follow {led} or play a trump")
