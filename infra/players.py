@@ -1,0 +1,117 @@
+"""Players, roles and bearer tokens on Postgres (tables in `migrations/0020_players.sql`).
+
+A token is 32 random bytes shown once, at registration; only its sha256 is stored, so
+the table is useless to whoever reads it. Looking a token up is one primary-key read.
+The display name is the only personal datum and sits in its own table, so erasing a
+person removes it without touching the event log (events carry player ids only).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
+import uuid
+
+import asyncpg
+import msgspec
+
+ROLES = ("player", "organiser", "admin")
+TOKEN_PREFIX = "atk_"
+
+
+class Principal(msgspec.Struct, frozen=True):
+    """Who is calling: a player id, its role, and which token (by hash prefix) was used.
+    `token_id` names the token in rate-limit keys and logs without revealing it."""
+
+    player_id: str
+    role: str
+    token_id: str
+
+    def has_role(self, role: str) -> bool:
+        """Roles are ordered: an admin may do what an organiser may, who may do what a player may."""
+        return ROLES.index(self.role) >= ROLES.index(role)
+
+
+class PlayerInfo(msgspec.Struct, frozen=True):
+    player_id: str
+    name: str | None            # None once erased
+    role: str
+
+
+def new_token() -> str:
+    return TOKEN_PREFIX + base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
+
+
+def token_hash(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+PRINCIPAL = """
+SELECT p.player_id, p.role FROM player_tokens t JOIN players p USING (player_id)
+WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND p.erased_at IS NULL
+"""
+
+
+class PlayerStore:
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    async def register(self, name: str, role: str = "player") -> tuple[str, str]:
+        """A new player with its first token: (player_id, token)."""
+        if role not in ROLES:
+            raise ValueError(f"unknown role {role!r}")
+        player_id, token = str(uuid.uuid4()), new_token()
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("INSERT INTO players (player_id, role) VALUES ($1, $2)", player_id, role)
+            await conn.execute("INSERT INTO player_names (player_id, display_name) VALUES ($1, $2)", player_id, name)
+            await conn.execute("INSERT INTO player_tokens (token_hash, player_id) VALUES ($1, $2)",
+                               token_hash(token), player_id)
+        return player_id, token
+
+    async def issue_token(self, player_id: str) -> str:
+        token = new_token()
+        await self.pool.execute("INSERT INTO player_tokens (token_hash, player_id) VALUES ($1, $2)",
+                                token_hash(token), player_id)
+        return token
+
+    async def principal(self, token: str) -> Principal | None:
+        """The player a live token belongs to, or None (unknown, revoked, or erased)."""
+        digest = token_hash(token)
+        row = await self.pool.fetchrow(PRINCIPAL, digest)
+        if row is None:
+            return None
+        return Principal(player_id=row["player_id"], role=row["role"], token_id=digest.hex()[:16])
+
+    async def revoke(self, token: str) -> bool:
+        status = await self.pool.execute(
+            "UPDATE player_tokens SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL",
+            token_hash(token))
+        return status.endswith(" 1")
+
+    async def set_role(self, player_id: str, role: str) -> bool:
+        if role not in ROLES:
+            raise ValueError(f"unknown role {role!r}")
+        status = await self.pool.execute("UPDATE players SET role = $2 WHERE player_id = $1", player_id, role)
+        return status.endswith(" 1")
+
+    async def get(self, player_id: str) -> PlayerInfo | None:
+        row = await self.pool.fetchrow(
+            "SELECT p.player_id, n.display_name, p.role FROM players p"
+            " LEFT JOIN player_names n USING (player_id) WHERE p.player_id = $1", player_id)
+        return None if row is None else PlayerInfo(row[0], row[1], row[2])
+
+    async def names(self, player_ids: list[str]) -> dict[str, str]:
+        rows = await self.pool.fetch(
+            "SELECT player_id, display_name FROM player_names WHERE player_id = ANY($1::text[])", player_ids)
+        return {r[0]: r[1] for r in rows}
+
+    async def erase(self, player_id: str) -> bool:
+        """Forget the person: drop the name, revoke every token, keep the id for replays."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            status = await conn.execute(
+                "UPDATE players SET erased_at = now() WHERE player_id = $1 AND erased_at IS NULL", player_id)
+            await conn.execute("DELETE FROM player_names WHERE player_id = $1", player_id)
+            await conn.execute("UPDATE player_tokens SET revoked_at = now() WHERE player_id = $1"
+                               " AND revoked_at IS NULL", player_id)
+        return status.endswith(" 1")
