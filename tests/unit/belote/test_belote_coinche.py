@@ -250,3 +250,10 @@ def test_row7_combinations_in_coinche_house_and_official():
     capot = {"NS": 252, "EW": 0}
     assert cs(capot, 80, K=K, capot="NS").score == {"NS": 332, "EW": 50}
     assert cs(capot, 80, K=K, capot="NS", official=True).score == {"NS": 380, "EW": 0}
+
+
+def test_a33_all_tricks_beat_any_defence_but_the_bid_must_be_reached():
+    capot = {"NS": 252, "EW": 0}
+    huge = {"NS": 0, "EW": 350}                     # carrés of jacks and nines in one hand
+    assert cs(capot, 80, K=huge, capot="NS").result == "made"
+    assert cs(capot, 300, K=huge, capot="NS").result == "failed"

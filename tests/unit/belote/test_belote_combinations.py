@@ -207,3 +207,10 @@ def test_combinations_count_toward_the_contract_and_show_in_views():
     assert view.combinations_team == "NS"               # four equal cents: House gives the takers
     assert {c.seat for c in view.combinations_shown} == {Seat.N, Seat.S}
     assert GAME.deal_summary(play_on(state))["score"] == {"NS": 252 + 20 + 200, "EW": 0}
+
+
+def test_no_comparison_event_when_nobody_declared():
+    state = coinche_with(T09_HANDS, "H", "house")
+    state = act(act(state, "E", "declare", combinations=False), "S", "declare", combinations=False)
+    assert not any(isinstance(e, CombinationsCompared) for e in trick_two_first_card(state))
+    assert GAME.view(play_on(state, 5), None).combinations_team is None

@@ -105,3 +105,8 @@ def test_the_pool_pending_at_match_end_is_dropped():
     assert state.pool > 0
     state, _ = GAME.apply(state, AdjustScore(deal=0, score={"NS": 1000}))
     assert GAME.status(state).winner == "NS" and state.pool == 0
+
+
+def test_a_new_deal_during_a_deal_is_the_wrong_phase():
+    state = given({"variant": "classic"}, "E", deck_for("E"))
+    assert refused(state, StartDeal(dealer=Seat.N, deck=tuple(deck_for("N")))) == "wrong_phase"

@@ -62,5 +62,6 @@ def test_public_events_pass_unchanged_and_tricks_show():
     state = act(act(state, "N", "take"), "N", "play", card="AS")
     view = GAME.view(state, Seat.E)
     assert view.trick.cards == ("AS",) and view.contract.trump == "S"
+    assert view.turn_up == "QS"                  # still shown: everybody saw it turned
     assert view.calls[0].action == "take"
     assert [c.action for c in GAME.view(state, None).calls] == ["take"]
