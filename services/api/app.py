@@ -1,52 +1,49 @@
 """The Litestar application factory.
 
 The app is built from explicit lists (routes, startup/shutdown hooks, lifespan
-context managers) so later features plug in by adding to `ROUTES` or passing hooks,
-without this file learning about them. Settings travel on `app.state.settings`
-(already resolved: embedded server URLs filled in), never through globals.
+context managers) so later features plug in by adding to `ROUTES`, registering in
+`services.bootstrap`, or passing hooks, without this file learning about them. Settings
+travel on `app.state.settings` (already resolved: embedded server URLs filled in), the
+opened adapters on `app.state.runtime` (see `services.bootstrap`), never through globals.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from http import HTTPStatus
 from typing import Any
 
-from litestar import Litestar, Request, Response
+from litestar import Litestar
 from litestar.datastructures import State
-from litestar.exceptions import HTTPException
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin, YamlRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme, Tag
 
 from infra.settings import Settings
 from services.api import health
+from services.api.auth import DEPENDENCIES
+from services.api.errors import HANDLERS, error_body
+from services.api.logs import CorrelationMiddleware
+from services.api.ratelimit import RateLimit
 
 log = logging.getLogger(__name__)
+
+__all__ = ["ROUTES", "create_app", "error_body"]
 
 # Route handlers (functions, controllers or routers) mounted on every app.
 ROUTES: list[Any] = [*health.ROUTES]
 
-
-def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
-    """The one error shape of the public contract: `{"code","message","details"}`."""
-    return {"code": code, "message": message, "details": details if details is not None else {}}
-
-
-def _status_code_name(status: int) -> str:
-    try:
-        return HTTPStatus(status).phrase.lower().replace(" ", "_").replace("-", "_")
-    except ValueError:
-        return "error"
-
-
-def _http_exception(_: Request, exc: HTTPException) -> Response:
-    code = getattr(exc, "code", None) or _status_code_name(exc.status_code)
-    details = exc.extra if exc.extra else None
-    return Response(error_body(code, exc.detail, details), status_code=exc.status_code, headers=exc.headers)
-
-
-def _unhandled(request: Request, exc: Exception) -> Response:
-    log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
-    return Response(error_body("internal_error", "internal server error"), status_code=500)
+OPENAPI = OpenAPIConfig(
+    title="Atout",
+    version="1",
+    description="Trick-taking card games over HTTP: Belote (classic, sans atout, coinche), Cinch, Five Hundred. "
+                "Errors are always `{code, message, details}`. See docs/api.md.",
+    path="/schema",
+    render_plugins=[JsonRenderPlugin(), YamlRenderPlugin(), SwaggerRenderPlugin()],
+    components=Components(security_schemes={"bearer": SecurityScheme(type="http", scheme="bearer",
+                                                                     description="POST /v1/players gives a token")}),
+    tags=[Tag(name="players"), Tag(name="matches"), Tag(name="play"), Tag(name="records"), Tag(name="health")],
+)
 
 
 def create_app(
@@ -57,14 +54,28 @@ def create_app(
     on_shutdown: Sequence[Callable[..., Any]] = (),
     lifespan: Sequence[Callable[..., Any]] = (),
     debug: bool = False,
+    projector: bool = False,
+    apply_migrations: bool = False,
+    rate_limit: RateLimit | None = None,
 ) -> Litestar:
-    """Build the app; `route_handlers` and hooks are added after the built-in ones."""
+    """Build the app: probes, the API routes and the runtime's lifespan from
+    `services.bootstrap`, then `route_handlers` and hooks. `projector` runs the projector
+    in this process and `apply_migrations` migrates at start-up (the embedded default)."""
+    from services import bootstrap
+
+    runtime = bootstrap.lifespan(settings, apply_migrations=apply_migrations, projector=projector,
+                                 rate_limit=rate_limit)
+    # Handlers and hooks the bootstrap already mounts may be passed again by older callers.
+    entered = bootstrap.lifespan_hooks()
     return Litestar(
-        route_handlers=[*ROUTES, *route_handlers],
+        route_handlers=list(dict.fromkeys([*ROUTES, *bootstrap.route_handlers(), *route_handlers])),
         on_startup=list(on_startup),
         on_shutdown=list(on_shutdown),
-        lifespan=list(lifespan),
-        state=State({"settings": settings}),
-        exception_handlers={HTTPException: _http_exception, Exception: _unhandled},
+        lifespan=[runtime, *(hook for hook in lifespan if hook not in entered)],
+        state=State({"settings": settings, "runtime": None}),
+        dependencies=DEPENDENCIES,
+        exception_handlers=HANDLERS,
+        middleware=[CorrelationMiddleware],
+        openapi_config=OPENAPI,
         debug=debug,
     )

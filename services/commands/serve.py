@@ -1,5 +1,11 @@
 """`atout serve`: the HTTP API, plus embedded Postgres/Redis when no URLs are set.
 
+On the embedded default (no ATOUT_DATABASE_URL) the one process is the whole system: it
+also applies the migrations and runs the projector beside the API (services/bootstrap.py),
+so `make run` alone gives a working server. With external servers the migrations and the
+projector are their own processes (`atout migrate`, `atout projector`); `--projector`
+forces either way.
+
 Shutdown order matters: the API stops first (so no request is cut mid-query by
 a vanishing database), then the servers this command started. uvicorn captures
 SIGINT/SIGTERM while it runs and re-raises them after a graceful stop; a SIGTERM
@@ -35,14 +41,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--host", help="override ATOUT_HOST")
     parser.add_argument("--port", type=int, help="override ATOUT_PORT")
+    parser.add_argument("--projector", action=argparse.BooleanOptionalAction, default=None,
+                        help="run the projector in this process (default: only with the embedded database)")
     parser.set_defaults(func=run)
 
 
 def _configure_logging(settings: Settings) -> None:
-    level = logging.DEBUG if settings.log_level == "trace" else getattr(logging, settings.log_level.upper())
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if level > logging.DEBUG:
-        logging.getLogger("pgserver").setLevel(logging.WARNING)
+    from services.api.logs import configure
+
+    configure(settings.log_level)
 
 
 def _raise_stop(signum: int, _frame: object) -> None:
@@ -67,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(sig, _raise_stop)
     started = time.monotonic()
     servers = None
+    embedded = settings.embedded_database
+    projector = embedded if args.projector is None else args.projector
     try:
         if settings.embedded_database or settings.embedded_redis:
             from infra.embedded import start_embedded
@@ -83,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
                 redis_url=settings.redis_url or servers.redis_url,
             )
             log.info("embedded servers ready in %.1fs", time.monotonic() - started)
-        _serve_http(settings)
+        _serve_http(settings, projector=projector, apply_migrations=embedded)
     except _Stop:
         pass
     except Exception as exc:
@@ -102,16 +111,17 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _serve_http(settings: Settings) -> None:
+def _serve_http(settings: Settings, *, projector: bool, apply_migrations: bool) -> None:
     import uvicorn
 
     from services.api.app import create_app
 
     config = uvicorn.Config(
-        create_app(settings),
+        create_app(settings, projector=projector, apply_migrations=apply_migrations),
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,
+        log_config=None,  # our JSON handler on the root logger (services/api/logs.py)
         lifespan="on",
         proxy_headers=True,
     )

@@ -1,0 +1,144 @@
+"""Match routes: create, lobby, my matches, my view, seats, start, rematch.
+
+Each handler decodes (Litestar, from the Structs in `schemas`), calls the game service
+(directly or through `flows` when a request is several commands) and shows the result
+to the caller's seat. Errors are raised and mapped in `errors`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from litestar import Response, delete, get, post
+from litestar.params import Body
+
+from infra.players import Principal
+from services.api import flows, queries
+from services.api.auth import authenticated
+from services.api.ratelimit import rate_limited
+from services.api.schemas import (BEARER, COMMAND_EXAMPLE, MATCH_ID, PLAYER_ID, VIEW_EXAMPLE, Caller, CommandOut,
+                                  CreateMatch, FromQuery, Limit, PathStr, Runtime, TakeSeat, ex, responses)
+
+TAGS = ["matches"]
+PLAYER = [authenticated, rate_limited]
+
+CREATE_EXAMPLES = [
+    ex("coinche, me in the north, three open seats",
+       {"game": "belote", "options": {"variant": "coinche", "rules": "official"},
+        "seats": {"N": "me", "E": "open", "S": "open", "W": "open"}, "entropy": "my own random words"}),
+    ex("a one-deal cinch match against bots", {"game": "cinch", "options": {"deals": 1},
+                                               "seats": {"N": "me", "E": "bot:basic", "S": "bot:basic",
+                                                         "W": "bot:basic"}}),
+    ex("replay a board from a record", {"game": "belote", "options": {"deals": 1},
+                                        "seats": {"N": "me", "E": "open", "S": "open", "W": "open"},
+                                        "record": {"game": "belote", "deals": [{"dealer": "N",
+                                                                                "deck": ["7S", "8S", "…"]}]}}),
+]
+LOBBY_EXAMPLE = [{"match_id": MATCH_ID, "game": "belote", "options": {"variant": "coinche"},
+                  "seats": {"N": {"kind": "player", "player_id": PLAYER_ID, "level": None}, "E": None, "S": None,
+                            "W": None}, "free_seats": 3, "created_at": "2025-05-01T18:00:00+00:00"}]
+SUMMARY_EXAMPLE = [{"match_id": MATCH_ID, "game": "cinch", "options": {"deals": 1}, "seats": {},
+                    "status": "finished", "score": {"NS": 11, "EW": 3}, "deals": 1, "winner": "NS", "version": 88,
+                    "created_at": "2025-05-01T18:00:00+00:00", "updated_at": "2025-05-01T18:09:00+00:00"}]
+
+
+def _created(state: Any, principal: Principal) -> Response:
+    body = flows.view(state, flows.seat_of(state, principal.player_id))
+    return Response(body, status_code=201, headers={"Location": f"/v1/matches/{state.match_id}"})
+
+
+@post("/v1/matches", guards=PLAYER, tags=TAGS, summary="Create a match", security=BEARER,
+      description="Seats: `open`, `me` (at most once) or `bot:LEVEL`. Options are the game's (400 naming the option "
+                  "when unknown or bad). `record`: a match record whose deals (dealer and deck) are dealt in order. "
+                  "A match whose seats are all taken starts at once.",
+      responses=responses(201, dict, [ex("the creator's view", VIEW_EXAMPLE)], "The match as the creator sees it",
+                          400, 401, 429))
+async def create_match(data: Annotated[CreateMatch, Body(examples=CREATE_EXAMPLES)], principal: Caller,
+                       runtime: Runtime) -> Response:
+    return _created(await flows.create(runtime.matches, principal, data), principal)
+
+
+@get("/v1/matches", guards=PLAYER, tags=TAGS, summary="The lobby (open matches), or matches by status",
+     security=BEARER, responses=responses(200, list, [ex("open matches", LOBBY_EXAMPLE)], "Matches, newest first",
+                                          400, 401, 429))
+async def list_matches(runtime: Runtime, status: FromQuery[Literal["open", "playing", "finished"]] = "open",
+                       game: FromQuery[str | None] = None, limit: Limit = 50
+                       ) -> list[dict[str, Any]]:
+    if status == "open":
+        return await queries.open_matches(runtime.pool, game, limit)
+    return await queries.matches_by_status(runtime.pool, status, limit)
+
+
+@get("/v1/matches/mine", guards=PLAYER, tags=TAGS, summary="My matches", security=BEARER,
+     responses=responses(200, list, [ex("my matches", SUMMARY_EXAMPLE)], "Matches where I hold a seat", 400, 401,
+                         429))
+async def my_matches(principal: Caller, runtime: Runtime, status: FromQuery[Literal["open", "playing", "finished"] | None] = None,
+                     limit: Limit = 50) -> list[dict[str, Any]]:
+    return await queries.my_matches(runtime.pool, principal.player_id, status, limit)
+
+
+@get("/v1/matches/{match_id:str}", guards=PLAYER, tags=TAGS, summary="The match as my seat sees it", security=BEARER,
+     description="My seat's view (hand, legal actions, trick, contract, scores), `to_act` and `deadline`; the "
+                 "spectator view when I hold no seat.",
+     responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 404, 429))
+async def get_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
+    state = await runtime.matches.load(match_id)
+    return flows.view(state, flows.seat_of(state, principal.player_id))
+
+
+SEAT_BODY = Body(examples=[ex("with entropy", {"entropy": "words only I know"}), ex("nothing", {})])
+
+
+@post("/v1/matches/{match_id:str}/seats/{seat:str}", guards=PLAYER, status_code=200, tags=TAGS, security=BEARER,
+      summary="Take a seat",
+      description="Optional `entropy` is mixed into every shuffled deal. Taking the last free seat starts the match: "
+                  "the answer then holds the start and the first deal, as this seat sees them.",
+      responses=responses(200, CommandOut, [ex("seated", COMMAND_EXAMPLE)], "The new version and events", 400, 401,
+                          404, 422, 429))
+async def take_seat(match_id: PathStr, seat: PathStr, principal: Caller, runtime: Runtime,
+                    data: Annotated[TakeSeat | None, SEAT_BODY] = None) -> CommandOut:
+    body = data or TakeSeat()
+    outcome = await flows.take_seat(runtime.matches, principal, match_id, flows.parse_seat(seat), body.entropy,
+                                    body.command_id)
+    return await _answer(runtime, match_id, outcome, principal)
+
+
+@delete("/v1/matches/{match_id:str}/seats/{seat:str}", guards=PLAYER, status_code=200, tags=TAGS, security=BEARER,
+        summary="Leave a seat (before the start)",
+        responses=responses(200, CommandOut, [ex("left", COMMAND_EXAMPLE)], "The new version and events", 400, 401,
+                            404, 422, 429))
+async def leave_seat(match_id: PathStr, seat: PathStr, principal: Caller, runtime: Runtime) -> CommandOut:
+    parsed = flows.parse_seat(seat)
+    outcome = await flows.retrying(lambda: runtime.matches.leave_seat(match_id, parsed,
+                                                                      player_id=principal.player_id))
+    return await _answer(runtime, match_id, outcome, principal)
+
+
+@post("/v1/matches/{match_id:str}/start", guards=PLAYER, status_code=200, tags=TAGS, security=BEARER,
+      summary="Start a fully seated match",
+      description="Rarely needed: a match starts by itself when its last seat is taken. Any seated player (or an "
+                  "organiser) may ask; asking again answers the first start.",
+      responses=responses(200, CommandOut, [ex("started", COMMAND_EXAMPLE)], "The start and the first deal", 401,
+                          403, 404, 422, 429))
+async def start_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> CommandOut:
+    outcome = await flows.start(runtime.matches, principal, match_id)
+    return await _answer(runtime, match_id, outcome, principal)
+
+
+@post("/v1/matches/{match_id:str}/rematch", guards=PLAYER, tags=TAGS, security=BEARER,
+      summary="A new match with the same game, options and seats",
+      description="For a player of a finished match (or an organiser). Every player asking gets the same new match, "
+                  "which starts at once since its seats are all taken.",
+      responses=responses(201, dict, [ex("the new match", VIEW_EXAMPLE)], "The new match as I see it", 401, 403,
+                          404, 422, 429))
+async def rematch(match_id: PathStr, principal: Caller, runtime: Runtime) -> Response:
+    return _created(await flows.rematch(runtime.matches, principal, match_id), principal)
+
+
+async def _answer(runtime: Any, match_id: str, outcome: Any, principal: Principal) -> CommandOut:
+    state = await runtime.matches.load(match_id)
+    seat = flows.seat_of(state, principal.player_id)
+    return CommandOut(match_id=match_id, version=outcome.version, events=flows.show(state, outcome.events, seat))
+
+
+ROUTES = [create_match, list_matches, my_matches, get_match, take_seat, leave_seat, start_match, rematch]

@@ -1,0 +1,120 @@
+"""Playing and reading a match: actions, events after a version, the match record.
+
+The order of checks for an action is the contract's, and each step sits where it can be
+nowhere else: auth in the guards (before the body is even decoded), malformed in the
+decoding and the envelope check below, then the game service answers unknown match,
+replayed command, command conflict, stale version and rule violation in that order
+(services/matches.py `act`). Nothing is appended unless every check passed, in one
+statement, so an action is never half-applied.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Annotated, Any
+
+import msgspec
+from litestar import Response, get, post
+
+from domain import match as rules
+from domain.game import RuleViolation
+from infra.store import CommandConflictError, ConcurrencyError
+from services.api import flows
+from services.api.auth import authenticated
+from services.api.errors import ApiError, convert
+from services.api.logs import bind
+from services.api.metrics import observe_action
+from services.api.ratelimit import rate_limited
+from services.api.schemas import (ACTION_BODY, BEARER, COMMAND_EXAMPLE, EVENTS_EXAMPLE, After, Caller, CommandOut,
+                                  Envelope, EventsOut, PathStr, Runtime, ex, responses)
+from services.matches import UnknownMatch
+
+log = logging.getLogger("atout.actions")
+TAGS = ["play"]
+PLAYER = [authenticated, rate_limited]
+ENVELOPE_FIELDS = ("command_id", "expected_version")
+
+_OUTCOMES: tuple[tuple[type[BaseException], str], ...] = (
+    (UnknownMatch, "unknown_match"), (CommandConflictError, "command_conflict"), (ConcurrencyError, "stale_version"),
+    (RuleViolation, "rejected"), (ApiError, "malformed"))
+
+
+@post("/v1/matches/{match_id:str}/actions", guards=PLAYER, status_code=200, tags=TAGS, security=BEARER,
+      summary="Act at my seat",
+      description="Checks, in this order: auth (401/403), malformed (400, with the field path), unknown match (404), "
+                  "a command_id already seen answers its first answer again (another body: 409 command_conflict), "
+                  "stale expected_version (409 stale_version with the current version), the rules (422 with the "
+                  "rule's code, e.g. not_your_turn). The answer holds the new version and the events as my seat sees "
+                  "them (a hidden one: `event: null`). A replayed answer has the header `Idempotent-Replayed: true`.",
+      responses=responses(200, CommandOut, [ex("a card played", COMMAND_EXAMPLE)], "The new version and events",
+                          400, 401, 404, 409, 422, 429))
+async def act(match_id: PathStr, data: Annotated[dict[str, Any], ACTION_BODY], principal: Caller,
+              runtime: Runtime) -> Response:
+    started, outcome_label = time.perf_counter(), "error"
+    action = data.get("action")
+    try:
+        envelope = convert(data, Envelope)
+        bind(str(envelope.command_id))
+        state = await runtime.matches.load(match_id)
+        seat = flows.seat_of(state, principal.player_id)
+        fields = {k: v for k, v in data.items() if k not in ENVELOPE_FIELDS}
+        # A caller without a seat still goes through the service, which answers replays and
+        # staleness first and then the rules' not_your_seat, keeping the order of checks.
+        fields["seat"] = fields.get("seat") or str(seat or "N")
+        outcome = await runtime.matches.act(match_id, fields, player_id=principal.player_id,
+                                            expected_version=envelope.expected_version,
+                                            command_id=envelope.command_id)
+        outcome_label = "replayed" if outcome.replayed else "accepted"
+    except Exception as error:
+        outcome_label = next((label for kind, label in _OUTCOMES if isinstance(error, kind)), "error")
+        raise
+    finally:
+        elapsed = time.perf_counter() - started
+        observe_action(action, outcome_label, elapsed)
+        log.info("action", extra={"match_id": match_id, "player_id": principal.player_id, "action": action,
+                                  "outcome": outcome_label, "ms": round(elapsed * 1000, 2)})
+    body = CommandOut(match_id=match_id, version=outcome.version, events=flows.show(state, outcome.events, seat))
+    headers = {"Idempotent-Replayed": "true"} if outcome.replayed else {}
+    return Response(body, status_code=200, headers=headers)
+
+
+@get("/v1/matches/{match_id:str}/events", guards=PLAYER, tags=TAGS, security=BEARER,
+     summary="Events after a version, as my seat sees them",
+     description="Every version after `after`, without gaps: an event hidden from my seat is `{version, event: "
+                 "null}`. A reconnecting client asks from the version it holds.",
+     responses=responses(200, EventsOut, [ex("from the start", EVENTS_EXAMPLE)], "The events", 400, 401, 404, 429))
+async def events(match_id: PathStr, principal: Caller, runtime: Runtime,
+                 after: After = 0) -> EventsOut:
+    state = await runtime.matches.load(match_id)
+    recorded = await runtime.matches.events(match_id, after)
+    seat = flows.seat_of(state, principal.player_id)
+    shown = flows.show(state, [(v, e) for v, e, _ in recorded], seat)
+    return EventsOut(match_id=match_id, version=max([state.version, *(e.version for e in shown)]), events=shown)
+
+
+RECORD_EXAMPLE = {"game": "belote", "options": {"variant": "classic", "deals": 1},
+                  "deals": [{"dealer": "N", "deck": ["7S", "8S", "…32 codes…"],
+                             "actions": [{"seat": "W", "action": "take"}, {"seat": "W", "action": "play", "card": "AS"}],
+                             "fair": {"seed": "4be1…", "commitment": "9f2c…", "context": "atout/1 match …",
+                                      "entropy": {"N": "…"}}}]}
+
+
+@get("/v1/matches/{match_id:str}/record", guards=PLAYER, tags=TAGS, security=BEARER,
+     summary="The match record of the finished deals",
+     description="Each finished deal's dealer, deck, actions and verifiable-shuffle inputs with the revealed seed: "
+                 "public once the deal is over. `POST /v1/records/play` replays it.",
+     responses=responses(200, dict, [ex("one finished deal", RECORD_EXAMPLE)], "The record", 401, 404, 429))
+async def record(match_id: PathStr, runtime: Runtime) -> dict[str, Any]:
+    state = await runtime.matches.load(match_id)
+    deals = []
+    for _, event, _ in await runtime.matches.events(match_id):
+        if isinstance(event, rules.DealFinished):
+            deal = {"dealer": str(event.dealer), "deck": list(event.deck), "actions": list(event.actions)}
+            if event.fair is not None:
+                deal["fair"] = msgspec.to_builtins(event.fair)
+            deals.append(deal)
+    return {"match_id": match_id, "game": state.game_name, "options": state.raw_options, "deals": deals}
+
+
+ROUTES = [act, events, record]

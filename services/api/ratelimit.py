@@ -1,0 +1,79 @@
+"""Requests per token per window, counted in Redis so every API process shares the count.
+
+A fixed window (one INCR and one EXPIRE, pipelined: one round trip) is enough here: its
+known weakness, a burst of up to twice the limit across a window boundary, is harmless
+for a card table, and it keeps the per-request cost to one Redis call. Keys are
+`<prefix>:ratelimit:<who>:<window number>` and expire on their own.
+
+Callers are counted by token (its hash prefix, never the token itself); requests without
+a token (registration) by client address. When Redis does not answer, requests are let
+through and a warning is logged: the limiter protects the service, it must not be the
+thing that takes it down.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from typing import Any
+
+import msgspec
+from litestar.connection import ASGIConnection
+from litestar.handlers import BaseRouteHandler
+
+from services.api.auth import runtime_of
+from services.api.errors import ApiError
+
+log = logging.getLogger(__name__)
+
+
+class RateLimit(msgspec.Struct, frozen=True):
+    """`requests` per `window` seconds per caller; `requests <= 0` turns limiting off."""
+
+    requests: int = 300
+    window: float = 60.0
+
+
+class RateLimiter:
+    def __init__(self, redis: Any, prefix: str, limit: RateLimit) -> None:
+        self.redis, self.prefix, self.limit = redis, prefix, limit
+        self._warned_at = 0.0
+
+    async def hit(self, who: str) -> float | None:
+        """Count one request of `who`; the seconds to wait when over the limit, else None."""
+        if self.redis is None or self.limit.requests <= 0:
+            return None
+        now = time.time()
+        window = int(now // self.limit.window)
+        key = f"{self.prefix}:ratelimit:{who}:{window}"
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.incr(key)
+            pipe.expire(key, math.ceil(self.limit.window) + 1)
+            count, _ = await pipe.execute()
+        except Exception as exc:  # fail open, see the module docstring
+            if now - self._warned_at > 30:
+                log.warning("rate limiter: Redis unavailable (%s); not limiting", exc)
+                self._warned_at = now
+            return None
+        if count <= self.limit.requests:
+            return None
+        return (window + 1) * self.limit.window - now
+
+
+def caller_key(connection: ASGIConnection) -> str:
+    principal = connection.state.get("principal")
+    if principal is not None:
+        return f"t:{principal.token_id}"
+    client = connection.client
+    return f"ip:{client.host if client else 'unknown'}"
+
+
+async def rate_limited(connection: ASGIConnection, _: BaseRouteHandler) -> None:
+    """Guard (after authentication): 429 with Retry-After once the caller's window is full."""
+    wait = await runtime_of(connection.app.state).limiter.hit(caller_key(connection))
+    if wait is not None:
+        seconds = max(1, math.ceil(wait))
+        raise ApiError(429, "rate_limited", f"too many requests; retry in {seconds}s",
+                       {"retry_after": seconds}, headers={"Retry-After": str(seconds)})

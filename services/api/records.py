@@ -1,0 +1,64 @@
+"""`POST /v1/records/play`: what `atout record play` does, over HTTP.
+
+The body is a match record and the answer is exactly the object the command prints
+(domain/record.py `play_record`): 200 when `ok` is true; 422 when it is false, with the
+README's `{"ok": false, "deal", "index", "code", "message"}` body unchanged, since that is
+what tools written against the command expect (it carries `code` and `message` like every
+error). A body that is not JSON answers as the command does for a file that is not JSON:
+`bad_record` with `deal` and `index` null.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from litestar import Request, Response, post
+from litestar.exceptions import ClientException, ValidationException
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import Body, FromQuery
+
+from domain.record import RecordError, play_record
+from services.api.auth import authenticated
+from services.api.errors import ApiError, http_exception
+from services.api.ratelimit import rate_limited
+from services.api.schemas import BEARER, ex, responses
+
+RECORD = {"game": "belote", "options": {"variant": "coinche", "rules": "official", "combinations": True},
+          "deals": [{"dealer": "N", "deck": ["7S", "8S", "…32 codes…"],
+                     "actions": [{"seat": "W", "action": "bid", "value": 80, "suit": "H"},
+                                 {"seat": "S", "action": "pass"}]}]}
+OK = {"ok": True, "deals": [{"contract": None, "result": "incomplete", "tricks": [], "points": {"NS": 0, "EW": 0},
+                             "score": {"NS": 0, "EW": 0}}], "match_score": {"NS": 0, "EW": 0}, "winner": None,
+      "legal": {"W": [{"action": "pass"}, {"action": "bid", "value": 90, "suit": "S"}]}}
+NOT_OK = {"ok": False, "deal": 0, "index": 1, "code": "not_your_turn", "message": "it is W's turn"}
+
+
+def _not_json(request: Request, exc: Exception) -> Response:
+    """Only a body that could not be decoded becomes the command's `bad_record`; auth,
+    rate limits and everything else keep the usual error shape."""
+    body_error = isinstance(exc, ClientException) and exc.status_code == 400 and not isinstance(exc, ApiError)
+    if isinstance(exc, ValidationException):
+        body_error = all(isinstance(e, dict) and e.get("source") == "body" for e in exc.extra or [{}])
+    if not body_error:
+        return http_exception(request, exc)  # type: ignore[arg-type]
+    detail = "the body is empty" if isinstance(exc, ValidationException) else exc.detail
+    return Response(RecordError(None, None, "bad_record", f"not valid JSON: {detail}").as_json(), status_code=422)
+
+
+@post("/v1/records/play", guards=[authenticated, rate_limited], status_code=200, tags=["records"], security=BEARER,
+      summary="Play a match record through the real rules (what `atout record play` prints)",
+      description="`?legal=true` adds every seat's legal actions after the last action. `ok: false` answers 422 "
+                  "with the command's body as is.",
+      exception_handlers={ClientException: _not_json, ValidationException: _not_json},
+      responses={**responses(200, dict, [ex("a deal in its auction, with legal actions", OK)], "The result", 401, 429),
+                 422: ResponseSpec(data_container=dict, description="The first problem, as the command prints it",
+                                   examples=[ex("an action out of turn", NOT_OK)], generate_examples=False)})
+async def play(data: Annotated[Any, Body(title="Match record", examples=[ex("a coinche deal", RECORD)])],
+               legal: FromQuery[bool] = False) -> Response:
+    # Off the event loop: a long record is a few milliseconds of pure computation.
+    result = await asyncio.to_thread(play_record, data, legal)
+    return Response(result, status_code=200 if result["ok"] else 422)
+
+
+ROUTES = [play]

@@ -1,0 +1,192 @@
+"""Request and response bodies of the public API, with the examples the OpenAPI shows.
+
+Bodies are msgspec Structs, decoded by Litestar before a handler runs (after the guards,
+so an unauthenticated request never reaches the decoder). The examples are real: they
+are the shapes the tests exchange, so the document at `/schema` can be trusted.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, Any, Literal
+
+import msgspec
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import Example
+from litestar.di import NamedDependency
+from litestar.params import Body, FromPath, FromQuery, QueryParameter
+
+from infra.players import Principal
+
+MATCH_ID = "5b0c1f9e-3a0d-5d8a-9b1e-2f4c6a8e0d12"
+PLAYER_ID = "0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a"
+COMMAND_ID = "7d444840-9dc0-11d1-b245-5ffdce74fad2"
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+
+# Handler parameter kinds, spelled out as Litestar 3 will require.
+Runtime = NamedDependency[Any]          # services.bootstrap.Runtime, from app.state
+Caller = NamedDependency[Principal]     # the authenticated caller (services.api.auth)
+PathStr = FromPath[str]
+Limit = Annotated[int, QueryParameter(ge=1, le=200)]
+After = Annotated[int, QueryParameter(ge=0)]
+__all__ = ["FromQuery", "Runtime", "Caller", "PathStr", "Limit", "After"]
+
+
+# --- requests -------------------------------------------------------------------------------
+
+class Register(msgspec.Struct, forbid_unknown_fields=True):
+    name: Name
+
+
+class SetRole(msgspec.Struct, forbid_unknown_fields=True):
+    role: Literal["player", "organiser", "admin"]
+
+
+class CreateMatch(msgspec.Struct, forbid_unknown_fields=True):
+    game: str
+    seats: dict[str, str]
+    options: dict[str, Any] = {}
+    record: dict[str, Any] | None = None        # a match record: its deals' dealer+deck are played in order
+    entropy: str | None = None                  # for the seat "me", mixed into every shuffled deal
+    command_id: uuid.UUID | None = None         # makes a retried creation return the same match
+
+
+class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
+    entropy: Annotated[str, msgspec.Meta(max_length=256)] | None = None
+    command_id: uuid.UUID | None = None
+
+
+class Envelope(msgspec.Struct):
+    """What every action carries besides the action itself (unknown fields are the action's)."""
+
+    command_id: uuid.UUID
+    expected_version: Annotated[int, msgspec.Meta(ge=0)]
+    action: str
+
+
+# --- responses ------------------------------------------------------------------------------
+
+class Registered(msgspec.Struct):
+    player_id: str
+    token: str
+
+
+class PlayerOut(msgspec.Struct):
+    player_id: str
+    name: str | None
+    role: str
+
+
+class EventOut(msgspec.Struct):
+    """One event as a seat may see it; `event` is null when it is hidden from that seat."""
+
+    version: int
+    event: dict[str, Any] | None
+
+
+class CommandOut(msgspec.Struct):
+    match_id: str
+    version: int
+    events: list[EventOut]
+
+
+class EventsOut(msgspec.Struct):
+    match_id: str
+    version: int
+    events: list[EventOut]
+
+
+class ErrorOut(msgspec.Struct):
+    code: str
+    message: str
+    details: dict[str, Any]
+
+
+# --- examples -------------------------------------------------------------------------------
+
+def ex(summary: str, value: Any) -> Example:
+    return Example(summary=summary, value=value)
+
+
+ACTION_BODY = Body(
+    title="Action",
+    description="`command_id` (a client-made UUID, unique per match), `expected_version` (the version of the "
+                "view the decision was made from), `action` and its fields in the shared vocabulary. The seat "
+                "is the caller's own.",
+    examples=[ex("play a card", {"command_id": COMMAND_ID, "expected_version": 12, "action": "play", "card": "JH"}),
+              ex("coinche bid", {"command_id": COMMAND_ID, "expected_version": 9, "action": "bid", "value": 90,
+                                 "suit": "H"}),
+              ex("pass", {"command_id": COMMAND_ID, "expected_version": 8, "action": "pass"})],
+    schema_extra={"required": ["command_id", "expected_version", "action"],
+                  "properties": {"command_id": {"type": "string", "format": "uuid"},
+                                 "expected_version": {"type": "integer", "minimum": 0},
+                                 "action": {"type": "string", "examples": ["pass", "play", "bid"]}}},
+)
+
+COMMAND_EXAMPLE = {"match_id": MATCH_ID, "version": 14, "events": [
+    {"version": 13, "event": {"type": "action_taken", "seat": "S", "action": {"seat": "S", "action": "play",
+                                                                               "card": "JH"}, "by": "player"}},
+    {"version": 14, "event": {"type": "card_played", "seat": "S", "card": "JH"}}]}
+
+EVENTS_EXAMPLE = {"match_id": MATCH_ID, "version": 3, "events": [
+    {"version": 1, "event": {"type": "match_created", "match_id": MATCH_ID, "game": "belote",
+                             "options": {"variant": "coinche"}, "seats": {"N": None, "E": None, "S": None,
+                                                                          "W": None},
+                             "commitment": "9f2c…", "chain_length": 1000, "predefined_deals": 0,
+                             "created_by": PLAYER_ID}},
+    {"version": 2, "event": None},
+    {"version": 3, "event": {"type": "seat_taken", "seat": "E", "holder": {"kind": "player",
+                                                                             "player_id": PLAYER_ID,
+                                                                             "level": None}}}]}
+
+VIEW_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "options": {"variant": "classic", "deals": 1},
+                "seats": {"N": {"kind": "player", "player_id": PLAYER_ID, "level": None}, "E": None, "S": None,
+                          "W": None},
+                "status": "playing", "version": 9, "commitment": "9f2c…", "seat": "N",
+                "table": {"phase": "auction", "turn": "N", "hand": ["7S", "JH", "AD", "KC", "9H"],
+                          "turn_up": "TS", "legal": [{"action": "pass"}, {"action": "take"}]},
+                "to_act": ["N"], "deadline": None}
+
+ERRORS: dict[int, tuple[str, list[Example]]] = {
+    400: ("Malformed request: bad JSON, a wrong type, an unknown game or option", [
+        ex("wrong type", {"code": "invalid_field", "message": "$.expected_version: Expected `int`, got `str`",
+                          "details": {"field": "$.expected_version"}}),
+        ex("bad option", {"code": "bad_option", "message": "option 'variant': expected one of classic, sans_atout, "
+                          "coinche, got 'rubber'", "details": {"field": "$.options.variant", "option": "variant"}})]),
+    401: ("No token, or an unknown or revoked one", [
+        ex("missing token", {"code": "unauthorized", "message": "send 'Authorization: Bearer <token>'",
+                             "details": {}})]),
+    403: ("The caller's role does not allow this", [
+        ex("not an admin", {"code": "forbidden", "message": "this needs the admin role",
+                            "details": {"required_role": "admin", "role": "player"}})]),
+    404: ("No such match (or player)", [
+        ex("unknown match", {"code": "unknown_match", "message": f"no match '{MATCH_ID}'",
+                             "details": {"match_id": MATCH_ID}})]),
+    409: ("A stale expected_version, or a command_id reused with another body", [
+        ex("stale version", {"code": "stale_version", "message": "the match is at version 14, not 12",
+                             "details": {"current_version": 14, "expected_version": 12}}),
+        ex("command conflict", {"code": "command_conflict",
+                                "message": "this command_id was already used with another body",
+                                "details": {"command_id": COMMAND_ID}})]),
+    422: ("The rules refuse it; `code` is the rule's", [
+        ex("not your turn", {"code": "not_your_turn", "message": "it is W's turn", "details": {}}),
+        ex("illegal card", {"code": "illegal_card", "message": "you must follow suit", "details": {}})]),
+    429: ("Too many requests from this token; see Retry-After", [
+        ex("rate limited", {"code": "rate_limited", "message": "too many requests; retry in 12s",
+                            "details": {"retry_after": 12}})]),
+}
+
+
+def responses(status: int, container: Any, examples: list[Example], description: str,
+              *errors: int) -> dict[int, ResponseSpec]:
+    """The success response with its examples, plus the listed error responses with theirs."""
+    out = {status: ResponseSpec(data_container=container, description=description, examples=examples,
+                                generate_examples=False)}
+    for code in errors:
+        text, error_examples = ERRORS[code]
+        out[code] = ResponseSpec(data_container=ErrorOut, description=text, examples=error_examples,
+                                 generate_examples=False)
+    return out
+
+
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
