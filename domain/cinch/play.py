@@ -15,7 +15,7 @@ from domain.tricks import Trick, current_winner, play_to_trick
 
 from .messages import CardPlayed, DealScored, Play, TrickWon
 from .scoring import credits, deal_score, points_of, settle
-from .state import NEXT, TRICKS, DealRecord, State, verify_turn, with_hand
+from .state import IDX, NEXT, TRICKS, DealRecord, State, verify_turn
 from .trumps import TABLES, TrumpTable
 
 
@@ -97,10 +97,12 @@ def score(state: State) -> DealScored:
 
 def evolve_card_played(state: State, event: CardPlayed) -> State:
     seat, card = event.seat, event.card
-    hand = state.hand(seat)
-    i = hand.index(card)
+    i = IDX[seat]
+    hands = state.hands
+    hand = hands[i]
+    j = hand.index(card)
     trick = play_to_trick(state.trick, seat, card, _table(state).rules)  # type: ignore[arg-type]
-    return replace(state, hands=with_hand(state.hands, seat, hand[:i] + hand[i + 1:]), trick=trick,
+    return replace(state, hands=hands[:i] + (hand[:j] + hand[j + 1:],) + hands[i + 1:], trick=trick,
                    turn=NEXT[seat] if len(trick.plays) < 4 else None)
 
 
