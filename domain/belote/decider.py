@@ -168,19 +168,14 @@ def legal_actions(state: State, seat: Seat) -> list[dict[str, Any]]:
     return auction.legal_bids(options.variant, deal) if deal.turn == seat else []
 
 
-def _out_of_turn(state: State, deal: Deal, seat: Seat) -> bool:
-    if deal.phase == "play":
-        return play.may_decline(state.options, deal, seat)
-    return state.options.variant == "coinche" and coinche.may_act_out_of_turn(state.options, deal, seat)
-
-
 def status(state: State) -> MatchStatus:
+    """`to_act` is public (the API shows it to every seat): the seat in turn, and under House
+    the seats that may coinche or surcoinche out of turn. Seats that may still decline their
+    combinations are not listed — that would tell the table who holds one."""
     deal = state.deal
     if deal is None or deal.phase == "over" or state.over:
         return match.status(state)
-    if deal.phase == "play" and (deal.tricks or not state.options.combinations):
+    if deal.phase == "play" or state.options.variant != "coinche":
         return match.status(state, (deal.turn,))
-    to_act = tuple(s for s in SEATS if s == deal.turn or _out_of_turn(state, deal, s))
+    to_act = tuple(s for s in SEATS if s == deal.turn or coinche.may_act_out_of_turn(state.options, deal, s))
     return match.status(state, to_act)
-
-

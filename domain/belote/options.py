@@ -28,10 +28,6 @@ class Options(msgspec.Struct, frozen=True):
     def official(self) -> bool:
         return self.rules == "official"
 
-    @property
-    def trump_variant(self) -> bool:
-        return self.variant != "sans_atout"
-
 
 def _bad(name: str, message: str) -> RuleViolation:
     return RuleViolation("bad_option", f"option {name!r}: {message}", {"option": name})

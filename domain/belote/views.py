@@ -17,7 +17,8 @@ from domain.cards import SEATS, Seat
 from domain.tricks import Trick
 
 from domain.belote.decider import legal_actions
-from domain.belote.events import Combination, Contract, DealSeen, DealStarted, RestDealt, RestSeen
+from domain.belote.events import (Combination, CombinationsDeclined, Contract, DealSeen, DealStarted,
+                                  RestDealt, RestSeen)
 from domain.belote.match import first_cards
 from domain.belote.options import Options
 from domain.belote.state import Call, State
@@ -81,7 +82,8 @@ def view(state: State, seat: Seat | None) -> View:
 
 def redact(event: Any, seat: Seat | None) -> Any:
     """The event as `seat` may see it: the deal shows only the seat's own cards (none to a
-    spectator) and the turn-up; every other event is public as it is."""
+    spectator) and the turn-up; a seat's declining of its combinations is its own; every
+    other event is public as it is."""
     if isinstance(event, DealStarted):
         hands, turn_up, _ = first_cards(event)
         fair = None if event.fair is None else {k: v for k, v in event.fair.items() if k in _PUBLIC_FAIR_KEYS}
@@ -89,4 +91,6 @@ def redact(event: Any, seat: Seat | None) -> Any:
     if isinstance(event, RestDealt):
         counts = {s: len(event.cards.get(s, ())) for s in SEATS}
         return RestSeen(() if seat is None else tuple(event.cards.get(seat, ())), counts)
+    if isinstance(event, CombinationsDeclined) and seat != event.seat:
+        return None                 # declining is silent: the table only sees no declaration
     return event

@@ -94,6 +94,7 @@ def test_house_coinche_out_of_turn_even_after_passing():
     state = auction([bid("N", 80), ("W", "pass"), ("S", "pass")], "house")
     assert when(state, "W", "coinche") == [Coinched(Seat.W)]
     assert {"action": "coinche"} in GAME.legal_actions(state, Seat.W)
+    assert set(GAME.status(state).to_act) == {Seat.W, Seat.E}      # E in turn, W out of turn
     state = act(state, "W", "coinche")
     assert state.deal.turn == Seat.S                  # first contracting player after W
 

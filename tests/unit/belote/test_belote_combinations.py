@@ -159,8 +159,11 @@ def test_declining_is_offered_to_every_holder_in_or_out_of_turn():
     state = suit_deal()
     for seat in Seat:
         assert {"action": "declare", "combinations": False} in GAME.legal_actions(state, seat)
-    assert GAME.status(state).to_act == tuple(Seat)
+    assert GAME.status(state).to_act == (Seat.N,)       # public: holding a combination is not
     assert when(state, "S", "declare", combinations=False) == [CombinationsDeclined(Seat.S)]
+    declined = CombinationsDeclined(Seat.S)
+    assert GAME.redact(declined, Seat.S) == declined
+    assert [GAME.redact(declined, s) for s in (Seat.N, Seat.E, Seat.W, None)] == [None] * 4
     state = act(state, "S", "declare", combinations=False)
     assert refused(state, "S", "declare", combinations=False) == "illegal_declare"
     assert {"action": "declare", "combinations": False} not in GAME.legal_actions(state, Seat.S)
