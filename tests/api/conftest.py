@@ -57,3 +57,35 @@ async def seated_match(client: AsyncTestClient, game: str, options: dict[str, An
                                   json={"entropy": f"{seat} entropy"})
         assert taken.status_code == 200, taken.text
     return match_id, players
+
+
+async def view(client: AsyncTestClient, match_id: str, player: Player) -> dict[str, Any]:
+    response = await client.get(f"/v1/matches/{match_id}", headers=player.headers)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+async def act(client: AsyncTestClient, match_id: str, player: Player, expected_version: int,
+              command_id: str | None = None, **action: Any):
+    body = {"command_id": command_id or str(uuid.uuid4()), "expected_version": expected_version, **action}
+    return await client.post(f"/v1/matches/{match_id}/actions", json=body, headers=player.headers)
+
+
+async def finish(client: AsyncTestClient, match_id: str, players: dict[str, Player], seed: int = 1,
+                 limit: int = 2000) -> dict[str, Any]:
+    """Play random legal actions until the match is over, asking only the seats to act."""
+    import random
+
+    from domain.playout import concrete
+
+    rng = random.Random(seed)
+    for _ in range(limit):
+        table = await view(client, match_id, players["N"])
+        if table["status"] == "finished":
+            return table
+        seat = rng.choice(table["to_act"])
+        mine = table if seat == "N" else await view(client, match_id, players[seat])
+        action = {k: v for k, v in concrete(rng.choice(mine["table"]["legal"]), rng).items() if k != "seat"}
+        response = await act(client, match_id, players[seat], mine["version"], **action)
+        assert response.status_code == 200, response.text
+    raise AssertionError("the match did not finish")
