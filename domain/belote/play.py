@@ -10,7 +10,7 @@ from msgspec.structs import replace
 
 from domain.cards import Seat
 from domain.game import RuleViolation
-from domain.tricks import Trick, current_winner, play_to_trick
+from domain.tricks import Trick, current_winner
 
 from domain.belote import combinations as combos
 from domain.belote.commands import Play
@@ -99,19 +99,17 @@ def legal_for(options: Options, deal: Deal, seat: Seat) -> Sequence[str]:
     return cards
 
 
-def verify_play(options: Options, deal: Deal, command: Play) -> None:
-    verify_turn(deal.turn, command.seat)
-    if command.card not in deal.hands[command.seat]:
-        raise RuleViolation("card_not_in_hand", f"{command.seat} does not hold {command.card}")
-    if command.card not in legal_for(options, deal, command.seat):
-        raise RuleViolation("illegal_card", f"{command.card} may not be played to this trick (§2.5)")
-
-
 def decide_play(options: Options, deal: Deal, command: Play, pool: int) -> list[Any]:
-    verify_play(options, deal, command)
-    seat, card, trick, contract = command.seat, command.card, deal.trick, deal.contract
+    seat, card = command.seat, command.card
+    if deal.turn != seat:
+        verify_turn(deal.turn, seat)
+    if card not in deal.hands[seat]:
+        raise RuleViolation("card_not_in_hand", f"{seat} does not hold {card}")
+    if card not in legal_for(options, deal, seat):
+        raise RuleViolation("illegal_card", f"{card} may not be played to this trick (§2.5)")
+    trick, contract, done = deal.trick, deal.contract, len(deal.tricks)
     events: list[Any] = []
-    if not deal.tricks and seat in deal.combinations and seat not in deal.declined:
+    if not done and seat in deal.combinations and seat not in deal.declined:
         events.append(CombinationDeclared(seat, deal.combinations[seat][0].kind))
     announce = None
     if seat == deal.belote_holder and is_belote_card(card, contract.trump):
@@ -120,16 +118,15 @@ def decide_play(options: Options, deal: Deal, command: Play, pool: int) -> list[
         elif deal.belote == "announced":
             announce = "rebelote"
     events.append(CardPlayed(seat, card, announce))
-    if len(deal.tricks) == 1 and not trick.plays and deal.declared:
+    if done == 1 and not trick.plays and deal.declared:
         events.append(compare(options, deal))
     if len(trick.plays) == 3:
-        rules = TRICK_RULES[contract.trump]
-        full = play_to_trick(trick, seat, card, rules)
-        winner = current_winner(full, rules)
+        plays = trick.plays + ((seat, card),)
+        winner = current_winner(Trick(trick.leader, plays, trick.led), TRICK_RULES[contract.trump])
         values = card_points(contract, options.official)
-        points = sum(values[c] for c in full.cards)
+        points = values[plays[0][1]] + values[plays[1][1]] + values[plays[2][1]] + values[card]
         events.append(TrickWon(winner, points))
-        if len(deal.tricks) == 7:
+        if done == 7:
             events.append(score_deal(options, deal, winner, points, announce == "rebelote", pool))
     return events
 
