@@ -149,21 +149,28 @@ def _adjusted(state: State, event: ScoreAdjusted) -> dict[str, Any]:
     return _settle(state, tuple(history), False)
 
 
-_EVOLVE: dict[type, Callable[[State, Any], dict[str, Any]]] = {
-    CardsDealt: _dealt,
-    BidMade: auction.evolve_bid,
-    Passed: auction.evolve_pass,
-    ContractWon: _contract,
-    KittyTaken: _kitty,
-    Discarded: play.evolve_discard,
-    CardPlayed: play.evolve_card,
+def _fields(change: Callable[[State, Any], dict[str, Any]]) -> Callable[[State, Any], State]:
+    """Most events change a few fields: their evolve functions return just those."""
+    def evolve_one(state: State, event: Any) -> State:
+        return msgspec.structs.replace(state, **change(state, event))
+    return evolve_one
+
+
+_EVOLVE: dict[type, Callable[[State, Any], State]] = {
+    CardsDealt: _fields(_dealt),
+    BidMade: _fields(auction.evolve_bid),
+    Passed: _fields(auction.evolve_pass),
+    ContractWon: _fields(_contract),
+    KittyTaken: _fields(_kitty),
+    Discarded: _fields(play.evolve_discard),
+    CardPlayed: play.evolve_card,        # the hot pair returns the new state itself
     TrickTaken: play.evolve_trick,
-    HandExposed: play.evolve_exposed,
-    DealScored: _scored,
-    DealVoided: _voided,
-    ScoreAdjusted: _adjusted,
+    HandExposed: _fields(play.evolve_exposed),
+    DealScored: _fields(_scored),
+    DealVoided: _fields(_voided),
+    ScoreAdjusted: _fields(_adjusted),
 }
 
 
 def evolve(state: State, event: Any) -> State:
-    return msgspec.structs.replace(state, **_EVOLVE[type(event)](state, event))
+    return _EVOLVE[type(event)](state, event)

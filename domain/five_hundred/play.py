@@ -18,6 +18,7 @@ from domain.five_hundred.scoring import score_deal
 from domain.five_hundred.state import DISCARD, IN_DEAL, NOBODY, PLAY, SEAT_INDEX, SIDE_OF, State, next_in_play
 from domain.game import RuleViolation, verify
 from domain.tricks import Trick, current_winner, play_to_trick
+from msgspec.structs import replace
 
 TRICKS_PER_DEAL = 10
 
@@ -139,34 +140,41 @@ def decide_play(state: State, command: Play) -> list[Any]:
     return events
 
 
-def evolve_card(state: State, event: CardPlayed) -> dict[str, Any]:
+def evolve_card(state: State, event: CardPlayed) -> State:
+    """The hottest function of a playout: returns the new state directly (one replace)."""
     seat, card = event.seat, event.card
     i = SEAT_INDEX[seat]
     contract = state.contract
     trick = state.trick
     hands = state.hands
     hand = hands[i]
-    k = hand.index(card)
-    out: dict[str, Any] = {"hands": hands[:i] + (hand[:k] + hand[k + 1:],) + hands[i + 1:],
-                           "turn": SEATS[next_in_play(i, contract.sitting_out)]}  # type: ignore[union-attr]
+    # list surgery: measurably cheaper than slicing and concatenating tuples
+    rest = list(hand)
+    del rest[hand.index(card)]
+    seats = list(hands)
+    seats[i] = tuple(rest)
+    hands = tuple(seats)
+    turn = SEATS[next_in_play(i, contract.sitting_out)]  # type: ignore[union-attr]
     if trick.plays:  # type: ignore[union-attr]
         led = trick.led  # type: ignore[union-attr]
-        if SUIT_OF[contract.denomination][card] != led and led not in state.void[i]:  # type: ignore[union-attr]
-            out["void"] = state.void[:i] + (state.void[i] + led,) + state.void[i + 1:]  # type: ignore[operator]
-        out["trick"] = Trick(leader=trick.leader, plays=trick.plays + ((seat, card),), led=led)  # type: ignore[union-attr]
-    else:
-        led = event.suit if event.suit is not None else SUIT_OF[contract.denomination][card]  # type: ignore[union-attr]
-        out["trick"] = Trick(leader=seat, plays=((seat, card),), led=led)
-    return out
+        new_trick = Trick(trick.leader, trick.plays + ((seat, card),), led)  # type: ignore[union-attr]
+        void = state.void
+        if SUIT_OF[contract.denomination][card] != led and led not in void[i]:  # type: ignore[union-attr]
+            voids = list(void)
+            voids[i] += led  # type: ignore[operator]
+            return replace(state, hands=hands, turn=turn, trick=new_trick, void=tuple(voids))
+        return replace(state, hands=hands, turn=turn, trick=new_trick)
+    led = event.suit if event.suit is not None else SUIT_OF[contract.denomination][card]  # type: ignore[union-attr]
+    return replace(state, hands=hands, turn=turn, trick=Trick(seat, ((seat, card),), led))
 
 
-def evolve_trick(state: State, event: TrickTaken) -> dict[str, Any]:
+def evolve_trick(state: State, event: TrickTaken) -> State:
     trick = state.trick
-    done = Trick(leader=trick.leader, plays=trick.plays, led=trick.led, winner=event.winner)  # type: ignore[union-attr]
-    side = SIDE_OF[SEAT_INDEX[event.winner]]
-    won = (state.won[0] + 1, state.won[1]) if side == 0 else (state.won[0], state.won[1] + 1)
-    return {"tricks": state.tricks + (done,), "won": won, "trick": Trick(leader=event.winner),
-            "turn": event.winner}
+    winner = event.winner
+    done = Trick(trick.leader, trick.plays, trick.led, winner)  # type: ignore[union-attr]
+    won = state.won
+    won = (won[0] + 1, won[1]) if SIDE_OF[SEAT_INDEX[winner]] == 0 else (won[0], won[1] + 1)
+    return replace(state, tricks=state.tricks + (done,), won=won, trick=Trick(winner), turn=winner)
 
 
 def evolve_exposed(state: State, event: HandExposed) -> dict[str, Any]:
