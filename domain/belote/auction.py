@@ -78,7 +78,8 @@ def evolve_passed(deal: Deal, event: Passed) -> Deal:
                    calls=deal.calls + (Call(event.seat, "pass"),))
 
 
-def legal_bids(variant: str, deal: Deal) -> list[dict[str, Any]]:
+def legal_bids(deal: Deal) -> list[dict[str, Any]]:
+    """Round 1 (and sans atout): take or pass; round 2: a suit other than the turn-up's, or pass."""
     if deal.auction.round == 1:
         return [{"action": "take"}, {"action": "pass"}]
     turned = SUIT[deal.turn_up]

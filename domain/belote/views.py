@@ -30,28 +30,28 @@ class View(msgspec.Struct, frozen=True):
     options: Options
     seat: Seat | None
     phase: str                          # "awaiting_deal", "auction", "play", "match_over"
-    deal: int                           # deals started so far (the current deal is deal - 1)
-    dealer: Seat | None
-    turn: Seat | None
-    hand: tuple[str, ...] | None        # None for a spectator
-    hand_sizes: dict[Seat, int]
-    turn_up: str | None
-    calls: tuple[Call, ...]
-    contract: Contract | None
-    trick: Trick | None
-    tricks: tuple[Trick, ...]
-    points: dict[str, int]              # card points of this deal's completed tricks
-    announces: tuple[tuple[Seat, str], ...]
-    declared: dict[Seat, str]           # the kind each seat said at trick 1
-    combinations_team: str | None
-    combinations_shown: tuple[Combination, ...]
-    result: str | None
-    deal_score: dict[str, int]
     match_score: dict[str, int]
-    history: tuple[dict[str, int], ...]
-    pool: int
+    history: tuple[dict[str, int], ...]  # what each deal added
+    pool: int                           # litige points waiting for the next winner
     winner: str | None
-    legal: list[dict[str, Any]]
+    deal: int = 0                       # deals started so far (the current deal is deal - 1)
+    dealer: Seat | None = None
+    turn: Seat | None = None
+    hand: tuple[str, ...] | None = None  # None for a spectator
+    hand_sizes: dict[Seat, int] = {}
+    turn_up: str | None = None
+    calls: tuple[Call, ...] = ()
+    contract: Contract | None = None
+    trick: Trick | None = None
+    tricks: tuple[Trick, ...] = ()
+    points: dict[str, int] = {}         # card points of this deal's completed tricks
+    announces: tuple[tuple[Seat, str], ...] = ()
+    declared: dict[Seat, str] = {}      # the kind each seat said at trick 1
+    combinations_team: str | None = None
+    combinations_shown: tuple[Combination, ...] = ()
+    result: str | None = None
+    deal_score: dict[str, int] = {}
+    legal: list[dict[str, Any]] = []
 
 
 def _phase(state: State) -> str:
@@ -63,20 +63,18 @@ def _phase(state: State) -> str:
 
 
 def view(state: State, seat: Seat | None) -> View:
+    match = dict(options=state.options, seat=seat, phase=_phase(state), match_score=dict(state.match_score),
+                 history=state.history, pool=state.pool, winner=state.winner)
     deal = state.deal
-    zero = {"NS": 0, "EW": 0}
     if deal is None:
-        return View(state.options, seat, _phase(state), 0, None, None, None if seat is None else (), {},
-                    None, (), None, None, (), zero, (), {}, None, (), None, zero, dict(state.match_score),
-                    state.history, state.pool, state.winner, [])
+        return View(**match, hand=None if seat is None else ())
     return View(
-        options=state.options, seat=seat, phase=_phase(state), deal=state.deals_played, dealer=deal.dealer,
-        turn=deal.turn, hand=None if seat is None else tuple(deal.hands[seat]),
+        **match, deal=state.deals_played, dealer=deal.dealer, turn=deal.turn,
+        hand=None if seat is None else tuple(deal.hands[seat]),
         hand_sizes={s: len(deal.hands[s]) for s in SEATS}, turn_up=deal.turn_up, calls=deal.calls,
         contract=deal.contract, trick=deal.trick, tricks=deal.tricks, points=dict(deal.points),
         announces=deal.announces, declared=dict(deal.declared), combinations_team=deal.combination_team,
         combinations_shown=deal.shown, result=deal.result, deal_score=dict(deal.score),
-        match_score=dict(state.match_score), history=state.history, pool=state.pool, winner=state.winner,
         legal=[] if seat is None else legal_actions(state, seat))
 
 
