@@ -83,7 +83,7 @@ def _value(raw: Mapping[str, Any]) -> int | str:
 
 def _card(raw: Mapping[str, Any]) -> str:
     card = raw.get("card")
-    if card in SUIT:                     # already canonical: the common case
+    if type(card) is str and card in SUIT:   # already canonical: the common case
         return card
     try:
         card = parse_card(card)
