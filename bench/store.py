@@ -119,14 +119,18 @@ def match_events(match: int) -> list[tuple[str, bytes]]:
     """One synthetic match: lobby events, 8 deals of bids, cards and tricks, the end."""
     seats = {"N": None, "E": None, "S": None, "W": None}
     events = [("match_created", json.dumps({"game": "belote", "options": {"target": 1000}, "seats": seats}).encode())]
-    events += [("seat_taken", json.dumps({"seat": s, "occupant": {"player_id": f"p{match}-{s}"}}).encode()) for s in seats]
-    events.append(("match_started", b"{}"))
+    events += [
+        ("seat_taken", json.dumps({"seat": s, "holder": {"kind": "player", "player_id": f"p{match}{s}"}}).encode())
+        for s in seats
+    ]
+    events.append(("match_started", b'{"first_dealer":"N"}'))
     for deal in range(8):
         events += [("bid_made", b'{"seat":"N","bid":"pass"}')] * 4
         for trick in range(8):
             events += [("card_played", CARD)] * 4 + [("trick_won", TRICK)]
-        events.append(("deal_finished", json.dumps({"deal": deal, "score": {"NS": 90, "EW": 72}}).encode()))
-    events.append(("match_finished", b'{"winner":"NS"}'))
+        score = {"NS": 90 * (deal + 1), "EW": 72 * (deal + 1)}
+        events.append(("deal_finished", json.dumps({"deal": deal, "match_score": score}).encode()))
+    events.append(("match_finished", b'{"winner":"NS","match_score":{"NS":720,"EW":576}}'))
     return events
 
 

@@ -40,7 +40,7 @@ class Projection:
     name: ClassVar[str]
     version: ClassVar[int] = 1
     tables: ClassVar[tuple[str, ...]]
-    event_types: ClassVar[frozenset[str]]
+    event_types: ClassVar[frozenset[str] | None]  # None: every event, with its payload
 
     def create(self, names: Mapping[str, str]) -> list[str]:
         """The DDL creating this projection's tables under `names` (IF NOT EXISTS)."""

@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from infra.projections.base import RowProjection
+from infra.projections.match_summaries import match_id_of
 from infra.store.model import RecordedEvent
 
 
 def free_seats(seats: dict[str, Any]) -> int:
-    return sum(1 for occupant in seats.values() if occupant is None)
+    return sum(1 for holder in seats.values() if holder is None)
 
 
 class Lobby(RowProjection):
@@ -32,11 +33,14 @@ class Lobby(RowProjection):
     }
     indexes = ("free_seats, created_at",)
 
+    def key_of(self, event: RecordedEvent, data: dict[str, Any]) -> str:
+        return match_id_of(event)
+
     def fold(self, row: dict[str, Any] | None, event: RecordedEvent, data: dict[str, Any]) -> dict[str, Any] | None:
         if event.type == "match_created":
             seats = data.get("seats") or {}
             return {
-                "match_id": event.stream_id,
+                "match_id": match_id_of(event),
                 "game": data["game"],
                 "options": data.get("options") or {},
                 "seats": seats,
@@ -45,6 +49,6 @@ class Lobby(RowProjection):
             }
         if row is None or event.type in ("match_started", "match_finished"):
             return None
-        occupant = data.get("occupant") if event.type == "seat_taken" else None
-        seats = {**row["seats"], data["seat"]: occupant}
+        holder = data["holder"] if event.type == "seat_taken" else None
+        seats = {**row["seats"], data["seat"]: holder}
         return {**row, "seats": seats, "free_seats": free_seats(seats)}

@@ -1,8 +1,9 @@
 """`match_summaries`: one row per match (game, options, seats, status, score, winner).
 
-It folds only the service-level event types of the contract in `docs/event-store.md`,
-never a game's own events, so every game gets a summary without teaching this module its
-rules: the game service states the score in `deal_finished`.
+It folds only the match layer's events (`domain.match`), never a game's own, so every
+game gets a summary without this module knowing its rules: `deal_finished` and
+`match_finished` carry the running `match_score`. Payloads are read as dicts, by the
+field names listed in docs/event-store.md ("The event-type contract").
 """
 
 from __future__ import annotations
@@ -12,13 +13,15 @@ from typing import Any
 from infra.projections.base import RowProjection
 from infra.store.model import RecordedEvent
 
+MATCH_STREAM_PREFIX = "match-"
 MATCH_EVENTS = frozenset(
     {"match_created", "seat_taken", "seat_left", "match_started", "deal_finished", "match_finished"}
 )
 
 
-def add_scores(total: dict[str, int], points: dict[str, int]) -> dict[str, int]:
-    return {side: total.get(side, 0) + points.get(side, 0) for side in {**total, **points}}
+def match_id_of(event: RecordedEvent) -> str:
+    """Match streams are named `match-<id>`; read models are keyed by the bare id."""
+    return event.stream_id.removeprefix(MATCH_STREAM_PREFIX)
 
 
 class MatchSummaries(RowProjection):
@@ -39,12 +42,15 @@ class MatchSummaries(RowProjection):
         "updated_at": "timestamptz",
         "version": "bigint",
     }
-    indexes = ("status, created_at",)
+    indexes = ("status, updated_at",)
+
+    def key_of(self, event: RecordedEvent, data: dict[str, Any]) -> str:
+        return match_id_of(event)
 
     def fold(self, row: dict[str, Any] | None, event: RecordedEvent, data: dict[str, Any]) -> dict[str, Any] | None:
         if event.type == "match_created":
             row = {
-                "match_id": event.stream_id,
+                "match_id": match_id_of(event),
                 "game": data["game"],
                 "options": data.get("options") or {},
                 "seats": data.get("seats") or {},
@@ -55,23 +61,22 @@ class MatchSummaries(RowProjection):
                 "created_at": event.recorded_at,
             }
         elif row is None:
-            return None  # a stream that is not a match (or whose creation we never saw)
+            return None  # not a match (or its creation is unknown): nothing to summarise
         else:
             row = dict(row)
             if event.type == "seat_taken":
-                row["seats"] = {**row["seats"], data["seat"]: data.get("occupant")}
+                row["seats"] = {**row["seats"], data["seat"]: data["holder"]}
             elif event.type == "seat_left":
                 row["seats"] = {**row["seats"], data["seat"]: None}
             elif event.type == "match_started":
                 row["status"] = "playing"
             elif event.type == "deal_finished":
                 row["deals"] += 1
-                row["score"] = data.get("totals") or add_scores(row["score"], data.get("score") or {})
+                row["score"] = data.get("match_score") or row["score"]
             elif event.type == "match_finished":
                 row["status"] = "finished"
                 row["winner"] = data.get("winner")
-                if data.get("totals"):
-                    row["score"] = data["totals"]
+                row["score"] = data.get("match_score") or row["score"]
         row["updated_at"] = event.recorded_at
         row["version"] = event.stream_version
         return row

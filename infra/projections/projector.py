@@ -1,9 +1,10 @@
 """The projector process: keep every projection caught up with the log.
 
-One projector runs at a time: it holds a session advisory lock for its whole life, and a
-second one (a rolling deploy, a stand-by replica) waits on that lock and takes over when
-the first one's connection goes away. Correctness does not depend on this lock, each
-batch takes its projection's own lock, it only avoids doing the work twice.
+One projector runs at a time for a given set of projections: it holds a session advisory
+lock (keyed by the set's names) for its whole life, and a second one (a rolling deploy, a
+stand-by replica) waits on that lock and takes over when the first one's connection goes
+away. Correctness does not depend on this lock, each batch takes its projection's own
+lock; it only keeps two processes from doing the same work.
 """
 
 from __future__ import annotations
@@ -42,9 +43,10 @@ async def run_projector(
     """
     stop = stop or asyncio.Event()
     pool = runner.store.pool
+    names = ",".join(sorted(p.name for p in projections))
     async with pool.acquire() as lock_conn:
         log.info("projector waiting for the projector lock")
-        await lock_conn.execute("SELECT pg_advisory_lock($1, 0)", PROJECTOR_LOCK)
+        await lock_conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", PROJECTOR_LOCK, names)
         log.info("projector running: %s", ", ".join(p.name for p in projections))
         wake = WakeListener(redis_url, redis_prefix)
         try:
@@ -68,4 +70,4 @@ async def run_projector(
         finally:
             await wake.close()
             if not lock_conn.is_closed():
-                await lock_conn.execute("SELECT pg_advisory_unlock($1, 0)", PROJECTOR_LOCK)
+                await lock_conn.execute("SELECT pg_advisory_unlock($1, hashtext($2))", PROJECTOR_LOCK, names)

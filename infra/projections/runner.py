@@ -90,7 +90,7 @@ class ProjectionRunner:
         events = await self.store.read_log(
             LogPosition(row["tx_id"], row["position"]),
             self.batch_size,
-            payload_types=sorted(projection.event_types),
+            payload_types=None if projection.event_types is None else sorted(projection.event_types),
             conn=conn,
         )
         if not events:

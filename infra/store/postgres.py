@@ -13,6 +13,7 @@ Two promises are hard, and both live in the SQL below rather than in Python lock
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
@@ -285,6 +286,20 @@ class PostgresEventStore:
         types = list(payload_types) if payload_types is not None else None
         rows = await (conn or self.pool).fetch(READ_LOG, after[0], after[1], types, limit)
         return [RecordedEvent(*row) for row in rows]
+
+    async def settle(self, timeout: float = 30.0) -> None:
+        """Wait until every transaction begun before this call has ended (in any database
+        of the cluster), so `read_log` shows every append that had returned by then.
+
+        Tailing readers never need this (they get such events in a later batch); it is for
+        tests and tools that want "everything so far", on a server that others also use.
+        """
+        target = await self.pool.fetchval("SELECT pg_snapshot_xmax(pg_current_snapshot())")
+        deadline = asyncio.get_running_loop().time() + timeout
+        while await self.pool.fetchval("SELECT pg_snapshot_xmin(pg_current_snapshot())") < target:
+            if asyncio.get_running_loop().time() > deadline:
+                raise TimeoutError("a transaction older than the call is still open")
+            await asyncio.sleep(0.005)
 
     async def head(self, *, conn: Connection | None = None) -> LogPosition:
         """The last final position of the log (LOG_START for an empty log)."""

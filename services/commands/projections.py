@@ -12,6 +12,20 @@ from infra.store import PostgresEventStore, create_pool
 from infra.store.connection import database_url_for_cli
 
 
+def all_projections() -> list:
+    """What the projector runs: `default_projections()` plus those registered with
+    `services.bootstrap.EXTRA_PROJECTIONS` (the live publisher registers on import)."""
+    try:
+        from services import bootstrap
+    except ImportError:
+        return default_projections()
+    try:
+        import services.api.live  # noqa: F401  (registers the publisher)
+    except ImportError:
+        pass
+    return bootstrap.projections()
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("projections", help="read models: status and rebuild")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
@@ -28,13 +42,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 async def _status(url: str) -> dict:
     pool = await create_pool(url, max_size=2)
     try:
-        return await ProjectionRunner(PostgresEventStore(pool)).status(default_projections())
+        return await ProjectionRunner(PostgresEventStore(pool)).status(all_projections())
     finally:
         await pool.close()
 
 
 async def _rebuild(url: str, name: str, batch_size: int) -> dict:
-    by_name = {p.name: p for p in default_projections()}
+    by_name = {p.name: p for p in all_projections() if p.tables}
     if name not in by_name:
         return {"ok": False, "error": f"unknown projection {name!r}", "known": sorted(by_name)}
     pool = await create_pool(url, max_size=3)

@@ -9,9 +9,10 @@ import os
 import signal
 import sys
 
-from infra.projections import ProjectionRunner, default_projections, run_projector
+from infra.projections import ProjectionRunner, run_projector
 from infra.store import PostgresEventStore, create_pool
 from infra.store.connection import database_url_for_cli
+from services.commands.projections import all_projections
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,6 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--redis-prefix", help="key and channel prefix (default: ATOUT_REDIS_PREFIX or atout)")
     parser.add_argument("--poll-interval", type=float, default=0.5, help="seconds between polls (default 0.5)")
     parser.add_argument("--batch-size", type=int, default=1000, help="events per transaction (default 1000)")
+    parser.add_argument("--only", help="comma-separated projection names (default: all of them)")
     parser.set_defaults(func=run)
 
 
@@ -40,11 +42,18 @@ async def _run(url: str, redis_url: str | None, prefix: str, args: argparse.Name
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    projections = all_projections()
+    if args.only:
+        wanted = set(args.only.split(","))
+        unknown = wanted - {p.name for p in projections}
+        if unknown:
+            raise SystemExit(f"atout projector: unknown projection(s) {', '.join(sorted(unknown))}")
+        projections = [p for p in projections if p.name in wanted]
     pool = await create_pool(url, max_size=4)
     try:
         runner = ProjectionRunner(PostgresEventStore(pool), batch_size=args.batch_size)
         await run_projector(
-            runner, default_projections(), redis_url=redis_url, redis_prefix=prefix,
+            runner, projections, redis_url=redis_url, redis_prefix=prefix,
             poll_interval=args.poll_interval, stop=stop,
         )
     finally:

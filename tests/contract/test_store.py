@@ -43,7 +43,11 @@ async def read_whole_log(store, after=LOG_START, batch=500):
 
 
 class StoreContract:
-    """Behaviour every event store must have."""
+    """Behaviour every event store must have.
+
+    `read_log` shows only final events; `settle()` waits until every append that has
+    returned is final (other sessions' transactions can hold the horizon for a moment).
+    """
 
     async def test_append_to_new_stream_numbers_from_one(self, store) -> None:
         sid = stream()
@@ -169,6 +173,7 @@ class StoreContract:
         for round_ in range(4):
             for sid in sids:
                 await store.append(sid, round_ * 2, [ev(round_), ev(round_)], command_id=uuid.uuid4())
+        await store.settle()
         mine = [e for e in await read_whole_log(store, start, batch=5) if e.stream_id in sids]
         assert len(mine) == 24
         for sid in sids:
@@ -180,12 +185,14 @@ class StoreContract:
         start = await store.head()
         sid = stream()
         await store.append(sid, 0, [ev(1, "wanted"), ev(2, "other")], command_id=uuid.uuid4())
+        await store.settle()
         page = [e for e in await store.read_log(start, 100, payload_types=["wanted"]) if e.stream_id == sid]
         assert [(e.type, e.data) for e in page] == [("wanted", b'{"n": 1}'), ("other", None)]
 
     async def test_head_moves_with_appends(self, store) -> None:
         before = await store.head()
         result = await store.append(stream(), 0, [ev(1)], command_id=uuid.uuid4())
+        await store.settle()
         after = await store.head()
         assert after > before and after >= result.events[-1].log_position
 

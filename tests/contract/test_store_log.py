@@ -54,6 +54,7 @@ async def test_an_event_that_commits_late_is_not_skipped(store, database_url: st
         await tx.commit()
     finally:
         await slow.close()
+    await store.settle()
     page = await store.read_log(start, 100)
     assert [e.stream_id for e in page if e.stream_id in (late, early)] == [late, early]
 
@@ -94,6 +95,7 @@ async def test_concurrent_writers_and_a_tailing_reader(store) -> None:
     began = time.perf_counter()
     tail = asyncio.create_task(reader())
     await asyncio.gather(*(writer(w) for w in range(WRITERS)))
+    await store.settle()  # then one last read sees everything
     done.set()
     await asyncio.wait_for(tail, 30)
     elapsed = time.perf_counter() - began
