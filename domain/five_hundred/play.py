@@ -117,7 +117,7 @@ def decide_play(state: State, command: Play) -> list[Any]:
     contract = state.contract
     trick = state.trick
     misere = contract.sitting_out != NOBODY  # type: ignore[union-attr]
-    events: list[Any] = [CardPlayed(seat=seat, card=card, suit=suit)]
+    events: list[Any] = [CardPlayed(seat, card, suit)]
     if len(trick.plays) + 1 < (3 if misere else 4):  # type: ignore[union-attr]
         return events
 
