@@ -218,15 +218,10 @@ class PostgresEventStore:
         Any conflicting row we collided with has committed by now (Postgres made us wait
         for it), so these fresh reads see it.
         """
-        async with self.pool.acquire() as conn:
-            command = await conn.fetchrow(COMMAND, stream_id, command_id)
-            if command is not None:
-                if command["request_hash"] != fingerprint:
-                    raise CommandConflictError(stream_id, command_id)
-                first, last = command["first_version"], command["last_version"]
-                events = await self.read_stream(stream_id, first - 1, last, conn=conn)
-                return AppendResult(stream_id, first, last, events, replayed=True)
-            current = await conn.fetchval(STREAM_VERSION, stream_id) or 0
+        first_answer = await self.command_result(stream_id, command_id, fingerprint)
+        if first_answer is not None:
+            return first_answer
+        current = await self.stream_version(stream_id)
         raise ConcurrencyError(stream_id, expected_version, current)
 
     async def command_result(
