@@ -104,6 +104,8 @@ def validation_exception(_: Request, exc: ValidationException) -> Response:
         field = "$" if key in ("", "data") else f"$.{key}"
         if first.get("message") == "'data'":
             return _respond(400, "malformed_json", "the request needs a JSON body", {"field": "$"})
+        if missing := _MISSING.search(first.get("message", "")):
+            field = f"{field}.{missing['field']}"
     else:
         field = key
     message = f"{field}: {first.get('message', exc.detail)}" if first else exc.detail

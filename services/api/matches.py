@@ -117,7 +117,7 @@ async def leave_seat(match_id: PathStr, seat: PathStr, principal: Caller, runtim
 @post("/v1/matches/{match_id:str}/start", guards=PLAYER, status_code=200, tags=TAGS, security=BEARER,
       summary="Start a fully seated match",
       description="Rarely needed: a match starts by itself when its last seat is taken. Any seated player (or an "
-                  "organiser) may ask; asking again answers the first start.",
+                  "organiser) may ask; a match already started answers 422 match_not_open.",
       responses=responses(200, CommandOut, [ex("started", COMMAND_EXAMPLE)], "The start and the first deal", 401,
                           403, 404, 422, 429))
 async def start_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> CommandOut:

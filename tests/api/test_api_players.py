@@ -1,0 +1,113 @@
+"""Identity, roles, erasure, rate limits, the OpenAPI document and the metrics."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+
+import pytest
+from litestar.testing import AsyncTestClient
+
+from services.api.app import create_app
+from services.api.ratelimit import RateLimit
+from services.cli import main as atout
+from tests.api.conftest import Player, act, register, seated_match, view
+
+pytestmark = [pytest.mark.db, pytest.mark.redis]
+
+
+async def admin_via_cli(database_url: str) -> Player:
+    """`atout admin create NAME --json`, as an operator runs it."""
+    out = io.StringIO()
+
+    def run() -> int:
+        with contextlib.redirect_stdout(out):
+            return atout(["admin", "create", "root", "--database-url", database_url, "--json"])
+
+    assert await asyncio.to_thread(run) == 0
+    created = json.loads(out.getvalue())
+    return Player(player_id=created["player_id"], token=created["token"])
+
+
+async def test_register_me_revoke(client) -> None:
+    player = await register(client, "Ada")
+    assert player.token.startswith("atk_") and len(player.token) > 40
+    me = await client.get("/v1/players/me", headers=player.headers)
+    assert me.json() == {"player_id": player.player_id, "name": "Ada", "role": "player"}
+    assert (await client.get("/v1/players/me")).json()["code"] == "unauthorized"
+    assert (await client.delete("/v1/players/me/token", headers=player.headers)).status_code == 204
+    revoked = await client.get("/v1/players/me", headers=player.headers)
+    assert (revoked.status_code, revoked.json()["code"]) == (401, "invalid_token")
+    bad = await client.post("/v1/players", json={"name": ""})
+    assert (bad.status_code, bad.json()["details"]["field"]) == (400, "$.name")
+    typed = await client.post("/v1/players", json={"name": 7})
+    assert (typed.status_code, typed.json()["code"], typed.json()["details"]["field"]) == (400, "invalid_field",
+                                                                                          "$.name")
+
+
+async def test_roles_admin_cli_and_erasure(client, database_url: str) -> None:
+    admin = await admin_via_cli(database_url)
+    assert (await client.get("/v1/players/me", headers=admin.headers)).json()["role"] == "admin"
+    player, other = await register(client, "Grace"), await register(client, "Linus")
+
+    refused = await client.put(f"/v1/players/{other.player_id}/role", json={"role": "admin"}, headers=player.headers)
+    assert (refused.status_code, refused.json()["code"]) == (403, "forbidden")
+    granted = await client.put(f"/v1/players/{player.player_id}/role", json={"role": "organiser"},
+                               headers=admin.headers)
+    assert granted.status_code == 200 and granted.json()["role"] == "organiser"
+    bad_role = await client.put(f"/v1/players/{player.player_id}/role", json={"role": "king"}, headers=admin.headers)
+    assert (bad_role.status_code, bad_role.json()["details"]["field"]) == (400, "$.role")
+    missing = await client.put("/v1/players/nobody/role", json={"role": "player"}, headers=admin.headers)
+    assert (missing.status_code, missing.json()["code"]) == (404, "unknown_player")
+
+    # Erasure: an organiser may not erase someone else; an admin may. The name goes, the
+    # tokens stop working, the id remains (events still name it).
+    assert (await client.delete(f"/v1/players/{other.player_id}", headers=player.headers)).status_code == 403
+    assert (await client.delete(f"/v1/players/{other.player_id}", headers=admin.headers)).status_code == 204
+    profile = await client.get(f"/v1/players/{other.player_id}", headers=admin.headers)
+    assert profile.json()["name"] is None
+    assert (await client.get("/v1/players/me", headers=other.headers)).status_code == 401
+
+
+async def test_rate_limit_answers_429_with_retry_after(api_settings) -> None:
+    app = create_app(api_settings, rate_limit=RateLimit(requests=3, window=30))
+    async with AsyncTestClient(app=app) as limited:
+        player = await register(limited)
+        answers = [await limited.get("/v1/players/me", headers=player.headers) for _ in range(4)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]  # per token (registration: per address)
+    last = answers[-1]
+    assert last.status_code == 429 and last.json()["code"] == "rate_limited"
+    assert 1 <= int(last.headers["retry-after"]) <= 30
+
+
+async def test_openapi_has_every_route_with_examples(client) -> None:
+    response = await client.get("/schema/openapi.json")
+    assert response.status_code == 200
+    paths = response.json()["paths"]
+    expected = {"/v1/players", "/v1/players/me", "/v1/players/me/token", "/v1/matches", "/v1/matches/mine",
+                "/v1/matches/{match_id}", "/v1/matches/{match_id}/seats/{seat}", "/v1/matches/{match_id}/actions",
+                "/v1/matches/{match_id}/events", "/v1/matches/{match_id}/record", "/v1/records/play",
+                "/v1/matches/{match_id}/start", "/v1/matches/{match_id}/rematch", "/metrics"}
+    assert expected <= set(paths)
+    for path in expected:
+        for method, operation in paths[path].items():
+            text = json.dumps(operation)
+            assert '"examples"' in text, f"{method.upper()} {path} has no example"
+    action = paths["/v1/matches/{match_id}/actions"]["post"]
+    assert {"400", "401", "404", "409", "422", "429"} <= set(action["responses"])
+
+
+async def test_metrics_count_actions_by_type_and_outcome(client) -> None:
+    match_id, players = await seated_match(client, "belote", {"deals": 1})
+    seat = (await view(client, match_id, players["N"]))["to_act"][0]
+    mine = await view(client, match_id, players[seat])
+    assert (await act(client, match_id, players[seat], mine["version"], action="pass")).status_code == 200
+    assert (await act(client, match_id, players[seat], mine["version"], action="pass")).status_code == 409
+    text = (await client.get("/metrics")).text
+    assert 'atout_actions_total{action="pass",outcome="accepted"}' in text
+    assert 'atout_actions_total{action="pass",outcome="stale_version"}' in text
+    assert "atout_action_seconds_bucket" in text
+    for name in ("atout_open_sockets", "atout_fanout_drops_total", "atout_projection_lag_events"):
+        assert name in text
