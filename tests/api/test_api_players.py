@@ -111,3 +111,44 @@ async def test_metrics_count_actions_by_type_and_outcome(client) -> None:
     assert "atout_action_seconds_bucket" in text
     for name in ("atout_open_sockets", "atout_fanout_drops_total", "atout_projection_lag_events"):
         assert name in text
+
+
+async def test_action_logs_are_json_lines_with_the_command_id(client) -> None:
+    import logging
+
+    from services.api.logs import JsonFormatter
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    logger = logging.getLogger("atout.actions")
+    logger.addHandler(handler)
+    try:
+        match_id, players = await seated_match(client, "five_hundred", {"deals": 1})
+        seat = (await view(client, match_id, players["N"]))["to_act"][0]
+        mine = await view(client, match_id, players[seat])
+        command_id = "2b1c1f0e-0000-4000-8000-000000000001"
+        assert (await act(client, match_id, players[seat], mine["version"], command_id, action="pass")).is_success
+    finally:
+        logger.removeHandler(handler)
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    line = next(entry for entry in lines if entry.get("correlation_id") == command_id)
+    assert line["message"] == "action" and line["outcome"] == "accepted" and line["match_id"] == match_id
+    assert line["level"] == "info" and line["action"] == "pass" and isinstance(line["ms"], float)
+
+
+async def test_the_embedded_default_runs_the_projector_beside_the_api(api_settings) -> None:
+    """`atout serve` on the embedded default: one process, the read models kept up to date."""
+    app = create_app(api_settings, projector=True, rate_limit=RateLimit(requests=0))
+    async with AsyncTestClient(app=app) as embedded:
+        player = await register(embedded)
+        created = await embedded.post("/v1/matches", headers=player.headers,
+                                      json={"game": "belote", "seats": {"N": "me", "E": "open", "S": "open",
+                                                                        "W": "open"}})
+        match_id = created.json()["match_id"]
+        for _ in range(150):
+            mine = (await embedded.get("/v1/matches/mine", headers=player.headers)).json()
+            if mine:
+                break
+            await asyncio.sleep(0.1)
+    assert [m["match_id"] for m in mine] == [match_id]
