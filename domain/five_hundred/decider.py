@@ -58,9 +58,6 @@ def _malformed(command: Any) -> None:
     elif isinstance(command, Discard):
         verify(len(command.cards) == 3 and len(set(command.cards)) == 3, "bad_action",
                "discard exactly three different cards")
-    elif isinstance(command, Play):
-        verify(command.suit is None or command.suit in ("S", "H", "D", "C"), "bad_action",
-               "the named suit is one of S, H, D, C")
 
 
 def _between_deals(state: State, deal: int) -> None:
@@ -122,23 +119,24 @@ def _kitty(state: State, event: KittyTaken) -> dict[str, Any]:
     return {"hands": state.hands[:i] + (hand,) + state.hands[i + 1:], "kitty": ()}
 
 
-def _settle(state: State, history: tuple[DealRecord, ...], in_deal: bool) -> dict[str, Any]:
+def _settle(state: State, history: tuple[DealRecord, ...]) -> dict[str, Any]:
+    """Between deals (the only time history changes): the match score and winner follow
+    from the whole history, so a ruling can end, change or reopen the match."""
     score, over, winner = outcome(history, state.options)
-    phase = MATCH_OVER if over else (state.phase if in_deal else AWAITING_DEAL)
-    return {"history": history, "score": score, "winner": winner, "phase": phase}
+    return {"history": history, "score": score, "winner": winner, "phase": MATCH_OVER if over else AWAITING_DEAL}
 
 
 def _scored(state: State, event: DealScored) -> dict[str, Any]:
     record = DealRecord(deal=event.deal, dealer=state.dealer, contract=state.contract,  # type: ignore[arg-type]
                         result=event.result, tricks=state.tricks, points=(event.points["NS"], event.points["EW"]),
                         score=(event.score["NS"], event.score["EW"]))
-    return {**_settle(state, state.history + (record,), False), "turn": None}
+    return {**_settle(state, state.history + (record,)), "turn": None}
 
 
 def _voided(state: State, event: DealVoided) -> dict[str, Any]:
     history = list(state.history)
     history[event.deal] = msgspec.structs.replace(history[event.deal], voided=True)
-    return _settle(state, tuple(history), False)
+    return _settle(state, tuple(history))
 
 
 def _adjusted(state: State, event: ScoreAdjusted) -> dict[str, Any]:
@@ -146,7 +144,7 @@ def _adjusted(state: State, event: ScoreAdjusted) -> dict[str, Any]:
     record = history[event.deal]
     adjust = (record.adjust[0] + event.score.get("NS", 0), record.adjust[1] + event.score.get("EW", 0))
     history[event.deal] = msgspec.structs.replace(record, adjust=adjust)
-    return _settle(state, tuple(history), False)
+    return _settle(state, tuple(history))
 
 
 def _fields(change: Callable[[State, Any], dict[str, Any]]) -> Callable[[State, Any], State]:

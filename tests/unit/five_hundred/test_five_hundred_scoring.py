@@ -5,11 +5,11 @@ the target), the `deals` option, and the rulings that void a deal or adjust a sc
 from __future__ import annotations
 
 import pytest
-from five_hundred_support import E, N, S, W, contract, deal, refused
+from five_hundred_support import E, N, S, W, contract, refused
 
 from domain.five_hundred import GAME
-from domain.five_hundred.bids import find
-from domain.five_hundred.messages import BidMade, ContractWon, DealScored, DealVoided, Passed, ScoreAdjusted
+from domain.five_hundred.bids import BIDS, find
+from domain.five_hundred.messages import BidMade, ContractWon, DealScored, DealVoided, ScoreAdjusted
 from domain.five_hundred.options import Options
 from domain.five_hundred.scoring import score_deal
 from domain.five_hundred.state import make_contract
@@ -62,7 +62,6 @@ def finished(state, seat, score, tricks=7, suit="NT", result="made", kind=None):
     dealer = GAME.status(state).next_dealer or N
     state, _ = GAME.apply(state, StartDeal(dealer=dealer, deck=GAME.deck))
     spec = find(None if kind else tricks, None if kind else suit, kind)
-    from domain.five_hundred.bids import BIDS
     b = BIDS[spec]
     events = [BidMade(seat=seat, tricks=b.tricks, suit=b.suit, contract=kind),
               ContractWon(seat=seat, tricks=b.tricks, suit=b.suit, contract=b.kind, value=b.value),
