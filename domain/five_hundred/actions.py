@@ -55,7 +55,7 @@ def parse_action(action: Mapping[str, Any]) -> Any:
         if key not in fields:
             raise _bad(f"unknown field {key!r} for action {kind!r}")
     seat = action.get("seat")
-    seat = _SEATS.get(seat) if type(seat) is str else None
+    seat = _SEATS.get(seat) if isinstance(seat, str) else None
     if seat is None:
         raise _bad(f"bad seat {action.get('seat')!r}; seats are N, E, S, W")
     if kind == "play":

@@ -166,3 +166,23 @@ def test_out_of_phase_and_out_of_turn_codes():
     assert refused(state, {"seat": "E", "action": "play", "card": state.hands[1][0]}) == "wrong_phase"
     assert refused(state, {"seat": "E", "action": "discard", "cards": list(state.hands[1][:3])}) == "wrong_phase"
     assert refused(state, bid(E, contract="sans_atout")) == "bad_action"
+
+
+def test_parse_action_reads_the_vocabulary_and_refuses_anything_else():
+    from domain.five_hundred.messages import Bid, Discard, Pass, Play
+    from domain.game import RuleViolation
+
+    assert GAME.parse_action({"seat": N, "action": "pass"}) == Pass(seat=N)
+    assert GAME.parse_action({"seat": "E", "action": "bid", "contract": "open_misere"}) == Bid(seat=E, contract="open_misere")
+    assert GAME.parse_action({"seat": "S", "action": "play", "card": "10h"}) == Play(seat=S, card="TH")
+    assert GAME.parse_action({"seat": "W", "action": "discard", "cards": ["jk", "10D", "AS"]}) == \
+        Discard(seat=W, cards=("JK", "TD", "AS"))
+    for bad in [{"seat": ["N"], "action": "pass"}, {"seat": "N", "action": ["play"]}, "pass",
+                {"seat": "N", "action": "play", "card": ["AS"]}, {"seat": "N", "action": "discard", "cards": "ASKSQS"},
+                {"seat": "N", "action": "bid", "tricks": 7, "suit": "S", "contract": "misere"},
+                {"seat": "N", "action": "bid", "tricks": True, "suit": "S"}, {"seat": "N", "action": "bid", "tricks": 7},
+                {"seat": "N", "action": "play", "card": "AS", "suit": ["H"]}, {"seat": "N", "action": "pass", "x": 1},
+                {"action": "pass"}, {"seat": "N", "action": "discard", "cards": ["AS", "KS", "QS", "JS"]}]:
+        with pytest.raises(RuleViolation) as error:
+            GAME.parse_action(bad)  # type: ignore[arg-type]
+        assert error.value.code == "bad_action", bad
