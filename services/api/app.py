@@ -77,5 +77,6 @@ def create_app(
         exception_handlers=HANDLERS,
         middleware=[CorrelationMiddleware],
         openapi_config=OPENAPI,
+        logging_config=None,  # the process configures logging (JSON lines: services/api/logs.py)
         debug=debug,
     )

@@ -122,7 +122,9 @@ async def test_action_logs_are_json_lines_with_the_command_id(client) -> None:
     handler = logging.StreamHandler(stream)
     handler.setFormatter(JsonFormatter())
     logger = logging.getLogger("atout.actions")
+    level = logger.level
     logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
     try:
         match_id, players = await seated_match(client, "five_hundred", {"deals": 1})
         seat = (await view(client, match_id, players["N"]))["to_act"][0]
@@ -131,6 +133,7 @@ async def test_action_logs_are_json_lines_with_the_command_id(client) -> None:
         assert (await act(client, match_id, players[seat], mine["version"], command_id, action="pass")).is_success
     finally:
         logger.removeHandler(handler)
+        logger.setLevel(level)
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
     line = next(entry for entry in lines if entry.get("correlation_id") == command_id)
     assert line["message"] == "action" and line["outcome"] == "accepted" and line["match_id"] == match_id
