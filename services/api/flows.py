@@ -164,6 +164,17 @@ async def take_seat(svc: MatchService, principal: Principal, match_id: str, seat
     return Outcome(match_id=match_id, version=started.version, events=taken.events + started.events)
 
 
+async def leave_seat(svc: MatchService, principal: Principal, match_id: str, seat: Seat) -> Outcome:
+    """A player leaves its own seat; a bot is sent away only by a player of the match (or
+    an organiser), not by any passer-by."""
+    state = await svc.load(match_id)
+    holder = state.seats.get(seat.value)
+    if holder is not None and holder.kind == "bot" and seat_of(state, principal.player_id) is None \
+            and not principal.has_role("organiser"):
+        raise ApiError(403, "forbidden", "only a player of this match or an organiser may remove a bot")
+    return await retrying(lambda: svc.leave_seat(match_id, seat, player_id=principal.player_id))
+
+
 async def start(svc: MatchService, principal: Principal, match_id: str) -> Outcome:
     state = await svc.load(match_id)
     if seat_of(state, principal.player_id) is None and not principal.has_role("organiser"):

@@ -104,13 +104,11 @@ async def take_seat(match_id: PathStr, seat: PathStr, principal: Caller, runtime
 
 
 @delete("/v1/matches/{match_id:str}/seats/{seat:str}", guards=PLAYER, status_code=200, tags=TAGS, security=BEARER,
-        summary="Leave a seat (before the start)",
+        summary="Leave a seat (before the start), or remove a bot from one",
         responses=responses(200, CommandOut, [ex("left", COMMAND_EXAMPLE)], "The new version and events", 400, 401,
-                            404, 422, 429))
+                            403, 404, 422, 429))
 async def leave_seat(match_id: PathStr, seat: PathStr, principal: Caller, runtime: Runtime) -> CommandOut:
-    parsed = flows.parse_seat(seat)
-    outcome = await flows.retrying(lambda: runtime.matches.leave_seat(match_id, parsed,
-                                                                      player_id=principal.player_id))
+    outcome = await flows.leave_seat(runtime.matches, principal, match_id, flows.parse_seat(seat))
     return await _answer(runtime, match_id, outcome, principal)
 
 

@@ -112,8 +112,24 @@ async def test_seats_autostart_lobby_and_my_matches(client, runner) -> None:
     outsider = await register(client)
     assert (await client.post(f"/v1/matches/{match_id}/start", headers=outsider.headers)).status_code == 403
     assert not listed(await eventually(runner, lobby, lambda ms: not listed(ms)))
+
+    async def theirs():
+        return (await client.get("/v1/matches/mine", headers=others[0].headers)).json()
+
+    seated = await eventually(runner, theirs, lambda ms: ms and ms[0]["status"] == "playing")
+    assert [m["match_id"] for m in seated] == [match_id] and seated[0]["status"] == "playing"
     spectator = await view(client, match_id, outsider)
     assert spectator["seat"] is None and spectator["table"]["legal"] == []
+
+
+async def test_a_bot_is_removed_only_by_a_player_of_the_match(client) -> None:
+    north, passer_by = await register(client), await register(client)
+    created = await client.post("/v1/matches", headers=north.headers,
+                                json={"game": "cinch", "seats": {**OPEN, "E": "bot:basic"}})
+    url = f"/v1/matches/{created.json()['match_id']}/seats/E"
+    refused = await client.delete(url, headers=passer_by.headers)
+    assert (refused.status_code, refused.json()["code"]) == (403, "forbidden")
+    assert (await client.delete(url, headers=north.headers)).status_code == 200
 
 
 async def test_rematch_keeps_seats_and_is_made_once(client) -> None:
