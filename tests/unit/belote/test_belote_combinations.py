@@ -67,6 +67,14 @@ def test_t10b_one_card_in_two_combinations_row6():
     assert [c.kind for c in held("S", hands["S"], official=True, trump="D")] == ["carré"]
 
 
+def test_8b_official_never_shortens_a_run_to_free_a_card():
+    hand = "KS KH KD KC 9H TH JH QH"
+    assert sorted(c.kind for c in held("S", hand)) == ["carré", "cent"]
+    assert [c.kind for c in held("S", hand, official=True, trump="H")] == ["carré"]
+    assert outcome({"S": hand}, trump="H") == ("NS", 200)
+    assert outcome({"S": hand}, trump="H", official=True) == ("NS", 100)
+
+
 def test_t11_no_trump_carres_row4():
     hands = {"W": "AS AH AD AC 7H 8C 9D QS", "N": "TS TH TD TC 7S 9H 8D JC"}
     assert outcome(hands, no_trump=True) == ("EW", 100)
