@@ -7,8 +7,8 @@ It connects to ATOUT_BENCH_DATABASE_URL (default: the local Postgres as `postgre
 creates its own database, and drops it at the end.
 
 Appends and the raw ceiling run in the same process, at the same concurrency, through the
-same kind of pool, interleaved round by round so that a noisy machine hurts both alike;
-each figure is the median of the rounds. One append is one command: the 1 or 2 events of
+same kind of pool, in short slices interleaved round by round so that a noisy machine
+hurts both alike; each figure is the median of the rounds. One append is one command: the 1 or 2 events of
 one action (a card played, sometimes with the trick it wins). The raw ceiling is one
 single-row INSERT into a plain table per transaction; `raw_held` measures the same with a
 connection held by each worker (no pool), the client-side best case.
@@ -44,8 +44,8 @@ def with_database(url: str, name: str) -> str:
     return urlunsplit(urlsplit(url)._replace(path="/" + name))
 
 
-async def timed(seconds: float, workers: int, step) -> float:
-    """Run `step(worker)` in a loop on `workers` tasks for `seconds`; return steps/s."""
+async def timed(seconds: float, workers: int, step) -> tuple[float, float]:
+    """Run `step(worker)` in a loop on `workers` tasks for `seconds`; return (steps, elapsed)."""
     deadline = time.perf_counter() + seconds
     counts = [0] * workers
 
@@ -56,11 +56,15 @@ async def timed(seconds: float, workers: int, step) -> float:
 
     began = time.perf_counter()
     await asyncio.gather(*(loop(w) for w in range(workers)))
-    return sum(counts) / (time.perf_counter() - began)
+    return sum(counts), time.perf_counter() - began
 
 
-async def append_round(url: str, concurrency: int, seconds: float) -> dict[str, float]:
+async def bench_concurrency(url: str, concurrency: int, seconds: float, rounds: int) -> dict:
+    """Raw (held connections), raw (through the pool) and appends, in short slices whose
+    order rotates every round, so that a slow stretch of the disk or a neighbour's burst
+    falls on all three alike."""
     pool = await create_pool(url, min_size=concurrency, max_size=concurrency)
+    held = [await connect(url) for _ in range(concurrency)]
     store = PostgresEventStore(pool)
     streams = [f"bench-{uuid.uuid4()}" for _ in range(concurrency)]
     versions = [0] * concurrency
@@ -77,42 +81,38 @@ async def append_round(url: str, concurrency: int, seconds: float) -> dict[str, 
     async def raw(w: int) -> None:
         await pool.execute("INSERT INTO raw_ceiling (stream, payload) VALUES ($1, $2)", streams[w], CARD)
 
-    held = [await connect(url) for _ in range(concurrency)]
-
     async def raw_held(w: int) -> None:
         await held[w].execute("INSERT INTO raw_ceiling (stream, payload) VALUES ($1, $2)", streams[w], CARD)
 
+    steps = {"raw_held": raw_held, "raw": raw, "append": append}
+    rates: dict[str, list[float]] = {key: [] for key in [*steps, "append_events"]}
     try:
-        result = {"raw_held": await timed(seconds, concurrency, raw_held)}
+        for round_ in range(rounds):
+            keys = list(steps)
+            for key in keys[round_ % 3:] + keys[: round_ % 3]:
+                events_before = sum(versions)
+                count, elapsed = await timed(seconds, concurrency, steps[key])
+                rates[key].append(count / elapsed)
+                if key == "append":
+                    rates["append_events"].append((sum(versions) - events_before) / elapsed)
+    finally:
         for conn in held:
             await conn.close()
-        result["raw"] = await timed(seconds, concurrency, raw)
-        appended_before = sum(versions)
-        result["append"] = await timed(seconds, concurrency, append)
-        result["append_events"] = (sum(versions) - appended_before) / seconds
-        return result
-    finally:
         await pool.close()
+    med = {key: statistics.median(values) for key, values in rates.items()}
+    return {
+        "appends_per_s": round(med["append"]),
+        "events_per_s": round(med["append_events"]),
+        "raw_inserts_per_s": round(med["raw"]),
+        "raw_held_inserts_per_s": round(med["raw_held"]),
+        "ratio_to_raw": round(med["append"] / med["raw"], 3),
+        "ratio_to_raw_held": round(med["append"] / med["raw_held"], 3),
+        "rounds": {key: [round(v) for v in values] for key, values in rates.items()},
+    }
 
 
 async def bench_appends(url: str, seconds: float, rounds: int) -> dict:
-    report = {}
-    for concurrency in (1, 8, 32):
-        samples: dict[str, list[float]] = {}
-        for _ in range(rounds):
-            for key, value in (await append_round(url, concurrency, seconds)).items():
-                samples.setdefault(key, []).append(value)
-        med = {key: statistics.median(values) for key, values in samples.items()}
-        report[str(concurrency)] = {
-            "appends_per_s": round(med["append"]),
-            "events_per_s": round(med["append_events"]),
-            "raw_inserts_per_s": round(med["raw"]),
-            "raw_held_inserts_per_s": round(med["raw_held"]),
-            "ratio_to_raw": round(med["append"] / med["raw"], 3),
-            "ratio_to_raw_held": round(med["append"] / med["raw_held"], 3),
-            "rounds": {key: [round(v) for v in values] for key, values in samples.items()},
-        }
-    return report
+    return {str(c): await bench_concurrency(url, c, seconds, rounds) for c in (1, 8, 32)}
 
 
 def match_events(match: int) -> list[tuple[str, bytes]]:
@@ -180,8 +180,8 @@ async def bench_rebuild(url: str, total: int, batch_size: int) -> dict:
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="length of one measurement")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds per concurrency")
+    parser.add_argument("--seconds", type=float, default=1.0, help="length of one measurement slice")
+    parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds per concurrency")
     parser.add_argument("--events", type=int, default=1_000_000, help="events in the rebuild log")
     parser.add_argument("--batch-size", type=int, default=5000, help="rebuild events per transaction")
     args = parser.parse_args()

@@ -1,6 +1,6 @@
 """The Postgres event store (asyncpg).
 
-Two promises are hard, and both live in the SQL below rather than in Python locks:
+Two promises are hard, and both live in the SQL (`infra/store/sql.py`), not in Python locks:
 
 * An append is one statement, hence one implicit transaction and one round trip: the
   events, their idempotency record and the optimistic-concurrency check (the primary key
@@ -8,7 +8,7 @@ Two promises are hard, and both live in the SQL below rather than in Python lock
   in that transaction: no NOTIFY, no Redis, no table lock. Appends to different streams
   never wait for each other, so the store runs close to the server's commit rate.
 * The global log can be tailed without ever skipping an event that commits late, even
-  though appends are not serialised: see `READ_LOG`.
+  though appends are not serialised: see `READ_LOG` in `infra/store/sql.py`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 
 import asyncpg
-
-from infra.store.pool import Pool
 
 from infra.store.model import (
     LOG_START,
@@ -33,114 +31,20 @@ from infra.store.model import (
     event_ids,
     request_hash,
 )
+from infra.store.pool import Pool
+from infra.store.sql import (  # noqa: F401  (re-exported: READ_STREAM, READ_LOG, ...)
+    APPEND,
+    APPEND_ONE,
+    BACKLOG,
+    COLUMNS,
+    COMMAND,
+    HEAD,
+    READ_LOG,
+    READ_STREAM,
+    STREAM_VERSION,
+)
 
 log = logging.getLogger(__name__)
-
-# The order of RecordedEvent's fields.
-COLUMNS = (
-    "stream_id, stream_version, position, tx_id, event_id, type, schema_version,"
-    " data, metadata, recorded_at"
-)
-
-# One statement, so one transaction and one round trip. The data-modifying CTEs run
-# exactly once whether or not the outer SELECT reads them, and they succeed or fail
-# together. The WHERE refuses a gap: appending at expected version 7 needs version 7 to
-# exist (a new stream is version 0), so a stale or invented version inserts nothing and
-# the caller learns the current version. Two appends at the same expected version both
-# try to insert `expected + 1`; the primary key lets exactly one of them commit and the
-# other fails with a unique violation once the first has committed.
-APPEND = """
-WITH new AS (
-    SELECT e.ord, e.event_id, e.type, e.schema_version, e.data, e.metadata
-    FROM unnest($4::uuid[], $5::text[], $6::int[], $7::jsonb[], $8::jsonb[])
-         WITH ORDINALITY AS e(event_id, type, schema_version, data, metadata, ord)
-    WHERE $3::bigint = 0
-       OR EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND stream_version = $3)
-), appended AS (
-    INSERT INTO events (stream_id, stream_version, event_id, type, schema_version, data, metadata)
-    SELECT $1, $3 + ord, event_id, type, schema_version, data, metadata FROM new ORDER BY ord
-    RETURNING position, stream_version, tx_id, recorded_at
-), command AS (
-    INSERT INTO commands (stream_id, command_id, request_hash, first_version, last_version)
-    SELECT $1, $2, $9, min(stream_version), max(stream_version) FROM appended
-    HAVING count(*) > 0
-)
-SELECT position, stream_version, tx_id, recorded_at FROM appended ORDER BY stream_version
-"""
-
-STREAM_VERSION = """
-SELECT stream_version FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1
-"""
-
-# A stream needs no horizon: version v+1 can only be inserted once version v is visible
-# to the inserting statement (see APPEND), so a stream never shows a gap to a reader.
-READ_STREAM = f"""
-SELECT {COLUMNS} FROM events
-WHERE stream_id = $1 AND stream_version > $2 AND stream_version <= $3
-ORDER BY stream_version
-"""
-
-COMMAND = """
-SELECT request_hash, first_version, last_version FROM commands
-WHERE stream_id = $1 AND command_id = $2
-"""
-
-# Why the log is ordered by (tx_id, position) and read below the xmin horizon.
-#
-# `position` comes from a sequence, drawn when a row is inserted; the row becomes visible
-# when its transaction commits. Concurrent appends commit in any order, so a reader that
-# follows `position` can see 11 while 10 is still uncommitted, checkpoint at 11, and never
-# read 10. Serialising appends with a lock would fix that at the price of one commit at a
-# time; instead each event records the id of the transaction that wrote it (`tx_id`, an
-# xid8, which never wraps around) and a reader only reads events whose tx_id is below
-# `pg_snapshot_xmin(pg_current_snapshot())`: the smallest transaction id still running
-# when this statement's snapshot was taken. Every transaction with a smaller id has
-# finished, so its events are all visible now (committed) or never will be (aborted);
-# every transaction still running, or not yet begun, has an id at or above the horizon.
-# So the set of events below the horizon is final: nothing can ever be added to it.
-#
-# Ordering by (tx_id, position) makes that set a prefix of the log order: whatever
-# commits later has a tx_id at or above the horizon and so sorts after everything read
-# so far. A reader's checkpoint is the (tx_id, position) of the last event it applied;
-# because it was below the horizon, no late commit can ever land behind it. (Ordering by
-# position alone would not do, even below the horizon: a transaction with a smaller xid
-# can draw a larger position than one with a bigger xid, so an event below a later
-# horizon could still have a position smaller than the checkpoint.) Within a transaction
-# the events of one append come in position order, which is their version order.
-#
-# Within a stream this order is the version order: an append sees the previous version
-# committed before it takes its transaction id, so its tx_id is larger.
-#
-# The price: any long transaction holding an xid (in any database of the cluster) holds
-# the horizon back, and readers wait behind it. Appends and projection batches are short
-# by design; a rebuild uses many short transactions for this reason.
-#
-# `$3` lists the types whose payloads the caller wants; the others come back with
-# `data = NULL`, still advancing the caller's checkpoint without the cost of shipping and
-# decoding payloads nobody reads.
-READ_LOG = f"""
-SELECT stream_id, stream_version, position, tx_id, event_id, type, schema_version,
-       CASE WHEN $3::text[] IS NULL OR type = ANY($3::text[]) THEN data END,
-       metadata, recorded_at
-FROM events
-WHERE (tx_id, position) > ($1::xid8, $2::bigint)
-  AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
-ORDER BY tx_id, position
-LIMIT $4
-"""
-
-HEAD = """
-SELECT tx_id, position FROM events
-WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())
-ORDER BY tx_id DESC, position DESC LIMIT 1
-"""
-
-# The lag of a reader: final events after its checkpoint, and how old the oldest is.
-BACKLOG = """
-SELECT count(*), extract(epoch FROM now() - min(recorded_at))::float8 FROM events
-WHERE (tx_id, position) > ($1::xid8, $2::bigint)
-  AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
-"""
 
 Connection = asyncpg.Connection
 AfterAppend = Callable[[AppendResult], Awaitable[None]]
@@ -177,18 +81,18 @@ class PostgresEventStore:
         fingerprint = request_hash or _default_hash(stream_id, expected_version, events)
         ids = event_ids(command_id, stream_id, len(events))
         try:
-            rows = await self.pool.fetch(
-                APPEND,
-                stream_id,
-                command_id,
-                expected_version,
-                ids,
-                [e.type for e in events],
-                [e.schema_version for e in events],
-                [e.data for e in events],
-                [e.metadata for e in events],
-                fingerprint,
-            )
+            if len(events) == 1:
+                e = events[0]
+                rows = await self.pool.fetch(
+                    APPEND_ONE, stream_id, command_id, expected_version, ids[0],
+                    e.type, e.schema_version, e.data, e.metadata, fingerprint,
+                )
+            else:
+                rows = await self.pool.fetch(
+                    APPEND, stream_id, command_id, expected_version, ids,
+                    [e.type for e in events], [e.schema_version for e in events],
+                    [e.data for e in events], [e.metadata for e in events], fingerprint,
+                )
         except asyncpg.UniqueViolationError:
             rows = []
         if not rows:
