@@ -3,7 +3,8 @@ generation included, on one core. Prints one JSON object.
 
     .venv/bin/python bench/engine.py [--seconds 3] [--seed 1]
 
-Each configuration plays whole deals (from StartDeal to the deal's end, starting a new
+Legal actions are generated for the seats the status says may act (as a server does for
+the player in turn), and one is chosen uniformly. Each configuration plays whole deals (from StartDeal to the deal's end, starting a new
 match when one ends) for about `--seconds`, and reports deals/s and actions/s.
 """
 
@@ -45,7 +46,7 @@ def measure(game_name: str, raw_options: dict, seconds: float, seed: int) -> dic
     while time.perf_counter() < deadline:
         if game.status(state).phase == "match_over":
             state = game.initial(options)
-        for _, state, _ in play_deal(game, state, rng):
+        for _, state, _ in play_deal(game, state, rng, public_turns=True):
             actions += 1
         actions -= 1  # the StartDeal is not a player's action
         deals += 1

@@ -85,7 +85,7 @@ class MatchStatus(msgspec.Struct, frozen=True):
     next_dealer: Seat | None
     match_score: dict[str, int]
     winner: str | None
-    to_act: tuple[Seat, ...] = ()
+    to_act: tuple[Seat, ...] = ()      # the seats publicly expected to act now (out of turn too)
 
 
 @dataclass(frozen=True)

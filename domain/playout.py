@@ -20,9 +20,15 @@ def concrete(action: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return out
 
 
-def choose_action(game: GameRules, state: Any, rng: random.Random) -> dict[str, Any] | None:
-    """A uniformly chosen legal action of a uniformly chosen seat that may act, with its seat."""
-    choices = [(seat, a) for seat in Seat for a in game.legal_actions(state, seat)]
+def choose_action(game: GameRules, state: Any, rng: random.Random, public_turns: bool = False
+                  ) -> dict[str, Any] | None:
+    """A uniformly chosen legal action among those of every seat that may act, with its seat.
+
+    With `public_turns`, only the seats the status names are asked: cheaper, and what a
+    table does, but it never takes a seat's private out-of-turn actions (declining Belote
+    combinations), which the status does not list so as not to tell who holds one."""
+    seats = game.status(state).to_act if public_turns else tuple(Seat)
+    choices = [(seat, a) for seat in seats for a in game.legal_actions(state, seat)]
     if not choices:
         return None
     seat, action = rng.choice(choices)
@@ -30,7 +36,7 @@ def choose_action(game: GameRules, state: Any, rng: random.Random) -> dict[str, 
 
 
 def play_deal(game: GameRules, state: Any, rng: random.Random, dealer: Seat | None = None,
-              max_actions: int = 1000) -> Iterator[tuple[Any, Any, list[Any]]]:
+              max_actions: int = 1000, public_turns: bool = False) -> Iterator[tuple[Any, Any, list[Any]]]:
     """Deal a shuffled deck and play random legal actions to the deal's end, yielding
     (command, state after, events) for each step, the deal itself first."""
     status = game.status(state)
@@ -43,7 +49,7 @@ def play_deal(game: GameRules, state: Any, rng: random.Random, dealer: Seat | No
     for _ in range(max_actions):
         if game.status(state).phase != "in_deal":
             return
-        action = choose_action(game, state, rng)
+        action = choose_action(game, state, rng, public_turns)
         if action is None:
             raise AssertionError("a deal in progress with nobody able to act")
         command = game.parse_action(action)
