@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
-import redis.asyncio as aioredis
 
 from domain import match as rules
 from domain.cards import Seat
@@ -93,14 +93,98 @@ class Client:
         return items
 
 
+class Subscriber:
+    """A bare RESP2 pub/sub connection: SUBSCRIBE/UNSUBSCRIBE out, push frames in.
+
+    redis-py's PubSub spends ~60 µs of Python per message; with every seat of every table
+    on a socket that is the fan-out's largest cost, so this reads whole socket chunks and
+    parses every complete frame in them at once (~10 µs per message)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self._buffer = bytearray()
+
+    async def connect(self) -> None:
+        from redis.asyncio.connection import SSLConnection, parse_url
+
+        options = parse_url(self.url)
+        if "path" in options:
+            self.reader, self.writer = await asyncio.open_unix_connection(options["path"])
+        else:
+            tls = options.get("connection_class") is SSLConnection
+            self.reader, self.writer = await asyncio.open_connection(options["host"], options.get("port", 6379),
+                                                                     ssl=True if tls else None)
+        if options.get("password"):
+            self.send("AUTH", *([options["username"]] if options.get("username") else []), options["password"])
+            reply = await self.reader.readline()
+            if not reply.startswith(b"+"):
+                raise ConnectionError(f"Redis refused AUTH: {reply.decode(errors='replace').strip()}")
+
+    def send(self, *words: str) -> None:
+        assert self.writer is not None
+        parts = [b"*%d\r\n" % len(words)]
+        for word in words:
+            data = word.encode()
+            parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
+        self.writer.write(b"".join(parts))
+
+    async def frames(self) -> list[list[bytes | int]]:
+        """The next complete frames; raises ConnectionError when the connection is gone."""
+        assert self.reader is not None
+        while True:
+            chunk = await self.reader.read(1 << 16)
+            if not chunk:
+                raise ConnectionError("Redis closed the pub/sub connection")
+            self._buffer += chunk
+            frames, used = [], 0
+            while (parsed := _frame(self._buffer, used)) is not None:
+                frame, used = parsed
+                frames.append(frame)
+            del self._buffer[:used]
+            if frames:
+                return frames
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(Exception):
+                await self.writer.wait_closed()
+            self.writer = self.reader = None
+
+
+def _frame(buf: bytearray, pos: int) -> tuple[Any, int] | None:
+    """One RESP2 value at `pos` and the position after it, or None while incomplete."""
+    end = buf.find(b"\r\n", pos)
+    if end < 0:
+        return None
+    kind, head = buf[pos], bytes(buf[pos + 1:end])
+    if kind == 0x2A:  # '*' array
+        items, at = [], end + 2
+        for _ in range(int(head)):
+            parsed = _frame(buf, at)
+            if parsed is None:
+                return None
+            item, at = parsed
+            items.append(item)
+        return items, at
+    if kind == 0x24:  # '$' bulk string
+        start = end + 2
+        stop = start + int(head)
+        return (bytes(buf[start:stop]), stop + 2) if len(buf) >= stop + 2 else None
+    if kind == 0x3A:  # ':' integer
+        return int(head), end + 2
+    if kind == 0x2D:  # '-' error
+        raise ConnectionError(f"Redis error: {head.decode(errors='replace')}")
+    return head, end + 2  # '+' simple string
+
+
 class Fanout:
-    def __init__(self, redis_url: str, prefix: str, *, queue_size: int = 256,
-                 on_drop: Callable[[str], None] | None = None) -> None:
+    def __init__(self, redis_url: str, prefix: str, *, queue_size: int = 256) -> None:
         self.redis_url, self.prefix = redis_url, prefix
         self.queue_size = queue_size
-        self.on_drop = on_drop
-        self._client: aioredis.Redis | None = None
-        self._pubsub: Any = None
+        self._redis: Subscriber | None = None
         self._reader: asyncio.Task | None = None
         self._channels: dict[str, set[Client]] = {}
         self._outstanding: collections.Counter[str] = collections.Counter()  # unconfirmed (un)subscribes
@@ -113,26 +197,25 @@ class Fanout:
     def clients(self) -> int:
         return sum(len(c) for c in self._channels.values())
 
-    async def _start(self) -> None:
-        if self._reader is not None and not self._reader.done():
-            return
-        self._client = aioredis.from_url(self.redis_url)
-        self._pubsub = self._client.pubsub()
-        await self._pubsub.connect()
-        self._reader = asyncio.create_task(self._read(), name="fanout-reader")
+    async def _start(self) -> Subscriber:
+        if self._redis is None or self._reader is None or self._reader.done():
+            self._redis = Subscriber(self.redis_url)
+            await self._redis.connect()
+            self._reader = asyncio.create_task(self._read(self._redis), name="fanout-reader")
+        return self._redis
 
     async def subscribe(self, match_id: str, seat: Seat | str | None) -> Client:
         """A new client of the channel of `seat` (None: spectators), once Redis confirms."""
         channel = match_channel(self.prefix, match_id, seat)
         client = Client(channel, self.queue_size)
         async with self._lock:
-            await self._start()
+            redis = await self._start()
             members = self._channels.get(channel)
             if members is None:
                 self._channels[channel] = members = set()
                 self._ready[channel] = asyncio.Event()
                 self._outstanding[channel] += 1
-                await self._pubsub.subscribe(channel)
+                redis.send("SUBSCRIBE", channel)
             members.add(client)
             ready = self._ready[channel]
         try:
@@ -140,6 +223,8 @@ class Fanout:
         except BaseException:
             await self.unsubscribe(client)
             raise
+        if client.dropped:
+            raise Dropped(client.dropped)
         return client
 
     async def unsubscribe(self, client: Client) -> None:
@@ -151,78 +236,65 @@ class Fanout:
             if not members:
                 del self._channels[client.channel]
                 self._ready.pop(client.channel, None)
-                self._outstanding[client.channel] += 1
-                try:
-                    await self._pubsub.unsubscribe(client.channel)
-                except Exception as exc:  # the reader notices the broken connection too
-                    log.warning("unsubscribe %s failed: %s", client.channel, exc)
+                if self._redis is not None and self._redis.writer is not None:
+                    self._outstanding[client.channel] += 1
+                    self._redis.send("UNSUBSCRIBE", client.channel)
 
     def _drop(self, client: Client, reason: str) -> None:
-        if client.dropped:
-            return
-        client.drop(reason)
-        self.drops += 1
-        if self.on_drop is not None:
-            self.on_drop(reason)
+        if not client.dropped:
+            client.drop(reason)
+            self.drops += 1
 
-    async def _read(self) -> None:
-        while True:
-            try:
-                message = await self._pubsub.get_message(timeout=None)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("fan-out lost Redis (%s); dropping %d clients", exc, self.clients)
-                await self._reset()
-                return
-            if message is not None:
-                self._dispatch(message)
+    async def _read(self, redis: Subscriber) -> None:
+        try:
+            while True:
+                for frame in await redis.frames():
+                    self._dispatch(frame)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("fan-out lost Redis (%s); dropping %d clients", exc, self.clients)
+            self._reset()
+            await redis.close()
 
-    def _dispatch(self, message: dict[str, Any]) -> None:
-        kind = message["type"]
-        channel = message["channel"].decode() if isinstance(message["channel"], bytes) else message["channel"]
-        if kind == "message":
+    def _dispatch(self, frame: list[Any]) -> None:
+        kind, channel = frame[0], frame[1].decode()
+        if kind == b"message":
             members = self._channels.get(channel)
             if not members:
                 return
-            data = message["data"]
+            data = frame[2]
             item = (envelope(data).version or 0, data)
             self.received += 1
             for client in list(members):
                 if not client.push(item):
                     self._drop(client, "slow_consumer")
-        elif kind in ("subscribe", "unsubscribe"):
+        elif kind in (b"subscribe", b"unsubscribe"):
             self._outstanding[channel] -= 1
             if self._outstanding[channel] <= 0:
                 del self._outstanding[channel]
                 if channel in self._ready:
                     self._ready[channel].set()
 
-    async def _reset(self) -> None:
-        """After a broken connection: drop every client, forget every channel."""
-        for members in self._channels.values():
+    def _reset(self) -> None:
+        """After a broken connection: drop every client (waking any waiting subscriber)."""
+        for channel, members in self._channels.items():
             for client in members:
                 self._drop(client, "redis_lost")
+            self._ready[channel].set()
         self._channels.clear()
         self._ready.clear()
         self._outstanding.clear()
-        pubsub, client, self._pubsub, self._client = self._pubsub, self._client, None, None
-        for closable in (pubsub, client):
-            try:
-                await closable.aclose()
-            except Exception:
-                pass
 
     async def close(self) -> None:
         reader, self._reader = self._reader, None
         if reader is not None:
             reader.cancel()
-            try:
-                await reader
-            except (asyncio.CancelledError, Exception):
-                pass
-        if self._pubsub is not None:
-            await self._reset()
+            await asyncio.gather(reader, return_exceptions=True)
+        self._reset()
+        if self._redis is not None:
+            await self._redis.close()
+            self._redis = None
 
 
 # --- one client's stream -------------------------------------------------------------------------
