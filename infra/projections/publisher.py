@@ -36,6 +36,10 @@ from infra.store.postgres import READ_STREAM, Connection
 log = logging.getLogger(__name__)
 
 STREAM_PREFIX = "match-"
+# One EVAL publishes a whole chunk: ~5 µs a message, against ~40 µs through redis-py's
+# pipeline (whose Python packing and reply parsing dominate at five messages per event).
+PUBLISH_ALL = "for i = 1, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end return #ARGV / 2"
+CHUNK = 1000  # messages per EVAL: keeps each script short for Redis's single thread
 AUDIENCES: tuple[Seat | None, ...] = (Seat.N, Seat.E, Seat.S, Seat.W, None)
 
 _encode = msgspec.json.Encoder().encode
@@ -101,6 +105,7 @@ class Publisher(Projection):
         self.prefix = prefix
         self.redis_url = redis_url
         self._client = client
+        self._script: Any = None
         self._cache: OrderedDict[str, rules.MatchState] = OrderedDict()
         self.cache_size = cache_size
         self.max_age = dt.timedelta(seconds=max_age)
@@ -120,8 +125,7 @@ class Publisher(Projection):
 
     async def apply(self, conn: Connection, changes: Sequence[Change], names: Mapping[str, str]) -> None:
         oldest = dt.datetime.now(dt.timezone.utc) - self.max_age
-        pipe = self.client.pipeline(transaction=False)
-        count = 0
+        out: list[str | bytes] = []  # channel, message, channel, message, ...
         for recorded, _ in changes:
             if not recorded.stream_id.startswith(STREAM_PREFIX):
                 continue
@@ -131,13 +135,17 @@ class Publisher(Projection):
                 continue
             state = await self._state_before(conn, match_id, recorded.stream_version)
             event = decode(state, recorded)
-            count += self._publish(pipe, match_id, state, recorded.stream_version, event)
+            self._messages(out, match_id, state, recorded.stream_version, event)
             self._remember(match_id, rules.evolve(state, event))
-        if count:
-            await pipe.execute()
-            self.published += count
+        if out:
+            if self._script is None:
+                self._script = self.client.register_script(PUBLISH_ALL)
+            for start in range(0, len(out), 2 * CHUNK):
+                await self._script(args=out[start:start + 2 * CHUNK])
+            self.published += len(out) // 2
 
-    def _publish(self, pipe: Any, match_id: str, state: rules.MatchState, version: int, event: Any) -> int:
+    def _messages(self, out: list[str | bytes], match_id: str, state: rules.MatchState, version: int,
+                  event: Any) -> None:
         # A public event comes back as the same object for every audience: encode it once.
         # (Compared by identity while the objects are alive, never by a recycled id().)
         done: list[tuple[Any, bytes]] = []
@@ -147,8 +155,7 @@ class Publisher(Projection):
             if message is None:
                 message = event_message(version, redacted)
                 done.append((redacted, message))
-            pipe.publish(match_channel(self.prefix, match_id, seat), message)
-        return len(AUDIENCES)
+            out += (match_channel(self.prefix, match_id, seat), message)
 
     async def _state_before(self, conn: Connection, match_id: str, version: int) -> rules.MatchState:
         """The match folded to `version - 1`: the cache, brought forward from the store on a
