@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 AUTH_TIMEOUT = 10.0      # seconds a WebSocket may take to send its auth message
 KEEPALIVE = 15.0         # seconds between SSE comments on a quiet stream
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
-WS_UNAUTHORIZED, WS_NOT_FOUND, WS_RESYNC = 4401, 4404, 4008
+WS_UNAUTHORIZED, WS_NOT_FOUND, WS_RESYNC, WS_TRY_LATER = 4401, 4404, 4008, 1013
 
 
 class Unauthorized(Exception):
@@ -199,6 +199,10 @@ async def match_ws(socket: WebSocket, match_id: str, after: int | None = None) -
         await socket.send_data(_error("match_not_found", f"no match {match_id!r}", {"match_id": match_id}))
         await socket.close(WS_NOT_FOUND, "match_not_found")
         return
+    except (Dropped, ConnectionError, OSError, asyncio.TimeoutError) as exc:  # Redis unreachable
+        await socket.send_data(_error("unavailable", f"live updates are unavailable: {exc}"))
+        await socket.close(WS_TRY_LATER, "unavailable")
+        return
     except WebSocketDisconnect:
         return
     deps.opened("websocket", 1)
@@ -269,6 +273,11 @@ async def match_stream(request: Request, match_id: str, after: int | None = None
     except Gone:
         exc = HTTPException(status_code=404, detail=f"no match {match_id!r}", extra={"match_id": match_id})
         exc.code = "match_not_found"  # type: ignore[attr-defined]
+        raise exc from None
+    except (Dropped, ConnectionError, OSError, asyncio.TimeoutError) as error:  # Redis unreachable
+        exc = HTTPException(status_code=503, detail=f"live updates are unavailable: {error}",
+                            headers={"Retry-After": "1"})
+        exc.code = "unavailable"  # type: ignore[attr-defined]
         raise exc from None
     frame = _frame_sse if sse else _frame_ndjson
 

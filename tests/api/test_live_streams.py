@@ -242,7 +242,7 @@ def card_strings(value: Any, deck: set[str]) -> set[str]:
         return {value} & deck
     if isinstance(value, dict):
         return set().union(*(card_strings(v, deck) for v in value.values())) if value else set()
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return set().union(*(card_strings(v, deck) for v in value)) if value else set()
     return set()
 
