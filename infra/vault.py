@@ -26,11 +26,14 @@ class Vault:
         self.pool = pool
 
     async def keep(self, match_id: str, secret: bytes, chain_length: int,
-                   predefined: list[dict[str, Any]] | None) -> None:
+                   predefined: list[dict[str, Any]] | None) -> MatchSecret:
+        """Keep a match's secret, once: the first one kept wins and is returned to every
+        caller, so racing creations of one match all commit to the same chain."""
         await self.pool.execute(
             "INSERT INTO match_secrets (match_id, secret, chain_length, predefined) VALUES ($1, $2, $3, $4)"
             " ON CONFLICT (match_id) DO NOTHING",
             match_id, secret, chain_length, _json.encode(predefined) if predefined is not None else None)
+        return await self.secret(match_id)
 
     async def secret(self, match_id: str) -> MatchSecret:
         row = await self.pool.fetchrow(
@@ -45,6 +48,9 @@ class Vault:
             "INSERT INTO seat_entropy (match_id, seat, entropy) VALUES ($1, $2, $3)"
             " ON CONFLICT (match_id, seat) DO UPDATE SET entropy = excluded.entropy, given_at = now()",
             match_id, seat, entropy)
+
+    async def forget_entropy(self, match_id: str, seat: str) -> None:
+        await self.pool.execute("DELETE FROM seat_entropy WHERE match_id = $1 AND seat = $2", match_id, seat)
 
     async def entropy(self, match_id: str) -> dict[str, str]:
         rows = await self.pool.fetch("SELECT seat, entropy FROM seat_entropy WHERE match_id = $1", match_id)

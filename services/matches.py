@@ -107,19 +107,22 @@ class MatchService:
         if predefined:
             predefined = check_predefined(game, predefined)
         holders = {seat: _holder(spec, player_id) for seat, spec in seats.items()}
-        secret = secrets.token_bytes(fair.SEED_BYTES)
-        commitment = fair.make_chain_tip(secret, self.chain_length).hex()
-        events = rules.create(match_id, game, options, holders, commitment, self.chain_length,
+        rules.create(match_id, game, options, holders, None, self.chain_length)  # validate before keeping
+        # Two racing retries of one command share the match id: whichever secret the vault
+        # kept first is the one both commit to, so the published commitment always fits it.
+        kept = await self.vault.keep(match_id, secrets.token_bytes(fair.SEED_BYTES), self.chain_length, predefined)
+        commitment = fair.make_chain_tip(kept.secret, kept.chain_length).hex()
+        events = rules.create(match_id, game, options, holders, commitment, kept.chain_length,
                               predefined_deals=len(predefined or ()), created_by=player_id)
-        await self.vault.keep(match_id, secret, self.chain_length, predefined)
-        if entropy and player_id:
+        body = {"game": game, "options": dict(options), "seats": dict(seats), "player": player_id,
+                "predefined": predefined}
+        outcome = await self._append(match_id, rules.initial(), 0, events, command_id,
+                                     _fingerprint("create", body))
+        if entropy and player_id and not outcome.replayed:
             for seat, holder in holders.items():
                 if holder is not None and holder.player_id == player_id:
                     await self.vault.give_entropy(match_id, seat, entropy)
-        body = {"game": game, "options": dict(options), "seats": dict(seats), "player": player_id,
-                "predefined": predefined}
-        return await self._append(match_id, rules.initial(), 0, events, command_id,
-                                  _fingerprint("create", body))
+        return outcome
 
     async def take_seat(self, match_id: str, seat: Seat, *, player_id: str | None, bot_level: str | None = None,
                         entropy: str | None = None, command_id: uuid.UUID | None = None) -> Outcome:
@@ -127,17 +130,23 @@ class MatchService:
         holder = rules.SeatHolder(kind="bot", level=bot_level) if bot_level else \
             rules.SeatHolder(kind="player", player_id=player_id)
         events = rules.decide(state, rules.TakeSeat(seat=seat, holder=holder))
-        if entropy:
+        outcome = await self._append(match_id, state, state.version, events, command_id,
+                                     _fingerprint("take", [match_id, seat, player_id, bot_level]))
+        # Only the seat's winner gives entropy, and before anyone can start the match: the
+        # start is a later command. A lost race raised above and wrote nothing.
+        if entropy and not outcome.replayed:
             await self.vault.give_entropy(match_id, str(seat), entropy)
-        return await self._append(match_id, state, state.version, events, command_id,
-                                  _fingerprint("take", [match_id, seat, player_id, bot_level]))
+        return outcome
 
     async def leave_seat(self, match_id: str, seat: Seat, *, player_id: str | None,
                          command_id: uuid.UUID | None = None) -> Outcome:
         state = await self.load(match_id)
         events = rules.decide(state, rules.LeaveSeat(seat=seat, player_id=player_id))
-        return await self._append(match_id, state, state.version, events, command_id,
-                                  _fingerprint("leave", [match_id, seat, player_id]))
+        outcome = await self._append(match_id, state, state.version, events, command_id,
+                                     _fingerprint("leave", [match_id, seat, player_id]))
+        if not outcome.replayed:
+            await self.vault.forget_entropy(match_id, str(seat))
+        return outcome
 
     async def start(self, match_id: str, *, command_id: uuid.UUID | None = None) -> Outcome:
         """Start a fully seated match: the first dealer is drawn here (randomness stays out of

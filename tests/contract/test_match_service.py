@@ -179,3 +179,36 @@ async def test_predefined_deals_are_dealt_in_order_and_kept_secret(pool) -> None
         await svc.create_match("belote", {}, {s: "open" for s in "NESW"},
                                predefined=[{"dealer": "N", "deck": decks[0]}, {"dealer": "E", "deck": decks[1]}])
     assert wrong.value.code == "wrong_dealer"
+
+
+async def test_racing_creations_of_one_command_commit_to_the_kept_secret(pool) -> None:
+    import asyncio
+
+    command_id = uuid.uuid4()
+    svcs = [service(pool) for _ in range(4)]
+    outcomes = await asyncio.gather(*(s.create_match("cinch", {}, {x: "open" for x in "NESW"}, command_id=command_id)
+                                      for s in svcs))
+    assert len({o.match_id for o in outcomes}) == 1
+    assert sum(not o.replayed for o in outcomes) == 1
+    match_id = outcomes[0].match_id
+    created = (await svcs[0].load(match_id)).commitment
+    kept = await Vault(pool).secret(match_id)
+    assert fair.make_chain_tip(kept.secret, kept.chain_length).hex() == created
+
+
+async def test_a_lost_seat_race_leaves_the_winners_entropy(pool) -> None:
+    import asyncio
+
+    svc_a, svc_b = service(pool), service(pool)
+    created = await svc_a.create_match("cinch", {}, {x: "open" for x in "NESW"})
+    results = await asyncio.gather(
+        svc_a.take_seat(created.match_id, Seat.E, player_id="a", entropy="entropy of a"),
+        svc_b.take_seat(created.match_id, Seat.E, player_id="b", entropy="entropy of b"),
+        return_exceptions=True)
+    winners = [r for r in results if not isinstance(r, BaseException)]
+    assert len(winners) == 1
+    state = await service(pool).load(created.match_id)
+    winner = state.seats["E"].player_id
+    assert (await Vault(pool).entropy(created.match_id)) == {"E": f"entropy of {winner}"}
+    await service(pool).leave_seat(created.match_id, Seat.E, player_id=winner)
+    assert (await Vault(pool).entropy(created.match_id)) == {}
