@@ -30,6 +30,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     data_dir: str = "./.atout"
     redis_prefix: str = "atout"
     log_level: str = "info"
+    rate_limit_requests: int = 300     # per token (per address for registration); 0 turns it off
+    rate_limit_window: float = 60.0    # seconds
 
     @property
     def embedded_database(self) -> bool:
@@ -53,6 +55,8 @@ ENV_VARS: dict[str, str] = {
     "data_dir": "ATOUT_DATA_DIR",
     "redis_prefix": "ATOUT_REDIS_PREFIX",
     "log_level": "ATOUT_LOG_LEVEL",
+    "rate_limit_requests": "ATOUT_RATE_LIMIT_REQUESTS",
+    "rate_limit_window": "ATOUT_RATE_LIMIT_WINDOW",
 }
 
 
@@ -77,6 +81,15 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
         if not 0 <= port <= 65535:
             raise SettingsError(f"ATOUT_PORT must be between 0 and 65535, got {port}")
         values["port"] = port
+    for field, kind in (("rate_limit_requests", int), ("rate_limit_window", float)):
+        if field in raw:
+            try:
+                number = kind(raw[field])
+            except ValueError:
+                raise SettingsError(f"{ENV_VARS[field]} must be a number, got {raw[field]!r}") from None
+            if number < 0 or (field == "rate_limit_window" and number == 0):
+                raise SettingsError(f"{ENV_VARS[field]} must be positive, got {raw[field]!r}")
+            values[field] = number
     if "log_level" in raw:
         level = raw["log_level"].lower()
         if level not in LOG_LEVELS:

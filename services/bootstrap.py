@@ -103,7 +103,7 @@ async def open_runtime(settings: Settings, *, apply_migrations: bool = False, pr
     vault = Vault(pool)
     runtime = Runtime(settings=settings, pool=pool, redis=redis, store=store, vault=vault,
                       matches=MatchService(store, vault), players=PlayerStore(pool),
-                      limiter=RateLimiter(redis, settings.redis_prefix, rate_limit or RateLimit()))
+                      limiter=RateLimiter(redis, settings.redis_prefix, rate_limit or RateLimit(settings.rate_limit_requests, settings.rate_limit_window)))
     stop = asyncio.Event()
     try:
         if apply_migrations:

@@ -75,3 +75,18 @@ def test_every_variable_is_documented() -> None:
     assert set(ENV_VARS) == fields
     for var in ENV_VARS.values():
         assert f"`{var}`" in text, f"{var} missing from docs/settings.md"
+
+
+def test_rate_limit_settings() -> None:
+    from infra.settings import SettingsError, load_settings
+
+    assert load_settings({}).rate_limit_requests == 300
+    got = load_settings({"ATOUT_RATE_LIMIT_REQUESTS": "0", "ATOUT_RATE_LIMIT_WINDOW": "2.5"})
+    assert (got.rate_limit_requests, got.rate_limit_window) == (0, 2.5)
+    for bad in ({"ATOUT_RATE_LIMIT_REQUESTS": "lots"}, {"ATOUT_RATE_LIMIT_WINDOW": "0"}):
+        try:
+            load_settings(bad)
+        except SettingsError as error:
+            assert next(iter(bad)) in str(error)
+        else:
+            raise AssertionError(f"{bad} accepted")
