@@ -22,7 +22,7 @@ import asyncio
 import collections
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import msgspec
@@ -56,13 +56,14 @@ class Dropped(Exception):
 class Client:
     """One live stream's inbox: (version, message bytes) in publish order."""
 
-    __slots__ = ("channel", "limit", "_items", "_wake", "dropped")
+    __slots__ = ("channel", "limit", "_items", "_wake", "dropped", "on_drop")
 
     def __init__(self, channel: str, limit: int) -> None:
         self.channel, self.limit = channel, limit
         self._items: collections.deque[tuple[int, bytes]] = collections.deque()
         self._wake = asyncio.Event()
         self.dropped: str | None = None
+        self.on_drop: Callable[[str], None] | None = None  # e.g. count it, stop a stuck sender
 
     def push(self, item: tuple[int, bytes]) -> bool:
         if len(self._items) >= self.limit:
@@ -75,6 +76,8 @@ class Client:
         self.dropped = reason
         self._items.clear()
         self._wake.set()
+        if self.on_drop is not None:
+            self.on_drop(reason)
 
     async def get(self) -> tuple[int, bytes]:
         while not self._items:

@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 
 AUTH_TIMEOUT = 10.0      # seconds a WebSocket may take to send its auth message
 KEEPALIVE = 15.0         # seconds between SSE comments on a quiet stream
+STUCK_SENDER = 2.0       # seconds a dropped WebSocket's sender may take to say so and close
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
 WS_UNAUTHORIZED, WS_NOT_FOUND, WS_RESYNC, WS_TRY_LATER = 4401, 4404, 4008, 1013
 
@@ -207,7 +208,16 @@ async def match_ws(socket: WebSocket, match_id: str, after: int | None = None) -
         return
     deps.opened("websocket", 1)
     watcher = asyncio.create_task(_until_disconnect(socket))
-    sender = asyncio.create_task(_send_all(socket, session, deps))
+    sender = asyncio.create_task(_send_all(socket, session))
+
+    def dropped(reason: str) -> None:
+        # Counted here; and a sender stuck writing to a client that stopped reading (its
+        # TCP window full) would never see the drop: give it a moment, then stop it.
+        deps.dropped("websocket")
+        asyncio.get_running_loop().call_later(STUCK_SENDER, lambda: sender.done() or sender.cancel())
+
+    assert session.client is not None
+    session.client.on_drop = dropped
     try:
         done, _ = await asyncio.wait({watcher, sender}, return_when=asyncio.FIRST_COMPLETED)
         if sender in done and not sender.cancelled() and sender.exception() is None:
@@ -223,13 +233,12 @@ async def match_ws(socket: WebSocket, match_id: str, after: int | None = None) -
         await session.close()
 
 
-async def _send_all(socket: WebSocket, session: LiveSession, deps: LiveDeps) -> str | None:
+async def _send_all(socket: WebSocket, session: LiveSession) -> str | None:
     """Send until the match is over (None) or the client is dropped (the reason)."""
     try:
         async for message in session.messages():
-            await socket.send_data(message.decode())  # type: ignore[union-attr]
+            await socket.send({"type": "websocket.send", "text": message.decode()})  # type: ignore[union-attr]
     except Dropped as exc:
-        deps.dropped("websocket")
         await socket.send_data(_resync(session, str(exc)))
         return str(exc) or "resync"
     return None
@@ -282,6 +291,8 @@ async def match_stream(request: Request, match_id: str, after: int | None = None
     frame = _frame_sse if sse else _frame_ndjson
 
     transport = "sse" if sse else "ndjson"
+    assert session.client is not None
+    session.client.on_drop = lambda _: deps.dropped(transport)
 
     async def body() -> AsyncIterator[bytes]:
         deps.opened(transport, 1)
@@ -289,7 +300,6 @@ async def match_stream(request: Request, match_id: str, after: int | None = None
             async for message in session.messages(KEEPALIVE if sse else None):
                 yield frame(message)
         except Dropped as exc:
-            deps.dropped(transport)
             yield frame(_resync(session, str(exc)))
         finally:
             deps.opened(transport, -1)
