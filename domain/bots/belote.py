@@ -1,0 +1,246 @@
+"""Belote bots (classic, sans atout, Coinche): `basic` play from a seat's view, and the
+determinization the `expert` searches over.
+
+Bidding counts what a hand is worth as trumps (the jack and the nine above all), side aces
+and tens, and the partner's bid. Play goes through `cardplay` with belote's card facts.
+Everything reads the seat's `View` only; `determinize` deals the cards the seat cannot see
+consistently with it (voids shown, the turn-up in the taker's hand, a belote announced, the
+combinations shown) and builds a state the real rules can play on.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from domain.belote.combinations import choose as choose_combos, find as find_combos
+from domain.belote.commands import Play
+from domain.belote.events import Combination, DealScored
+from domain.belote.play import card_points, legal_for
+from domain.belote.state import Deal, State
+from domain.belote.tables import BELOTE_SUITS, SUIT, TRICK_RULES
+from domain.belote.turns import NEXT, PARTNER, TEAM
+from domain.bots import cardplay
+from domain.bots.sampling import deal_hidden
+from domain.cards import DECK_32, SEATS, Seat
+from domain.tricks import Trick, current_winner
+
+TRUMP_VALUE = {"J": 35, "9": 25, "A": 15, "T": 12, "K": 8, "Q": 8, "8": 5, "7": 5}
+NO_TRUMP_VALUE = {"A": 20, "T": 10, "K": 4}
+
+
+def _suit_strength(hand: list[str], trump: str) -> int:
+    """A hand's worth with `trump` as trumps: points out of the blue, in taking tricks."""
+    score = 0
+    trumps = [c for c in hand if c[1] == trump]
+    for c in trumps:
+        score += TRUMP_VALUE[c[0]]
+    if "K" + trump in hand and "Q" + trump in hand:
+        score += 10
+    score += 8 * max(0, len(trumps) - 3)
+    for c in hand:
+        if c[1] != trump:
+            if c[0] == "A":
+                score += 15
+            elif c[0] == "T" and "A" + c[1] in hand:
+                score += 8
+    return score
+
+
+def _no_trump_strength(hand: list[str]) -> int:
+    return sum(NO_TRUMP_VALUE.get(c[0], 0) for c in hand)
+
+
+def _bid_classic(view: Any, seat: Seat, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    hand = list(view.hand)
+    variant = view.options.variant
+    if variant == "sans_atout":
+        aces = sum(1 for c in hand if c[0] == "A")
+        take = aces >= 2 and _no_trump_strength(hand) >= 50
+        return {"action": "take"} if take and {"action": "take"} in legal else {"action": "pass"}
+    if any(a["action"] == "take" for a in legal):
+        trump = view.turn_up[1]
+        return {"action": "take"} if _suit_strength(hand + [view.turn_up], trump) >= 70 else {"action": "pass"}
+    names = [a for a in legal if a["action"] == "name"]
+    if names:
+        best = max(names, key=lambda a: _suit_strength(hand, a["suit"]))
+        if _suit_strength(hand, best["suit"]) >= 75:
+            return best
+    return {"action": "pass"}
+
+
+def _bid_coinche(view: Any, seat: Seat, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Open at 80 from a sound hand, raise by what it adds to the partner's suit, coinche a
+    contract the hand can defeat; never bid beyond what the two hands are likely to make."""
+    hand = list(view.hand)
+    bids = {(a["value"], a["suit"]) for a in legal if a["action"] == "bid"}
+    high = next((c for c in reversed(view.calls) if c.action == "bid"), None)
+    in_turn = view.turn == seat
+    if high is not None and TEAM[high.seat] != TEAM[seat] and {"action": "coinche"} in legal:
+        mine = sum(TRUMP_VALUE[c[0]] for c in hand if c[1] == high.suit)
+        aces = sum(1 for c in hand if c[0] == "A" and c[1] != high.suit)
+        if high.value != "capot" and mine + 15 * aces >= 85 + (high.value - 80):
+            return {"action": "coinche"}
+    if not in_turn:
+        return None
+    best = max(BELOTE_SUITS, key=lambda s: _suit_strength(hand, s))
+    strength = _suit_strength(hand, best)
+    want: tuple[int, str] | None = None
+    if high is not None and high.seat == PARTNER[seat] and high.value != "capot":
+        support = 15 * sum(1 for c in hand if c[0] == "A" and c[1] != high.suit)
+        support += sum({"J": 20, "9": 12}.get(c[0], 0) for c in hand if c[1] == high.suit)
+        raise_by = min(support // 20, 3) * 10
+        if raise_by:
+            want = (high.value + raise_by, high.suit)
+    elif strength >= 72:
+        want = (min(80 + 10 * ((strength - 72) // 16), 140), best)
+    if want and want in bids and (high is None or want[0] > high.value):
+        return {"action": "bid", "value": want[0], "suit": want[1]}
+    return {"action": "pass"}
+
+
+# --- play -----------------------------------------------------------------------------------
+
+def _voids(tricks: tuple[Trick, ...], trick: Trick | None, trump: str | None) -> dict[Seat, str]:
+    """Suits each seat has shown void in: it did not follow; and in a trump contract, it
+    neither followed nor trumped while an opponent held the trick (R4 would have made it
+    trump), so it has no trump either."""
+    voids: dict[Seat, str] = {}
+    rules = TRICK_RULES[trump]
+    for t in (*tricks, *((trick,) if trick is not None and trick.plays else ())):
+        led = SUIT[t.plays[0][1]]
+        for i, (seat, card) in enumerate(t.plays[1:], start=1):
+            suit = SUIT[card]
+            if suit == led:
+                continue
+            voids[seat] = voids.get(seat, "") + led
+            if trump is not None and suit != trump and led != trump:
+                so_far = Trick(t.leader, t.plays[:i], led)
+                if current_winner(so_far, rules) != PARTNER[seat]:
+                    voids[seat] += trump
+    return voids
+
+
+def _after(trick: Trick, seat: Seat) -> tuple[Seat, ...]:
+    out, s = [], seat
+    for _ in range(3 - len(trick.plays)):
+        s = NEXT[s]
+        out.append(s)
+    return tuple(out)
+
+
+def table(seat: Seat, hand: tuple[str, ...], legal: list[str], trick: Trick, tricks: tuple[Trick, ...],
+          contract: Any, official: bool, voids: dict[Seat, str] | None = None) -> cardplay.Table:
+    trump = contract.trump
+    values = card_points(contract, official)
+    played = {c for t in tricks for _, c in t.plays} | {c for _, c in trick.plays}
+    return cardplay.Table(
+        seat=seat, partner=PARTNER[seat], hand=hand, legal=legal, plays=trick.plays,
+        led=trick.led if trick.plays else None, trump=trump, suit_of=SUIT.__getitem__,
+        power=TRICK_RULES[trump].strength, points=values.__getitem__,
+        unseen=frozenset(DECK_32) - played - set(hand), still_to_play=3 - len(trick.plays),
+        declaring=TEAM[seat] == contract.team, voids=voids or {}, after=_after(trick, seat))
+
+
+def basic(view: Any, rng: random.Random) -> dict[str, Any] | None:
+    seat, legal = view.seat, list(view.legal)
+    if not legal:
+        return None
+    if view.phase == "auction":
+        if view.options.variant == "coinche":
+            action = _bid_coinche(view, seat, legal)
+        else:
+            action = _bid_classic(view, seat, legal)
+        return None if action is None else {"seat": str(seat), **action}
+    cards = [a["card"] for a in legal if a["action"] == "play" and "belote" not in a]
+    if not cards:
+        return None                                  # only declining combinations, out of turn
+    t = table(seat, view.hand, cards, view.trick, view.tricks, view.contract, view.options.official,
+              _voids(view.tricks, view.trick, view.contract.trump))
+    return {"seat": str(seat), "action": "play", "card": cardplay.choose(t)}
+
+
+# --- the expert's side: determinize, play out, score -----------------------------------------
+
+def searchable(view: Any) -> bool:
+    return view.phase == "play" and view.turn == view.seat and view.trick is not None
+
+
+def determinize(view: Any, rng: random.Random) -> State:
+    """A full state of the deal in which this seat's view is exactly what it sees."""
+    me, contract = view.seat, view.contract
+    trump = contract.trump
+    played_by: dict[Seat, list[str]] = {s: [] for s in SEATS}
+    for t in (*view.tricks, view.trick):
+        for s, c in t.plays:
+            played_by[s].append(c)
+    played = {c for cs in played_by.values() for c in cs}
+    known: dict[str, Seat] = {}
+    if view.turn_up is not None and contract.seat != me and view.turn_up not in played:
+        known[view.turn_up] = contract.seat
+    for s, said in view.announces:
+        if said == "belote" and s != me and not any(x == s and y == "rebelote" for x, y in view.announces):
+            for c in ("K" + trump, "Q" + trump):
+                if c not in played:
+                    known[c] = s
+    for combo in view.combinations_shown:
+        if combo.seat != me:
+            known.update({c: combo.seat for c in combo.cards if c not in played})
+    voids = _voids(view.tricks, view.trick, trump)
+    hidden = [c for c in DECK_32 if c not in played and c not in view.hand]
+    room = {s: view.hand_sizes[s] for s in SEATS if s != me}
+    dealt = deal_hidden(hidden, room, rng, lambda s, c: SUIT[c] not in voids.get(s, ""), known)
+    hands = {s: tuple(dealt[s]) for s in room}
+    hands[me] = tuple(view.hand)
+    full = {s: set(hands[s]) | set(played_by[s]) for s in SEATS}
+    holder = next((s for s in SEATS if trump and {"K" + trump, "Q" + trump} <= full[s]), None)
+    said = {x for _, x in view.announces}
+    belote = "done" if "rebelote" in said else "announced" if "belote" in said else ""
+    if not belote and holder is not None and {"K" + trump, "Q" + trump} & set(played_by[holder]):
+        belote = "declined"
+    combos: dict[Seat, tuple[Combination, ...]] = {}
+    declined: tuple[Seat, ...] = ()
+    if view.options.combinations and (not view.tricks or (len(view.tricks) == 1 and not view.trick.plays)):
+        nt_table = trump is None and view.options.official
+        for s in SEATS:
+            found = choose_combos(find_combos(s, full[s], nt_table), view.options.official, trump)
+            if s in view.declared and not found:
+                found = (Combination(s, view.declared[s], 20, None, "9", ()),)
+            if found:
+                combos[s] = found
+        declined = tuple(s for s in combos if s not in view.declared and played_by[s])
+    deal = Deal(number=view.deal - 1, dealer=view.dealer, eldest=NEXT[view.dealer], phase="play", turn=view.turn,
+                hands=hands, turn_up=view.turn_up, calls=view.calls, contract=contract, trick=view.trick,
+                tricks=view.tricks, points=dict(view.points), belote_holder=holder, belote=belote,
+                announces=view.announces, combinations=combos, declared=dict(view.declared), declined=declined,
+                combination_team=view.combinations_team, shown=view.combinations_shown,
+                combination_points=sum(c.value for c in view.combinations_shown))
+    return State(options=view.options, deal=deal, deals_played=view.deal, next_dealer=NEXT[view.dealer],
+                 pool=view.pool, match_score=dict(view.match_score))
+
+
+def to_act(state: State) -> Seat | None:
+    deal = state.deal
+    return deal.turn if deal is not None and deal.phase == "play" else None
+
+
+def rollout_command(state: State, seat: Seat, rng: random.Random) -> Any:
+    deal = state.deal
+    cards = list(legal_for(state.options, deal, seat))
+    if len(cards) == 1:
+        return Play(seat, cards[0])
+    t = table(seat, deal.hands[seat], cards, deal.trick, deal.tricks, deal.contract, state.options.official)
+    return Play(seat, cardplay.choose(t))
+
+
+def command(action: dict[str, Any]) -> Any:
+    return Play(Seat(action["seat"]), action["card"], action.get("belote", True))
+
+
+def deal_value(event: Any, seat: Seat) -> float | None:
+    """The deal's margin for `seat`'s side, once the events say the deal is scored."""
+    if isinstance(event, DealScored):
+        mine = TEAM[seat]
+        other = "EW" if mine == "NS" else "NS"
+        return float(event.score[mine] - event.score[other])
+    return None

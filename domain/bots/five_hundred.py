@@ -1,0 +1,237 @@
+"""Five Hundred bots: `basic` bidding, kitty use and play from a seat's view, and the
+determinization the `expert` searches over.
+
+Bids count the tricks a hand takes with each denomination as trumps (Joker, bowers, top
+trumps, length, side aces) plus what a partner usually brings, and raise a partner's suit
+only with support. The contractor uses the kitty to keep its trumps and aces and to void
+a short side suit. A misère contractor (which `basic` never bids, but may inherit from a
+human's seat on the clock) plays its highest card that loses.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from domain.bots import cardplay
+from domain.bots.sampling import deal_hidden
+from domain.cards import DECK_43, JOKER, PARTNER, SEATS, Seat
+from domain.five_hundred.bids import BIDS, find
+from domain.five_hundred.messages import DealScored, Play
+from domain.five_hundred.options import Options
+from domain.five_hundred.play import legal_cards
+from domain.five_hundred.ranking import NO_TRUMP, STRENGTH, SUIT_OF, plain_order
+from domain.five_hundred.state import NOBODY, PLAY, SEAT_INDEX, SIDE_OF, State, make_contract, next_in_play
+from domain.tricks import Trick
+
+PARTNER_TRICKS = 2.5
+
+
+def _tricks(hand: list[str], denomination: str) -> float:
+    suit_of = SUIT_OF[denomination]
+    strength = STRENGTH[denomination]["S" if denomination == NO_TRUMP else denomination]
+    est = 0.0
+    if denomination != NO_TRUMP:
+        trumps = sorted((c for c in hand if suit_of[c] == denomination), key=lambda c: -strength[c])
+        for i, c in enumerate(trumps):
+            top = strength[c] - 100 if c != JOKER else 14       # 14 Joker, 12/11 bowers, 9 ace...
+            est += 1.0 if top >= 12 - i else 0.7 if top >= 8 else 0.0
+        est += 0.6 * max(0, len(trumps) - 3)
+    elif JOKER in hand:
+        est += 1.0
+    for s in "SCDH":
+        if s == denomination:
+            continue
+        mine = [c for c in hand if suit_of[c] == s]
+        ranks = {c[0] for c in mine}
+        est += 0.9 if "A" in ranks else 0.0
+        est += 0.5 if "K" in ranks and ("A" in ranks or len(mine) >= 3) else 0.0
+        if denomination == NO_TRUMP and len(mine) >= 5 and "A" in ranks:
+            est += 0.5 * (len(mine) - 4)
+    return est
+
+
+def _bid(view: Any, seat: Seat, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    hand = list(view.hand)
+    bids = [a for a in legal if a["action"] == "bid" and "tricks" in a]
+    partner_high = view.high_bid is not None and any(
+        c["seat"] == str(PARTNER[seat]) and c.get("tricks") == view.high_bid.get("tricks")
+        and c.get("suit") == view.high_bid.get("suit") for c in view.auction[-3:])
+    levels: dict[str, float] = {}
+    for suit in ("S", "C", "D", "H", NO_TRUMP):
+        if partner_high:
+            if suit == view.high_bid.get("suit"):
+                levels[suit] = _tricks(hand, suit) * 0.5 + view.high_bid["tricks"] + 0.3
+        else:
+            levels[suit] = _tricks(hand, suit) + PARTNER_TRICKS + 0.5      # the kitty helps too
+    if not levels:
+        return {"action": "pass"}
+    suit = max(levels, key=lambda s: levels[s])
+    fitting = [a for a in bids if a["suit"] == suit and a["tricks"] <= levels[suit]]
+    if not fitting:
+        return {"action": "pass"}
+    return min(fitting, key=lambda a: BIDS[find(a["tricks"], a["suit"], None)].value)   # the cheapest
+
+
+def _discard(view: Any, spec: dict[str, Any]) -> list[str]:
+    cards, denom = list(spec["from"]), view.contract and _denomination(view.contract)
+    suit_of = SUIT_OF[denom]
+    if view.contract.get("contract"):
+        return sorted(cards, key=lambda c: -plain_order(c))[:3]      # misère: shed the high cards
+    count: dict[Any, int] = {}
+    for c in cards:
+        count[suit_of[c]] = count.get(suit_of[c], 0) + 1
+    spare = [c for c in cards if suit_of[c] != denom and c != JOKER and c[0] != "A"]
+    spare.sort(key=lambda c: (count[suit_of[c]], plain_order(c)))
+    if len(spare) < 3:
+        rest = sorted((c for c in cards if c not in spare), key=lambda c: STRENGTH[denom]["S"][c])
+        spare += rest[:3 - len(spare)]
+    return spare[:3]
+
+
+def _denomination(contract: dict[str, Any]) -> str:
+    return contract["trump"] or NO_TRUMP
+
+
+def basic(view: Any, rng: random.Random) -> dict[str, Any] | None:
+    seat, legal = view.seat, list(view.legal)
+    if not legal:
+        return None
+    if view.phase == "auction":
+        return {"seat": str(seat), **_bid(view, seat, legal)}
+    if view.phase == "discard":
+        return {"seat": str(seat), "action": "discard", "cards": _discard(view, legal[0]["cards"])}
+    contract = _contract(view.contract)
+    trick = _trick(view.trick, contract, view.tricks)
+    tricks = tuple(_trick(t, contract, ()) for t in view.tricks)
+    voids = {Seat(s): v for s, v in view.shown_void.items()}
+    known = {c for cs in view.exposed.values() for c in cs} if view.contract["seat"] != str(seat) else set()
+    card = choose(seat, list(view.hand), legal, trick, tricks, contract, set(view.discarded) | known, voids)
+    action = next(a for a in legal if a["card"] == card)
+    return {"seat": str(seat), **action}
+
+
+def choose(seat: Seat, hand: list[str], legal: list[dict[str, Any]], trick: Trick, tricks: tuple[Trick, ...],
+           contract: Any, gone: set[str], voids: dict[Seat, str]) -> str:
+    cards = list(dict.fromkeys(a["card"] for a in legal))
+    if len(cards) == 1:
+        return cards[0]
+    t = table(seat, hand, cards, trick, tricks, contract, gone, voids)
+    if contract.sitting_out != NOBODY and seat == contract.seat:
+        _, best = cardplay.winner(t)
+        losing = [c for c in cards if t.power(c, t.led or t.suit_of(c)) < best] if t.plays else []
+        return max(losing, key=lambda c: t.power(c, t.led)) if losing else cardplay.cheapest(t, cards)
+    return cardplay.choose(t)
+
+
+def _contract(raw: dict[str, Any]) -> Any:
+    kind = raw.get("contract")
+    index = find(None, None, kind) if kind else find(raw["tricks"], raw["trump"] or NO_TRUMP, None)
+    return make_contract(Seat(raw["seat"]), index)
+
+
+def _trick(raw: dict[str, Any] | None, contract: Any, tricks: Any) -> Trick:
+    if raw is None:
+        leader = Seat(tricks[-1]["winner"]) if tricks else contract.seat
+        return Trick(leader=leader)
+    suit_of = SUIT_OF[contract.denomination]
+    seats, s = [], Seat(raw["leader"])
+    for _ in raw["cards"]:
+        seats.append(s)
+        s = SEATS[next_in_play(SEAT_INDEX[s], contract.sitting_out)]
+    plays = tuple(zip(seats, raw["cards"]))
+    led = suit_of[raw["cards"][0]] if raw["cards"] else None
+    if led is None and len(plays) > 1:       # a Joker led in NT: the named suit, as followed
+        led = next((suit_of[c] for _, c in plays[1:] if suit_of[c] is not None), "S")
+    winner = Seat(raw["winner"]) if raw.get("winner") else None
+    return Trick(leader=Seat(raw["leader"]), plays=plays, led=led if plays else None, winner=winner)
+
+
+def _after(trick: Trick, seat: Seat, contract: Any) -> tuple[Seat, ...]:
+    size = 3 if contract.sitting_out != NOBODY else 4
+    out, i = [], SEAT_INDEX[seat]
+    for _ in range(size - 1 - len(trick.plays)):
+        i = next_in_play(i, contract.sitting_out)
+        out.append(SEATS[i])
+    return tuple(out)
+
+
+def table(seat: Seat, hand: Any, legal: list[str], trick: Trick, tricks: Any, contract: Any,
+          gone: set[str], voids: dict[Seat, str]) -> cardplay.Table:
+    denom = contract.denomination
+    suit_of = SUIT_OF[denom]
+    strength = STRENGTH[denom]
+    played = {c for t in tricks for _, c in t.plays} | {c for _, c in trick.plays}
+    after = _after(trick, seat, contract)
+    partner = None if contract.sitting_out != NOBODY and seat == contract.seat else PARTNER[seat]
+    return cardplay.Table(
+        seat=seat, partner=partner, hand=hand, legal=legal, plays=trick.plays,
+        led=trick.led if trick.plays else None, trump=None if denom == NO_TRUMP else denom,
+        suit_of=suit_of.__getitem__, power=lambda c, led: strength[led or suit_of[c] or "S"][c],
+        points=lambda c: 0, unseen=frozenset(DECK_43) - played - set(hand) - gone, still_to_play=len(after),
+        declaring=SIDE_OF[SEAT_INDEX[seat]] == contract.side, voids=voids, after=after)
+
+
+# --- the expert's side -----------------------------------------------------------------------
+
+def searchable(view: Any) -> bool:
+    return view.phase == "play" and view.turn == view.seat
+
+
+def determinize(view: Any, rng: random.Random, options: Options | None = None) -> State:
+    me = view.seat
+    contract = _contract(view.contract)
+    trick = _trick(view.trick, contract, view.tricks)
+    tricks = tuple(_trick(t, contract, ()) for t in view.tricks)
+    played = {c for t in (*tricks, trick) for _, c in t.plays}
+    known = {c: contract.seat for cs in view.exposed.values() for c in cs if c not in played}
+    if contract.seat == me:
+        known = {}
+    hidden = [c for c in DECK_43 if c not in played and c not in view.hand and c not in view.discarded]
+    room: dict[Any, int] = {s: view.hand_sizes[str(s)] for s in SEATS if s != me}
+    if contract.seat != me:
+        room["discards"] = 3
+    voids = {Seat(s): v for s, v in view.shown_void.items()}
+    suit_of = SUIT_OF[contract.denomination]
+    dealt = deal_hidden(hidden, room, rng,
+                        lambda h, c: h == "discards" or suit_of[c] is None or suit_of[c] not in voids.get(h, ""),
+                        known)
+    hands = tuple(tuple(view.hand) if s == me else tuple(dealt[s]) for s in SEATS)
+    discards = tuple(view.discarded) if contract.seat == me else tuple(dealt["discards"])
+    won = (view.tricks_won["NS"], view.tricks_won["EW"])
+    return State(options=options or Options(), phase=PLAY, deal=view.deal, dealer=view.dealer, hands=hands,
+                 discards=discards, high=contract.bid, turn=view.turn, contract=contract, trick=trick,
+                 tricks=tricks, won=won, void=tuple(view.shown_void.get(str(s), "") for s in SEATS),
+                 exposed=bool(view.exposed))
+
+
+def to_act(state: State) -> Seat | None:
+    return state.turn if state.phase == PLAY else None
+
+
+def rollout_command(state: State, seat: Seat, rng: random.Random) -> Any:
+    i = SEAT_INDEX[seat]
+    cards = legal_cards(state, i)
+    trick = state.trick
+    if len(cards) > 1:
+        voids = {s: state.void[j] for j, s in enumerate(SEATS) if state.void[j]}
+        legal = [{"card": c} for c in cards]
+        card = choose(seat, list(state.hands[i]), legal, trick, state.tricks, state.contract, set(), voids)
+    else:
+        card = cards[0]
+    suit = None
+    if card == JOKER and not trick.plays and state.contract.denomination == NO_TRUMP:
+        from domain.five_hundred.play import joker_suits
+        suit = rng.choice(joker_suits(state, i))
+    return Play(seat, card, suit)
+
+
+def command(action: dict[str, Any]) -> Any:
+    return Play(Seat(action["seat"]), action["card"], action.get("suit"))
+
+
+def deal_value(event: Any, seat: Seat) -> float | None:
+    if isinstance(event, DealScored):
+        mine = "NS" if seat in (Seat.N, Seat.S) else "EW"
+        return float(event.score[mine] - event.score["EW" if mine == "NS" else "NS"])
+    return None
