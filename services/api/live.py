@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -52,6 +53,7 @@ class LiveDeps:
         self.state = app.state
         settings = app.state.settings
         self.fanout = Fanout(settings.redis_url, settings.redis_prefix)
+        self.sessions: weakref.WeakSet[LiveSession] = weakref.WeakSet()
         self._own_pool = None
         runtime = getattr(app.state, "runtime", None)
         self.store: PostgresEventStore | None = getattr(runtime, "store", None) or app.state.get("store")
@@ -88,7 +90,9 @@ class LiveDeps:
 
     def session(self, match_id: str, player_id: str | None, after: int | None) -> LiveSession:
         assert self.states is not None
-        return LiveSession(self.fanout, self.states, match_id, player_id, after)
+        session = LiveSession(self.fanout, self.states, match_id, player_id, after)
+        self.sessions.add(session)  # for drain() at shutdown
+        return session
 
     def opened(self, transport: str, delta: int) -> None:
         if self._gauge is not None:
@@ -307,6 +311,24 @@ async def match_stream(request: Request, match_id: str, after: int | None = None
 
     return Stream(body(), media_type=SSE if sse else NDJSON,
                   headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+# --- graceful shutdown (services/commands/serve.py) ---------------------------------------------------
+
+SERVICE_RESTART = "service_restart"
+
+
+def drain(app: Litestar) -> int:
+    """The server is stopping and no longer accepts connections: end every live stream with
+    a resync message whose reason is "service_restart" (WebSockets were already closed with
+    1012 by uvicorn), so clients reconnect with `after=` to another replica. Not counted as
+    a fan-out drop. Returns how many streams were ended."""
+    deps = app.state.get("live")
+    sessions = [s for s in (deps.sessions if deps is not None else ()) if s.client is not None]
+    for session in sessions:
+        session.client.on_drop = None  # type: ignore[union-attr]
+        session.client.drop(SERVICE_RESTART)  # type: ignore[union-attr]
+    return len(sessions)
 
 
 ROUTES = [match_ws, match_stream]

@@ -114,15 +114,50 @@ def run(args: argparse.Namespace) -> int:
 def _serve_http(settings: Settings, *, projector: bool, apply_migrations: bool) -> None:
     import uvicorn
 
+    from infra.observability import HttpMetrics
     from services.api.app import create_app
 
+    app = create_app(settings, projector=projector, apply_migrations=apply_migrations)
     config = uvicorn.Config(
-        create_app(settings, projector=projector, apply_migrations=apply_migrations),
+        HttpMetrics(app),  # atout_http_responses_total (infra/observability.py)
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,
         log_config=None,  # our JSON handler on the root logger (services/api/logs.py)
         lifespan="on",
         proxy_headers=True,
+        timeout_graceful_shutdown=SHUTDOWN_TIMEOUT,
     )
-    uvicorn.Server(config).run()
+    _graceful_server(config, app).run()
+
+
+# --- graceful shutdown (issue 10) -------------------------------------------------------------------
+
+SHUTDOWN_TIMEOUT = 25.0  # seconds for in-flight requests after SIGTERM (k8s grace period: 40 s)
+
+
+def _graceful_server(config: object, app: object) -> object:
+    """uvicorn's server, whose shutdown on SIGTERM stops accepting, tells every connection to
+    finish (in-flight actions complete; WebSockets get close 1012 "service restart") and waits
+    for them; live HTTP streams, which never finish on their own, are then ended with a resync
+    hint (`services.api.live.drain`). The lifespan then closes the runtime, and with it the
+    projector beside the API, which stops between batches."""
+    import asyncio
+
+    import uvicorn
+
+    class GracefulServer(uvicorn.Server):
+        async def shutdown(self, sockets: list | None = None) -> None:
+            closing = asyncio.ensure_future(super().shutdown(sockets))
+            await asyncio.sleep(0)  # uvicorn closes the listeners and tells each connection first
+            try:
+                from services.api.live import drain
+            except ImportError:
+                pass
+            else:
+                drained = drain(app)
+                if drained:
+                    log.info("ended %d live streams for the restart", drained)
+            await closing
+
+    return GracefulServer(config)
