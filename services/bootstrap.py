@@ -30,6 +30,7 @@ from typing import Any
 import asyncpg
 import redis.asyncio as aioredis
 
+from infra.observability import track_pool
 from infra.players import PlayerStore
 from infra.projections import Projection, ProjectionRunner, WakePublisher, default_projections, run_projector
 from infra.settings import Settings
@@ -92,7 +93,7 @@ async def open_runtime(settings: Settings, *, apply_migrations: bool = False, pr
     still coming up; `apply_migrations` and `projector` are for the embedded default."""
     if not settings.database_url:
         raise ValueError("no database URL: resolve the embedded servers before opening the runtime")
-    pool = await create_pool(settings.database_url, min_size=0, max_size=pool_size)
+    pool = track_pool("runtime", await create_pool(settings.database_url, min_size=0, max_size=pool_size))
     redis = (aioredis.from_url(settings.redis_url, socket_connect_timeout=1.0, socket_timeout=1.0)
              if settings.redis_url else None)
     hooks: list[Callable[[AppendResult], Any]] = []
@@ -132,7 +133,7 @@ async def _run_projector(settings: Settings, stop: asyncio.Event) -> None:
     """The projector beside the API (embedded default), on its own small pool so API
     requests can never starve it; restarted after a failure until the process stops."""
     assert settings.database_url is not None
-    pool = await create_pool(settings.database_url, min_size=0, max_size=3)
+    pool = track_pool("projector", await create_pool(settings.database_url, min_size=0, max_size=3))
     try:
         runner = ProjectionRunner(PostgresEventStore(pool))
         while not stop.is_set():
