@@ -1,6 +1,6 @@
 """API benchmark: simulated tables play random legal actions over HTTP, every seat on a WebSocket.
 
-    python bench/api.py [--tables 250] [--seconds 20] [--rate 150] [--pg URL] [--redis URL]
+    python bench/api.py [--tables 250] [--seconds 20] [--rates 150,50] [--pg URL] [--redis URL] [--profile P]
 
 Starts, on this machine, `atout serve` (the API) and a projector process (read models and
 the publisher) on a fresh database, registers players, seats `--tables` matches (four
@@ -8,7 +8,7 @@ WebSockets each: 1,000 open sockets by default), then measures, printing JSON:
 
 * `healthz_rps`: the raw `GET /healthz` rate of the same server, as the ceiling;
 * `max`: every table acting as fast as its answers come back (commands/s sustained);
-* `paced`: `--rate` actions/s in total, for the action latency at a steady load.
+* `paced_<rate>`: each of `--rates` actions/s in total, for latencies at a steady load.
 
 Action latency is request to response. Fan-out latency is commit (the event's
 `recorded_at`, the single-statement transaction's time) to arrival on the other seats'
@@ -40,8 +40,6 @@ import msgspec
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from domain import match as rules  # noqa: E402
-from domain.cards import Seat  # noqa: E402
 from domain.playout import concrete  # noqa: E402
 
 SEATS = ("N", "E", "S", "W")
@@ -126,7 +124,7 @@ class Table:
         self.sockets: list = []
         self.stats = Stats()  # the current phase's, read by the socket readers
 
-    async def open(self, port: int, options: dict) -> None:
+    async def open(self, port: int, options: dict, sockets: bool = True) -> None:
         status, body = await self.http.request("POST", "/v1/matches", {
             "game": "belote", "options": options, "seats": {"N": "me", "E": "open", "S": "open", "W": "open"}},
             self.players[0]["token"])
@@ -138,7 +136,7 @@ class Table:
             assert status == 200, body
         from websockets.asyncio.client import connect
 
-        for seat, player in zip(SEATS, self.players):
+        for seat, player in zip(SEATS, self.players if sockets else []):
             ws = await connect(f"ws://127.0.0.1:{port}/v1/matches/{self.match_id}/ws",
                                additional_headers={"Authorization": f"Bearer {player['token']}"},
                                max_queue=None, compression=None)
@@ -167,7 +165,9 @@ class Table:
             state = await self.svc.load(self.match_id)
             if state.status != "playing":
                 return
-            choices = [(s, a) for s in Seat for a in msgspec.to_builtins(rules.view(state, s).table)["legal"]]
+            game = state.game
+            choices = [(s, a) for s in game.status(state.game_state).to_act
+                       for a in game.legal_actions(state.game_state, s)]
             seat, action = self.rng.choice(choices)
             body = {"command_id": str(uuid.uuid4()), "expected_version": state.version, **concrete(action, self.rng)}
             token = self.players[SEATS.index(seat.value)]["token"]
@@ -209,6 +209,7 @@ def cpu_seconds(pids: dict[str, int]) -> dict[str, float]:
 
 async def phase(tables: list[Table], rate: float, seconds: float, conn: asyncpg.Connection,
                 pids: dict[str, int]) -> dict:
+    await asyncio.sleep(3.0)  # let the previous phase's backlog (projector, sockets) drain
     stats = Stats()
     cpu_before = cpu_seconds(pids)
     pacer = Pacer(rate)
@@ -279,7 +280,7 @@ async def bench(args: argparse.Namespace) -> dict:
                                       stdout=open(args.log + ".projector", "wb"), stderr=subprocess.STDOUT))
         _wait_ready(port, procs[0])
         result: dict = {"cores": os.cpu_count(), "load_average_at_start": os.getloadavg(), "tables": args.tables,
-                        "sockets": 4 * args.tables}
+                        "sockets": 0 if args.no_sockets else 4 * args.tables}
         result["healthz_rps"] = await healthz_rate(port, 5.0)
 
         http = Http(port)
@@ -295,7 +296,7 @@ async def bench(args: argparse.Namespace) -> dict:
         for t in range(args.tables):
             seated = [players[(4 * t + k) % len(players)] for k in range(4)]
             table = Table(port, seated, svc, random.Random(rng.random()))
-            await table.open(port, {"deals": 500})
+            await table.open(port, {"deals": 500}, sockets=not args.no_sockets)
             tables.append(table)
         pids = {"serve": procs[0].pid, "projector": procs[1].pid, "bench": os.getpid()}
         spies = _profile(args, {"serve": procs[0].pid, "projector": procs[1].pid})
@@ -304,7 +305,8 @@ async def bench(args: argparse.Namespace) -> dict:
             spy.wait(30)
         if spies:
             result["profiles"] = {who: _top(f"{args.profile}.{who}.txt") for who in ("serve", "projector")}
-        result["paced"] = await phase(tables, args.rate, args.seconds, conn, pids)
+        for rate in args.rates:
+            result[f"paced_{rate:g}"] = await phase(tables, rate, args.seconds, conn, pids)
         result["targets"] = {"actions_per_s": ">= 300", "p99_action_ms_at_150": "<= 25",
                              "p99_fanout_ms_1000_sockets": "<= 100"}
         for table in tables:
@@ -377,11 +379,13 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=250)
     parser.add_argument("--players", type=int, default=160, help="tokens to spread the per-token rate limit over")
     parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--rate", type=float, default=150.0, help="actions/s of the paced phase")
+    parser.add_argument("--rates", type=lambda text: [float(r) for r in text.split(",")], default=[150.0],
+                        help="actions/s in total of each paced phase, comma-separated (default 150)")
     parser.add_argument("--pg", default=os.environ.get("ATOUT_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/postgres"))
     parser.add_argument("--redis", default=os.environ.get("ATOUT_BENCH_REDIS", "redis://127.0.0.1:6379/0"))
     parser.add_argument("--port", type=int, default=18731)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-sockets", action="store_true", help="no WebSockets: the fan-out's share by difference")
     parser.add_argument("--log", default="/tmp/atout-bench-serve.log")
     parser.add_argument("--profile", help="py-spy output prefix: profile the API and projector in the max phase")
     args = parser.parse_args()

@@ -106,6 +106,7 @@ class Publisher(Projection):
         self.redis_url = redis_url
         self._client = client
         self._script: Any = None
+        self._warned = False
         self._cache: OrderedDict[str, rules.MatchState] = OrderedDict()
         self.cache_size = cache_size
         self.max_age = dt.timedelta(seconds=max_age)
@@ -137,6 +138,11 @@ class Publisher(Projection):
             event = decode(state, recorded)
             self._messages(out, match_id, state, recorded.stream_version, event)
             self._remember(match_id, rules.evolve(state, event))
+        if out and not self.redis_url and self._client is None:
+            if not self._warned:
+                log.warning("publisher: no Redis configured; live messages are not published")
+                self._warned = True  # no Redis, no live client: they all read the store
+            return
         if out:
             if self._script is None:
                 self._script = self.client.register_script(PUBLISH_ALL)
