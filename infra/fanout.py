@@ -89,12 +89,6 @@ class Client:
             raise Dropped(self.dropped)
         return self._items.popleft()
 
-    def pending(self) -> list[tuple[int, bytes]]:
-        """Everything queued now, without waiting (a burst is then sent as one write)."""
-        items = list(self._items)
-        self._items.clear()
-        return items
-
 
 class Subscriber:
     """A bare RESP2 pub/sub connection: SUBSCRIBE/UNSUBSCRIBE out, push frames in.

@@ -16,7 +16,7 @@ import pytest
 from domain import match as rules
 from domain.cards import Seat
 from domain.playout import concrete
-from infra.fanout import Dropped, Fanout, LiveSession, MatchStates
+from infra.fanout import Dropped, Fanout, LiveSession, MatchStates, _frame
 from infra.projections import ProjectionRunner
 from infra.projections.publisher import Publisher, event_message, match_channel
 from infra.store import PostgresEventStore, create_pool, migrate
@@ -66,6 +66,24 @@ async def act(svc: MatchService, match_id: str, rng: random.Random) -> None:
 
 def message(version: int) -> bytes:
     return json.dumps({"type": "event", "version": version, "event": None}).encode()
+
+
+def test_resp_frames_split_anywhere_parse_the_same() -> None:
+    """The fan-out reads whatever the socket gives: a frame may end in the next chunk."""
+    data = b'{"a":"\r\n"}x'  # a length-prefixed payload may hold anything, CRLF included
+    wire = (b"*3\r\n$9\r\nsubscribe\r\n$4\r\nch:N\r\n:1\r\n"
+            b"*3\r\n$7\r\nmessage\r\n$4\r\nch:N\r\n$%d\r\n%s\r\n" % (len(data), data))
+    expected = [[b"subscribe", b"ch:N", 1], [b"message", b"ch:N", data]]
+    for cut in range(len(wire) + 1):
+        buffer, frames = bytearray(), []
+        for chunk in (wire[:cut], wire[cut:]):
+            buffer += chunk
+            used = 0
+            while (parsed := _frame(buffer, used)) is not None:
+                frame, used = parsed
+                frames.append(frame)
+            del buffer[:used]
+        assert frames == expected and not buffer, cut
 
 
 async def test_a_slow_client_is_dropped_alone(fanout, redis_client) -> None:
