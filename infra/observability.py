@@ -7,10 +7,11 @@ shows it with no further wiring, and any process may call in:
 * `instrument_celery()`: once, where the Celery app is built (worker and beat import it).
   Connects Celery's signals to `atout_celery_tasks_total{task,state}`,
   `atout_celery_task_seconds{task}` and `atout_celery_task_failures_total{task,exception}`.
-* `start_metrics_server(port)`: in a process that has no API (the Celery worker, on
-  `worker_ready`), serve `/metrics` on `port` (`WORKER_METRICS_PORT` by default). With a
-  prefork pool the tasks run in child processes: set `PROMETHEUS_MULTIPROC_DIR` to an empty
-  directory (the image's entrypoint empties it) and every child's samples are summed.
+* `instrument_celery(metrics_port=WORKER_METRICS_PORT)` in `atout worker`: also serve
+  `/metrics` on that port once the worker is ready (`start_metrics_server`, usable by any
+  process without the API). With a prefork pool the tasks run in child processes: set
+  `PROMETHEUS_MULTIPROC_DIR` to an empty directory (the image's entrypoint empties it) and
+  every child's samples are summed.
 * `track_pool(name, pool)`: at pool creation; `atout_db_pool_connections{pool,state}`
   (open, in_use, idle, max) and `atout_db_pool_waiters{pool}` are read at scrape time, from
   `infra.store.pool.Pool` or an asyncpg pool. Pools are held weakly; closed ones vanish.
@@ -104,12 +105,28 @@ def _on_child_exit(pid: int | None = None, **_: Any) -> None:
         multiprocess.mark_process_dead(pid)
 
 
-def instrument_celery() -> None:
-    """Connect the task metrics to Celery's signals (idempotent; weak=False: module functions)."""
-    global _celery_connected
+_metrics_port: int | None = None
+metrics_server: Any = None  # the worker's /metrics server once started (`.server_port`, `.shutdown()`)
+
+
+def _serve_on_ready(sender: Any = None, **_: Any) -> None:
+    """worker_ready fires once, in the worker's main process: serve /metrics from there."""
+    global metrics_server
+    if _metrics_port is not None and metrics_server is None:
+        metrics_server = start_metrics_server(_metrics_port)
+
+
+def instrument_celery(metrics_port: int | None = None) -> None:
+    """Connect the task metrics to Celery's signals (idempotent; weak=False: module functions).
+    With `metrics_port` (e.g. `WORKER_METRICS_PORT` in `atout worker`), the worker serves
+    `/metrics` on it once ready; leave it None where the process already has one (the API)."""
+    global _celery_connected, _metrics_port
     from celery import signals
 
     with _celery_lock:
+        if metrics_port is not None and _metrics_port is None:
+            _metrics_port = metrics_port
+            signals.worker_ready.connect(_serve_on_ready, weak=False)
         if _celery_connected:
             return
         signals.task_prerun.connect(_on_prerun, weak=False)

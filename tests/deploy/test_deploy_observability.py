@@ -116,8 +116,21 @@ async def test_http_responses_are_counted_by_status_class() -> None:
     assert value("atout_http_responses_total", method="POST", status="5xx") == five + 1
 
 
-def test_a_process_without_the_api_serves_its_metrics() -> None:
-    server = observability.start_metrics_server(0, "127.0.0.1")
+def test_a_ready_worker_serves_its_metrics(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What `atout worker` gets from instrument_celery(metrics_port=...): /metrics once ready."""
+    from celery import signals
+
+    start = observability.start_metrics_server
+    monkeypatch.setattr(observability, "start_metrics_server", lambda port: start(port, "127.0.0.1"))
+    monkeypatch.setattr(observability, "_metrics_port", None)
+    monkeypatch.setattr(observability, "metrics_server", None)
+    observability.instrument_celery(metrics_port=0)  # 0: any free port
+    try:
+        signals.worker_ready.send(sender=None)
+        server = observability.metrics_server
+        assert server is not None
+    finally:
+        signals.worker_ready.disconnect(observability._serve_on_ready)
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{server.server_port}/metrics", timeout=5) as response:
             body = response.read().decode()
