@@ -1,0 +1,63 @@
+"""The Celery application, with the Redis broker of the settings.
+
+Choices, and why:
+
+* `visibility_timeout` 60 s: with Redis a message taken by a worker that dies comes back
+  only after it (an hour by default). Short, and the sweeper (on worker start and every
+  `SWEEP_EVERY` seconds from beat) re-schedules any overdue turn anyway, so nothing
+  depends on redelivery. A clock longer than 60 s may see its countdown task delivered
+  twice: the tasks are idempotent, so that is harmless.
+* `global_keyprefix` and queue names under the settings' `redis_prefix`, so deployments
+  (and test sessions) sharing a Redis never see each other's tasks.
+* Late acknowledgement, rejected on a lost worker, prefetch 1: a task killed mid-way is
+  redelivered rather than lost, and one slow expert never holds other matches' turns.
+* No result backend and no remote control: nothing ever waits on a task's result, and
+  pidbox fan-out would cross deployments sharing a Redis.
+"""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+from infra.settings import Settings, load_settings
+
+VISIBILITY_TIMEOUT = 60
+SWEEP_EVERY = float(os.environ.get("ATOUT_SWEEP_EVERY", "10"))
+
+
+def queues(prefix: str) -> dict[str, str]:
+    return {"bots": f"{prefix}.bots", "clock": f"{prefix}.clock"}
+
+
+def make_app(settings: Settings | None = None) -> Celery:
+    settings = settings or load_settings()
+    names = queues(settings.redis_prefix)
+    app = Celery("atout", broker=settings.redis_url or "redis://127.0.0.1:6379/0",
+                 include=["services.workers.tasks"], set_as_current=False)
+    app.conf.update(
+        broker_transport_options={"visibility_timeout": VISIBILITY_TIMEOUT,
+                                  "global_keyprefix": f"{settings.redis_prefix}:"},
+        broker_connection_retry_on_startup=True,
+        task_default_queue=names["bots"],
+        task_routes={"bots.*": {"queue": names["bots"]}, "clock.*": {"queue": names["clock"]},
+                     "sweeper.*": {"queue": names["clock"]}},
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        task_ignore_result=True,
+        task_serializer="json",
+        accept_content=["json"],
+        worker_prefetch_multiplier=1,
+        worker_enable_remote_control=False,
+        worker_send_task_events=False,
+        worker_hijack_root_logger=False,
+        timezone="UTC",
+        enable_utc=True,
+        beat_schedule={"sweep": {"task": "sweeper.sweep", "schedule": SWEEP_EVERY}},
+    )
+    app.conf.atout_settings = settings
+    return app
+
+
+app = make_app()

@@ -1,0 +1,49 @@
+"""The Celery tasks. Each is a thin shell: run the matching function of `turns` (or the
+sweeper) on this process's runtime. Database trouble is retried with backoff; nothing ever
+waits on a task's result."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import asyncpg
+from celery.signals import worker_process_shutdown, worker_ready
+
+from services.workers import runtime, turns
+from services.workers.app import app
+
+log = logging.getLogger(__name__)
+
+RETRY_ON = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.CannotConnectNowError,
+            ConnectionError, OSError, TimeoutError)
+RETRY = {"autoretry_for": RETRY_ON, "retry_backoff": 0.5, "retry_backoff_max": 30, "retry_jitter": True,
+         "max_retries": 12, "acks_late": True}
+
+
+@app.task(name="bots.play_turn", **RETRY)
+def play_turn(match_id: str, seat: str, version: int, clock: bool = False) -> str:
+    return runtime.run(lambda rt: turns.play_turn(rt.matches, match_id, seat, version, clock=clock))
+
+
+@app.task(name="clock.expire", **RETRY)
+def expire(match_id: str, version: int) -> list[str]:
+    return runtime.run(lambda rt: turns.expire(rt.matches, match_id, version))
+
+
+@app.task(name="sweeper.sweep", **RETRY)
+def sweep() -> int:
+    from services.workers import reactor
+
+    return runtime.run(lambda rt: reactor.sweep(rt.pool, app))
+
+
+@worker_ready.connect
+def _sweep_on_start(sender: Any = None, **_: Any) -> None:
+    """A restarted worker first re-schedules whatever was lost with the one before."""
+    app.send_task("sweeper.sweep")
+
+
+@worker_process_shutdown.connect
+def _close(**_: Any) -> None:
+    runtime.close()

@@ -1,0 +1,184 @@
+"""Bots and clocks on a real Celery worker (a subprocess of the test, `atout worker`), a real
+Redis broker under the session's prefix and a real Postgres, with the `bot_turns`
+projection scheduling turns from the committed log as in production."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import msgspec
+import pytest
+import redis.asyncio as aioredis
+
+from domain import match as rules
+from domain.cards import Seat
+from infra.projections import ProjectionRunner, WakePublisher, run_projector
+from infra.projections.bot_turns import BotTurns
+from infra.settings import Settings
+from infra.store import PostgresEventStore, create_pool, migrate
+from infra.store.connection import connect
+from infra.vault import Vault
+from services.matches import MatchService
+from services.workers import turns
+from services.workers.app import make_app
+from services.workers.clocks import set_clock
+from services.workers.reactor import scheduler
+
+pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = [("belote", {"variant": "classic", "deals": 1}), ("belote", {"variant": "coinche", "deals": 1}),
+         ("cinch", {"deals": 1}), ("five_hundred", {"deals": 1})]
+
+
+class Worker:
+    """`atout worker` in its own process group, so SIGKILL takes its pool children too."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env, self.proc = env, None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "services.cli", "worker", "--concurrency", "1"],
+                                     cwd=ROOT, env=self.env, start_new_session=True,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture(scope="module")
+async def system(database_url: str, redis_url: str, redis_prefix: str):
+    conn = await connect(database_url)
+    await migrate(conn)
+    await conn.close()
+    prefix = f"{redis_prefix}w"
+    settings = Settings(database_url=database_url, redis_url=redis_url, redis_prefix=prefix)
+    pool = await create_pool(database_url, max_size=4)
+    redis = aioredis.from_url(redis_url)
+    svc = MatchService(PostgresEventStore(pool, after_append=WakePublisher(redis, prefix)), Vault(pool),
+                       chain_length=20)
+    app = make_app(settings)
+    stop = asyncio.Event()
+    projector = asyncio.create_task(run_projector(
+        ProjectionRunner(PostgresEventStore(pool)), [BotTurns(scheduler(app))], redis_url=redis_url,
+        redis_prefix=prefix, poll_interval=0.1, stop=stop))
+    env = {**os.environ, "ATOUT_DATABASE_URL": database_url, "ATOUT_REDIS_URL": redis_url,
+           "ATOUT_REDIS_PREFIX": prefix, "ATOUT_LOG_LEVEL": "warning", "ATOUT_BOT_OVERDUE": "1"}
+    worker = Worker(env)
+    worker.start()
+    try:
+        yield svc, worker, app
+    finally:
+        worker.stop()
+        stop.set()
+        await asyncio.wait_for(projector, 10)
+        app.close()
+        await redis.aclose()
+        await pool.close()
+
+
+async def new_match(svc: MatchService, game: str, options: dict, seats: dict[str, str],
+                    clock: dict | None = None) -> str:
+    player = f"p-{uuid.uuid4().hex[:8]}" if "me" in seats.values() else None
+    created = await svc.create_match(game, options, seats, player_id=player)
+    if clock:
+        await set_clock(svc.store, created.match_id, clock)
+    await svc.start(created.match_id)
+    return created.match_id
+
+
+async def finished(svc: MatchService, match_id: str, timeout: float = 90.0) -> rules.MatchState:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = await svc.load(match_id)
+        if state.status == "finished":
+            return state
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"match {match_id} did not finish (version {state.version})")
+
+
+async def actions(svc: MatchService, match_id: str) -> list[tuple[int, rules.ActionTaken, dict]]:
+    out = []
+    for version, event, recorded in await svc.events(match_id):
+        if isinstance(event, rules.ActionTaken):
+            out.append((version, event, msgspec.json.decode(recorded.metadata or b"{}")))
+    return out
+
+
+async def test_four_bots_finish_a_match_of_each_game(system) -> None:
+    svc, _, _ = system
+    seats = {"N": "bot:basic", "E": "bot:random", "S": "bot:expert", "W": "bot:basic"}
+    ids = [await new_match(svc, game, options, seats) for game, options in GAMES]
+    for match_id in ids:
+        state = await finished(svc, match_id)
+        taken = await actions(svc, match_id)
+        assert taken and all(e.by == "bot" for _, e, _ in taken)
+        assert len({m["command_id"] for _, _, m in taken}) == len(taken)
+        assert state == await MatchService(svc.store, svc.vault).load(match_id)
+
+
+async def test_a_stale_play_turn_changes_nothing(system) -> None:
+    svc, _, app = system
+    created = await svc.create_match("cinch", {"deals": 1}, {s: "open" for s in "NESW"})
+    match_id = created.match_id
+    for seat in "NESW":
+        await svc.take_seat(match_id, Seat(seat), player_id=f"p-{seat}-{match_id[:6]}")
+    await svc.start(match_id)
+    state = await svc.load(match_id)
+    seat = str(state.game.status(state.game_state).to_act[0])
+    assert await turns.play_turn(svc, match_id, seat, state.version - 1) == "stale"
+    assert await turns.play_turn(svc, match_id, seat, state.version) == "human"      # no clock: never
+    assert await turns.expire(svc, match_id, state.version - 1) == ["stale"]
+    app.send_task("bots.play_turn", args=[match_id, seat, state.version - 1])
+    app.send_task("clock.expire", args=[match_id, state.version - 1])
+    await asyncio.sleep(1.5)
+    assert (await MatchService(svc.store, svc.vault).load(match_id)).version == state.version
+
+
+async def test_the_worker_killed_mid_match_and_restarted(system) -> None:
+    svc, worker, _ = system
+    seats = {s: "bot:basic" for s in "NESW"}
+    match_id = await new_match(svc, "belote", {"variant": "classic", "deals": 2}, seats)
+    deadline = time.monotonic() + 60
+    while (await svc.load(match_id)).version < 25 and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    worker.kill()
+    killed_at = (await svc.load(match_id)).version
+    await asyncio.sleep(1.0)
+    assert (await svc.load(match_id)).version == killed_at        # nobody plays while it is down
+    worker.start()
+    state = await finished(svc, match_id)
+    taken = await actions(svc, match_id)
+    ids = [m["command_id"] for _, _, m in taken]
+    assert len(set(ids)) == len(ids)                               # no action applied twice
+    assert state == await MatchService(svc.store, svc.vault).load(match_id)
+    assert sum(isinstance(e, rules.DealFinished) for _, e, _ in await svc.events(match_id)) == 2
+
+
+async def test_a_human_out_of_time_is_played_for(system) -> None:
+    svc, _, _ = system
+    seats = {"N": "me", "E": "bot:basic", "S": "bot:basic", "W": "bot:basic"}
+    match_id = await new_match(svc, "cinch", {"deals": 1}, seats, clock={"bid": 0.4, "play": 0.3})
+    state = await finished(svc, match_id)
+    north = [(v, e) for v, e, _ in await actions(svc, match_id) if e.seat == Seat.N]
+    assert north and {e.by for _, e in north} <= {"clock", "automatic"} and any(e.by == "clock" for _, e in north)
+    for version, event in north:                # the mark is the seat's own: nobody else sees it
+        for other in (Seat.E, Seat.S, Seat.W, None):
+            assert rules.redact(state, event, other) is None
