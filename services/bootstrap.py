@@ -50,7 +50,21 @@ LIVE_MODULE = "services.api.live"
 
 
 def projections() -> list[Projection]:
+    _workers()
     return [*default_projections(), *(factory() for factory in EXTRA_PROJECTIONS)]
+
+
+WORKERS_MODULE = "services.workers.reactor"
+
+
+def _workers() -> None:
+    """Import the workers' reactor (issue 7), which registers the `bot_turns` projection
+    in EXTRA_PROJECTIONS; absent in a tree without services/workers."""
+    try:
+        importlib.import_module(WORKERS_MODULE)
+    except ModuleNotFoundError as error:
+        if error.name not in (WORKERS_MODULE, "services.workers"):
+            raise
 
 
 @dataclass
