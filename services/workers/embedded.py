@@ -1,0 +1,70 @@
+"""The worker beside `atout serve` on the embedded default (`make run` plays bots).
+
+`atout serve` starts `atout worker --beat` as a child process with the embedded servers'
+URLs, and stops it before the servers. The child has its own session (a terminal's Ctrl-C
+reaches only `serve`, which stops it in order) and is told by the kernel to stop when its
+parent dies (PR_SET_PDEATHSIG), so even `kill -9` of `serve` leaves no worker behind.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+def _die_with_parent() -> Any:
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    except OSError:
+        return None
+    parent = os.getpid()
+
+    def preexec() -> None:
+        libc.prctl(1, signal.SIGTERM)          # PR_SET_PDEATHSIG
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return preexec
+
+
+class EmbeddedWorker:
+    def __init__(self, proc: subprocess.Popen) -> None:
+        self.proc = proc
+
+    def stop(self, timeout: float = 15.0) -> None:
+        if self.proc.poll() is not None:
+            return
+        log.info("stopping the worker")
+        try:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(5)
+        except ProcessLookupError:
+            pass
+
+
+def start_worker(settings: Any, concurrency: int = 1) -> EmbeddedWorker:
+    """Start `atout worker --beat` on `settings` (URLs resolved) and point this process's
+    `bot_turns` projection at the same broker."""
+    from services.workers import reactor
+
+    reactor.configure(settings)
+    env = {**os.environ, "ATOUT_DATABASE_URL": settings.database_url, "ATOUT_REDIS_URL": settings.redis_url,
+           "ATOUT_REDIS_PREFIX": settings.redis_prefix, "ATOUT_DATA_DIR": str(settings.data_path),
+           "ATOUT_LOG_LEVEL": settings.log_level}
+    proc = subprocess.Popen([sys.executable, "-m", "services.cli", "worker", "--beat", "--concurrency",
+                             str(concurrency)], env=env, start_new_session=True, preexec_fn=_die_with_parent())
+    log.info("worker started (pid %s)", proc.pid)
+    return EmbeddedWorker(proc)
