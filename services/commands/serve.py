@@ -74,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(sig, _raise_stop)
     started = time.monotonic()
     servers = None
+    worker = None
     embedded = settings.embedded_database
     projector = embedded if args.projector is None else args.projector
     try:
@@ -92,6 +93,10 @@ def run(args: argparse.Namespace) -> int:
                 redis_url=settings.redis_url or servers.redis_url,
             )
             log.info("embedded servers ready in %.1fs", time.monotonic() - started)
+        if embedded:  # issue 7: bots and turn clocks play on the embedded default too
+            from services.workers.embedded import start_worker
+
+            worker = start_worker(settings)
         _serve_http(settings, projector=projector, apply_migrations=embedded)
     except _Stop:
         pass
@@ -105,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, _ignore)
+        if worker is not None:
+            worker.stop()
         if servers is not None:
             log.info("stopping embedded servers")
             servers.stop()
