@@ -5,6 +5,7 @@ read model is a `Projection` subclass added there.
 """
 
 from infra.projections.base import Change, Projection, RowProjection
+from infra.projections.hand_records import HandRecords
 from infra.projections.lobby import Lobby
 from infra.projections.match_summaries import MATCH_EVENTS, MatchSummaries
 from infra.projections.projector import run_projector
@@ -14,12 +15,13 @@ from infra.projections.wake import WakeListener, WakePublisher, events_channel
 
 
 def default_projections() -> list[Projection]:
-    return [MatchSummaries(), Lobby()]
+    return [MatchSummaries(), Lobby(), HandRecords()]
 
 
 __all__ = [
     "MATCH_EVENTS",
     "Change",
+    "HandRecords",
     "Lobby",
     "MatchSummaries",
     "Projection",
