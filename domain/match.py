@@ -15,7 +15,7 @@ from typing import Any, Mapping
 import msgspec
 
 from domain.cards import Seat
-from domain.game import GameRules, RuleViolation, StartDeal, load, verify
+from domain.game import AdjustScore, GameRules, RuleViolation, StartDeal, VoidDeal, load, verify
 
 
 class SeatHolder(msgspec.Struct, frozen=True):
@@ -60,6 +60,7 @@ class DealDealt(msgspec.Struct, frozen=True, tag="deal_dealt"):
     dealer: Seat
     deck: tuple[str, ...]
     fair: dict[str, Any] | None = None
+    replay_of: int | None = None   # a board dealt again by a ruling: the deal it replays (fair is that deal's)
 
 
 class ActionTaken(msgspec.Struct, frozen=True, tag="action_taken"):
@@ -96,8 +97,29 @@ class MatchFinished(msgspec.Struct, frozen=True, tag="match_finished"):
     match_score: dict[str, int]
 
 
+class RulingApplied(msgspec.Struct, frozen=True, tag="ruling_applied"):
+    """An admin's ruling on deal `deal` (docs/disputes.md), public to every seat. The game's
+    own events for it (deal voided, score adjusted) follow in the same append, so the match's
+    score and winner move exactly as the rules fold them. `replay` voids the deal and queues
+    its `board` ({deal, deck, fair}) to be dealt again as the next deal."""
+
+    ruling: str                    # adjust, void, replay
+    deal: int
+    admin: str
+    reason: str
+    dispute_id: str | None = None
+    score: dict[str, int] | None = None
+    board: dict[str, Any] | None = None
+
+
+class MatchReopened(msgspec.Struct, frozen=True, tag="match_reopened"):
+    """A ruling left a finished match with no winner: play goes on with the next deal."""
+
+    match_score: dict[str, int]
+
+
 MATCH_EVENTS = (MatchCreated, SeatTaken, SeatLeft, MatchStarted, DealDealt, ActionTaken, SeedRevealed,
-                DealFinished, MatchFinished)
+                DealFinished, MatchFinished, RulingApplied, MatchReopened)
 PRIVATE_MATCH_EVENTS = (DealDealt, ActionTaken)
 MATCH_EVENT_TAGS = frozenset(e.__struct_config__.tag for e in MATCH_EVENTS)
 
@@ -128,6 +150,18 @@ class Act(msgspec.Struct, frozen=True):
     by: str = "player"
 
 
+class Rule(msgspec.Struct, frozen=True):
+    """An admin's ruling (see RulingApplied); `board` is given by the service for `replay`."""
+
+    ruling: str
+    deal: int
+    admin: str
+    reason: str
+    dispute_id: str | None = None
+    score: dict[str, int] | None = None
+    board: dict[str, Any] | None = None
+
+
 # --- State --------------------------------------------------------------------------------
 
 class MatchState(msgspec.Struct, frozen=True):
@@ -146,6 +180,8 @@ class MatchState(msgspec.Struct, frozen=True):
     fair: dict[str, Any] | None = None
     actions: tuple[dict[str, Any], ...] = ()
     version: int = 0               # events folded so far (the stream version)
+    boards: tuple[dict[str, Any], ...] = ()   # boards a `replay` ruling queued, dealt next in order
+    replay_of: int | None = None   # the current deal replays this one (its seed was revealed then)
 
     @property
     def game(self) -> GameRules:
@@ -206,12 +242,58 @@ def decide(state: MatchState, command: Any) -> list[Any]:
         events = game.decide(state.game_state, move)
         action = {k: v for k, v in msgspec.to_builtins(command.action).items()}
         return [ActionTaken(seat=Seat(action["seat"]), action=action, by=command.by), *events]
+    if isinstance(command, Rule):
+        return _rule(state, command)
     raise RuleViolation("bad_action", f"unknown command {type(command).__name__}")
 
 
 def _deal(state: MatchState, command: StartDeal) -> list[Any]:
+    replay_of = None
+    if state.boards:  # a replay ruling's board comes before any fresh shuffle
+        board = state.boards[0]
+        replay_of = board["deal"]
+        command = StartDeal(dealer=command.dealer, deck=tuple(board["deck"]), fair=board.get("fair"))
     events = state.game.decide(state.game_state, command)
-    return [DealDealt(deal=state.deal_index + 1, dealer=command.dealer, deck=command.deck, fair=command.fair), *events]
+    return [DealDealt(deal=state.deal_index + 1, dealer=command.dealer, deck=command.deck, fair=command.fair,
+                      replay_of=replay_of), *events]
+
+
+# --- Rulings (docs/disputes.md): new events, never an edit of the past ------------------
+
+RULINGS = ("adjust", "void", "replay")
+
+
+def _rule(state: MatchState, command: Rule) -> list[Any]:
+    """The game decides whether the ruling is allowed now (each game's docs/rules-*.md); the
+    match then says what became of it: over again (a new result), or reopened."""
+    verify(state.status in ("playing", "finished"), "match_not_started", "the match has not started")
+    verify(command.ruling in RULINGS, "bad_action", f"a ruling is one of {', '.join(RULINGS)}")
+    game = state.game
+    if command.ruling == "adjust":
+        verify(bool(command.score), "bad_action", "an adjustment needs a score, e.g. {\"NS\": -20, \"EW\": 20}")
+        move: Any = AdjustScore(deal=command.deal, score=dict(command.score or {}), admin=command.admin,
+                                reason=command.reason)
+    else:
+        verify(command.ruling == "void" or command.board is not None, "bad_action", "a replay needs the board")
+        move = VoidDeal(deal=command.deal, admin=command.admin, reason=command.reason)
+    events: list[Any] = [RulingApplied(ruling=command.ruling, deal=command.deal, admin=command.admin,
+                                       reason=command.reason, dispute_id=command.dispute_id, score=command.score,
+                                       board=command.board if command.ruling == "replay" else None),
+                         *game.decide(state.game_state, move)]
+    after = state
+    for event in events:
+        after = evolve(after, event)
+    status = game.status(after.game_state)
+    if command.ruling == "replay":
+        deals = state.raw_options.get("deals")
+        verify(status.phase == "awaiting_deal" or (status.phase == "in_deal" and (
+            deals is None or status.deals_played < deals)), "match_over",
+            "no deal follows this one to replay the board in; void the deal instead")
+    if status.phase == "match_over":
+        events.append(MatchFinished(winner=status.winner, match_score=status.match_score))
+    elif state.status == "finished":
+        events.append(MatchReopened(match_score=status.match_score))
+    return events
 
 
 def evolve(state: MatchState, event: Any) -> MatchState:
@@ -232,11 +314,16 @@ def evolve(state: MatchState, event: Any) -> MatchState:
         return msgspec.structs.replace(state, status="finished")
     if isinstance(event, DealDealt):
         return msgspec.structs.replace(state, deal_index=event.deal, dealer=event.dealer, deck=event.deck,
-                                       fair=event.fair, actions=())
+                                       fair=event.fair, actions=(), replay_of=event.replay_of,
+                                       boards=state.boards[1:] if event.replay_of is not None else state.boards)
     if isinstance(event, ActionTaken):
         return msgspec.structs.replace(state, actions=state.actions + (event.action,))
     if isinstance(event, (SeedRevealed, DealFinished)):
         return state
+    if isinstance(event, RulingApplied):
+        return msgspec.structs.replace(state, boards=state.boards + (event.board,)) if event.board else state
+    if isinstance(event, MatchReopened):
+        return msgspec.structs.replace(state, status="playing")
     game_state = state.game.evolve(state.game_state, event)
     return msgspec.structs.replace(state, game_state=game_state)
 
@@ -250,7 +337,7 @@ def finish_deal(state: MatchState, seed: str | None) -> list[Any]:
         return []
     events: list[Any] = []
     fair = state.fair
-    if seed is not None and fair is not None:
+    if seed is not None and fair is not None and state.replay_of is None:  # a replay's seed is already out
         fair = {**fair, "seed": seed}
         events.append(SeedRevealed(deal=state.deal_index, seed=seed, context=fair.get("context", ""),
                                    entropy=fair.get("entropy") or {}))
