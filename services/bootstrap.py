@@ -51,6 +51,7 @@ LIVE_MODULE = "services.api.live"
 
 def projections() -> list[Projection]:
     _workers()
+    _disputes()
     return [*default_projections(), *(factory() for factory in EXTRA_PROJECTIONS)]
 
 
@@ -65,6 +66,15 @@ def _workers() -> None:
     except ModuleNotFoundError as error:
         if error.name not in (WORKERS_MODULE, "services.workers"):
             raise
+
+
+DISPUTES_MODULE = "services.api.disputes"
+
+
+def _disputes() -> None:
+    """Import the disputes feature (issue 9), which registers its routes and the admin ones
+    in EXTRA_ROUTES and the `disputes` projection in EXTRA_PROJECTIONS."""
+    importlib.import_module(DISPUTES_MODULE)
 
 
 @dataclass
@@ -176,6 +186,7 @@ def route_handlers() -> list[Any]:
     """Every route of the API beyond the probes: ours, the live streams', the registered ones."""
     from services.api import matches, metrics, play, players, records
 
+    _disputes()
     live = _live()
     return [*players.ROUTES, *matches.ROUTES, *play.ROUTES, *records.ROUTES, *metrics.ROUTES,
             *(getattr(live, "ROUTES", []) if live else []), *EXTRA_ROUTES]
