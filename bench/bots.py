@@ -9,7 +9,9 @@
   publisher) schedules `bots.play_turn` on the Redis broker, a real `atout worker`
   subprocess loads the match, asks the policy and appends. Bots are `random`, so think
   time is ~0 and what is measured is the dispatch: the gap between the two events'
-  commit timestamps (Postgres `now()` of each append). Needs a Postgres server
+  commit timestamps (Postgres `now()` of each append), overall and split: after a bot's
+  own action (the worker chains the next bot at once) and after another process's append
+  (the projector's path, e.g. a human's card or the match start). Needs a Postgres server
   (`--database-url`, default the local one; a fresh database is made and dropped) and
   Redis (`--redis-url`).
 """
@@ -110,6 +112,7 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
     worker = subprocess.Popen([sys.executable, "-m", "services.cli", "worker", "--concurrency", "2"], cwd=ROOT,
                               env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     gaps: list[float] = []
+    split: dict[str, list[float]] = {"after_a_bot": [], "after_another_process": []}
     try:
         await asyncio.sleep(3.0)                      # the worker's start
         seats = {s: "bot:random" for s in "NESW"}
@@ -129,11 +132,18 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
                 await asyncio.sleep(0.2)
             ids += batch
         for match_id in ids:
-            rows = await pool.fetch("SELECT stream_version, type, recorded_at FROM events WHERE stream_id = $1 "
-                                    "ORDER BY stream_version", f"match-{match_id}")
+            rows = await pool.fetch("SELECT stream_version, type, recorded_at, tx_id FROM events "
+                                    "WHERE stream_id = $1 ORDER BY stream_version", f"match-{match_id}")
+            first_of_tx: dict[int, str] = {}
+            for row in rows:
+                first_of_tx.setdefault(row["tx_id"], row["type"])
+            action = rules.ActionTaken.__struct_config__.tag
             for before, row in zip(rows, rows[1:]):
-                if row["type"] == rules.ActionTaken.__struct_config__.tag and before["stream_version"] > 1:
-                    gaps.append((row["recorded_at"] - before["recorded_at"]).total_seconds())
+                if row["type"] == action and before["stream_version"] > 1:
+                    gap = (row["recorded_at"] - before["recorded_at"]).total_seconds()
+                    gaps.append(gap)
+                    by_bot = first_of_tx[before["tx_id"]] == action
+                    split["after_a_bot" if by_bot else "after_another_process"].append(gap)
     finally:
         os.killpg(worker.pid, 15)
         worker.wait(15)
@@ -146,7 +156,8 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
         await redis.aclose()
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await admin.close()
-    return {**figures(gaps), "matches": matches, "parallel": parallel}
+    return {**figures(gaps), "matches": matches, "parallel": parallel,
+            **{k: figures(v) for k, v in split.items() if v}}
 
 
 def main() -> None:
