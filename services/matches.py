@@ -152,7 +152,7 @@ class MatchService:
         """Start a fully seated match: the first dealer is drawn here (randomness stays out of
         the domain) and the first deal is dealt from the verifiable shuffle."""
         state = await self.load(match_id)
-        first = await self._next_deal(state, self.rng.choice(SEATS))
+        first = await self.next_deal(state, self.rng.choice(SEATS))
         events = rules.decide(state, rules.StartMatch(first_dealer=first.dealer, first_deal=first))
         return await self._append(match_id, state, state.version, events, command_id,
                                   _fingerprint("start", [match_id]))
@@ -195,10 +195,10 @@ class MatchService:
             state = rules.evolve(state, event)
         status = state.game.status(state.game_state)
         if status.phase == "awaiting_deal":
-            more += rules.decide(state, await self._next_deal(state, status.next_dealer))
+            more += rules.decide(state, await self.next_deal(state, status.next_dealer))
         return more
 
-    async def _next_deal(self, state: rules.MatchState, dealer: Seat | None) -> StartDeal:
+    async def next_deal(self, state: rules.MatchState, dealer: Seat | None) -> StartDeal:
         """Deal number k (from 1) uses chain element c_k, or the k-th predefined deal."""
         k = state.deal_index + 2
         vault = await self.vault.secret(state.match_id)

@@ -15,7 +15,8 @@ from infra.store.model import RecordedEvent
 
 MATCH_STREAM_PREFIX = "match-"
 MATCH_EVENTS = frozenset(
-    {"match_created", "seat_taken", "seat_left", "match_started", "deal_finished", "match_finished"}
+    {"match_created", "seat_taken", "seat_left", "match_started", "deal_finished", "match_finished",
+     "match_reopened"}
 )
 
 
@@ -27,7 +28,7 @@ def match_id_of(event: RecordedEvent) -> str:
 class MatchSummaries(RowProjection):
     name = "match_summaries"
     table = "match_summaries"
-    version = 1
+    version = 2  # 2: follows match_reopened (a ruling can reopen a finished match)
     event_types = MATCH_EVENTS
     columns = {
         "match_id": "text",
@@ -72,6 +73,10 @@ class MatchSummaries(RowProjection):
                 row["status"] = "playing"
             elif event.type == "deal_finished":
                 row["deals"] += 1
+                row["score"] = data.get("match_score") or row["score"]
+            elif event.type == "match_reopened":
+                row["status"] = "playing"
+                row["winner"] = None
                 row["score"] = data.get("match_score") or row["score"]
             elif event.type == "match_finished":
                 row["status"] = "finished"

@@ -240,3 +240,24 @@ async def test_status_reports_positions_and_lag(store) -> None:
     entry = report["projections"][projection.name]
     assert entry["lag"] == 0
     assert (entry["tx_id"], entry["position"]) == (report["head"]["tx_id"], report["head"]["position"])
+
+
+async def test_a_reopened_match_plays_on_in_the_summary(store) -> None:
+    summaries = named(MatchSummaries, "reopen")
+    runner = ProjectionRunner(store, batch_size=100)
+    sid = f"tm-{uuid.uuid4()}"
+    script = [
+        ("match_created", {"match_id": sid, "game": "cinch", "options": {}, "seats": {s: None for s in SEATS}}),
+        ("match_started", {"first_dealer": "N"}),
+        ("deal_finished", {"deal": 0, "match_score": {"NS": 52, "EW": 0}}),
+        ("match_finished", {"winner": "NS", "match_score": {"NS": 52, "EW": 0}}),
+        ("match_reopened", {"match_score": {"NS": 0, "EW": 0}}),
+    ]
+    for version, (kind, data) in enumerate(script):
+        await store.append(sid, version, [NewEvent(kind, msgspec.json.encode(data))], command_id=uuid.uuid4())
+    await store.settle()
+    await runner.ensure(summaries)
+    await runner.catch_up(summaries)
+    row = await store.pool.fetchrow(f"SELECT * FROM {summaries.table} WHERE match_id = $1", sid)
+    assert (row["status"], row["winner"]) == ("playing", None)
+    assert msgspec.json.decode(row["score"]) == {"NS": 0, "EW": 0}
