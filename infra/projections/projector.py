@@ -59,7 +59,7 @@ async def run_projector(
                 if lock_conn.is_closed():
                     raise LostLock("the projector lock connection closed")
                 for projection in projections:
-                    count = await runner.catch_up(projection)
+                    count = await runner.catch_up(projection, stop)
                     if count:
                         log.debug("%s: applied %d events", projection.name, count)
                 waiter = asyncio.create_task(wake.wait(poll_interval))

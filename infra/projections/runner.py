@@ -13,6 +13,8 @@ fresh statement, so a waiting runner always sees the swap's checkpoint.
 
 from __future__ import annotations
 
+import asyncio
+
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -71,14 +73,17 @@ class ProjectionRunner:
             await conn.execute(LOCK_BATCH, PROJECTION_LOCK, projection.name)
             return await self.apply_batch(conn, projection, live_names(projection), projection.name)
 
-    async def catch_up(self, projection: Projection) -> int:
-        """Run batches until the log below the horizon is exhausted; return the count."""
+    async def catch_up(self, projection: Projection, stop: asyncio.Event | None = None) -> int:
+        """Run batches until the log below the horizon is exhausted, or `stop` is set (checked
+        between batches, so a projector far behind still stops promptly on SIGTERM, each
+        batch whole and checkpointed); return the count."""
         total = 0
-        while True:
+        while stop is None or not stop.is_set():
             count = await self.run_batch(projection)
             total += count
             if count < self.batch_size:
-                return total
+                break
+        return total
 
     async def apply_batch(
         self, conn: Connection, projection: Projection, names: Mapping[str, str], checkpoint: str

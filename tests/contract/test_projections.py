@@ -261,3 +261,26 @@ async def test_a_reopened_match_plays_on_in_the_summary(store) -> None:
     row = await store.pool.fetchrow(f"SELECT * FROM {summaries.table} WHERE match_id = $1", sid)
     assert (row["status"], row["winner"]) == ("playing", None)
     assert msgspec.json.decode(row["score"]) == {"NS": 0, "EW": 0}
+
+
+async def test_catch_up_stops_between_batches_when_asked(store) -> None:
+    import asyncio
+
+    summaries = named(MatchSummaries, "stop")
+    await write_matches(store, 6, seed=9)
+    runner = ProjectionRunner(store, batch_size=5)
+    await runner.ensure(summaries)
+    stop = asyncio.Event()
+    stop.set()
+    assert await runner.catch_up(summaries, stop) == 0  # set before: not even one batch
+
+    class StopAfterOne(asyncio.Event):
+        def __init__(self) -> None:
+            super().__init__()
+            self.checks = 0
+
+        def is_set(self) -> bool:
+            self.checks += 1
+            return self.checks > 1
+
+    assert await runner.catch_up(summaries, StopAfterOne()) == 5  # one whole batch, then stop
