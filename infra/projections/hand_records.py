@@ -36,9 +36,11 @@ class HandRecords(RowProjection):
     indexes = ("match_id, deal",)
 
     def key_of(self, event: RecordedEvent, data: dict[str, Any]) -> str:
-        return f"{match_id_of(event)}/{data['deal']}"
+        return f"{match_id_of(event)}/{data.get('deal')}"
 
     def fold(self, row: dict[str, Any] | None, event: RecordedEvent, data: dict[str, Any]) -> dict[str, Any] | None:
+        if "dealer" not in data or "deck" not in data:
+            return row  # a summary-only deal_finished (not written by domain.match): no hand to record
         return {
             "record_id": self.key_of(event, data),
             "match_id": match_id_of(event),

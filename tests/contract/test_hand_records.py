@@ -72,3 +72,14 @@ async def test_a_tampered_deck_fails_the_fair_check(store) -> None:
     result = play_record({"game": "cinch", "options": {"deals": 1},
                           "deals": [{"dealer": finished.dealer, "deck": deck, "actions": [], "fair": finished.fair}]})
     assert not result["ok"] and result["code"] == "bad_deck" and result["deal"] == 0
+
+
+def test_a_summary_only_deal_finished_records_no_hand() -> None:
+    """Other writers (tests, tools) may append a bare deal_finished; it must not stop the projector."""
+    import datetime
+
+    from infra.store.model import RecordedEvent
+
+    event = RecordedEvent("tm-1", 3, 9, 9, uuid.uuid4(), "deal_finished", 1, b"{}", None,
+                          datetime.datetime.now(datetime.timezone.utc))
+    assert HandRecords().fold(None, event, {"deal": 0, "match_score": {"NS": 1}}) is None
