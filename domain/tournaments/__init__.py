@@ -1,0 +1,9 @@
+"""Tournaments, pure: pairing rules, scoring, and the tournament aggregate as a decider.
+
+See docs/tournaments.md. Nothing here does I/O or draws a random number.
+"""
+
+from domain.tournaments.aggregate import State, decide, evolve, initial, lines, plan, results_of
+from domain.tournaments.events import EVENTS, FORMATS
+
+__all__ = ["EVENTS", "FORMATS", "State", "decide", "evolve", "initial", "lines", "plan", "results_of"]

@@ -1,0 +1,277 @@
+"""The tournament as a decider: initial / decide / evolve over the tournament stream.
+
+Who may issue a command (the organiser for most) is checked by the service; the decider
+checks the rules of the tournament itself. Nothing random happens here: the service brings
+the board commitment and, when a round closes, the seeds it reveals.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.game import RuleViolation, verify
+from domain.tournaments import pairing, scoring
+from domain.tournaments.events import (FORMATS, Create, EntryRegistered, EntryWithdrawn, OpenTable, PairingSubmitted,
+                                       PairNext, Register, RecordResult, ResultRecorded, RoundClosed, RoundPaired,
+                                       Start, SubmitPairing, Table, TableOpened, TournamentClosed, TournamentCreated,
+                                       TournamentStarted, Withdraw)
+
+MAX_ROUNDS = 50
+
+
+class Round(msgspec.Struct, frozen=True):
+    number: int
+    tables: list[Table]
+    byes: list[str]
+    boards: list[int]
+    manual: bool = False
+    order: list[str] = []
+    matches: dict[int, str] = {}
+    results: dict[int, ResultRecorded] = {}
+    closed: bool = False
+    seeds: dict[str, str] = {}
+
+
+class State(msgspec.Struct, frozen=True):
+    tournament_id: str = ""
+    organiser: str = ""
+    name: str = ""
+    game: str = ""
+    options: dict[str, Any] = {}
+    format: str = ""
+    rounds_wanted: int | None = None
+    schedule: str | None = None
+    bots: dict[str, Any] = {}
+    status: str = "new"            # new, registering, running, closed
+    entries: dict[str, list[str]] = {}
+    names: dict[str, str] = {}
+    withdrawn: list[str] = []
+    rounds: int = 0
+    boards_per_round: int = 0
+    board_count: int = 0
+    commitment: str | None = None
+    played: list[Round] = []
+    manual: dict[int, PairingSubmitted] = {}
+    version: int = 0
+
+    @property
+    def active(self) -> list[str]:
+        return [e for e in self.entries if e not in self.withdrawn]
+
+    @property
+    def current(self) -> Round | None:
+        return self.played[-1] if self.played else None
+
+    @property
+    def duplicate(self) -> bool:
+        return self.format == "duplicate"
+
+
+def initial() -> State:
+    return State()
+
+
+def plan(state: State) -> tuple[int, int]:
+    """(rounds, boards per round) the tournament will have if it starts now."""
+    n = len(state.active)
+    if state.format == "round_robin":
+        rounds = n - 1 if n % 2 == 0 else n
+    elif state.format == "elimination":
+        rounds = pairing.elimination_rounds(n)
+    else:
+        rounds = state.rounds_wanted or 1
+    return rounds, int(state.options.get("deals") or 0)
+
+
+def results_of(state: State, closed_only: bool = False) -> list[scoring.TableResult]:
+    out = []
+    for rnd in state.played:
+        if closed_only and not rnd.closed:
+            continue
+        for table in rnd.tables:
+            r = rnd.results.get(table.table)
+            if r is not None:
+                out.append(scoring.TableResult(rnd.number, table.table, table.home, table.away, r.score,
+                                               {int(b): s for b, s in r.boards.items()}, r.forfeit))
+    return out
+
+
+def lines(state: State, closed_only: bool = False) -> dict[str, scoring.Line]:
+    results = results_of(state, closed_only)
+    if state.duplicate:
+        return scoring.matchpoints(results, list(state.entries))
+    byes = [b for rnd in state.played if rnd.closed or not closed_only for b in rnd.byes]
+    return scoring.match_points(list(state.entries), results, byes)
+
+
+def decide(state: State, command: Any) -> list[Any]:
+    if isinstance(command, Create):
+        verify(state.status == "new", "tournament_exists", "this tournament already exists")
+        verify(command.format in FORMATS, "bad_format", f"format must be one of {', '.join(FORMATS)}")
+        verify(command.rounds is None or 1 <= command.rounds <= MAX_ROUNDS, "bad_rounds",
+               f"rounds must be 1..{MAX_ROUNDS}")
+        verify(command.format != "duplicate" or bool(command.options.get("deals")), "bad_option",
+               "a duplicate tournament needs the 'deals' option: each round is that many boards")
+        return [TournamentCreated(**msgspec.structs.asdict(command))]
+    verify(state.status != "new", "unknown_tournament", "no such tournament")
+    verify(state.status != "closed", "tournament_closed", "the tournament is closed")
+    if isinstance(command, Register):
+        verify(state.status == "registering", "registration_closed", "registration is closed")
+        verify(command.entry_id not in state.entries, "entry_exists", "this entry is already registered")
+        verify(1 <= len(command.players) <= 2, "bad_entry", "an entry is a partnership of two (or one with a bot)")
+        taken = {p for e in state.active for p in state.entries[e] if not p.startswith("bot:")}
+        clash = [p for p in command.players if p in taken]
+        verify(not clash, "already_registered", "a player is already in another entry", players=clash)
+        return [EntryRegistered(entry_id=command.entry_id, players=list(command.players), name=command.name)]
+    if isinstance(command, Withdraw):
+        verify(command.entry_id in state.active, "unknown_entry", "no such active entry")
+        return [EntryWithdrawn(entry_id=command.entry_id)]
+    if isinstance(command, Start):
+        verify(state.status == "registering", "already_started", "the tournament has started")
+        verify(len(state.active) >= 2, "too_few_entries", "a tournament needs at least two entries")
+        rounds, boards = plan(state)
+        return [TournamentStarted(rounds=rounds, boards_per_round=boards, board_count=rounds * boards,
+                                  commitment=command.commitment)]
+    if isinstance(command, SubmitPairing):
+        verify(state.format != "elimination", "bad_pairing", "an elimination bracket is not paired by hand")
+        verify(command.round == len(state.played) + 1 and (state.status == "registering" or command.round <= state.rounds),
+               "bad_round", f"only the next round ({len(state.played) + 1}) can be paired", round=command.round)
+        pairing.check_manual(command.tables, command.byes, state.active)
+        return [PairingSubmitted(round=command.round, tables=[list(t) for t in command.tables],
+                                 byes=list(command.byes))]
+    verify(state.status == "running", "not_running", "the tournament is not running")
+    if isinstance(command, PairNext):
+        return _pair_next(state, command.round)
+    if isinstance(command, OpenTable):
+        rnd = state.current
+        verify(rnd is not None and rnd.number == command.round and any(t.table == command.table for t in rnd.tables),
+               "unknown_table", "no such table in the current round")
+        assert rnd is not None
+        verify(command.table not in rnd.matches, "table_open", "this table already has its match")
+        return [TableOpened(round=command.round, table=command.table, match_id=command.match_id)]
+    if isinstance(command, RecordResult):
+        return _record(state, command)
+    raise RuleViolation("bad_command", f"unknown command {type(command).__name__}")
+
+
+def _pair_next(state: State, number: int) -> list[Any]:
+    current = state.current
+    verify(number == len(state.played) + 1, "bad_round", "that round is already paired", round=number)
+    verify(current is None or current.closed, "round_open", "the current round has not closed")
+    verify(number <= state.rounds, "no_more_rounds", "every round has been played")
+    boards = list(range((number - 1) * state.boards_per_round + 1, number * state.boards_per_round + 1))
+    submitted = state.manual.get(number)
+    order: list[str] = []
+    if submitted is not None:
+        active = set(state.active)
+        verify(all(e in active for t in submitted.tables for e in t) and set(submitted.byes) <= active,
+               "bad_pairing", "the submitted pairing names a withdrawn entry: submit it again")
+        pairs, byes = [(t[0], t[1]) for t in submitted.tables], list(submitted.byes)
+    elif state.format == "elimination":
+        pairs, byes, order = _elimination(state, number)
+    elif state.format in ("round_robin", "duplicate"):
+        schedule = pairing.berger_rounds(state.active)   # duplicate cycles the Berger rounds
+        pairs, byes = schedule[(number - 1) % len(schedule)]
+    elif state.format == "manual":
+        raise RuleViolation("awaiting_pairing", f"round {number} waits for the organiser's pairing")
+    else:
+        ln = lines(state)
+        ranked = pairing.rank(state.active, {e: ln[e].points for e in ln}, {e: ln[e].tiebreak for e in ln})
+        played = {frozenset((t.home, t.away)) for rnd in state.played for t in rnd.tables}
+        had_bye = {b for rnd in state.played for b in rnd.byes}
+        pairs, byes = pairing.swiss_pairing(ranked, played, had_bye)
+    tables = []
+    for i, (home, away) in enumerate(pairs, 1):
+        if state.duplicate and i % 2 == 0:
+            home, away = away, home        # paired tables swap directions: the home side holds EW here
+        tables.append(Table(table=i, home=home, away=away))
+    events: list[Any] = [RoundPaired(round=number, tables=tables, byes=byes, boards=boards,
+                                     manual=submitted is not None, order=order)]
+    if not tables:  # only byes (one entry left): the round closes at once
+        events.append(RoundClosed(round=number, seeds={}))
+    return events
+
+
+def _elimination(state: State, number: int) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+    if number == 1:
+        size = 1 << pairing.elimination_rounds(len(state.active))
+        slots = [state.active[s - 1] if s <= len(state.active) else None for s in pairing.bracket_positions(size)]
+        pairs, byes, order = [], [], []
+        for a, b in zip(slots[::2], slots[1::2]):
+            if a is not None and b is not None:
+                pairs.append((a, b))
+                order.append(f"table:{len(pairs)}")
+            elif a or b:
+                byes.append(a or b)
+                order.append(a or b)  # type: ignore[arg-type]
+        return pairs, byes, order
+    previous = state.played[-1]
+    survivors = []
+    for slot in previous.order:
+        if slot.startswith("table:"):
+            table = next(t for t in previous.tables if t.table == int(slot[6:]))
+            result = previous.results[table.table]
+            r = scoring.TableResult(0, 0, table.home, table.away, result.score, {}, result.forfeit)
+            survivors.append(r.winner or table.home)        # a tie: the upper slot goes through
+        else:
+            survivors.append(slot)
+    survivors = [s for s in survivors if s not in state.withdrawn]
+    pairs, byes = pairing.elimination_next_round(survivors)
+    order = [f"table:{i}" for i in range(1, len(pairs) + 1)] + byes
+    return pairs, byes, order
+
+
+def _record(state: State, command: RecordResult) -> list[Any]:
+    rnd = state.current
+    verify(rnd is not None and rnd.number == command.round and rnd.matches.get(command.table) == command.match_id,
+           "unknown_table", "this match is not a table of the current round")
+    assert rnd is not None
+    verify(command.table not in rnd.results, "result_recorded", "this table's result is already recorded")
+    events: list[Any] = [ResultRecorded(round=command.round, table=command.table, match_id=command.match_id,
+                                        score=dict(command.score), boards=dict(command.boards),
+                                        forfeit=command.forfeit)]
+    if len(rnd.results) + 1 == len(rnd.tables):
+        seeds = {str(b): command.seeds[str(b)] for b in rnd.boards if str(b) in command.seeds}
+        events.append(RoundClosed(round=rnd.number, seeds=seeds))
+        if rnd.number >= state.rounds:
+            events.append(TournamentClosed())
+    return events
+
+
+def evolve(state: State, event: Any) -> State:
+    s = msgspec.structs.replace
+    state = s(state, version=state.version + 1)
+    if isinstance(event, TournamentCreated):
+        return s(state, tournament_id=event.tournament_id, organiser=event.organiser, name=event.name,
+                 game=event.game, options=event.options, format=event.format, rounds_wanted=event.rounds,
+                 schedule=event.schedule, bots=event.bots, status="registering")
+    if isinstance(event, EntryRegistered):
+        return s(state, entries={**state.entries, event.entry_id: list(event.players)},
+                 names={**state.names, event.entry_id: event.name or event.entry_id})
+    if isinstance(event, EntryWithdrawn):
+        return s(state, withdrawn=[*state.withdrawn, event.entry_id])
+    if isinstance(event, TournamentStarted):
+        return s(state, status="running", rounds=event.rounds, boards_per_round=event.boards_per_round,
+                 board_count=event.board_count, commitment=event.commitment)
+    if isinstance(event, PairingSubmitted):
+        return s(state, manual={**state.manual, event.round: event})
+    if isinstance(event, RoundPaired):
+        rnd = Round(number=event.round, tables=list(event.tables), byes=list(event.byes), boards=list(event.boards),
+                    manual=event.manual, order=list(event.order))
+        return s(state, played=[*state.played, rnd])
+    rnd = state.current
+    if isinstance(event, TableOpened) and rnd is not None:
+        return _with_round(state, s(rnd, matches={**rnd.matches, event.table: event.match_id}))
+    if isinstance(event, ResultRecorded) and rnd is not None:
+        return _with_round(state, s(rnd, results={**rnd.results, event.table: event}))
+    if isinstance(event, RoundClosed) and rnd is not None:
+        return _with_round(state, s(rnd, closed=True, seeds=dict(event.seeds)))
+    if isinstance(event, TournamentClosed):
+        return s(state, status="closed")
+    return state
+
+
+def _with_round(state: State, rnd: Round) -> State:
+    return msgspec.structs.replace(state, played=[*state.played[:-1], rnd])

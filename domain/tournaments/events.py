@@ -1,0 +1,141 @@
+"""Events and commands of the tournament stream (`tournament-<id>`), as msgspec Structs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+FORMATS = ("round_robin", "swiss", "elimination", "manual", "duplicate")
+
+
+class Table(msgspec.Struct, frozen=True):
+    table: int                     # 1-based
+    home: str                      # sits NS
+    away: str                      # sits EW
+
+
+class TournamentCreated(msgspec.Struct, frozen=True, tag="tournament_created"):
+    tournament_id: str
+    organiser: str
+    name: str
+    game: str
+    options: dict[str, Any]
+    format: str
+    rounds: int | None             # None: the format decides (round robin, elimination)
+    schedule: str | None           # ISO 8601 UTC start time, for beat
+    bots: dict[str, Any]           # {"level": "basic", "fill": true}
+
+
+class EntryRegistered(msgspec.Struct, frozen=True, tag="entry_registered"):
+    entry_id: str
+    players: list[str]             # player ids, or "bot:LEVEL" for a house bot
+    name: str = ""
+
+
+class EntryWithdrawn(msgspec.Struct, frozen=True, tag="entry_withdrawn"):
+    entry_id: str
+
+
+class TournamentStarted(msgspec.Struct, frozen=True, tag="tournament_started"):
+    rounds: int
+    boards_per_round: int          # 0: no boards, each match shuffles its own deals
+    board_count: int
+    commitment: str | None         # hex chain tip H^board_count(secret): binds every board's seed
+
+
+class PairingSubmitted(msgspec.Struct, frozen=True, tag="pairing_submitted"):
+    round: int
+    tables: list[list[str]]
+    byes: list[str]
+
+
+class RoundPaired(msgspec.Struct, frozen=True, tag="round_paired"):
+    round: int
+    tables: list[Table]
+    byes: list[str]
+    boards: list[int]              # the board numbers every table of the round plays, in order
+    manual: bool = False
+    order: list[str] = []          # elimination: bracket order, "table:k" or a bye's entry
+
+
+class TableOpened(msgspec.Struct, frozen=True, tag="table_opened"):
+    round: int
+    table: int
+    match_id: str
+
+
+class ResultRecorded(msgspec.Struct, frozen=True, tag="result_recorded"):
+    round: int
+    table: int
+    match_id: str
+    score: dict[str, int]
+    boards: dict[str, dict[str, int]]   # board number (as text) -> {"NS": x, "EW": y}
+    forfeit: str | None = None
+
+
+class RoundClosed(msgspec.Struct, frozen=True, tag="round_closed"):
+    round: int
+    seeds: dict[str, str]          # board number (as text) -> hex seed, revealed now
+
+
+class TournamentClosed(msgspec.Struct, frozen=True, tag="tournament_closed"):
+    reason: str = "completed"
+
+
+EVENTS = (TournamentCreated, EntryRegistered, EntryWithdrawn, TournamentStarted, PairingSubmitted, RoundPaired,
+          TableOpened, ResultRecorded, RoundClosed, TournamentClosed)
+
+
+# --- Commands -----------------------------------------------------------------------------
+
+class Create(msgspec.Struct, frozen=True):
+    tournament_id: str
+    organiser: str
+    name: str
+    game: str
+    options: dict[str, Any]
+    format: str
+    rounds: int | None = None
+    schedule: str | None = None
+    bots: dict[str, Any] = {}
+
+
+class Register(msgspec.Struct, frozen=True):
+    entry_id: str
+    players: list[str]
+    name: str = ""
+
+
+class Withdraw(msgspec.Struct, frozen=True):
+    entry_id: str
+
+
+class Start(msgspec.Struct, frozen=True):
+    commitment: str | None
+
+
+class SubmitPairing(msgspec.Struct, frozen=True):
+    round: int
+    tables: list[list[str]]
+    byes: list[str] = []
+
+
+class PairNext(msgspec.Struct, frozen=True):
+    round: int                     # the round to pair: a stale worker's command is refused
+
+
+class OpenTable(msgspec.Struct, frozen=True):
+    round: int
+    table: int
+    match_id: str
+
+
+class RecordResult(msgspec.Struct, frozen=True):
+    round: int
+    table: int
+    match_id: str
+    score: dict[str, int]
+    boards: dict[str, dict[str, int]]
+    seeds: dict[str, str]          # the round's board seeds, revealed if this result closes it
+    forfeit: str | None = None

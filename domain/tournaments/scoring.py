@@ -1,0 +1,112 @@
+"""Scoring, pure: match points, Buchholz, and duplicate matchpoints.
+
+Match points (round robin, Swiss, elimination, manual): a win 2, a tie 1, a loss 0, a bye
+2 (as a win). Tie-breaks, in order: Buchholz (the sum of the opponents' match points, a
+bye counting nothing), then the score difference (points for minus against, over all
+boards), then registration order.
+
+Duplicate: each board is scored by comparison. For a board, an entry's result is its
+side's score minus the other side's at its table; it is compared with the result of every
+other entry that held the same cards (the same direction) on that board: 2 matchpoints
+for each it beats, 1 for each tie. An entry's total is the sum over its boards; ties are
+broken by the score difference, then registration order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+WIN, TIE, LOSS, BYE_POINTS = 2, 1, 0, 2
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """One table's result: `home` sat NS, `away` EW; `boards` maps board -> {"NS": x, "EW": y}."""
+
+    round: int
+    table: int
+    home: str
+    away: str
+    score: Mapping[str, int]
+    boards: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
+    forfeit: str | None = None     # the entry that forfeited, if any
+
+    @property
+    def winner(self) -> str | None:
+        if self.forfeit:
+            return self.away if self.forfeit == self.home else self.home
+        ns, ew = self.score.get("NS", 0), self.score.get("EW", 0)
+        return self.home if ns > ew else self.away if ew > ns else None
+
+
+@dataclass
+class Line:
+    entry: str
+    points: float = 0
+    tiebreak: float = 0            # Buchholz (match-points formats)
+    diff: int = 0                  # score for minus against
+    played: int = 0
+    wins: int = 0
+    byes: int = 0
+    opponents: list[str] = field(default_factory=list)
+
+
+def match_points(entries: Sequence[str], results: Iterable[TableResult],
+                 byes: Iterable[str] = ()) -> dict[str, Line]:
+    lines = {e: Line(e) for e in entries}
+    for r in results:
+        home, away = lines.setdefault(r.home, Line(r.home)), lines.setdefault(r.away, Line(r.away))
+        ns, ew = r.score.get("NS", 0), r.score.get("EW", 0)
+        home.diff += ns - ew
+        away.diff += ew - ns
+        for me, other in ((home, away), (away, home)):
+            me.played += 1
+            me.opponents.append(other.entry)
+        winner = r.winner
+        if winner is None:
+            home.points += TIE
+            away.points += TIE
+        else:
+            lines[winner].points += WIN
+            lines[winner].wins += 1
+    for entry in byes:
+        line = lines.setdefault(entry, Line(entry))
+        line.points += BYE_POINTS
+        line.byes += 1
+    for line in lines.values():
+        line.tiebreak = sum(lines[o].points for o in line.opponents)
+    return lines
+
+
+def matchpoints(results: Iterable[TableResult], entries: Sequence[str]) -> dict[str, Line]:
+    """Duplicate scoring: see the module's text."""
+    lines = {e: Line(e) for e in entries}
+    per_board: dict[tuple[int, str], list[tuple[str, int]]] = {}
+    for r in results:
+        for entry, side, other in ((r.home, "NS", "EW"), (r.away, "EW", "NS")):
+            line = lines.setdefault(entry, Line(entry))
+            line.played += 1
+            line.opponents.append(r.away if entry == r.home else r.home)
+            for board, score in r.boards.items():
+                value = score.get(side, 0) - score.get(other, 0)
+                line.diff += value
+                per_board.setdefault((int(board), side), []).append((entry, value))
+    for field_ in per_board.values():
+        for entry, value in field_:
+            lines[entry].points += sum(WIN if value > v else TIE if value == v else LOSS
+                                       for other, v in field_ if other != entry)
+    return lines
+
+
+def standings(lines: Mapping[str, Line], entries: Sequence[str], duplicate: bool = False) -> list[dict]:
+    """The ranked table, best first, as plain dicts (for the projection and exports)."""
+    order = {e: i for i, e in enumerate(entries)}
+    ranked = sorted(lines.values(), key=lambda ln: (-ln.points, 0 if duplicate else -ln.tiebreak, -ln.diff,
+                                                    order.get(ln.entry, len(order))))
+    out = []
+    for place, line in enumerate(ranked, 1):
+        out.append({"place": place, "entry": line.entry, "points": line.points,
+                    "tiebreak": None if duplicate else line.tiebreak, "diff": line.diff,
+                    "played": line.played, "wins": line.wins, "byes": line.byes})
+    return out
