@@ -132,6 +132,7 @@ def decide(state: State, command: Any) -> list[Any]:
         verify(state.status == "registering", "already_started", "the tournament has started")
         verify(len(state.active) >= 2, "too_few_entries", "a tournament needs at least two entries")
         rounds, boards = plan(state)
+        verify(not boards or bool(command.commitment), "no_commitment", "boards need their commitment at the start")
         return [TournamentStarted(rounds=rounds, boards_per_round=boards, board_count=rounds * boards,
                                   commitment=command.commitment)]
     if isinstance(command, SubmitPairing):

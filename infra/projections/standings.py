@@ -1,0 +1,108 @@
+"""`tournament_standings`: one row per tournament, folded from its stream's events.
+
+Standings count only rounds that have closed at every table: a table's result is hidden
+from players until then (docs/tournaments.md), so `overall` and `by_round` move only at
+`round_closed`. `results` keeps every recorded result for the organiser; the API shows a
+player only those of closed rounds. Scoring is the domain's (`domain.tournaments.scoring`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.tournaments import scoring
+from infra.projections.base import RowProjection
+from infra.store.model import RecordedEvent
+
+PREFIX = "tournament-"
+EVENTS = frozenset({"tournament_created", "entry_registered", "entry_withdrawn", "tournament_started",
+                    "round_paired", "table_opened", "result_recorded", "round_closed", "tournament_closed"})
+
+
+def compute(row: dict[str, Any], up_to: int) -> list[dict[str, Any]]:
+    """The standings after round `up_to`, from the row's closed rounds."""
+    results = [scoring.TableResult(r["round"], r["table"], r["home"], r["away"], r["score"],
+                                   {int(b): s for b, s in r["boards"].items()}, r.get("forfeit"))
+               for r in row["results"] if r["round"] <= up_to]
+    entries = list(row["entries"])
+    if row["format"] == "duplicate":
+        return scoring.standings(scoring.matchpoints(results, entries), entries, duplicate=True)
+    byes = [b for rnd, bs in row["byes"].items() if int(rnd) <= up_to for b in bs]
+    return scoring.standings(scoring.match_points(entries, results, byes), entries)
+
+
+class TournamentStandings(RowProjection):
+    name = "tournament_standings"
+    table = "tournament_standings"
+    event_types = EVENTS
+    columns = {
+        "tournament_id": "text",
+        "organiser": "text",
+        "name": "text",
+        "game": "text",
+        "format": "text",
+        "status": "text",
+        "schedule": "timestamptz",
+        "entries": "jsonb",        # entry id -> {"players": [...], "name": ..., "withdrawn": bool}
+        "tables": "jsonb",         # round -> {table: {"home", "away", "match_id"}}
+        "byes": "jsonb",           # round -> [entry]
+        "results": "jsonb",        # [{"round", "table", "home", "away", "score", "boards", "forfeit"}]
+        "closed_rounds": "integer",
+        "by_round": "jsonb",       # round -> standings after it
+        "overall": "jsonb",
+        "version": "bigint",
+    }
+    indexes = ("status, schedule",)
+
+    def key_of(self, event: RecordedEvent, data: dict[str, Any]) -> str:
+        return event.stream_id.removeprefix(PREFIX)
+
+    def fold(self, row: dict[str, Any] | None, event: RecordedEvent, data: dict[str, Any]) -> dict[str, Any] | None:
+        if not event.stream_id.startswith(PREFIX):
+            return row
+        if event.type == "tournament_created":
+            import datetime as dt
+
+            schedule = dt.datetime.fromisoformat(data["schedule"]) if data.get("schedule") else None
+            row = {"tournament_id": data["tournament_id"], "organiser": data["organiser"], "name": data["name"],
+                   "game": data["game"], "format": data["format"], "status": "registering", "schedule": schedule,
+                   "entries": {}, "tables": {}, "byes": {}, "results": [], "closed_rounds": 0,
+                   "by_round": {}, "overall": []}
+        elif row is None:
+            return None
+        else:
+            row = dict(row)
+            t = event.type
+            if t == "entry_registered":
+                row["entries"] = {**row["entries"], data["entry_id"]: {"players": data["players"],
+                                                                       "name": data.get("name") or data["entry_id"],
+                                                                       "withdrawn": False}}
+            elif t == "entry_withdrawn":
+                row["entries"] = {**row["entries"], data["entry_id"]: {**row["entries"][data["entry_id"]],
+                                                                       "withdrawn": True}}
+            elif t == "tournament_started":
+                row["status"] = "running"
+            elif t == "round_paired":
+                r = str(data["round"])
+                row["tables"] = {**row["tables"], r: {str(tb["table"]): {"home": tb["home"], "away": tb["away"],
+                                                                         "match_id": None} for tb in data["tables"]}}
+                row["byes"] = {**row["byes"], r: data["byes"]}
+            elif t == "table_opened":
+                r, tb = str(data["round"]), str(data["table"])
+                row["tables"] = {**row["tables"], r: {**row["tables"][r],
+                                                      tb: {**row["tables"][r][tb], "match_id": data["match_id"]}}}
+            elif t == "result_recorded":
+                seat = row["tables"][str(data["round"])][str(data["table"])]
+                row["results"] = [*row["results"], {"round": data["round"], "table": data["table"],
+                                                    "home": seat["home"], "away": seat["away"],
+                                                    "match_id": data["match_id"], "score": data["score"],
+                                                    "boards": data["boards"], "forfeit": data.get("forfeit")}]
+            elif t == "round_closed":
+                row["closed_rounds"] = data["round"]
+                row["overall"] = compute(row, data["round"])
+                row["by_round"] = {**row["by_round"], str(data["round"]): row["overall"]}
+            elif t == "tournament_closed":
+                row["status"] = "closed"
+        row["version"] = event.stream_version
+        return row
+

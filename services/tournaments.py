@@ -1,0 +1,278 @@
+"""The tournament service: load, decide, append on the stream `tournament-<id>`, and drive
+rounds: pair, create each table's match (exactly once), record results, reveal boards.
+
+Exactly once with racing workers: every append carries the expected version, so of two
+workers pairing round r only one appends `round_paired` (the other reloads and finds the
+round paired); a table's match id is derived from (tournament, round, table) and created
+with a command id, so a second creation replays the first; `table_opened` and
+`result_recorded` are refused by the rules when already there. `advance` is idempotent:
+call it as often as you like (after-commit hook, beat sweeper, a retried task).
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from typing import Any
+
+import asyncpg
+
+from domain import fair
+from domain import match as match_rules
+from domain import tournaments as rules
+from domain.cards import Seat, next_seat
+from domain.game import RuleViolation, load
+from domain.tournaments import events as ev
+from infra.serialization import EventRegistry
+from infra.store import CommandConflictError, ConcurrencyError, PostgresEventStore
+from services.matches import MatchService, UnknownMatch
+
+REGISTRY = EventRegistry()
+REGISTRY.register_all(rules.EVENTS)
+PREFIX = "tournament-"
+NS = uuid.UUID("0b8f2f6e-2b0a-4f51-8f0e-6a1f7d3c9a21")
+SKIP = {"bad_round", "round_open", "no_more_rounds", "awaiting_pairing", "not_running", "tournament_closed",
+        "table_open", "result_recorded", "unknown_table"}
+
+
+class UnknownTournament(LookupError):
+    def __init__(self, tournament_id: str) -> None:
+        super().__init__(f"no tournament {tournament_id!r}")
+        self.tournament_id = tournament_id
+
+
+def stream_of(tournament_id: str) -> str:
+    return f"{PREFIX}{tournament_id}"
+
+
+def table_command(tournament_id: str, round_: int, table: int, what: str) -> uuid.UUID:
+    return uuid.uuid5(NS, f"{tournament_id}/{round_}/{table}/{what}")
+
+
+def board_deals(game: str, tournament_id: str, secret: bytes, board_count: int, boards: list[int]
+                ) -> list[dict[str, Any]]:
+    """The predefined deals of a round: board b's deck is the shuffle of seed c_b with the
+    context `tournament:<id>:board:<b>` and no entropy; the dealer rotates from N."""
+    rules_ = load(game)
+    dealer, out = Seat.N, []
+    for b in boards:
+        seed = fair.chain_element(secret, board_count, b)
+        out.append({"dealer": str(dealer), "deck": fair.shuffle_deck(len(rules_.deck), seed,
+                                                                     fair.tournament_context(tournament_id, b))})
+        dealer = next_seat(dealer, rules_.direction)
+    return out
+
+
+def board_scores(events: list[tuple[int, Any, Any]], boards: list[int]) -> dict[str, dict[str, int]]:
+    """Each board's score from the match's `deal_finished` events (the match score's deltas)."""
+    out, before = {}, {}
+    finished = [e for _, e, _ in events if isinstance(e, match_rules.DealFinished)]
+    for board, deal in zip(boards, finished):
+        out[str(board)] = {side: deal.match_score.get(side, 0) - before.get(side, 0) for side in deal.match_score}
+        before = deal.match_score
+    return out
+
+
+class TournamentService:
+    def __init__(self, store: PostgresEventStore, matches: MatchService) -> None:
+        self.store, self.matches, self.pool = store, matches, store.pool
+
+    async def load(self, tournament_id: str) -> rules.State:
+        state = rules.initial()
+        for recorded in await self.store.read_stream(stream_of(tournament_id)):
+            state = rules.evolve(state, REGISTRY.decode_recorded(recorded))
+        if state.status == "new":
+            raise UnknownTournament(tournament_id)
+        return state
+
+    async def events(self, tournament_id: str) -> list[tuple[int, Any]]:
+        return [(r.stream_version, REGISTRY.decode_recorded(r))
+                for r in await self.store.read_stream(stream_of(tournament_id))]
+
+    async def execute(self, tournament_id: str, command: Any, *, command_id: uuid.UUID | None = None,
+                      tries: int = 5) -> list[Any]:
+        """Decide on the latest state and append with its version; on a lost race, reload and
+        decide again (the rules then refuse what another writer already did)."""
+        for attempt in range(tries):
+            state = rules.initial() if isinstance(command, ev.Create) else await self.load(tournament_id)
+            try:
+                events = rules.decide(state, command)
+            except RuleViolation:
+                if command_id is not None:
+                    first = await self.store.command_result(stream_of(tournament_id), command_id, _hash(command))
+                    if first is not None:
+                        return [REGISTRY.decode_recorded(r) for r in first.events]
+                raise
+            try:
+                result = await self.store.append(stream_of(tournament_id), state.version,
+                                                 [REGISTRY.encode(e) for e in events],
+                                                 command_id=command_id or uuid.uuid4(), request_hash=_hash(command))
+            except ConcurrencyError:
+                if attempt == tries - 1:
+                    raise
+                continue
+            return [REGISTRY.decode_recorded(r) for r in result.events] if result.replayed else events
+        raise AssertionError("unreachable")
+
+    # --- organiser and player commands (who may call is checked by the API) --------------
+
+    async def create(self, organiser: str, name: str, game: str, options: dict[str, Any], format: str,
+                     rounds: int | None = None, schedule: str | None = None, bots: dict[str, Any] | None = None,
+                     command_id: uuid.UUID | None = None) -> str:
+        tid = str(uuid.uuid4() if command_id is None else uuid.uuid5(command_id, "tournament"))
+        match_rules.create("check", game, dict(options), dict.fromkeys("NESW"), None, 1)  # options valid?
+        await self.execute(tid, ev.Create(tournament_id=tid, organiser=organiser, name=name, game=game,
+                                          options=dict(options), format=format, rounds=rounds, schedule=schedule,
+                                          bots={"level": "basic", "fill": True, **(bots or {})}),
+                           command_id=command_id)
+        return tid
+
+    async def start(self, tournament_id: str, *, advance: bool = True) -> None:
+        """Commit to every board (a hash chain over them all, its tip published now), start,
+        and pair round 1."""
+        state = await self.load(tournament_id)
+        if state.status == "registering":
+            rounds, per_round = rules.plan(state)
+            commitment = None
+            if per_round:
+                secret = await self._keep_secret(tournament_id, rounds * per_round)
+                commitment = fair.make_chain_tip(secret, rounds * per_round).hex()
+            try:
+                await self.execute(tournament_id, ev.Start(commitment=commitment))
+            except RuleViolation as violation:
+                if violation.code != "already_started":
+                    raise
+        if advance:
+            await self.advance(tournament_id)
+
+    async def _keep_secret(self, tournament_id: str, board_count: int) -> bytes:
+        await self.pool.execute("INSERT INTO tournament_secrets (tournament_id, secret, board_count)"
+                                " VALUES ($1, $2, $3) ON CONFLICT (tournament_id) DO NOTHING",
+                                tournament_id, secrets.token_bytes(fair.SEED_BYTES), board_count)
+        return await self._secret(tournament_id)
+
+    async def _secret(self, tournament_id: str) -> bytes:
+        return bytes(await self.pool.fetchval("SELECT secret FROM tournament_secrets WHERE tournament_id = $1",
+                                              tournament_id))
+
+    # --- driving the rounds ---------------------------------------------------------------
+
+    async def advance(self, tournament_id: str) -> rules.State:
+        """Bring the tournament forward as far as it can go now; safe to call at any time."""
+        for _ in range(100):
+            state = await self.load(tournament_id)
+            rnd = state.current
+            if state.status != "running":
+                return state
+            if rnd is None or rnd.closed:
+                if not await self._try(tournament_id, ev.PairNext(round=len(state.played) + 1)):
+                    return state
+                continue
+            opened = [await self._open(state, rnd, t) for t in rnd.tables if t.table not in rnd.matches]
+            recorded = [await self._record(state, rnd, t.table) for t in rnd.tables
+                        if t.table in rnd.matches and t.table not in rnd.results]
+            if not any(opened) and not any(recorded):
+                return state
+        return await self.load(tournament_id)
+
+    async def _try(self, tournament_id: str, command: Any) -> bool:
+        try:
+            await self.execute(tournament_id, command)
+            return True
+        except RuleViolation as violation:
+            if violation.code in SKIP:
+                return False
+            raise
+
+    async def _open(self, state: rules.State, rnd: rules.aggregate.Round, table: ev.Table) -> bool:
+        tid = state.tournament_id
+        create_id = table_command(tid, rnd.number, table.table, "create")
+        match_id = str(uuid.uuid5(create_id, "match"))
+        await self.pool.execute("INSERT INTO tournament_matches (match_id, tournament_id, round, table_no)"
+                                " VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", match_id, tid, rnd.number,
+                                table.table)
+        level = state.bots.get("level", "basic")
+        people: dict[str, str] = {}
+        specs: dict[str, str] = {}
+        for entry, seats in ((table.home, "NS"), (table.away, "EW")):
+            players = state.entries[entry]
+            for i, seat in enumerate(seats):
+                player = players[i] if i < len(players) else f"bot:{level}"
+                if player.startswith("bot:"):
+                    specs[seat] = player
+                else:
+                    specs[seat], people[seat] = "open", player
+        predefined = None
+        if rnd.boards:
+            predefined = board_deals(state.game, tid, await self._secret(tid), state.board_count, rnd.boards)
+        await self.matches.create_match(state.game, state.options, specs, predefined=predefined,
+                                        command_id=create_id)
+        for seat, player in people.items():
+            await self._seat(match_id, Seat(seat), player, table_command(tid, rnd.number, table.table, seat))
+        match = await self.matches.load(match_id)
+        if match.status == "open":
+            try:
+                await self.matches.start(match_id, command_id=table_command(tid, rnd.number, table.table, "start"))
+            except (ConcurrencyError, RuleViolation, CommandConflictError):
+                pass                                   # another worker started it
+        return await self._try(tid, ev.OpenTable(round=rnd.number, table=table.table, match_id=match_id))
+
+    async def _seat(self, match_id: str, seat: Seat, player: str, command_id: uuid.UUID) -> None:
+        state = await self.matches.load(match_id)
+        holder = state.seats.get(str(seat))
+        if holder is not None and holder.player_id == player:
+            return
+        try:
+            await self.matches.take_seat(match_id, seat, player_id=player, command_id=command_id)
+        except (ConcurrencyError, RuleViolation, CommandConflictError):
+            pass                                       # a racing worker seated them
+
+    async def _record(self, state: rules.State, rnd: rules.aggregate.Round, table: int) -> bool:
+        match_id = rnd.matches[table]
+        try:
+            match = await self.matches.load(match_id)
+        except UnknownMatch:
+            return False
+        if match.status != "finished":
+            return False
+        boards = board_scores(await self.matches.events(match_id), rnd.boards)
+        seeds = {}
+        if rnd.boards:
+            secret = await self._secret(state.tournament_id)
+            seeds = {str(b): fair.chain_element(secret, state.board_count, b).hex() for b in rnd.boards}
+        score = dict(match.game.status(match.game_state).match_score)
+        return await self._try(state.tournament_id, ev.RecordResult(
+            round=rnd.number, table=table, match_id=match_id, score=score, boards=boards, seeds=seeds))
+
+    # --- lookups --------------------------------------------------------------------------
+
+    async def tournament_of(self, match_id: str) -> str | None:
+        return await self.pool.fetchval("SELECT tournament_id FROM tournament_matches WHERE match_id = $1", match_id)
+
+    async def organiser_of(self, match_id: str) -> str | None:
+        tid = await self.tournament_of(match_id)
+        return None if tid is None else (await self.load(tid)).organiser
+
+    async def board_public(self, match_id: str) -> bool:
+        """A tournament match's deals are public only once its round has closed at every table."""
+        row = await self.pool.fetchrow("SELECT tournament_id, round FROM tournament_matches WHERE match_id = $1",
+                                       match_id)
+        if row is None:
+            return True
+        state = await self.load(row["tournament_id"])
+        return any(r.number == row["round"] and r.closed for r in state.played)
+
+    async def running(self) -> list[str]:
+        try:
+            rows = await self.pool.fetch("SELECT DISTINCT tournament_id FROM tournament_matches")
+        except asyncpg.UndefinedTableError:
+            return []
+        return [r["tournament_id"] for r in rows]
+
+
+def _hash(command: Any) -> bytes:
+    import hashlib
+
+    import msgspec
+
+    return hashlib.sha256(type(command).__name__.encode() + msgspec.json.encode(command)).digest()
