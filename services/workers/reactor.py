@@ -2,7 +2,8 @@
 
 Importing this module registers the `bot_turns` projection (with Celery scheduling) in
 `services.bootstrap.EXTRA_PROJECTIONS`, the way the live publisher registers itself, so the
-projector — its own process or the one beside the embedded API — runs it.
+projector — its own process or the one beside the embedded API — runs it; and the fast
+path (`fastpath.py`) in `AFTER_COMMIT_HOOKS` / `LIFESPAN_HOOKS`.
 """
 
 from __future__ import annotations
@@ -83,9 +84,11 @@ def projection() -> BotTurns:
 
 def register() -> None:
     from services import bootstrap
+    from services.workers import fastpath
 
     if projection not in bootstrap.EXTRA_PROJECTIONS:
         bootstrap.EXTRA_PROJECTIONS.append(projection)
+    fastpath.register()
 
 
 register()

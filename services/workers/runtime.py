@@ -29,6 +29,10 @@ def _open(settings: Settings) -> tuple[asyncio.AbstractEventLoop, Any]:
     loop = asyncio.new_event_loop()
     stack = contextlib.AsyncExitStack()
     runtime = loop.run_until_complete(stack.enter_async_context(open_runtime(settings, pool_size=2)))
+    from services.workers import fastpath
+
+    fastpath.bind(runtime.matches, settings)          # a bot's commit schedules the next bot
+    stack.callback(fastpath.unbind)
     _state.update(loop=loop, stack=stack, runtime=runtime, pid=_pid())
     return loop, runtime
 

@@ -21,20 +21,14 @@ RETRY = {"autoretry_for": RETRY_ON, "retry_backoff": 0.5, "retry_backoff_max": 3
          "max_retries": 12, "acks_late": True}
 
 
-def _then(turn: Any) -> None:
-    from services.workers.reactor import scheduler
-
-    scheduler(app)([turn])
-
-
 @app.task(name="bots.play_turn", **RETRY)
 def play_turn(match_id: str, seat: str, version: int, clock: bool = False) -> str:
-    return runtime.run(lambda rt: turns.play_turn(rt.matches, match_id, seat, version, clock=clock, then=_then))
+    return runtime.run(lambda rt: turns.play_turn(rt.matches, match_id, seat, version, clock=clock))
 
 
 @app.task(name="clock.expire", **RETRY)
 def expire(match_id: str, version: int) -> list[str]:
-    return runtime.run(lambda rt: turns.expire(rt.matches, match_id, version, then=_then))
+    return runtime.run(lambda rt: turns.expire(rt.matches, match_id, version))
 
 
 @app.task(name="sweeper.sweep", **RETRY)

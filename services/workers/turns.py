@@ -9,18 +9,16 @@ or finds the match moved on, so no action is ever applied twice.
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 import random
 import uuid
-from typing import Any, Callable
+from typing import Any
 
 from domain import match as rules
 from domain.bots import policy_for
 from domain.cards import Seat
 from domain.game import RuleViolation
 from domain.playout import concrete
-from infra.projections.bot_turns import Turn, turn_of
 from infra.store import CommandConflictError, ConcurrencyError
 from services.matches import MatchService, UnknownMatch
 
@@ -52,11 +50,9 @@ def single_action(view: rules.MatchView, seat: Seat) -> dict[str, Any] | None:
     return {"seat": str(seat), **concrete(dict(action), random.Random(0))}
 
 
-Then = Callable[[Turn], Any]
-
-
 async def _submit(matches: MatchService, match_id: str, version: int, seat: str, action: dict[str, Any],
-                  by: str, then: Then | None = None) -> str:
+                  by: str) -> str:
+    """Append the action; the after-commit hook (`fastpath`) schedules the next bot."""
     try:
         await matches.act(match_id, action, player_id=None, expected_version=version,
                           command_id=command_id(match_id, version, seat), by=by)
@@ -65,25 +61,11 @@ async def _submit(matches: MatchService, match_id: str, version: int, seat: str,
     except RuleViolation as violation:
         log.error("a %s action was refused in %s v%d: %s", by, match_id, version, violation)
         return "refused"
-    if then is not None:
-        await _chain(matches, match_id, then)
     return "played"
 
 
-async def _chain(matches: MatchService, match_id: str, then: Then) -> None:
-    """The fast path from one bot to the next: schedule the bots now due straight away,
-    from the state this process just committed (a cache hit), without waiting for the
-    projector to see the commit. The projector schedules the same turn too, moments
-    later; whichever task comes second finds the match moved on and does nothing."""
-    state = await matches.load(match_id)
-    now = dt.datetime.now(dt.timezone.utc)
-    turn, _ = turn_of(state, None, now, now)
-    if turn is not None and turn.bots:
-        then(turn)
-
-
 async def play_turn(matches: MatchService, match_id: str, seat: str, version: int, *,
-                    clock: bool = False, settings: dict[str, Any] | None = None, then: Then | None = None) -> str:
+                    clock: bool = False, settings: dict[str, Any] | None = None) -> str:
     """A bot's turn; or, for a human under a clock, a single legal action played at once
     (`by="automatic"`). Returns what happened, for logs and tests."""
     try:
@@ -106,10 +88,10 @@ async def play_turn(matches: MatchService, match_id: str, seat: str, version: in
         return "human"
     if action is None:
         return "nothing"
-    return await _submit(matches, match_id, version, seat, action, by, then)
+    return await _submit(matches, match_id, version, seat, action, by)
 
 
-async def expire(matches: MatchService, match_id: str, version: int, then: Then | None = None) -> list[str]:
+async def expire(matches: MatchService, match_id: str, version: int) -> list[str]:
     """The clock ran out at `version`: the `basic` bot plays for each human in turn."""
     try:
         state = await matches.load(match_id)
@@ -127,6 +109,6 @@ async def expire(matches: MatchService, match_id: str, version: int, then: Then 
             continue                                   # only the seat whose turn it is
         action = policy_for(state.game_name, FALLBACK_LEVEL)(view, rng_for(match_id, version, str(seat)))
         if action is not None:
-            out.append(await _submit(matches, match_id, version, str(seat), action, "clock", then))
+            out.append(await _submit(matches, match_id, version, str(seat), action, "clock"))
             break
     return out or ["nothing"]

@@ -74,13 +74,20 @@ def test_command_ids_name_the_turn() -> None:
     assert len({command_id("m", 7, "N"), command_id("m", 8, "N"), command_id("m", 7, "E")}) == 3
 
 
-def test_the_expert_keeps_to_its_time_budget() -> None:
+def test_the_expert_stops_at_its_time_budget() -> None:
+    """Past the deadline it searches no further than its minimum of worlds (the timing
+    itself is measured by bench/bots.py, not asserted on a shared machine)."""
     game = load("five_hundred")
-    expert = policy_for("five_hundred", "expert", budget=0.05)
-    times: list[float] = []
+    expert = policy_for("five_hundred", "expert", budget=0.0, min_worlds=3)
+    searched: list[int] = []
+
+    def record(seat, seconds) -> None:
+        if expert.last_worlds:
+            searched.append(expert.last_worlds)
+        expert.last_worlds = 0
+
     deck = list(game.deck)
     random.Random(5).shuffle(deck)
-    play_deal(game, game.parse_options({}), Seat.N, deck,
-              {s: expert if s in (Seat.N, Seat.S) else policy_for("five_hundred", "basic") for s in SEATS},
-              random.Random(5), on_decision=lambda seat, seconds: times.append(seconds))
-    assert times and max(times) < 0.05 + 0.15      # the budget, plus one world of slack
+    play_deal(game, game.parse_options({}), Seat.N, deck, {s: expert for s in SEATS}, random.Random(5),
+              on_decision=record)
+    assert searched and set(searched) == {3}
