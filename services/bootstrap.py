@@ -52,6 +52,7 @@ LIVE_MODULE = "services.api.live"
 def projections() -> list[Projection]:
     _workers()
     _disputes()
+    _tournaments()
     return [*default_projections(), *(factory() for factory in EXTRA_PROJECTIONS)]
 
 
@@ -75,6 +76,15 @@ def _disputes() -> None:
     """Import the disputes feature (issue 9), which registers its routes and the admin ones
     in EXTRA_ROUTES and the `disputes` projection in EXTRA_PROJECTIONS."""
     importlib.import_module(DISPUTES_MODULE)
+
+
+TOURNAMENTS_MODULE = "services.api.tournaments"
+
+
+def _tournaments() -> None:
+    """Import the tournaments feature (issue 8): it registers its routes, the standings
+    projection and its hooks, as the disputes feature does."""
+    importlib.import_module(TOURNAMENTS_MODULE)
 
 
 @dataclass
@@ -187,6 +197,7 @@ def route_handlers() -> list[Any]:
     from services.api import matches, metrics, play, players, records
 
     _disputes()
+    _tournaments()
     live = _live()
     return [*players.ROUTES, *matches.ROUTES, *play.ROUTES, *records.ROUTES, *metrics.ROUTES,
             *(getattr(live, "ROUTES", []) if live else []), *EXTRA_ROUTES]
