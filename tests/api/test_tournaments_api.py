@@ -1,0 +1,106 @@
+"""Tournaments over HTTP: an organiser creates, registers house-bot entries and starts; a
+non-organiser is refused; players register themselves; a manual pairing is all or nothing;
+results and standings are exported as JSON and CSV once the round has closed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from infra.store import PostgresEventStore, create_pool
+from infra.vault import Vault
+from services.matches import MatchService
+from services.tournaments import TournamentService
+from tests.api.conftest import register
+from tests.contract.match_support import play_out
+
+
+@pytest.fixture(scope="module")
+async def pool(client, database_url: str):
+    pool = await create_pool(database_url, max_size=3)
+    yield pool
+    await pool.close()
+
+
+async def organiser(client, pool):
+    player = await register(client, "organiser")
+    await pool.execute("UPDATE players SET role = 'organiser' WHERE player_id = $1", player.player_id)
+    return player
+
+
+BODY = {"name": "Friday Swiss", "game": "belote", "format": "swiss", "rounds": 1, "options": {"deals": 1}}
+
+
+async def test_a_non_organiser_is_refused(client, pool) -> None:
+    player = await register(client)
+    refused = await client.post("/v1/tournaments", json=BODY, headers=player.headers)
+    assert refused.status_code == 403 and refused.json()["code"] == "forbidden"
+    owner, other = await organiser(client, pool), await organiser(client, pool)
+    created = await client.post("/v1/tournaments", json=BODY, headers=owner.headers)
+    assert created.status_code == 201, created.text
+    tid = created.json()["tournament_id"]
+    for path in ("start", "pairings"):
+        body = {"round": 1, "tables": []} if path == "pairings" else None
+        answer = await client.post(f"/v1/tournaments/{tid}/{path}", json=body, headers=other.headers)
+        assert answer.status_code == 403, answer.text
+        answer = await client.post(f"/v1/tournaments/{tid}/{path}", json=body, headers=player.headers)
+        assert answer.status_code == 403, answer.text
+    bots = await client.post(f"/v1/tournaments/{tid}/entries", json={"players": ["bot:random", "bot:random"]},
+                             headers=player.headers)
+    assert bots.status_code == 403
+    unknown = await client.get("/v1/tournaments/nope", headers=player.headers)
+    assert unknown.status_code == 404
+
+
+async def test_organiser_runs_a_tournament_over_http(client, pool) -> None:
+    owner, alice, bob = await organiser(client, pool), await register(client), await register(client)
+    tid = (await client.post("/v1/tournaments", json=BODY, headers=owner.headers)).json()["tournament_id"]
+    mine = await client.post(f"/v1/tournaments/{tid}/entries", json={"players": [alice.player_id, bob.player_id],
+                                                                      "name": "A&B"}, headers=alice.headers)
+    assert mine.status_code == 201, mine.text
+    twice = await client.post(f"/v1/tournaments/{tid}/entries", json={"players": [bob.player_id]},
+                              headers=bob.headers)
+    assert twice.status_code == 409 and twice.json()["code"] == "already_registered"
+    gone = await client.delete(f"/v1/tournaments/{tid}/entries/{mine.json()['entry_id']}", headers=bob.headers)
+    assert gone.status_code == 200, gone.text
+    entries = []
+    for _ in range(4):
+        answer = await client.post(f"/v1/tournaments/{tid}/entries", json={"players": ["bot:random", "bot:random"]},
+                                   headers=owner.headers)
+        entries.append(answer.json()["entry_id"])
+    bad = await client.post(f"/v1/tournaments/{tid}/pairings", headers=owner.headers,
+                            json={"round": 1, "tables": [[entries[0], entries[1]]]})
+    assert bad.status_code == 422 and bad.json()["code"] == "bad_pairing" and "left out" in bad.json()["message"]
+    good = await client.post(f"/v1/tournaments/{tid}/pairings", headers=owner.headers,
+                             json={"round": 1, "tables": [[entries[0], entries[3]], [entries[1], entries[2]]]})
+    assert good.status_code == 200, good.text
+    started = await client.post(f"/v1/tournaments/{tid}/start", headers=owner.headers)
+    assert started.status_code == 200, started.text
+    rnd = started.json()["rounds"][0]
+    assert rnd["manual"] and [(t["ns"], t["ew"]) for t in rnd["tables"]] == [(entries[0], entries[3]),
+                                                                             (entries[1], entries[2])]
+    assert started.json()["commitment"]
+    store = PostgresEventStore(pool)
+    svc = TournamentService(store, MatchService(store, Vault(pool)))
+    first = rnd["tables"][0]["match_id"]
+    await play_out(svc.matches, first, random.Random(4))
+    await svc.advance(tid)
+    seen = (await client.get(f"/v1/tournaments/{tid}", headers=alice.headers)).json()["rounds"][0]
+    assert all(t["result"] is None for t in seen["tables"]) and seen["seeds"] == {}   # hidden: table 2 still plays
+    assert (await client.get(f"/v1/tournaments/{tid}/results", headers=alice.headers)).json() == []
+    organiser_view = (await client.get(f"/v1/tournaments/{tid}/results", headers=owner.headers)).json()
+    assert len(organiser_view) == 1
+    await play_out(svc.matches, rnd["tables"][1]["match_id"], random.Random(5))
+    await svc.advance(tid)
+    seen = (await client.get(f"/v1/tournaments/{tid}", headers=alice.headers)).json()
+    assert seen["status"] == "closed" and set(seen["rounds"][0]["seeds"]) == {"1"}
+    standings = (await client.get(f"/v1/tournaments/{tid}/standings", headers=alice.headers)).json()
+    assert len(standings["overall"]) == 5 and standings["by_round"]["1"] == standings["overall"]
+    exported = await client.get(f"/v1/tournaments/{tid}/export?format=csv", headers=alice.headers)
+    assert exported.status_code == 200 and exported.headers["content-type"].startswith("text/csv")
+    assert exported.text.splitlines()[0].startswith("place,entry,name,points")
+    as_json = (await client.get(f"/v1/tournaments/{tid}/export", headers=alice.headers)).json()
+    assert as_json["standings"] == standings["overall"]
+    spec = (await client.get("/schema/openapi.json")).json()
+    assert "/v1/tournaments/{tournament_id}/standings" in spec["paths"]
