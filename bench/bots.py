@@ -11,7 +11,8 @@
   time is ~0 and what is measured is the dispatch: the gap between the two events'
   commit timestamps (Postgres `now()` of each append), overall and split: after a bot's
   own action (the worker chains the next bot at once) and after another process's append
-  (the projector's path, e.g. a human's card or the match start). Needs a Postgres server
+  (a human's card or the match start, scheduled by that process's after-commit hook, as
+  the API does). Needs a Postgres server
   (`--database-url`, default the local one; a fresh database is made and dropped) and
   Redis (`--redis-url`).
 """
@@ -88,6 +89,7 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
     from infra.store.connection import connect
     from infra.vault import Vault
     from services.matches import MatchService
+    from services.workers import fastpath
     from services.workers.app import make_app
     from services.workers.reactor import scheduler
 
@@ -101,8 +103,16 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
     await conn.close()
     pool = await create_pool(url, max_size=6)
     redis = aioredis.from_url(redis_url)
-    svc = MatchService(PostgresEventStore(pool, after_append=WakePublisher(redis, prefix)), Vault(pool))
-    app = make_app(Settings(database_url=url, redis_url=redis_url, redis_prefix=prefix))
+    settings = Settings(database_url=url, redis_url=redis_url, redis_prefix=prefix)
+    wake = WakePublisher(redis, prefix)
+
+    async def after_append(result) -> None:          # what services.bootstrap composes for the API
+        await wake(result)
+        await fastpath.after_commit(result)
+
+    svc = MatchService(PostgresEventStore(pool, after_append=after_append), Vault(pool))
+    fastpath.bind(svc, settings)
+    app = make_app(settings)
     stop = asyncio.Event()
     projections = [*default_projections(), Publisher(redis_url=redis_url, prefix=prefix), BotTurns(scheduler(app))]
     projector = asyncio.create_task(run_projector(ProjectionRunner(PostgresEventStore(pool)), projections,
@@ -150,6 +160,7 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
         stop.set()
         await asyncio.wait_for(projector, 10)
         app.close()
+        fastpath.unbind()
         await pool.close()
         async for key in redis.scan_iter(match=f"{prefix}*"):
             await redis.unlink(key)
