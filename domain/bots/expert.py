@@ -17,6 +17,7 @@ the pack follow `basic` (their outcome needs whole-deal search, too slow for the
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from types import ModuleType
@@ -24,6 +25,8 @@ from typing import Any
 
 from domain.bots.sampling import Unsatisfiable
 from domain.game import load
+
+log = logging.getLogger(__name__)
 
 DEFAULT_BUDGET = 0.12      # seconds per decision
 DEFAULT_WORLDS = 40
@@ -54,7 +57,11 @@ class Expert:
         extra = {}
         if raw_options is not None and self.game.name == "five_hundred":
             extra["options"] = self.game.parse_options(raw_options)
-        totals = self.search(table, candidates, rng, extra)
+        try:
+            totals = self.search(table, candidates, rng, extra)
+        except Exception:              # a view the sampler cannot handle: never stall a turn
+            log.exception("expert search failed; playing the basic card")
+            return basic
         best = max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == basic))
         return candidates[best]
 

@@ -80,7 +80,12 @@ async def play_turn(matches: MatchService, match_id: str, seat: str, version: in
     view = rules.view(state, Seat(seat))
     if holder.kind == "bot":
         policy = policy_for(state.game_name, holder.level or FALLBACK_LEVEL, **(settings or {}))
-        action = policy(view, rng_for(match_id, version, seat))
+        try:
+            action = policy(view, rng_for(match_id, version, seat))
+        except Exception:              # a policy bug must not stall the match: play at random
+            log.exception("the %s bot failed in %s v%d; playing a random legal action", holder.level, match_id,
+                          version)
+            action = policy_for(state.game_name, "random")(view, rng_for(match_id, version, seat))
         by = "bot"
     elif clock:
         action, by = single_action(view, Seat(seat)), "automatic"
