@@ -20,7 +20,7 @@ from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin, Yaml
 from litestar.openapi.spec import Components, SecurityScheme, Tag
 
 from infra.settings import Settings
-from services.api import health
+from services.api import health, web
 from services.api.auth import DEPENDENCIES
 from services.api.errors import HANDLERS, error_body
 from services.api.logs import CorrelationMiddleware
@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 __all__ = ["ROUTES", "create_app", "error_body"]
 
 # Route handlers (functions, controllers or routers) mounted on every app.
-ROUTES: list[Any] = [*health.ROUTES]
+ROUTES: list[Any] = [*health.ROUTES, *web.ROUTES]  # web: the reference client at / and /admin
 
 OPENAPI = OpenAPIConfig(
     title="Atout",

@@ -1,0 +1,124 @@
+// Atout admin page: step through a disputed deal with the admin replay API
+// (GET /v1/admin/matches/{id}/deals/{d}/replay[?seat=S][&dispute=ID], docs/disputes.md).
+// The table view shows every seat's cards (`hands` of each step); "view as" a seat shows
+// only what that seat saw. Every replay read is audited by the server.
+
+import { api, auctionOf, contractText, h, renderTable, scoresOf } from "./app.js";
+
+const KEY = "atout.admin";
+const $ = (id) => document.getElementById(id);
+const state = { token: localStorage.getItem(KEY), replay: null, step: 0, target: null };
+
+function signedIn() {
+  $("admin-signin").hidden = !!state.token;
+  $("admin-main").hidden = !state.token;
+  $("admin-signout").hidden = !state.token;
+  if (state.token) loadQueue();
+}
+
+const call = (path) => api("GET", path, undefined, state.token).catch((err) => {
+  if (err.status === 401 || err.status === 403) {
+    $("replay-head").replaceChildren(h("p", { class: "flag" }, `${err.code}: ${err.message}`));
+  }
+  throw err;
+});
+
+async function loadQueue() {
+  const status = $("queue-status").value;
+  try {
+    const items = await call(`/v1/admin/disputes?status=${status}`);
+    $("queue").replaceChildren(...(items.length ? items.map((d) => h("li", { dataset: { dispute: d.dispute_id } },
+      h("button", { class: "small", onclick: () => open({ match: d.match_id, deal: d.deal, dispute: d.dispute_id }) }, "replay"),
+      ` ${d.status} · deal ${d.deal} · ${d.reason || ""}`,
+      h("div", { class: "empty" }, `match ${d.match_id}`))) : [h("li", { class: "empty" }, "nothing here")]));
+  } catch { /* shown by call */ }
+}
+
+async function open(target) {
+  state.target = target;
+  const seat = $("replay-seat").value;
+  const q = new URLSearchParams();
+  if (seat) q.set("seat", seat);
+  if (target.dispute) q.set("dispute", target.dispute);
+  try {
+    const replay = await call(`/v1/admin/matches/${target.match}/deals/${target.deal}/replay?${q}`);
+    const keep = state.replay && state.replay.match_id === replay.match_id && state.replay.deal === replay.deal;
+    state.replay = replay;
+    state.step = keep ? Math.min(state.step, replay.steps.length - 1) : 0;
+    document.body.dataset.replay = `${replay.match_id}:${replay.deal}:${seat || "table"}`;
+    head(replay);
+    $("replay").hidden = false;
+    $("step-range").max = String(Math.max(0, replay.steps.length - 1));
+    show();
+  } catch (err) {
+    $("replay-head").replaceChildren(h("p", { class: "flag" }, `${err.code || "error"}: ${err.message}`));
+  }
+}
+
+function head(r) {
+  const v = r.verification || {};
+  const rows = [["match", r.match_id], ["game", r.game], ["deal", r.deal], ["dealer", r.dealer],
+                ["finished", String(r.finished)], ["verification", v.status || "—"],
+                ["illegal actions", r.illegal ? String(r.illegal.length) : "—"],
+                ["rulings", r.rulings ? String(r.rulings.length) : "0"]];
+  $("replay-head").replaceChildren(h("h2", {}, "Replay"),
+    h("table", { class: "kv" }, ...rows.map(([k, val]) => h("tr", {}, h("td", {}, k), h("td", {}, String(val ?? ""))))));
+  const sum = [];
+  if (r.recorded_result) sum.push(h("div", {}, "recorded: ", h("code", {}, JSON.stringify(r.recorded_result))));
+  if (r.rescored_result) sum.push(h("div", { class: "flag" }, "rescored now: ", h("code", {}, JSON.stringify(r.rescored_result))));
+  for (const i of r.illegal || []) sum.push(h("div", { class: "flag" }, JSON.stringify(i)));
+  $("replay-summary").replaceChildren(...(sum.length ? sum : [h("span", { class: "empty" }, "—")]));
+}
+
+function show() {
+  const r = state.replay;
+  if (!r || !r.steps.length) return;
+  const step = r.steps[state.step];
+  const seat = $("replay-seat").value || null;
+  const table = step.view;
+  const hands = seat ? (table && table.hand ? { [seat]: table.hand } : {}) : (step.hands || {});
+  renderTable($("replay-table"), table, { bottom: seat || "S", hands, names: {} });
+  $("step-range").value = String(state.step);
+  $("step-counter").textContent = `step ${state.step + 1} / ${r.steps.length}`;
+  document.body.dataset.step = String(state.step);
+  const ev = seat ? step.seen : step.event;
+  $("step-info").replaceChildren(
+    h("div", {}, h("b", {}, step.type), " ", step.mark ? h("span", { class: "mark" }, step.mark) : null),
+    h("div", { class: "empty" }, `v${step.version} · ${step.at || ""}`),
+    step.flag ? h("div", { class: "flag" }, `flagged: ${step.flag.code || JSON.stringify(step.flag)}`) : null,
+    h("pre", { class: "json" }, ev === null || ev === undefined ? "(hidden from this seat)" : JSON.stringify(ev, null, 1)),
+    h("div", {}, "score: ", Object.entries(scoresOf(table)).map(([k, v]) => `${k} ${v}`).join(" · ")));
+  $("replay-contract").textContent = table && table.contract ? contractText(table.contract) : "";
+  $("replay-auction").replaceChildren(...auctionOf(table).map((c) => h("li", {}, h("b", {}, c.seat), " ", c.text)));
+}
+
+function go(i) {
+  if (!state.replay) return;
+  state.step = Math.max(0, Math.min(state.replay.steps.length - 1, i));
+  show();
+}
+
+$("admin-token-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  state.token = $("admin-token").value.trim();
+  localStorage.setItem(KEY, state.token);
+  signedIn();
+});
+$("admin-signout").addEventListener("click", () => { localStorage.removeItem(KEY); state.token = null; signedIn(); });
+$("queue-status").addEventListener("change", loadQueue);
+$("deal-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  open({ match: $("deal-match").value.trim(), deal: Number($("deal-number").value) });
+});
+$("replay-seat").addEventListener("change", () => state.target && open(state.target));
+$("step-first").addEventListener("click", () => go(0));
+$("step-prev").addEventListener("click", () => go(state.step - 1));
+$("step-next").addEventListener("click", () => go(state.step + 1));
+$("step-last").addEventListener("click", () => go(Infinity));
+$("step-range").addEventListener("input", (ev) => go(Number(ev.target.value)));
+document.addEventListener("keydown", (ev) => {
+  if (ev.target.tagName === "INPUT" && ev.target.type !== "range") return;
+  if (ev.key === "ArrowRight") go(state.step + 1);
+  if (ev.key === "ArrowLeft") go(state.step - 1);
+});
+signedIn();

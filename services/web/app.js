@@ -1,0 +1,549 @@
+// Atout reference web client: plain ES module, no build step (docs/web-client.md).
+//
+// Everything it knows comes from the public API: POST /v1/players (a guest), the lobby,
+// GET /v1/matches/{id} (my seat's view: hand, `legal`, trick, auction, scores, `to_act`,
+// `deadline`) and the live WebSocket. The client never folds events itself: each live
+// message only says "something happened at version V", and the view is read again
+// (debounced), so the rules stay on the server. admin.js imports the table renderer.
+
+export const SEATS = ["N", "E", "S", "W"];
+const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const RANK = { T: "10" };
+const BOTS = ["random", "basic", "expert"];
+const STORE_KEY = "atout.session";
+
+// --- tiny DOM helpers --------------------------------------------------------------------
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+
+const $ = (id) => document.getElementById(id);
+
+export function suitText(s) {
+  if (s === null || s === undefined) return "no trump";
+  return SUIT[s] || String(s);
+}
+
+// A face-up card: the only element that carries a card code (`data-card`).
+export function cardEl(code, extra = {}) {
+  const joker = code === "JK";
+  const rank = joker ? "★" : RANK[code[0]] || code[0];
+  const suit = joker ? "Joker" : SUIT[code[1]] || code[1];
+  const red = joker || code[1] === "H" || code[1] === "D";
+  return h("span", { class: `card${red ? " red" : ""} ${extra.class || ""}`, dataset: { card: code },
+                     title: code, role: extra.onclick ? "button" : null, onclick: extra.onclick },
+           h("span", { class: "rank" }, rank), h("span", { class: "suit" }, suit));
+}
+
+const backEl = () => h("span", { class: "card back", "aria-hidden": "true" });
+
+// --- reading a view, whatever the game -----------------------------------------------------
+
+// The trick as [[seat, card], ...]: Belote and Cinch send `plays`, Five Hundred `cards` from the leader.
+export function trickPlays(trick) {
+  if (!trick) return [];
+  if (Array.isArray(trick.plays)) return trick.plays;
+  if (Array.isArray(trick.cards)) {
+    const start = SEATS.indexOf(trick.leader);
+    return trick.cards.map((card, i) => [SEATS[(start + i) % 4], card]);
+  }
+  return [];
+}
+
+function describeAction(a) {
+  const rest = Object.entries(a).filter(([k]) => k !== "action" && k !== "seat");
+  const parts = rest.map(([k, v]) => (k === "suit" || k === "trump") ? suitText(v)
+    : Array.isArray(v) ? v.join(" ") : typeof v === "boolean" ? `${k}: ${v ? "yes" : "no"}` : String(v));
+  return [a.action, ...parts].join(" ");
+}
+
+export function auctionOf(table) {
+  if (!table) return [];
+  if (Array.isArray(table.calls)) return table.calls.map((c) => ({ seat: c.seat, text: describeAction(c) }));
+  if (Array.isArray(table.bids)) return table.bids.map(([seat, v]) => ({ seat, text: v === null ? "pass" : `bid ${v}` }));
+  if (Array.isArray(table.auction)) return table.auction.map((c) => ({ seat: c.seat, text: describeAction(c) }));
+  return [];
+}
+
+export function contractText(c) {
+  if (!c) return "";
+  const bits = [`${c.seat}${c.team ? ` (${c.team})` : ""}:`];
+  if (c.contract) bits.push(String(c.contract).replace("_", " "));
+  else bits.push(suitText(c.trump));
+  if (c.value !== undefined && c.value !== null) bits.push(String(c.value));
+  if (c.tricks) bits.push(`${c.tricks} tricks`);
+  if (c.multiplier && c.multiplier > 1) bits.push(c.multiplier === 2 ? "coinché" : "surcoinché");
+  return bits.join(" ");
+}
+
+export function scoresOf(table) {
+  if (!table) return {};
+  return table.match_score || table.score || {};
+}
+
+function dealScoreOf(table) {
+  if (!table) return null;
+  if (table.points && Object.keys(table.points).length) return { label: "card points", values: table.points };
+  if (table.tricks_won) return { label: "tricks", values: table.tricks_won };
+  return null;
+}
+
+// --- the table ----------------------------------------------------------------------------
+
+// Render the felt: four seats around the current trick. `opts`: `bottom` (the seat shown at
+// the bottom), `hands` ({seat: cards} shown face up: my hand, or every hand for an admin),
+// `playable` (Set of my legal cards), `onCard(code)`, `names` ({seat: label}), `toAct`.
+export function renderTable(root, table, opts = {}) {
+  root.replaceChildren();
+  const bottom = opts.bottom || "S";
+  const i = SEATS.indexOf(bottom);
+  const places = { bottom, left: SEATS[(i + 1) % 4], top: SEATS[(i + 2) % 4], right: SEATS[(i + 3) % 4] };
+  const toAct = new Set(opts.toAct || (table && table.turn ? [table.turn] : []));
+  const hands = opts.hands || {};
+  const plays = trickPlays(table && table.trick);
+  const lastTrick = table && Array.isArray(table.tricks) && table.tricks.length ? table.tricks[table.tricks.length - 1] : null;
+  const shownPlays = plays.length ? plays : trickPlays(lastTrick);
+  const exposed = (table && table.exposed) || {};
+
+  for (const [place, seat] of Object.entries(places)) {
+    const faceUp = hands[seat] || exposed[seat] || null;
+    const size = table && table.hand_sizes ? table.hand_sizes[seat] : undefined;
+    let cards;
+    if (faceUp) {
+      cards = faceUp.map((code) => {
+        const playable = seat === bottom && opts.playable && opts.playable.has(code);
+        return cardEl(code, { class: playable ? "legal" : (opts.playable && seat === bottom ? "dim" : ""),
+                              onclick: playable && opts.onCard ? () => opts.onCard(code) : null });
+      });
+    } else {
+      cards = Array.from({ length: size || 0 }, backEl);
+    }
+    const badges = [];
+    if (table && table.dealer === seat) badges.push(h("span", { class: "badge" }, "dealer"));
+    if (table && table.contract && table.contract.seat === seat) badges.push(h("span", { class: "badge gold" }, contractText(table.contract)));
+    if (table && table.sitting_out === seat) badges.push(h("span", { class: "badge" }, "sits out"));
+    root.append(h("div", { class: `seat seat-${place}${toAct.has(seat) ? " to-act" : ""}`, dataset: { seat } },
+      h("div", { class: "seat-name" }, h("strong", {}, seat), " ", (opts.names && opts.names[seat]) || "", ...badges),
+      h("div", { class: `hand${faceUp ? " face-up" : ""}`, dataset: { seat } }, ...cards)));
+  }
+
+  const centre = h("div", { class: `trick${plays.length ? "" : " last"}`, id: "trick" });
+  for (const [place, seat] of Object.entries(places)) {
+    const play = shownPlays.find(([s]) => s === seat);
+    centre.append(h("div", { class: `slot slot-${place}` }, play ? cardEl(play[1]) : null));
+  }
+  if (table && table.turn_up && table.phase === "auction") {
+    centre.append(h("div", { class: "turn-up" }, h("small", {}, "turn-up"), cardEl(table.turn_up)));
+  }
+  if (!plays.length && lastTrick) centre.append(h("div", { class: "trick-note" }, `last trick: ${lastTrick.winner || "?"}`));
+  root.append(centre);
+}
+
+// --- the player's page ------------------------------------------------------------------------
+
+function uuid() {
+  if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
+  const x = [...b].map((v) => v.toString(16).padStart(2, "0")).join("");
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.message) || `HTTP ${status}`);
+    this.status = status; this.code = body && body.code; this.details = body && body.details;
+  }
+}
+
+export async function api(method, path, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  const data = text ? JSON.parse(text) : null;
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+const state = {
+  session: null,        // {player_id, token, name}
+  matchId: null,
+  view: null,           // the latest view (GET /v1/matches/{id}), never older than one we had
+  lastVersion: 0,       // the last version received on the live stream
+  socket: null,
+  connects: 0,
+  retry: 0,
+  finished: false,
+  busy: false,
+  refreshing: null,
+  again: false,
+  names: {},
+  log: [],
+  clockTimer: null,
+  reconnectTimer: null,
+};
+
+function loadSession() {
+  try { return JSON.parse(localStorage.getItem(STORE_KEY)); } catch { return null; }
+}
+
+function call(method, path, body) {
+  return api(method, path, body, state.session && state.session.token).catch((err) => {
+    if (err.status === 401) { localStorage.removeItem(STORE_KEY); state.session = null; route(); }
+    throw err;
+  });
+}
+
+function show(screen) {
+  for (const s of document.querySelectorAll(".screen")) s.hidden = s.id !== `screen-${screen}`;
+  document.body.dataset.screen = screen;
+}
+
+function say(text, kind = "info") {
+  const el = $("message");
+  if (!el) return;
+  el.textContent = text || "";
+  el.dataset.kind = kind;
+}
+
+function route() {
+  state.session = loadSession();
+  $("whoami").textContent = state.session ? state.session.name : "";
+  $("signout").hidden = !state.session;
+  const m = location.hash.match(/^#\/match\/([\w-]+)/);
+  if (!state.session) { leaveMatch(); show("signin"); return; }
+  if (m) { enterMatch(m[1]); return; }
+  leaveMatch();
+  show("lobby");
+  refreshLobby();
+}
+
+// --- sign in and the lobby ---------------------------------------------------------------------
+
+async function signIn(ev) {
+  ev.preventDefault();
+  const name = $("signin-name").value.trim() || "Guest";
+  try {
+    const reg = await api("POST", "/v1/players", { name });
+    localStorage.setItem(STORE_KEY, JSON.stringify({ ...reg, name }));
+    route();
+  } catch (err) { alert(err.message); }
+}
+
+function setupCreateForm() {
+  for (const sel of document.querySelectorAll("#create-form select[data-seat]")) {
+    const seat = sel.dataset.seat;
+    for (const v of ["me", "open", ...BOTS.map((b) => `bot:${b}`)]) sel.append(h("option", { value: v }, v));
+    sel.value = seat === "S" ? "me" : "bot:basic";
+  }
+  const game = $("create-game");
+  const sync = () => { $("create-variant-label").hidden = game.value !== "belote"; };
+  game.addEventListener("change", sync); sync();
+}
+
+async function createMatch(ev) {
+  ev.preventDefault();
+  let options = {};
+  const extra = $("create-options").value.trim();
+  try { if (extra) options = JSON.parse(extra); } catch { alert("options: not JSON"); return; }
+  const game = $("create-game").value;
+  if (game === "belote") options.variant = options.variant || $("create-variant").value;
+  const deals = $("create-deals").value;
+  if (deals) options.deals = Number(deals);
+  const seats = {};
+  for (const sel of document.querySelectorAll("#create-form select[data-seat]")) seats[sel.dataset.seat] = sel.value;
+  try {
+    const view = await call("POST", "/v1/matches", { game, options, seats, command_id: uuid() });
+    location.hash = `#/match/${view.match_id}`;
+  } catch (err) { alert(`${err.code || "error"}: ${err.message}`); }
+}
+
+function seatLabel(holder) {
+  if (!holder) return "open";
+  if (holder.kind === "bot") return `bot (${holder.level})`;
+  return holder.player_id === (state.session && state.session.player_id) ? "you" : (state.names[holder.player_id] || "player");
+}
+
+async function refreshLobby() {
+  if (document.body.dataset.screen !== "lobby") return;
+  try {
+    const [open, mine] = await Promise.all([call("GET", "/v1/matches?status=open"), call("GET", "/v1/matches/mine")]);
+    $("open-list").replaceChildren(...(open.length ? open.map((m) => h("li", { dataset: { match: m.match_id } },
+      h("span", {}, `${m.game} ${m.options.variant || ""} — ${SEATS.map((s) => `${s}: ${seatLabel(m.seats[s])}`).join(", ")}`),
+      ...SEATS.filter((s) => !m.seats[s]).map((s) => h("button", { class: "small", onclick: () => join(m.match_id, s) }, `sit ${s}`))))
+      : [h("li", { class: "empty" }, "no open table: create one")]));
+    $("mine-list").replaceChildren(...(mine.length ? mine.map((m) => h("li", {},
+      h("a", { href: `#/match/${m.match_id}` }, `${m.game} ${m.options && m.options.variant || ""}`),
+      ` ${m.status || ""} ${m.score ? Object.entries(m.score).map(([k, v]) => `${k} ${v}`).join(" · ") : ""}`))
+      : [h("li", { class: "empty" }, "none yet")]));
+  } catch (err) { /* the lobby is best effort */ }
+}
+
+async function join(matchId, seat) {
+  try {
+    await call("POST", `/v1/matches/${matchId}/seats/${seat}`, { command_id: uuid() });
+    if (location.hash === `#/match/${matchId}`) { reconnect(true); refresh(); }
+    else location.hash = `#/match/${matchId}`;
+  } catch (err) { alert(`${err.code || "error"}: ${err.message}`); }
+}
+
+// --- a match: the view, the live stream, actions ------------------------------------------------
+
+function enterMatch(id) {
+  if (state.matchId === id) return;
+  leaveMatch();
+  Object.assign(state, { matchId: id, view: null, lastVersion: 0, finished: false, retry: 0, log: [] });
+  show("table");
+  $("table").replaceChildren(h("p", { class: "loading" }, "Loading the table…"));
+  $("log").replaceChildren();
+  refresh();
+  connect();
+}
+
+function leaveMatch() {
+  if (state.socket) { state.socket.onclose = null; state.socket.close(1000); }
+  clearTimeout(state.reconnectTimer);
+  state.socket = null; state.matchId = null;
+  setConn("idle");
+}
+
+function setConn(s) {
+  const el = $("conn");
+  el.dataset.state = s;
+  el.textContent = { open: "● live", connecting: "○ connecting", closed: "○ reconnecting", idle: "", done: "● finished" }[s] || s;
+  document.body.dataset.connects = String(state.connects);
+}
+
+function connect() {
+  const id = state.matchId;
+  if (!id || !state.session) return;
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const after = state.lastVersion ? `?after=${state.lastVersion}` : "";
+  const ws = new WebSocket(`${proto}://${location.host}/v1/matches/${id}/ws${after}`);
+  state.socket = ws;
+  setConn("connecting");
+  ws.onopen = () => { ws.send(JSON.stringify({ type: "auth", token: state.session.token })); };
+  ws.onmessage = (msg) => {
+    if (ws !== state.socket) return;
+    const m = JSON.parse(msg.data);
+    if (m.type === "snapshot") {
+      state.connects += 1; state.retry = 0; setConn("open");
+      state.lastVersion = Math.max(state.lastVersion, m.version);
+      if (!state.view || m.view.version > state.view.version) schedule(0);
+    } else if (m.type === "event") {
+      if (m.version <= state.lastVersion && m.version !== undefined) return;  // at least once: dedupe
+      state.lastVersion = m.version;
+      if (m.event) addLog(m.version, m.event);
+      if (m.event && m.event.type === "match_finished") state.finished = true;
+      schedule(40);
+    } else if (m.type === "error") {
+      if (m.details && m.details.after) state.lastVersion = Math.max(state.lastVersion, m.details.after);
+      if (m.code === "unauthorized") { localStorage.removeItem(STORE_KEY); route(); }
+    }
+  };
+  ws.onclose = (ev) => {
+    if (ws !== state.socket) return;
+    if (state.finished && ev.code === 1000) { setConn("done"); refresh(); return; }
+    if (ev.code === 4404) { setConn("idle"); say("no such match", "error"); return; }
+    setConn("closed");
+    const delay = Math.min(5000, 250 * 2 ** state.retry);
+    state.retry += 1;
+    state.reconnectTimer = setTimeout(connect, delay);
+  };
+}
+
+// Reconnect now (after taking a seat: the seat's stream is fixed when a stream opens).
+function reconnect(now) {
+  if (state.socket) { state.socket.onclose = null; state.socket.close(1000); }
+  clearTimeout(state.reconnectTimer);
+  if (now) connect();
+}
+
+let timer = null;
+function schedule(ms) { clearTimeout(timer); timer = setTimeout(refresh, ms); }
+
+// Read the view again; one request at a time, and one more if something happened meanwhile.
+async function refresh() {
+  if (!state.matchId) return;
+  if (state.refreshing) { state.again = true; return state.refreshing; }
+  const id = state.matchId;
+  state.refreshing = (async () => {
+    try {
+      const view = await call("GET", `/v1/matches/${id}`);
+      if (id !== state.matchId) return;
+      if (!state.view || view.version >= state.view.version) { state.view = view; render(); }
+    } catch (err) {
+      if (err.status === 404) say("no such match", "error");
+    } finally {
+      state.refreshing = null;
+      if (state.again) { state.again = false; refresh(); }
+    }
+  })();
+  return state.refreshing;
+}
+
+async function act(action) {
+  const view = state.view;
+  if (!view || state.busy) return;
+  state.busy = true; say("");
+  try {
+    const out = await call("POST", `/v1/matches/${view.match_id}/actions`,
+                           { command_id: uuid(), expected_version: view.version, ...action });
+    for (const e of out.events || []) if (e.event) addLog(e.version, e.event);
+  } catch (err) {
+    say(err.code === "stale_version" ? "the table moved on: look again" : `${err.code}: ${err.message}`, "error");
+  } finally {
+    state.busy = false;
+    await refresh();
+  }
+}
+
+function addLog(version, event) {
+  if (state.log.some((l) => l.version === version)) return;
+  const who = event.seat ? `${event.seat} ` : "";
+  const what = event.card ? `${event.type} ${event.card}` : event.type;
+  state.log.push({ version, text: `${who}${what}` });
+  if (state.log.length > 40) state.log.shift();
+  const log = $("log");
+  log.replaceChildren(...state.log.slice().reverse().map((l) => h("li", { dataset: { version: l.version } }, l.text)));
+}
+
+async function nameOf(pid) {
+  if (!pid || state.names[pid] !== undefined) return;
+  state.names[pid] = "";
+  try { const p = await call("GET", `/v1/players/${pid}`); state.names[pid] = p.name || "player"; render(); } catch { /* keep "" */ }
+}
+
+function render() {
+  const view = state.view;
+  if (!view) return;
+  const me = view.seat;
+  const table = view.table;
+  const legal = (table && table.legal) || [];
+  const myTurn = !!me && (view.to_act || []).includes(me) && view.status === "playing";
+  const plays = legal.filter((a) => a.action === "play" && a.card);
+  const playable = new Set(myTurn ? plays.map((a) => a.card) : []);
+  const names = {};
+  for (const s of SEATS) {
+    const holder = view.seats[s];
+    if (holder && holder.kind === "player") nameOf(holder.player_id);
+    names[s] = holder ? (s === me ? "you" : holder.kind === "bot" ? `bot (${holder.level})` : state.names[holder.player_id] || "player") : "open";
+  }
+  const hands = me && table && table.hand ? { [me]: table.hand } : {};
+  renderTable($("table"), table, { bottom: me || "S", hands, playable, names, toAct: view.to_act,
+                                   onCard: (code) => playCard(code, plays) });
+  document.body.dataset.status = view.status;
+  document.body.dataset.myTurn = String(myTurn);
+  document.body.dataset.version = String(view.version);
+  document.body.dataset.seat = me || "spectator";
+
+  // free seats before the start
+  if (view.status === "open") {
+    const seatsBox = h("div", { class: "open-seats" }, h("p", {}, "Waiting for players…"),
+      ...(me ? [] : SEATS.filter((s) => !view.seats[s]).map((s) => h("button", { onclick: () => join(view.match_id, s) }, `sit ${s}`))));
+    $("table").append(seatsBox);
+  }
+
+  const phase = table ? table.phase : view.status;
+  let status;
+  if (view.status === "finished") {
+    const w = table && table.winner;
+    status = `Match over — ${w ? `${w} win${w.length > 1 ? "" : "s"}` : "a tie"}`;
+  } else if (view.status === "open") status = "Waiting for players";
+  else if (myTurn) status = `Your turn (${phase})`;
+  else status = `${phase} — ${(view.to_act || []).join(", ") || "…"} to play`;
+  $("status").textContent = status;
+  $("status").dataset.status = view.status;
+  if (!me) $("status").append(h("span", { class: "badge" }, "spectator"));
+
+  // non-card actions: buttons, or a list when there are many (a robbing dealer's choices)
+  const others = myTurn ? legal.filter((a) => !(a.action === "play" && a.card)) : [];
+  const box = $("actions");
+  box.replaceChildren();
+  if (others.length > 12) {
+    const sel = h("select", { id: "action-select" }, ...others.map((a, i) => h("option", { value: i }, describeAction(a))));
+    box.append(sel, h("button", { onclick: () => act(others[Number(sel.value)]) }, "send"));
+  } else {
+    for (const a of others) box.append(h("button", { class: `action action-${a.action}`, dataset: { action: JSON.stringify(a) },
+                                                       onclick: () => act(a) }, describeAction(a)));
+  }
+
+  $("scores").replaceChildren(...Object.entries(scoresOf(table)).map(([k, v]) => h("div", { class: "score" }, h("span", {}, k), h("b", {}, String(v)))));
+  const ds = dealScoreOf(table);
+  if (ds) $("scores").append(h("div", { class: "score sub" }, h("span", {}, `this deal (${ds.label})`),
+                                h("b", {}, Object.entries(ds.values).map(([k, v]) => `${k} ${v}`).join(" · "))));
+  $("contract").textContent = table && table.contract ? `Contract ${contractText(table.contract)}` : "";
+  $("auction").replaceChildren(...auctionOf(table).map((c) => h("li", {}, h("b", {}, c.seat), " ", c.text)));
+  $("dispute-panel").hidden = !(me && view.status === "finished");
+
+  renderClock(view.deadline);
+}
+
+function playCard(code, plays) {
+  const options = plays.filter((a) => a.card === code);
+  if (!options.length) return;
+  // the plainest form first (Belote's "belote": false, a Joker's named suit: pick below)
+  options.sort((a, b) => Object.keys(a).length - Object.keys(b).length);
+  const needsChoice = options.filter((a) => Object.keys(a).length === Object.keys(options[0]).length);
+  if (needsChoice.length > 1) {
+    const box = $("actions");
+    box.replaceChildren(...needsChoice.map((a) => h("button", { onclick: () => act(a) }, describeAction(a))));
+    return;
+  }
+  act(options[0]);
+}
+
+function renderClock(deadline) {
+  clearInterval(state.clockTimer);
+  const el = $("clock");
+  if (!deadline) { el.hidden = true; return; }
+  const at = typeof deadline === "number" ? deadline * (deadline < 1e12 ? 1000 : 1) : Date.parse(deadline);
+  const tick = () => {
+    const left = Math.max(0, Math.round((at - Date.now()) / 1000));
+    el.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    el.classList.toggle("urgent", left <= 10);
+  };
+  el.hidden = false; tick();
+  state.clockTimer = setInterval(tick, 1000);
+}
+
+async function fileDispute(ev) {
+  ev.preventDefault();
+  try {
+    const d = await call("POST", `/v1/matches/${state.matchId}/disputes`,
+                         { deal: Number($("dispute-deal").value), reason: $("dispute-reason").value, command_id: uuid() });
+    say(`dispute filed (${d.dispute_id || d.id || "ok"})`);
+  } catch (err) { say(`${err.code}: ${err.message}`, "error"); }
+}
+
+function boot() {
+  $("signin-form").addEventListener("submit", signIn);
+  $("create-form").addEventListener("submit", createMatch);
+  $("watch-form").addEventListener("submit", (ev) => { ev.preventDefault(); location.hash = `#/match/${$("watch-id").value.trim()}`; });
+  $("lobby-refresh").addEventListener("click", refreshLobby);
+  $("dispute-form").addEventListener("submit", fileDispute);
+  $("signout").addEventListener("click", async () => {
+    try { await call("DELETE", "/v1/players/me/token"); } catch { /* signed out anyway */ }
+    localStorage.removeItem(STORE_KEY); location.hash = "#/"; route();
+  });
+  setupCreateForm();
+  window.addEventListener("hashchange", route);
+  setInterval(refreshLobby, 5000);
+  // for tests and the curious: the live state, and a way to drop the socket
+  window.atout = { state, dropSocket: () => state.socket && state.socket.close(4000, "test") };
+  route();
+}
+
+if (document.body && document.body.dataset.page === "play") boot();

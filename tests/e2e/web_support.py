@@ -1,0 +1,185 @@
+"""Support for the browser tests of the web client (tests/e2e/test_web_*.py).
+
+* `web_system`: `atout serve --projector` and `atout worker` (the bots and clocks) as
+  subprocesses on this session's test database and Redis, under their own Redis prefix
+  (`<redis_prefix>web`), so the bots of these tests run on this worker only.
+* `browser`: Debian's Chromium (`/usr/bin/chromium`, or `ATOUT_CHROMIUM`) driven by the
+  Playwright package pinned in the `test` extras; browsers are never downloaded. Without
+  Chromium or Playwright the tests skip and say why (`.ci/run` installs Chromium).
+* `truth`: what the store says, to compare the DOM with: every seat's hand read through
+  the game's own view of each seat, and the cards the table has shown to everyone.
+* `card_codes(page)`: every card code the page shows (`data-card`: only face-up cards carry one).
+* `shot(page, name)`: a screenshot under `test-artifacts/web/`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "web"
+CHROMIUM = os.environ.get("ATOUT_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SEATS = ("N", "E", "S", "W")
+
+
+def browser_missing() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -e '.[test]')"
+    if not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does it when apt is available)"
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class WebSystem:
+    def __init__(self, base: str, env: dict[str, str]) -> None:
+        self.base, self.env = base, env
+
+    def admin_token(self, name: str = "root") -> str:
+        """`atout admin create NAME --json`, as an operator makes the first admin."""
+        out = subprocess.run([sys.executable, "-m", "services.cli", "admin", "create", name, "--json"], cwd=ROOT,
+                             env=self.env, capture_output=True, text=True, timeout=60, check=True)
+        return json.loads(out.stdout.strip().splitlines()[-1])["token"]
+
+
+@pytest.fixture(scope="module")
+async def web_pool(database_url: str):
+    from infra.store import create_pool, migrate
+    from infra.store.connection import connect
+
+    conn = await connect(database_url)
+    await migrate(conn)
+    await conn.close()
+    pool = await create_pool(database_url, max_size=3)
+    yield pool
+    await pool.close()
+
+
+@pytest.fixture(scope="module")
+def web_system(web_pool, database_url: str, redis_url: str, redis_prefix: str, tmp_path_factory):
+    """The server (API, projector with the live publisher and the bots' scheduler) and a
+    one-process Celery worker (bots, clocks, the sweeper), as `make run` runs them."""
+    port = _free_port()
+    data = tmp_path_factory.mktemp("web")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
+    env.update(ATOUT_PORT=str(port), ATOUT_DATABASE_URL=database_url, ATOUT_REDIS_URL=redis_url,
+               ATOUT_REDIS_PREFIX=f"{redis_prefix}web", ATOUT_LOG_LEVEL="warning", ATOUT_DATA_DIR=str(data))
+    server_log, worker_log = data / "server.log", data / "worker.log"
+    server = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--projector"], env=env, cwd=ROOT,
+                              stdout=open(server_log, "wb"), stderr=subprocess.STDOUT)
+    worker = subprocess.Popen([sys.executable, "-m", "services.cli", "worker", "--pool", "solo", "--beat"],
+                              env=env, cwd=ROOT, start_new_session=True,
+                              stdout=open(worker_log, "wb"), stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, server_log.read_text()
+            assert worker.poll() is None, worker_log.read_text()
+            try:
+                if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, server_log.read_text()
+            time.sleep(0.1)
+        yield WebSystem(base, env)
+    finally:
+        server.terminate()
+        if worker.poll() is None:
+            os.killpg(worker.pid, signal.SIGTERM)
+        for proc, kill in ((server, server.kill), (worker, lambda: os.killpg(worker.pid, signal.SIGKILL))):
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                kill()
+                proc.wait(5)
+
+
+@pytest.fixture(scope="module")
+async def web_svc(web_pool):
+    from infra.store import PostgresEventStore
+    from infra.vault import Vault
+    from services.matches import MatchService
+
+    return MatchService(PostgresEventStore(web_pool), Vault(web_pool))
+
+
+@pytest.fixture(scope="module")
+async def browser():
+    reason = browser_missing()
+    if reason:
+        pytest.skip(reason)
+    from playwright.async_api import async_playwright
+
+    shutil.rmtree(ARTIFACTS, ignore_errors=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    async with async_playwright() as pw:
+        chromium = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+        try:
+            yield chromium
+        finally:
+            await chromium.close()
+
+
+async def new_page(browser: Any, errors: list[str]) -> Any:
+    """A page in a context of its own (its own localStorage: its own player), whose script
+    errors are collected in `errors`."""
+    context = await browser.new_context(viewport={"width": 1280, "height": 860})
+    page = await context.new_page()
+    page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+    page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
+    page.set_default_timeout(30_000)
+    return page
+
+
+async def shot(page: Any, name: str) -> Path:
+    path = ARTIFACTS / f"{name}.png"
+    await page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+async def card_codes(page: Any) -> list[str]:
+    return await page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)")
+
+
+async def truth(svc: Any, match_id: str) -> tuple[dict[str, set[str]], set[str], Any]:
+    """(every seat's hand, the cards shown to the whole table, the state) from the store."""
+    from domain import match as rules
+    from domain.cards import Seat
+
+    state = await svc.load(match_id)
+    hands: dict[str, set[str]] = {s: set() for s in SEATS}
+    public: set[str] = set()
+    if state.game_state is not None:
+        for s in SEATS:
+            hands[s] = set(state.game.view(state.game_state, Seat(s)).hand or ())
+        table = rules.view(state, None).table
+        turn_up = getattr(table, "turn_up", None)           # Belote's turn-up is shown to all
+        if turn_up:
+            public.add(turn_up)
+        for cards in (getattr(table, "exposed", None) or {}).values():  # Five Hundred's open misère
+            public.update(cards)
+    return hands, public, state
