@@ -64,8 +64,9 @@ function head(r) {
   $("replay-head").replaceChildren(h("h2", {}, "Replay"),
     h("table", { class: "kv" }, ...rows.map(([k, val]) => h("tr", {}, h("td", {}, k), h("td", {}, String(val ?? ""))))));
   const sum = [];
-  if (r.recorded_result) sum.push(h("div", {}, "recorded: ", h("code", {}, JSON.stringify(r.recorded_result))));
-  if (r.rescored_result) sum.push(h("div", { class: "flag" }, "rescored now: ", h("code", {}, JSON.stringify(r.rescored_result))));
+  const brief = (res) => JSON.stringify({ result: res.result, score: res.score, points: res.points });
+  if (r.recorded_result) sum.push(h("div", {}, "recorded: ", h("code", {}, brief(r.recorded_result))));
+  if (r.rescored_result) sum.push(h("div", { class: "flag" }, "rescored now: ", h("code", {}, brief(r.rescored_result))));
   for (const i of r.illegal || []) sum.push(h("div", { class: "flag" }, JSON.stringify(i)));
   $("replay-summary").replaceChildren(...(sum.length ? sum : [h("span", { class: "empty" }, "—")]));
 }
@@ -82,12 +83,12 @@ function show() {
   $("step-counter").textContent = `step ${state.step + 1} / ${r.steps.length}`;
   document.body.dataset.step = String(state.step);
   const ev = seat ? step.seen : step.event;
-  $("step-info").replaceChildren(
+  $("step-info").replaceChildren(...[
     h("div", {}, h("b", {}, step.type), " ", step.mark ? h("span", { class: "mark" }, step.mark) : null),
     h("div", { class: "empty" }, `v${step.version} · ${step.at || ""}`),
     step.flag ? h("div", { class: "flag" }, `flagged: ${step.flag.code || JSON.stringify(step.flag)}`) : null,
     h("pre", { class: "json" }, ev === null || ev === undefined ? "(hidden from this seat)" : JSON.stringify(ev, null, 1)),
-    h("div", {}, "score: ", Object.entries(scoresOf(table)).map(([k, v]) => `${k} ${v}`).join(" · ")));
+    h("div", {}, "score: ", Object.entries(scoresOf(table)).map(([k, v]) => `${k} ${v}`).join(" · "))].filter(Boolean));
   $("replay-contract").textContent = table && table.contract ? contractText(table.contract) : "";
   $("replay-auction").replaceChildren(...auctionOf(table).map((c) => h("li", {}, h("b", {}, c.seat), " ", c.text)));
 }
