@@ -35,6 +35,8 @@ class MatchCreated(msgspec.Struct, frozen=True, tag="match_created"):
     chain_length: int
     predefined_deals: int = 0      # how many deals come from an imported record (decks kept secret)
     created_by: str | None = None
+    sealed: bool = False           # a tournament board: hand records and seeds stay hidden from
+                                   # the table until the round closes everywhere (the service says when)
 
 
 class SeatTaken(msgspec.Struct, frozen=True, tag="seat_taken"):
@@ -173,6 +175,7 @@ class MatchState(msgspec.Struct, frozen=True):
     commitment: str | None = None
     chain_length: int = 0
     predefined_deals: int = 0
+    sealed: bool = False
     game_state: Any = None
     deal_index: int = -1           # 0-based index of the current/last deal
     dealer: Seat | None = None
@@ -198,14 +201,15 @@ def initial() -> MatchState:
 
 def create(match_id: str, game_name: str, options: Mapping[str, Any], seats: Mapping[str, SeatHolder | None],
            commitment: str | None, chain_length: int, predefined_deals: int = 0,
-           created_by: str | None = None) -> list[Any]:
+           created_by: str | None = None, sealed: bool = False) -> list[Any]:
     """The first event of a match; validates the game and its options (bad_option)."""
     game = load(game_name)
     game.parse_options(dict(options))
     verify(set(seats) == {s.value for s in Seat}, "bad_seats", "seats must name N, E, S and W")
     return [MatchCreated(match_id=match_id, game=game_name, options=dict(options),
                          seats={s: seats[s] for s in ("N", "E", "S", "W")}, commitment=commitment,
-                         chain_length=chain_length, predefined_deals=predefined_deals, created_by=created_by)]
+                         chain_length=chain_length, predefined_deals=predefined_deals, created_by=created_by,
+                         sealed=sealed)]
 
 
 def decide(state: MatchState, command: Any) -> list[Any]:
@@ -303,7 +307,7 @@ def evolve(state: MatchState, event: Any) -> MatchState:
         return msgspec.structs.replace(
             state, match_id=event.match_id, game_name=event.game, raw_options=event.options, seats=event.seats,
             status="open", commitment=event.commitment, chain_length=event.chain_length,
-            predefined_deals=event.predefined_deals, game_state=game.initial(game.parse_options(event.options)))
+            predefined_deals=event.predefined_deals, sealed=event.sealed, game_state=game.initial(game.parse_options(event.options)))
     if isinstance(event, SeatTaken):
         return msgspec.structs.replace(state, seats={**state.seats, event.seat.value: event.holder})
     if isinstance(event, SeatLeft):
@@ -377,6 +381,13 @@ def redact(state: MatchState, event: Any, seat: Seat | None) -> Any | None:
         return None
     if isinstance(event, ActionTaken):
         return event if seat is not None and event.seat == seat else None
+    if state.sealed and isinstance(event, SeedRevealed):
+        return None
+    if state.sealed and isinstance(event, DealFinished):
+        # A board still being played at another table: the table keeps its own result, but
+        # not the deck, the seed or the actions it could pass on. The sealed record is
+        # released through the service once the round has closed everywhere.
+        return msgspec.structs.replace(event, deck=(), actions=(), fair=None)
     if isinstance(event, MATCH_EVENTS):
         return event
     return state.game.redact(event, seat)

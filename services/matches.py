@@ -99,7 +99,7 @@ class MatchService:
 
     async def create_match(self, game: str, options: Mapping[str, Any], seats: Mapping[str, str],
                            *, player_id: str | None = None, entropy: str | None = None,
-                           predefined: list[dict[str, Any]] | None = None,
+                           predefined: list[dict[str, Any]] | None = None, sealed: bool = False,
                            command_id: uuid.UUID | None = None) -> Outcome:
         """seats: {"N": "open" | "me" | "bot:LEVEL"}. The secret behind the commitment is kept
         in the vault before the match exists, so no deal can ever lack one."""
@@ -113,9 +113,9 @@ class MatchService:
         kept = await self.vault.keep(match_id, secrets.token_bytes(fair.SEED_BYTES), self.chain_length, predefined)
         commitment = fair.make_chain_tip(kept.secret, kept.chain_length).hex()
         events = rules.create(match_id, game, options, holders, commitment, kept.chain_length,
-                              predefined_deals=len(predefined or ()), created_by=player_id)
+                              predefined_deals=len(predefined or ()), created_by=player_id, sealed=sealed)
         body = {"game": game, "options": dict(options), "seats": dict(seats), "player": player_id,
-                "predefined": predefined}
+                "predefined": predefined, "sealed": sealed}
         outcome = await self._append(match_id, rules.initial(), 0, events, command_id,
                                      _fingerprint("create", body))
         if entropy and player_id and not outcome.replayed:

@@ -206,7 +206,7 @@ class TournamentService:
         if rnd.boards:
             predefined = board_deals(state.game, tid, await self._secret(tid), state.board_count, rnd.boards)
         await self.matches.create_match(state.game, state.options, specs, predefined=predefined,
-                                        command_id=create_id)
+                                        sealed=predefined is not None, command_id=create_id)
         for seat, player in people.items():
             await self._seat(match_id, Seat(seat), player, table_command(tid, rnd.number, table.table, seat))
         match = await self.matches.load(match_id)

@@ -107,6 +107,9 @@ RECORD_EXAMPLE = {"game": "belote", "options": {"variant": "classic", "deals": 1
      responses=responses(200, dict, [ex("one finished deal", RECORD_EXAMPLE)], "The record", 401, 404, 429))
 async def record(match_id: PathStr, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
+    if state.sealed and not await _released(state):
+        raise ApiError(403, "board_sealed", "this board's hand records stay hidden until its round has closed "
+                       "at every table", {"match_id": match_id})
     deals = []
     for _, event, _ in await runtime.matches.events(match_id):
         if isinstance(event, rules.DealFinished):
@@ -115,6 +118,14 @@ async def record(match_id: PathStr, runtime: Runtime) -> dict[str, Any]:
                 deal["fair"] = msgspec.to_builtins(event.fair)
             deals.append(deal)
     return {"match_id": match_id, "game": state.game_name, "options": state.raw_options, "deals": deals}
+
+
+async def _released(state: Any) -> bool:
+    """A sealed board's records are public once the match is over and every check the
+    tournaments feature registers (its round closed everywhere) agrees."""
+    from services import disputes
+
+    return state.status == "finished" and all([await check(state.match_id) for check in disputes.PUBLIC_CHECKS])
 
 
 ROUTES = [act, events, record]

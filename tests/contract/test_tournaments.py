@@ -13,6 +13,7 @@ import pytest
 from domain import fair
 from domain import match as match_rules
 from domain import tournaments as t
+from domain.cards import Seat
 from domain.tournaments import events as ev
 from domain.tournaments import scoring
 from infra.projections import ProjectionRunner
@@ -104,6 +105,14 @@ async def test_duplicate_boards_are_the_same_at_every_table_and_hidden_until_the
     await svc.advance(tid)
     assert not (await svc.load(tid)).current.closed
     assert not await svc.board_public(first)                      # board still played at table 2
+    table_one = await svc.matches.load(first)
+    assert table_one.sealed
+    for _, event, _ in await svc.matches.events(first):           # what table 1's seats are shown
+        for seat in (*Seat, None):
+            shown = match_rules.redact(table_one, event, seat)
+            if isinstance(event, match_rules.DealFinished):
+                assert shown.deck == () and shown.actions == () and shown.fair is None
+            assert not isinstance(shown, match_rules.SeedRevealed)
     await play_out(svc.matches, second, random.Random(2))
     state = await svc.advance(tid)
     assert state.status == "closed" and await svc.board_public(first)
