@@ -27,6 +27,7 @@ from domain.tricks import Trick, current_winner
 
 TRUMP_VALUE = {"J": 35, "9": 25, "A": 15, "T": 12, "K": 8, "Q": 8, "8": 5, "7": 5}
 NO_TRUMP_VALUE = {"A": 20, "T": 10, "K": 4}
+TAKE = (56, 60)          # the hand value to take in round 1 (with the turn-up) and to name in round 2
 
 
 def _suit_strength(hand: list[str], trump: str) -> int:
@@ -60,11 +61,11 @@ def _bid_classic(view: Any, seat: Seat, legal: list[dict[str, Any]]) -> dict[str
         return {"action": "take"} if take and {"action": "take"} in legal else {"action": "pass"}
     if any(a["action"] == "take" for a in legal):
         trump = view.turn_up[1]
-        return {"action": "take"} if _suit_strength(hand + [view.turn_up], trump) >= 70 else {"action": "pass"}
+        return {"action": "take"} if _suit_strength(hand + [view.turn_up], trump) >= TAKE[0] else {"action": "pass"}
     names = [a for a in legal if a["action"] == "name"]
     if names:
         best = max(names, key=lambda a: _suit_strength(hand, a["suit"]))
-        if _suit_strength(hand, best["suit"]) >= 75:
+        if _suit_strength(hand, best["suit"]) >= TAKE[1]:
             return best
     return {"action": "pass"}
 

@@ -195,7 +195,7 @@ def determinize(view: Any, rng: random.Random, options: Options | None = None) -
     suit_of = SUIT_OF[contract.denomination]
     dealt = deal_hidden(hidden, room, rng,
                         lambda h, c: h == "discards" or suit_of[c] is None or suit_of[c] not in voids.get(h, ""),
-                        known)
+                        known, weight=_affinity(view, contract))
     hands = tuple(tuple(view.hand) if s == me else tuple(dealt[s]) for s in SEATS)
     discards = tuple(view.discarded) if contract.seat == me else tuple(dealt["discards"])
     won = (view.tricks_won["NS"], view.tricks_won["EW"])
@@ -203,6 +203,29 @@ def determinize(view: Any, rng: random.Random, options: Options | None = None) -
                  discards=discards, high=contract.bid, turn=view.turn, contract=contract, trick=trick,
                  tricks=tricks, won=won, void=tuple(view.shown_void.get(str(s), "") for s in SEATS),
                  exposed=bool(view.exposed))
+
+
+def _affinity(view: Any, contract: Any) -> Any:
+    """What the auction says: a seat that bid a suit holds its trumps (the Joker and the
+    bowers among them), one that bid no-trumps its aces; the contractor kept its trumps
+    from the kitty."""
+    liked: dict[Seat, set[str]] = {}
+    for call in view.auction:
+        suit = call.get("suit")
+        if call.get("action") != "bid" or suit is None:
+            continue
+        seat = Seat(call["seat"])
+        if suit == NO_TRUMP:
+            liked.setdefault(seat, set()).update({"A" + s for s in "SCDH"} | {JOKER})
+        else:
+            liked.setdefault(seat, set()).update(c for c in DECK_43 if SUIT_OF[suit][c] == suit)
+
+    def weight(holder: Any, card: str) -> float:
+        if holder in liked and card in liked[holder]:
+            return 4.0 if holder == contract.seat else 2.5
+        return 1.0
+
+    return weight
 
 
 def to_act(state: State) -> Seat | None:

@@ -24,8 +24,10 @@ class Unsatisfiable(Exception):
 def deal_hidden(cards: Iterable[str], room: Mapping[Holder, int], rng: random.Random,
                 accepts: Callable[[Holder, str], bool] = lambda holder, card: True,
                 known: Mapping[str, Holder] | None = None, attempts: int = 30,
-                ) -> dict[Holder, list[str]]:
-    """Give each of `cards` a holder with `room`; `known` cards go to their holder first."""
+                weight: Callable[[Holder, str], float] | None = None) -> dict[Holder, list[str]]:
+    """Give each of `cards` a holder with `room`; `known` cards go to their holder first.
+    `weight(holder, card)` (default 1) leans the deal toward what the auction suggests —
+    a bidder holds its suit — without ever breaking a constraint."""
     known = known or {}
     pool = [c for c in cards if c not in known]
     holders = list(room)
@@ -44,7 +46,7 @@ def deal_hidden(cards: Iterable[str], room: Mapping[Holder, int], rng: random.Ra
             if not fits:
                 ok = False
                 break
-            weights = [left[h] for h in fits]
+            weights = [left[h] * (weight(h, card) if weight else 1.0) for h in fits]
             holder = rng.choices(fits, weights)[0]
             out[holder].append(card)
             left[holder] -= 1
