@@ -5,8 +5,8 @@ Choices, and why:
 * `visibility_timeout` 60 s: with Redis a message taken by a worker that dies comes back
   only after it (an hour by default). Short, and the sweeper (on worker start and every
   `SWEEP_EVERY` seconds from beat) re-schedules any overdue turn anyway, so nothing
-  depends on redelivery. A clock longer than 60 s may see its countdown task delivered
-  twice: the tasks are idempotent, so that is harmless.
+  depends on redelivery. A countdown longer than that would be redelivered while it
+  waits, so a long clock waits in hops (`reactor.expire_at`).
 * `global_keyprefix` and queue names under the settings' `redis_prefix`, so deployments
   (and test sessions) sharing a Redis never see each other's tasks.
 * Late acknowledgement, rejected on a lost worker, prefetch 1: a task killed mid-way is

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,9 +33,20 @@ def scheduler(app: Celery) -> Any:
             for seat in turn.humans:
                 app.send_task("bots.play_turn", args=[turn.match_id, seat, turn.version], kwargs={"clock": True})
             if turn.humans and turn.due_in is not None:
-                app.send_task("clock.expire", args=[turn.match_id, turn.version], countdown=turn.due_in)
+                expire_at(app, turn.match_id, turn.version, time.time() + turn.due_in)
 
     return schedule
+
+
+MAX_COUNTDOWN = 45.0
+
+
+def expire_at(app: Celery, match_id: str, version: int, due: float) -> None:
+    """`clock.expire` at the epoch time `due`. A countdown longer than the broker's
+    visibility timeout would be delivered again and again while it waits, so a long
+    clock goes in hops of at most MAX_COUNTDOWN seconds (the task sends the next hop)."""
+    wait = max(0.0, due - time.time())
+    app.send_task("clock.expire", args=[match_id, version], kwargs={"due": due}, countdown=min(wait, MAX_COUNTDOWN))
 
 
 SWEEP = """

@@ -5,6 +5,7 @@ waits on a task's result."""
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 import asyncpg
@@ -27,7 +28,12 @@ def play_turn(match_id: str, seat: str, version: int, clock: bool = False) -> st
 
 
 @app.task(name="clock.expire", **RETRY)
-def expire(match_id: str, version: int) -> list[str]:
+def expire(match_id: str, version: int, due: float | None = None) -> list[str]:
+    if due is not None and due - time.time() > 0.05:
+        from services.workers.reactor import expire_at
+
+        expire_at(app, match_id, version, due)          # the next hop of a long clock
+        return ["waiting"]
     return runtime.run(lambda rt: turns.expire(rt.matches, match_id, version))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import time
 
 import pytest
 
@@ -91,3 +92,21 @@ def test_the_expert_stops_at_its_time_budget() -> None:
     play_deal(game, game.parse_options({}), Seat.N, deck, {s: expert for s in SEATS}, random.Random(5),
               on_decision=record)
     assert searched and set(searched) == {3}
+
+
+def test_a_long_clock_waits_in_hops_shorter_than_the_visibility_timeout() -> None:
+    from services.workers.app import VISIBILITY_TIMEOUT
+    from services.workers.reactor import expire_at
+
+    sent: list[tuple] = []
+
+    class Broker:
+        def send_task(self, name, args, kwargs, countdown):
+            sent.append((name, args, kwargs, countdown))
+
+    due = time.time() + 100
+    expire_at(Broker(), "m", 3, due)
+    expire_at(Broker(), "m", 3, time.time() + 2)
+    (name, args, kwargs, first), (_, _, _, second) = sent
+    assert name == "clock.expire" and args == ["m", 3] and kwargs == {"due": due}
+    assert first < VISIBILITY_TIMEOUT and 1.5 < second <= 2
