@@ -25,6 +25,8 @@ actions, action latency, open sockets and fan-out drops.
 
 from __future__ import annotations
 
+import logging
+
 import os
 import threading
 import time
@@ -113,7 +115,10 @@ def _serve_on_ready(sender: Any = None, **_: Any) -> None:
     """worker_ready fires once, in the worker's main process: serve /metrics from there."""
     global metrics_server
     if _metrics_port is not None and metrics_server is None:
-        metrics_server = start_metrics_server(_metrics_port)
+        try:
+            metrics_server = start_metrics_server(_metrics_port)
+        except OSError as exc:  # another worker on this host has the port: work on, unmeasured
+            logging.getLogger(__name__).warning("worker /metrics not served on port %s: %s", _metrics_port, exc)
 
 
 def instrument_celery(metrics_port: int | None = None) -> None:

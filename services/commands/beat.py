@@ -23,6 +23,7 @@ def run(args: argparse.Namespace) -> int:
     if not settings.redis_url:
         print("atout beat: set ATOUT_REDIS_URL", file=sys.stderr)
         return 2
+    import services.workers.tournaments  # noqa: F401  (adds tournaments.tick to the schedule)
     from services.workers.app import app
 
     schedule = args.schedule or str(settings.data_path / "celerybeat-schedule")

@@ -32,7 +32,11 @@ def run(args: argparse.Namespace) -> int:
               "on the embedded servers)", file=sys.stderr)
         return 2
     import services.workers.tasks  # noqa: F401  (registers the tasks)
+    import services.workers.tournaments  # noqa: F401  (tournament tasks and their beat entry)
+    from infra.observability import WORKER_METRICS_PORT, instrument_celery
     from services.workers.app import app, queues
+
+    instrument_celery(metrics_port=WORKER_METRICS_PORT)
 
     argv = ["worker", "-Q", ",".join(queues(settings.redis_prefix).values()), "-P", args.pool,
             "--without-mingle", "--without-gossip", "-l", settings.log_level.upper() if settings.log_level != "trace"
