@@ -131,12 +131,20 @@ async def create(svc: MatchService, principal: Principal, body: CreateMatch) -> 
                         code="unknown_game", known=list(GAME_NAMES))
     _check_seats(body.seats)
     predefined = _predefined(body.game, body.record) if body.record is not None else None
+    from services.workers.clocks import parse_clock, set_clock
+
+    try:
+        clock = parse_clock(body.clock) if body.clock is not None else None
+    except RuleViolation as violation:
+        raise malformed(f"$.{violation.details.get('option', 'clock')}", violation.message, code="bad_clock") from None
     try:
         load(body.game).parse_options(body.options)
         created = await svc.create_match(body.game, body.options, body.seats, player_id=principal.player_id,
                                          entropy=body.entropy, predefined=predefined, command_id=body.command_id)
     except RuleViolation as violation:
         raise _creation_error(violation) from None
+    if clock is not None:  # before the start, so the first turn is already timed
+        await set_clock(svc.store, created.match_id, clock)
     await autostart(svc, created.match_id)
     return await svc.load(created.match_id)
 

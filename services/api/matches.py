@@ -83,7 +83,10 @@ async def my_matches(principal: Caller, runtime: Runtime, status: FromQuery[Lite
      responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 404, 429))
 async def get_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
-    return flows.view(state, flows.seat_of(state, principal.player_id))
+    view = flows.view(state, flows.seat_of(state, principal.player_id))
+    if state.status == "playing":
+        view["deadline"] = await queries.deadline(runtime.pool, match_id, state.version)
+    return view
 
 
 SEAT_BODY = Body(examples=[ex("with entropy", {"entropy": "words only I know"}), ex("nothing", {})])

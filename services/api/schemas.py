@@ -49,6 +49,7 @@ class CreateMatch(msgspec.Struct, forbid_unknown_fields=True):
     record: dict[str, Any] | None = None        # a match record: its deals' dealer+deck are played in order
     entropy: str | None = None                  # for the seat "me", mixed into every shuffled deal
     command_id: uuid.UUID | None = None         # makes a retried creation return the same match
+    clock: dict[str, Any] | None = None         # {"bid": seconds, "play": seconds} per decision; none: untimed
 
 
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
