@@ -59,7 +59,7 @@ def show(state: rules.MatchState, events: list[tuple[int, Any]], seat: Seat | No
 
 def view(state: rules.MatchState, seat: Seat | None) -> dict[str, Any]:
     """The domain's view of the match for `seat`, plus whose turn it is and the deadline
-    (None until turn clocks exist)."""
+    (the route fills the deadline in from the clocks' read model)."""
     out = msgspec.to_builtins(rules.view(state, seat))
     to_act: tuple[Seat, ...] = ()
     if state.status == "playing" and state.game_state is not None:
