@@ -82,6 +82,23 @@ class MatchService:
         self._remember(match_id, state)
         return state
 
+    async def peek(self, match_id: str) -> rules.MatchState:
+        """The cached state when there is one, else a load: for what does not change during
+        play (the game, the seats), where a fresh read would be a wasted round trip."""
+        return self._cache.get(match_id) or await self.load(match_id)
+
+    def advance_cache(self, match_id: str, result: AppendResult) -> rules.MatchState | None:
+        """Fold a just-committed append into the cached state, without reading the store;
+        None when the cache is not exactly one append behind (then `load`)."""
+        state = self._cache.get(match_id)
+        if state is None or state.version != result.first_version - 1 or result.replayed:
+            return None
+        registry = registry_for(state.game_name or None)
+        for event in result.events:
+            state = rules.evolve(state, registry.decode_recorded(event))
+        self._remember(match_id, state)
+        return state
+
     def _remember(self, match_id: str, state: rules.MatchState) -> None:
         self._cache[match_id] = state
         self._cache.move_to_end(match_id)
@@ -176,6 +193,17 @@ class MatchService:
         events += await self._follow_up(state, events)
         return await self._append(match_id, state, state.version, events, command_id, fingerprint)
 
+    async def abandon(self, match_id: str, *, expected_version: int, idle_seconds: float) -> Outcome:
+        """The sweeper's: the match nobody acted in since `expected_version` is abandoned
+        (a ConcurrencyError when somebody did meanwhile)."""
+        state = await self.load(match_id)
+        if expected_version != state.version:
+            raise ConcurrencyError(stream_of(match_id), expected_version, state.version)
+        events = rules.decide(state, rules.Abandon(idle_seconds=idle_seconds))
+        return await self._append(match_id, state, state.version, events,
+                                  uuid.uuid5(uuid.NAMESPACE_URL, f"atout:abandon:{match_id}/{expected_version}"),
+                                  _fingerprint("abandon", [match_id, expected_version]))
+
     # --- the steps a handler shares -----------------------------------------------------------
 
     async def _follow_up(self, state: rules.MatchState, events: list[Any]) -> list[Any]:
@@ -230,9 +258,11 @@ class MatchService:
                                          command_id=command_id or uuid.uuid4(), request_hash=fingerprint)
         if result.replayed:
             return self._outcome(match_id, result)
-        for event in events:
-            state = rules.evolve(state, event)
-        self._remember(match_id, state)
+        cached = self._cache.get(match_id)
+        if cached is None or cached.version != result.last_version:  # an after-commit hook may have advanced it
+            for event in events:
+                state = rules.evolve(state, event)
+            self._remember(match_id, state)
         return Outcome(match_id=match_id, version=result.last_version,
                        events=[(r.stream_version, e) for r, e in zip(result.events, events)])
 

@@ -56,8 +56,13 @@ async def act(match_id: PathStr, data: Annotated[dict[str, Any], ACTION_BODY], p
     try:
         envelope = convert(data, Envelope)
         bind(str(envelope.command_id))
-        state = await runtime.matches.load(match_id)
+        # The seats are fixed once a match plays: a cached state names the caller's seat without a
+        # read (the service itself reads what is fresh). Anything else is read from the store.
+        state = await runtime.matches.peek(match_id)
         seat = flows.seat_of(state, principal.player_id)
+        if seat is None or state.status != "playing":
+            state = await runtime.matches.load(match_id)
+            seat = flows.seat_of(state, principal.player_id)
         fields = {k: v for k, v in data.items() if k not in ENVELOPE_FIELDS}
         # A caller without a seat still goes through the service, which answers replays and
         # staleness first and then the rules' not_your_seat, keeping the order of checks.

@@ -48,7 +48,7 @@ async def after_commit(result: Any) -> None:
     if matches is None or result.replayed or not result.stream_id.startswith(STREAM_PREFIX):
         return
     match_id = result.stream_id[len(STREAM_PREFIX):]
-    state = await matches.load(match_id)
+    state = matches.advance_cache(match_id, result) or await matches.load(match_id)
     if state.version != result.last_version:
         return                          # someone appended since: their hook schedules
     now = dt.datetime.now(dt.timezone.utc)

@@ -184,3 +184,20 @@ async def test_a_lost_seat_race_leaves_the_winners_entropy(pool) -> None:
     assert (await Vault(pool).entropy(created.match_id)) == {"E": f"entropy of {winner}"}
     await service(pool).leave_seat(created.match_id, Seat.E, player_id=winner)
     assert (await Vault(pool).entropy(created.match_id)) == {}
+
+
+async def test_an_after_commit_hook_can_advance_the_cache_without_a_read(pool) -> None:
+    seen: list[rules.MatchState | None] = []
+    svc: MatchService | None = None
+
+    async def hook(result) -> None:
+        seen.append(svc.advance_cache(result.stream_id.removeprefix("match-"), result))
+
+    svc = MatchService(PostgresEventStore(pool, after_append=hook), Vault(pool), chain_length=50,
+                       rng=random.Random(3))
+    match_id = await seated_match(svc, "cinch", {"deals": 1})
+    seen.clear()
+    live = await play_out(svc, match_id, random.Random(4))
+    advanced = [s for s in seen if s is not None]
+    assert len(advanced) == len(seen) > 10          # every action's hook found the cache one append behind
+    assert advanced[-1] == live == await service(pool).load(match_id)
