@@ -72,7 +72,7 @@ class ActionTaken(msgspec.Struct, frozen=True, tag="action_taken"):
 
     seat: Seat
     action: dict[str, Any]
-    by: str = "player"             # player, bot, clock
+    by: str = "player"             # player, bot, clock, automatic, takeover (a bot for a disconnected player)
 
 
 class SeedRevealed(msgspec.Struct, frozen=True, tag="seed_revealed"):
@@ -120,8 +120,15 @@ class MatchReopened(msgspec.Struct, frozen=True, tag="match_reopened"):
     match_score: dict[str, int]
 
 
+class MatchAbandoned(msgspec.Struct, frozen=True, tag="match_abandoned"):
+    """Nobody acted in the match for `idle_seconds` (the sweeper's ATOUT_ABANDON_AFTER): it
+    is over without a winner, and no action is taken any more."""
+
+    idle_seconds: float
+
+
 MATCH_EVENTS = (MatchCreated, SeatTaken, SeatLeft, MatchStarted, DealDealt, ActionTaken, SeedRevealed,
-                DealFinished, MatchFinished, RulingApplied, MatchReopened)
+                DealFinished, MatchFinished, RulingApplied, MatchReopened, MatchAbandoned)
 PRIVATE_MATCH_EVENTS = (DealDealt, ActionTaken)
 MATCH_EVENT_TAGS = frozenset(e.__struct_config__.tag for e in MATCH_EVENTS)
 
@@ -152,6 +159,10 @@ class Act(msgspec.Struct, frozen=True):
     by: str = "player"
 
 
+class Abandon(msgspec.Struct, frozen=True):
+    idle_seconds: float
+
+
 class Rule(msgspec.Struct, frozen=True):
     """An admin's ruling (see RulingApplied); `board` is given by the service for `replay`."""
 
@@ -171,7 +182,7 @@ class MatchState(msgspec.Struct, frozen=True):
     game_name: str = ""
     raw_options: dict[str, Any] = {}
     seats: dict[str, SeatHolder | None] = {}
-    status: str = "new"            # new, open, playing, finished
+    status: str = "new"            # new, open, playing, finished, abandoned
     commitment: str | None = None
     chain_length: int = 0
     predefined_deals: int = 0
@@ -235,7 +246,8 @@ def decide(state: MatchState, command: Any) -> list[Any]:
         verify(state.status == "playing", "wrong_phase", "the match is not being played")
         return _deal(state, command)
     if isinstance(command, Act):
-        verify(state.status in ("playing", "finished"), "match_not_started", "the match has not started")
+        verify(state.status in ("playing", "finished", "abandoned"), "match_not_started",
+               "the match has not started")
         verify(state.status == "playing", "match_over", "the match is over")
         game = state.game
         move = game.parse_action(command.action)
@@ -248,6 +260,9 @@ def decide(state: MatchState, command: Any) -> list[Any]:
         return [ActionTaken(seat=Seat(action["seat"]), action=action, by=command.by), *events]
     if isinstance(command, Rule):
         return _rule(state, command)
+    if isinstance(command, Abandon):
+        verify(state.status in ("open", "playing"), "match_over", "only an open or playing match can be abandoned")
+        return [MatchAbandoned(idle_seconds=float(command.idle_seconds))]
     raise RuleViolation("bad_action", f"unknown command {type(command).__name__}")
 
 
@@ -316,6 +331,8 @@ def evolve(state: MatchState, event: Any) -> MatchState:
         return msgspec.structs.replace(state, status="playing")
     if isinstance(event, MatchFinished):
         return msgspec.structs.replace(state, status="finished")
+    if isinstance(event, MatchAbandoned):
+        return msgspec.structs.replace(state, status="abandoned")
     if isinstance(event, DealDealt):
         return msgspec.structs.replace(state, deal_index=event.deal, dealer=event.dealer, deck=event.deck,
                                        fair=event.fair, actions=(), replay_of=event.replay_of,
