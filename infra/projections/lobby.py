@@ -1,7 +1,7 @@
 """`lobby`: the matches that have not started, with their free seats.
 
-A row lives from `match_created` to `match_started` (or `match_finished`, for a match
-abandoned before it began). A full table keeps its row, with `free_seats = 0`, because a
+A row lives from `match_created` to `match_started` (or `match_finished`, or
+`match_abandoned`: nobody acted in it for ATOUT_ABANDON_AFTER). A full table keeps its row, with `free_seats = 0`, because a
 seat may be left again before the start; the lobby query filters on `free_seats > 0`.
 """
 
@@ -21,8 +21,9 @@ def free_seats(seats: dict[str, Any]) -> int:
 class Lobby(RowProjection):
     name = "lobby"
     table = "lobby"
-    version = 1
-    event_types = frozenset({"match_created", "seat_taken", "seat_left", "match_started", "match_finished"})
+    version = 2  # 2: match_abandoned drops the row
+    event_types = frozenset({"match_created", "seat_taken", "seat_left", "match_started", "match_finished",
+                             "match_abandoned"})
     columns = {
         "match_id": "text",
         "game": "text",
@@ -47,7 +48,7 @@ class Lobby(RowProjection):
                 "free_seats": free_seats(seats),
                 "created_at": event.recorded_at,
             }
-        if row is None or event.type in ("match_started", "match_finished"):
+        if row is None or event.type in ("match_started", "match_finished", "match_abandoned"):
             return None
         holder = data["holder"] if event.type == "seat_taken" else None
         seats = {**row["seats"], data["seat"]: holder}

@@ -16,7 +16,7 @@ from infra.store.model import RecordedEvent
 MATCH_STREAM_PREFIX = "match-"
 MATCH_EVENTS = frozenset(
     {"match_created", "seat_taken", "seat_left", "match_started", "deal_finished", "match_finished",
-     "match_reopened"}
+     "match_reopened", "match_abandoned"}
 )
 
 
@@ -28,7 +28,7 @@ def match_id_of(event: RecordedEvent) -> str:
 class MatchSummaries(RowProjection):
     name = "match_summaries"
     table = "match_summaries"
-    version = 2  # 2: follows match_reopened (a ruling can reopen a finished match)
+    version = 3  # 2: follows match_reopened (a ruling can reopen a finished match); 3: status "abandoned"
     event_types = MATCH_EVENTS
     columns = {
         "match_id": "text",
@@ -78,6 +78,8 @@ class MatchSummaries(RowProjection):
                 row["status"] = "playing"
                 row["winner"] = None
                 row["score"] = data.get("match_score") or row["score"]
+            elif event.type == "match_abandoned":
+                row["status"] = "abandoned"
             elif event.type == "match_finished":
                 row["status"] = "finished"
                 row["winner"] = data.get("winner")
