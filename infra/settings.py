@@ -32,6 +32,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     log_level: str = "info"
     rate_limit_requests: int = 300     # per token (per address for registration); 0 turns it off
     rate_limit_window: float = 60.0    # seconds
+    disconnect_grace: float = 60.0     # seconds a disconnected player's seat waits before the bot takes over
+    abandon_after: float = 86400.0     # seconds without an action before the sweeper abandons a match
 
     @property
     def embedded_database(self) -> bool:
@@ -57,6 +59,8 @@ ENV_VARS: dict[str, str] = {
     "log_level": "ATOUT_LOG_LEVEL",
     "rate_limit_requests": "ATOUT_RATE_LIMIT_REQUESTS",
     "rate_limit_window": "ATOUT_RATE_LIMIT_WINDOW",
+    "disconnect_grace": "ATOUT_DISCONNECT_GRACE",
+    "abandon_after": "ATOUT_ABANDON_AFTER",
 }
 
 
@@ -90,6 +94,15 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
             if number < 0 or (field == "rate_limit_window" and number == 0):
                 raise SettingsError(f"{ENV_VARS[field]} must be positive, got {raw[field]!r}")
             values[field] = number
+    for field in ("disconnect_grace", "abandon_after"):
+        if field in raw:
+            try:
+                seconds = float(raw[field])
+            except ValueError:
+                raise SettingsError(f"{ENV_VARS[field]} must be a number of seconds, got {raw[field]!r}") from None
+            if not seconds > 0:
+                raise SettingsError(f"{ENV_VARS[field]} must be positive, got {raw[field]!r}")
+            values[field] = seconds
     if "log_level" in raw:
         level = raw["log_level"].lower()
         if level not in LOG_LEVELS:
