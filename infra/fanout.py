@@ -31,6 +31,7 @@ from domain import match as rules
 from domain.cards import Seat
 from infra.projections.publisher import decode, event_message, fold, match_channel, snapshot_message
 from infra.store import PostgresEventStore
+from infra.presence import PRESENCE
 
 log = logging.getLogger(__name__)
 
@@ -349,6 +350,7 @@ class LiveSession:
         self.last = 0
         self.finished = False
         self._first: list[bytes] = []
+        self._present: str | None = None     # the seat this session counts as connected
 
     async def open(self) -> None:
         """Raises Gone for an unknown match."""
@@ -369,6 +371,9 @@ class LiveSession:
         except BaseException:
             await self.close()
             raise
+        if self.seat is not None and state.status in ("open", "playing"):   # the seat's player is here
+            self._present = str(self.seat)
+            await PRESENCE.connected(self.states.store, self.match_id, [self._present])
 
     async def _replay(self, after: int, start: rules.MatchState | None = None
                       ) -> tuple[rules.MatchState, list[bytes]]:
@@ -426,3 +431,6 @@ class LiveSession:
         client, self.client = self.client, None
         if client is not None:
             await self.fanout.unsubscribe(client)
+        seat, self._present = self._present, None
+        if seat is not None:
+            await PRESENCE.disconnected(self.states.store, self.match_id, [seat])
