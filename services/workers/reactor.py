@@ -34,6 +34,8 @@ def scheduler(app: Celery) -> Any:
                 app.send_task("bots.play_turn", args=[turn.match_id, seat, turn.version], kwargs={"clock": True})
             if turn.humans and turn.due_in is not None:
                 expire_at(app, turn.match_id, turn.version, time.time() + turn.due_in)
+            for seat in turn.takeovers:
+                takeover_at(app, turn.match_id, seat, turn.version, time.time() + (turn.takeover_in or 0.0))
 
     return schedule
 
@@ -49,29 +51,79 @@ def expire_at(app: Celery, match_id: str, version: int, due: float) -> None:
     app.send_task("clock.expire", args=[match_id, version], kwargs={"due": due}, countdown=min(wait, MAX_COUNTDOWN))
 
 
+def takeover_at(app: Celery, match_id: str, seat: str, version: int, due: float) -> None:
+    """`play_turn` for a disconnected player's seat once its grace is over (in hops, as
+    `expire_at`); the task plays it with the `basic` bot unless the player is back."""
+    wait = max(0.0, due - time.time())
+    app.send_task("bots.play_turn", args=[match_id, seat, version], kwargs={"takeover_at": due},
+                  countdown=min(wait, MAX_COUNTDOWN))
+
+
 SWEEP = """
-SELECT match_id, version, bots, humans, due_at, extract(epoch FROM due_at - now()) AS due_in
+SELECT match_id, version, bots, humans, due_at, extract(epoch FROM due_at - now()) AS due_in,
+       takeovers, extract(epoch FROM takeover_at - now()) AS takeover_in
 FROM bot_turns
 WHERE (cardinality(bots) > 0 AND updated_at < now() - make_interval(secs => $1))
    OR (cardinality(humans) > 0 AND due_at IS NOT NULL AND due_at < now() - make_interval(secs => 1))
+   OR (cardinality(takeovers) > 0 AND takeover_at IS NOT NULL AND takeover_at < now() - make_interval(secs => 1))
 ORDER BY updated_at LIMIT $2
 """
 
+IDLE = """
+SELECT match_id, version FROM bot_turns
+WHERE last_event_at < now() - make_interval(secs => $1)
+ORDER BY last_event_at LIMIT $2
+"""
 
-async def sweep(pool: Any, app: Celery, overdue: float = OVERDUE_AFTER, limit: int = 1000) -> int:
-    """Re-schedule the turn of every match whose bot or clock is overdue; how many."""
+
+def _left(seconds: Any) -> float | None:
+    return None if seconds is None else max(0.0, float(seconds))
+
+
+async def sweep(pool: Any, app: Celery, overdue: float = OVERDUE_AFTER, limit: int = 1000, *,
+                matches: Any = None, abandon_after: float | None = None) -> int:
+    """Re-schedule the turn of every match whose bot, clock or takeover is overdue, and
+    (given the game service) abandon the matches idle for `abandon_after`; how many."""
     import asyncpg
 
     try:
         rows = await pool.fetch(SWEEP, overdue, limit)
     except asyncpg.UndefinedTableError:
         return 0                       # the projector has not created its table yet
-    turns = [Turn(r["match_id"], r["version"], tuple(r["bots"]), tuple(r["humans"]),
-                  None if r["due_in"] is None else max(0.0, float(r["due_in"]))) for r in rows]
+    turns = [Turn(r["match_id"], r["version"], tuple(r["bots"]), tuple(r["humans"]), _left(r["due_in"]),
+                  tuple(r["takeovers"]), _left(r["takeover_in"])) for r in rows]
     if turns:
         log.info("sweeper: re-scheduling %d overdue turns", len(turns))
         scheduler(app)(turns)
-    return len(turns)
+    abandoned = 0
+    if matches is not None and abandon_after is not None:
+        abandoned = len(await abandon_idle(pool, matches, abandon_after, limit))
+    return len(turns) + abandoned
+
+
+async def abandon_idle(pool: Any, matches: Any, after: float, limit: int = 1000) -> list[str]:
+    """`match_abandoned` in every open or playing match with no event for `after` seconds
+    (by the `bot_turns` read model; a match that moved on since is left alone)."""
+    import asyncpg
+
+    from domain.game import RuleViolation
+    from infra.store import CommandConflictError, ConcurrencyError
+    from services.matches import UnknownMatch
+
+    try:
+        rows = await pool.fetch(IDLE, after, limit)
+    except asyncpg.UndefinedTableError:
+        return []
+    out = []
+    for row in rows:
+        try:
+            await matches.abandon(row["match_id"], expected_version=row["version"], idle_seconds=after)
+        except (ConcurrencyError, CommandConflictError, RuleViolation, UnknownMatch):
+            continue
+        out.append(row["match_id"])
+    if out:
+        log.info("sweeper: abandoned %d idle matches", len(out))
+    return out
 
 
 _settings: Any = None   # the process's resolved settings (embedded URLs included), see `configure`
@@ -90,8 +142,8 @@ def projection() -> BotTurns:
 
     settings = _settings or load_settings()
     if not settings.redis_url:
-        return BotTurns(None)          # no broker known: keep the table, schedule nothing
-    return BotTurns(scheduler(make_app(settings)))
+        return BotTurns(None, grace=settings.disconnect_grace)   # no broker known: keep the table, schedule nothing
+    return BotTurns(scheduler(make_app(settings)), grace=settings.disconnect_grace)
 
 
 def register() -> None:

@@ -23,8 +23,15 @@ RETRY = {"autoretry_for": RETRY_ON, "retry_backoff": 0.5, "retry_backoff_max": 3
 
 
 @app.task(name="bots.play_turn", **RETRY)
-def play_turn(match_id: str, seat: str, version: int, clock: bool = False) -> str:
-    return runtime.run(lambda rt: turns.play_turn(rt.matches, match_id, seat, version, clock=clock))
+def play_turn(match_id: str, seat: str, version: int, clock: bool = False, takeover_at: float | None = None) -> str:
+    if takeover_at is not None and takeover_at - time.time() > 0.05:
+        from services.workers.reactor import takeover_at as again
+
+        again(app, match_id, seat, version, takeover_at)   # the next hop of a long grace
+        return "waiting"
+    return runtime.run(lambda rt: turns.play_turn(rt.matches, match_id, seat, version, clock=clock,
+                                                  takeover=takeover_at is not None,
+                                                  grace=rt.settings.disconnect_grace))
 
 
 @app.task(name="clock.expire", **RETRY)
@@ -41,7 +48,8 @@ def expire(match_id: str, version: int, due: float | None = None) -> list[str]:
 def sweep() -> int:
     from services.workers import reactor
 
-    return runtime.run(lambda rt: reactor.sweep(rt.pool, app))
+    return runtime.run(lambda rt: reactor.sweep(rt.pool, app, matches=rt.matches,
+                                                abandon_after=rt.settings.abandon_after))
 
 
 @worker_ready.connect

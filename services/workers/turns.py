@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 import uuid
 from typing import Any
 
@@ -19,6 +20,7 @@ from domain.bots import policy_for
 from domain.cards import Seat
 from domain.game import RuleViolation
 from domain.playout import concrete
+from infra import presence
 from infra.store import CommandConflictError, ConcurrencyError
 from services.matches import MatchService, UnknownMatch
 
@@ -65,9 +67,12 @@ async def _submit(matches: MatchService, match_id: str, version: int, seat: str,
 
 
 async def play_turn(matches: MatchService, match_id: str, seat: str, version: int, *,
-                    clock: bool = False, settings: dict[str, Any] | None = None) -> str:
+                    clock: bool = False, settings: dict[str, Any] | None = None, takeover: bool = False,
+                    grace: float = 60.0) -> str:
     """A bot's turn; or, for a human under a clock, a single legal action played at once
-    (`by="automatic"`). Returns what happened, for logs and tests."""
+    (`by="automatic"`); or, with `takeover`, the `basic` bot's action for a human whose
+    player has been disconnected for `grace` seconds (`by="takeover"`; "present" when the
+    player is back). Returns what happened, for logs and tests."""
     try:
         state = await matches.load(match_id)
     except UnknownMatch:
@@ -87,6 +92,14 @@ async def play_turn(matches: MatchService, match_id: str, seat: str, version: in
                           version)
             action = policy_for(state.game_name, "random")(view, rng_for(match_id, version, seat))
         by = "bot"
+    elif takeover:
+        since = (await presence.away(matches.store, match_id)).get(seat)
+        if since is None:
+            return "present"
+        if since + grace > time.time() + 0.05:
+            return "waiting"                           # away again, but not for long: a later task plays
+        action = policy_for(state.game_name, FALLBACK_LEVEL)(view, rng_for(match_id, version, seat))
+        by = "takeover"
     elif clock:
         action, by = single_action(view, Seat(seat)), "automatic"
     else:

@@ -143,3 +143,24 @@ async def test_bad_inputs_answer_the_right_status_and_code_and_change_nothing(cl
     over = await act(client, match_id, players["N"], final["version"], action="pass")
     assert (over.status_code, over.json()["code"]) == (422, "match_over")
     assert await events_of(client, match_id, players["N"]) == before
+
+
+async def test_an_abandoned_match_refuses_actions_with_match_over(client, api_settings) -> None:
+    from infra.store import PostgresEventStore, create_pool
+    from infra.vault import Vault
+    from services.matches import MatchService
+
+    match_id, players = await seated_match(client, "belote", {"deals": 1})
+    seat, mine = await to_act(client, match_id, players)
+    pool = await create_pool(api_settings.database_url, max_size=2)
+    try:                    # what the sweeper calls (services.workers.reactor.abandon_idle)
+        await MatchService(PostgresEventStore(pool), Vault(pool)).abandon(
+            match_id, expected_version=mine["version"], idle_seconds=86400)
+    finally:
+        await pool.close()
+    before = await events_of(client, match_id, players["N"])
+    assert "match_abandoned" in str(before[-1])
+    refused = await act(client, match_id, players[seat], mine["version"] + 1, **mine["table"]["legal"][0])
+    assert (refused.status_code, refused.json()["code"]) == (422, "match_over")
+    assert await events_of(client, match_id, players["N"]) == before
+    assert (await view(client, match_id, players["N"]))["status"] == "abandoned"

@@ -19,7 +19,9 @@ import redis.asyncio as aioredis
 
 from domain import match as rules
 from domain.cards import Seat
-from infra.projections import ProjectionRunner, WakePublisher, run_projector
+from domain.game import RuleViolation
+from infra import presence
+from infra.projections import Lobby, MatchSummaries, ProjectionRunner, WakePublisher, run_projector
 from infra.projections.bot_turns import BotTurns
 from infra.settings import Settings
 from infra.store import PostgresEventStore, create_pool, migrate
@@ -29,11 +31,13 @@ from services.matches import MatchService
 from services.workers import turns
 from services.workers.app import make_app
 from services.workers.clocks import set_clock
+from services.workers import reactor
 from services.workers.reactor import scheduler
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
+GRACE = 1.0          # ATOUT_DISCONNECT_GRACE of this module's projector and worker
 GAMES = [("belote", {"variant": "classic", "deals": 1}), ("belote", {"variant": "coinche", "deals": 1}),
          ("cinch", {"deals": 1}), ("five_hundred", {"deals": 1})]
 
@@ -77,10 +81,11 @@ async def system(database_url: str, redis_url: str, redis_prefix: str):
     app = make_app(settings)
     stop = asyncio.Event()
     projector = asyncio.create_task(run_projector(
-        ProjectionRunner(PostgresEventStore(pool)), [BotTurns(scheduler(app))], redis_url=redis_url,
+        ProjectionRunner(PostgresEventStore(pool)), [BotTurns(scheduler(app), grace=GRACE)], redis_url=redis_url,
         redis_prefix=prefix, poll_interval=0.1, stop=stop))
     env = {**os.environ, "ATOUT_DATABASE_URL": database_url, "ATOUT_REDIS_URL": redis_url,
-           "ATOUT_REDIS_PREFIX": prefix, "ATOUT_LOG_LEVEL": "warning", "ATOUT_BOT_OVERDUE": "1"}
+           "ATOUT_REDIS_PREFIX": prefix, "ATOUT_LOG_LEVEL": "warning", "ATOUT_BOT_OVERDUE": "1",
+           "ATOUT_DISCONNECT_GRACE": str(GRACE)}
     worker = Worker(env)
     worker.start()
     try:
@@ -182,3 +187,66 @@ async def test_a_human_out_of_time_is_played_for(system) -> None:
     for version, event in north:                # the mark is the seat's own: nobody else sees it
         for other in (Seat.E, Seat.S, Seat.W, None):
             assert rules.redact(state, event, other) is None
+
+
+async def test_a_disconnected_player_is_replaced_after_the_grace_and_reclaims_the_seat(system) -> None:
+    svc, _, _ = system
+    seats = {"N": "me", "E": "bot:basic", "S": "bot:basic", "W": "bot:basic"}
+    match_id = await new_match(svc, "cinch", {"deals": 1}, seats)        # no clock: only the takeover plays N
+    await presence.record(svc.store, match_id, "N", presence.SEAT_DISCONNECTED)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        north = [e for _, e, _ in await actions(svc, match_id) if e.seat == Seat.N]
+        if north:
+            break
+        await asyncio.sleep(0.1)
+    assert north and all(e.by == "takeover" for e in north)
+    await presence.record(svc.store, match_id, "N", presence.SEAT_CONNECTED)      # the player is back
+    await asyncio.sleep(1.0)                  # a takeover already running may still land
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        state = await svc.load(match_id)
+        if Seat.N in state.game.status(state.game_state).to_act:
+            break
+        await asyncio.sleep(0.1)
+    assert state.status == "playing" and Seat.N in state.game.status(state.game_state).to_act
+    await asyncio.sleep(GRACE + 2.0)
+    assert (await svc.load(match_id)).version == state.version           # nobody plays the reclaimed seat
+
+
+async def test_an_idle_match_is_abandoned_by_the_sweeper_and_leaves_the_lobby(system) -> None:
+    svc, _, app = system
+    created = await svc.create_match("belote", {"variant": "classic", "deals": 1},
+                                     {"N": "me", "E": "open", "S": "bot:basic", "W": "open"}, player_id="p-idle")
+    match_id = created.match_id
+    lobby = type("lobby_abandon", (Lobby,), {"name": "lobby_abandon", "table": "lobby_abandon"})()
+    summaries = type("ms_abandon", (MatchSummaries,), {"name": "ms_abandon", "table": "ms_abandon"})()
+    runner = ProjectionRunner(svc.store)
+    for projection in (lobby, summaries):
+        await runner.ensure(projection)
+    row_of = "SELECT * FROM {} WHERE match_id = $1"
+
+    async def caught_up() -> None:
+        await svc.store.settle()
+        for projection in (lobby, summaries):
+            await runner.catch_up(projection)
+
+    await caught_up()
+    assert await svc.store.pool.fetchrow(row_of.format(lobby.table), match_id) is not None
+    deadline = time.monotonic() + 10                 # the bot_turns projection has seen it
+    while await svc.store.pool.fetchrow("SELECT 1 FROM bot_turns WHERE match_id = $1", match_id) is None:
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.1)
+    assert match_id not in await reactor.abandon_idle(svc.store.pool, svc, after=3600)   # not idle that long
+    await asyncio.sleep(1.2)
+    await reactor.sweep(svc.store.pool, app, matches=svc, abandon_after=1.0)
+    state = await svc.load(match_id)
+    assert state.status == "abandoned"
+    abandoned = [e for _, e, _ in await svc.events(match_id) if isinstance(e, rules.MatchAbandoned)]
+    assert len(abandoned) == 1
+    await caught_up()
+    assert await svc.store.pool.fetchrow(row_of.format(lobby.table), match_id) is None
+    assert (await svc.store.pool.fetchrow(row_of.format(summaries.table), match_id))["status"] == "abandoned"
+    with pytest.raises(RuleViolation) as refused:
+        await svc.take_seat(match_id, Seat.E, player_id="p-late")
+    assert refused.value.code == "match_not_open"
