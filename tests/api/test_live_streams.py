@@ -390,3 +390,21 @@ async def test_refusals(server, http, svc) -> None:
         with pytest.raises(ConnectionClosed):
             await ws.recv()
         assert ws.close_code == 4404
+
+
+async def test_a_seat_connecting_and_going_away_is_recorded_outside_the_match_stream(server, http, svc) -> None:
+    from infra.presence import SEAT_CONNECTED, SEAT_DISCONNECTED, away
+
+    table = await Table.register(http)
+    match_id = await table.create("cinch", {"deals": 1})
+    await table.sit(match_id)
+    version = (await svc.load(match_id)).version
+    listener = await listen_ws(server, match_id, table.tokens["E"], stop_after=0)   # opens, then goes away
+    await asyncio.wait_for(listener.task, 10)
+    deadline = time.monotonic() + 10
+    while "E" not in await away(svc.store, match_id):
+        assert time.monotonic() < deadline, "the disconnect was never recorded"
+        await asyncio.sleep(0.05)
+    recorded = await svc.store.read_stream(f"presence-{match_id}", 0)
+    assert [(r.type, json.loads(r.data)["seat"]) for r in recorded] == [(SEAT_CONNECTED, "E"), (SEAT_DISCONNECTED, "E")]
+    assert (await svc.load(match_id)).version == version       # the match's version never moves for it
