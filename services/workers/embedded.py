@@ -42,17 +42,25 @@ class EmbeddedWorker:
         self.proc = proc
 
     def stop(self, timeout: float = 15.0) -> None:
-        if self.proc.poll() is not None:
-            return
-        log.info("stopping the worker")
+        if self.proc.poll() is None:
+            log.info("stopping the worker")
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                pass
+            except ProcessLookupError:
+                return
+        # The worker's own children (its pool, the embedded beat) share its process group,
+        # which is its own session: whatever is left of it once the worker is gone goes too.
         try:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
             os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(5)
         except ProcessLookupError:
             pass
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            log.warning("the worker (pid %s) did not exit", self.proc.pid)
 
 
 def start_worker(settings: Any, concurrency: int = 1) -> EmbeddedWorker:

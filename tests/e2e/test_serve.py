@@ -82,12 +82,13 @@ def test_serve_embedded_default_is_ready_and_leaves_nothing_behind(tmp_path: Pat
         assert httpx.get(f"http://127.0.0.1:{port}/healthz").json() == {"status": "ok"}
         servers = _servers_under(proc.pid)
         assert {p.name() for p in servers} == set(SERVER_NAMES), servers
+        descendants = psutil.Process(proc.pid).children(recursive=True)  # servers, the worker and its children
         assert (tmp_path / "data" / "pg" / "PG_VERSION").exists()
         assert (tmp_path / "data" / "redis").is_dir()
     finally:
         code = _stop(proc, log)
     assert code == 0, log.read_text()
-    gone, alive = psutil.wait_procs(servers, timeout=10)
+    gone, alive = psutil.wait_procs(descendants, timeout=10)
     assert not [p for p in alive if _alive(p)], f"left behind: {alive}"
     print(f"embedded /readyz 200 after {elapsed:.1f}s")
 
