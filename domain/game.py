@@ -42,6 +42,19 @@ def verify(condition: bool, code: str, message: str, **details: Any) -> None:
         raise RuleViolation(code, message, details)
 
 
+def bad_option(name: str, message: str) -> RuleViolation:
+    """The one shape of an option error: `bad_option`, naming the option (the API turns it
+    into the field path `$.options.<name>`)."""
+    return RuleViolation("bad_option", f"option {name!r}: {message}", {"option": name})
+
+
+def positive_int_option(name: str, value: Any) -> int:
+    """`target` and `deals` in every game: a positive integer, never a bool."""
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise bad_option(name, f"expected a positive integer, got {value!r}")
+    return value
+
+
 # --- Commands every game accepts -------------------------------------------------------
 
 class StartDeal(msgspec.Struct, frozen=True, tag="start_deal"):

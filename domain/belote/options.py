@@ -6,7 +6,7 @@ from typing import Any, Final, Mapping
 
 import msgspec
 
-from domain.game import RuleViolation
+from domain.game import RuleViolation, bad_option, positive_int_option
 
 VARIANTS: Final = ("classic", "sans_atout", "coinche")
 RULE_SETS: Final = ("house", "official")
@@ -29,14 +29,8 @@ class Options(msgspec.Struct, frozen=True):
         return self.rules == "official"
 
 
-def _bad(name: str, message: str) -> RuleViolation:
-    return RuleViolation("bad_option", f"option {name!r}: {message}", {"option": name})
-
-
-def _positive_int(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise _bad(name, f"expected a positive integer, got {value!r}")
-    return value
+_bad = bad_option
+_positive_int = positive_int_option
 
 
 def parse_options(raw: Mapping[str, Any]) -> Options:

@@ -8,7 +8,7 @@ from typing import Any, Final, Mapping
 import msgspec
 
 from domain.cards import SEATS, TEAM, Seat
-from domain.game import RuleViolation
+from domain.game import RuleViolation, bad_option, positive_int_option
 
 CHOICES: Final = {
     "mode": ("partnership", "individual"),
@@ -35,14 +35,8 @@ class Options(msgspec.Struct, frozen=True):
         return self.mode == "individual"
 
 
-def _bad(name: str, message: str) -> RuleViolation:
-    return RuleViolation("bad_option", f"option {name!r}: {message}", {"option": name})
-
-
-def _positive_int(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise _bad(name, f"expected a positive integer, got {value!r}")
-    return value
+_bad = bad_option
+_positive_int = positive_int_option
 
 
 def parse_options(raw: Mapping[str, Any] | Options | None) -> Options:

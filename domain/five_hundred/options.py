@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 import msgspec
 
-from domain.game import RuleViolation
+from domain.game import RuleViolation, bad_option, positive_int_option
 
 
 class Options(msgspec.Struct, frozen=True):
@@ -18,12 +18,7 @@ class Options(msgspec.Struct, frozen=True):
 _KNOWN = ("target", "misere", "deals")
 
 
-def _bad(option: str, message: str) -> RuleViolation:
-    return RuleViolation("bad_option", f"option {option!r}: {message}", {"option": option})
-
-
-def _positive_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+_bad = bad_option
 
 
 def parse_options(raw: Mapping[str, Any]) -> Options:
@@ -32,13 +27,10 @@ def parse_options(raw: Mapping[str, Any]) -> Options:
     for name in raw:
         if name not in _KNOWN:
             raise _bad(str(name), f"unknown option for five_hundred; known: {', '.join(_KNOWN)}")
-    target = raw.get("target", 500)
-    if not _positive_int(target):
-        raise _bad("target", f"must be a positive integer, got {target!r}")
+    target = positive_int_option("target", raw.get("target", 500))
     misere = raw.get("misere", True)
     if not isinstance(misere, bool):
         raise _bad("misere", f"must be true or false, got {misere!r}")
     deals = raw.get("deals")
-    if deals is not None and not _positive_int(deals):
-        raise _bad("deals", f"must be a positive integer number of deals, got {deals!r}")
+    deals = None if deals is None else positive_int_option("deals", deals)
     return Options(target=target, misere=misere, deals=deals)
