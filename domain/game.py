@@ -84,6 +84,23 @@ class AdjustScore(msgspec.Struct, frozen=True, tag="adjust_score"):
     reason: str = ""
 
 
+class DealVoided(msgspec.Struct, frozen=True, tag="deal_voided"):
+    """The event of a VoidDeal ruling; each game folds it (its score history) itself."""
+
+    deal: int
+    admin: str = ""
+    reason: str = ""
+
+
+class ScoreAdjusted(msgspec.Struct, frozen=True, tag="score_adjusted"):
+    """The event of an AdjustScore ruling."""
+
+    deal: int
+    score: dict[str, int]
+    admin: str = ""
+    reason: str = ""
+
+
 # --- What drives a match from outside --------------------------------------------------
 
 class MatchStatus(msgspec.Struct, frozen=True):

@@ -13,6 +13,7 @@ from typing import Any, Final
 import msgspec
 
 from domain.cards import Seat
+from domain.game import DealVoided, ScoreAdjusted  # noqa: F401  (part of this game's events)
 
 
 class Contract(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -138,17 +139,7 @@ class DealScored(msgspec.Struct, frozen=True, tag="deal_scored"):
 
 # --- Rulings ---------------------------------------------------------------------------------
 
-class DealVoided(msgspec.Struct, frozen=True, tag="deal_voided"):
-    deal: int
-    admin: str = ""
-    reason: str = ""
-
-
-class ScoreAdjusted(msgspec.Struct, frozen=True, tag="score_adjusted"):
-    deal: int
-    score: dict[str, int]
-    admin: str = ""
-    reason: str = ""
+# DealVoided and ScoreAdjusted (the rulings' events) are shared: domain.game.
 
 
 # --- What one seat may see of the two hidden events -----------------------------------------

@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from domain.cards import Card, Seat
+from domain.game import DealVoided, ScoreAdjusted  # noqa: F401  (part of this game's events)
 
 # --- Commands (carry the acting seat) ------------------------------------------------------
 
@@ -140,17 +141,7 @@ class DealScored(msgspec.Struct, frozen=True, tag="deal_scored"):
     credits: tuple[tuple[Card, str | None], ...]
 
 
-class DealVoided(msgspec.Struct, frozen=True, tag="deal_voided"):
-    deal: int
-    admin: str = ""
-    reason: str = ""
-
-
-class ScoreAdjusted(msgspec.Struct, frozen=True, tag="score_adjusted"):
-    deal: int
-    score: dict[str, int]
-    admin: str = ""
-    reason: str = ""
+# DealVoided and ScoreAdjusted (the rulings' events) are shared: domain.game.
 
 
 COMMANDS = (Bid, Pass, NameTrump, Discard, Rob, Play)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.cards import Card, Seat
+from domain.game import DealVoided, ScoreAdjusted  # noqa: F401  (part of this game's events)
 
 # --- Commands (carry the acting seat) ------------------------------------------------------
 
@@ -125,17 +126,7 @@ class DealScored(msgspec.Struct, frozen=True, tag="deal_scored"):
     score: dict[str, int]
 
 
-class DealVoided(msgspec.Struct, frozen=True, tag="deal_voided"):
-    deal: int
-    admin: str = ""
-    reason: str = ""
-
-
-class ScoreAdjusted(msgspec.Struct, frozen=True, tag="score_adjusted"):
-    deal: int
-    score: dict[str, int]
-    admin: str = ""
-    reason: str = ""
+# DealVoided and ScoreAdjusted (the rulings' events) are shared: domain.game.
 
 
 COMMANDS = (Pass, Bid, Discard, Play)
