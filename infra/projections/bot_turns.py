@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -36,9 +35,10 @@ import msgspec
 from domain import match as rules
 from infra.presence import PRESENCE_EVENTS, PRESENCE_PREFIX, SEAT_DISCONNECTED
 from infra.projections.base import Change, Projection
+from infra.projections.match_states import MatchStates
 from infra.projections.publisher import STREAM_PREFIX, all_event_types, decode, fold
 from infra.store.model import RecordedEvent
-from infra.store.postgres import READ_STREAM, Connection
+from infra.store.postgres import Connection
 
 log = logging.getLogger(__name__)
 
@@ -103,8 +103,7 @@ class BotTurns(Projection):
         self.schedule = schedule
         self.grace = grace
         self.event_types = all_event_types() | {CLOCK_SET} | PRESENCE_EVENTS
-        self._cache: OrderedDict[str, rules.MatchState] = OrderedDict()
-        self.cache_size = cache_size
+        self._states = MatchStates(fold, STREAM_PREFIX, cache_size)
         self.max_age = dt.timedelta(seconds=max_age)
 
     def create(self, names: Mapping[str, str]) -> list[str]:
@@ -145,9 +144,9 @@ class BotTurns(Projection):
                 touched[match_id] = recorded
             elif recorded.stream_id.startswith(STREAM_PREFIX):
                 match_id = recorded.stream_id[len(STREAM_PREFIX):]
-                state = await self._state(conn, match_id, recorded.stream_version - 1)
+                state = await self._states.at(conn, match_id, recorded.stream_version - 1)
                 latest[match_id] = rules.evolve(state, decode(state, recorded))
-                self._remember(match_id, latest[match_id])
+                self._states.remember(match_id, latest[match_id])
                 touched[match_id] = moved[match_id] = recorded
         if not touched:
             return
@@ -157,7 +156,7 @@ class BotTurns(Projection):
             list(touched))}
         due: list[Turn] = []
         for match_id, last in touched.items():
-            state = latest.get(match_id) or await self._state(conn, match_id, None)
+            state = latest.get(match_id) or await self._states.at(conn, match_id, None)
             row = rows.get(match_id)
             clock = msgspec.json.decode(row["clock"]) if row is not None and row["clock"] else None
             away = msgspec.json.decode(row["away"]) if row is not None and row["away"] else {}
@@ -185,23 +184,3 @@ class BotTurns(Projection):
                 self.schedule(due)
             except Exception:   # the sweeper will find them; never block the projection
                 log.exception("could not schedule %d turns", len(due))
-
-    async def _state(self, conn: Connection, match_id: str, version: int | None) -> rules.MatchState:
-        """The match folded to `version` (None: as far as the store goes)."""
-        state = self._cache.get(match_id)
-        if state is None or (version is not None and state.version > version):
-            state = rules.initial()
-        upper = 2**31 if version is None else version
-        if state.version < upper:
-            rows = await conn.fetch(READ_STREAM, STREAM_PREFIX + match_id, state.version, upper)
-            state = fold(state, [RecordedEvent(*row) for row in rows])
-        return state
-
-    def _remember(self, match_id: str, state: rules.MatchState) -> None:
-        if state.status in ("finished", "abandoned"):
-            self._cache.pop(match_id, None)
-            return
-        self._cache[match_id] = state
-        self._cache.move_to_end(match_id)
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)

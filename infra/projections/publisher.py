@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,8 +29,9 @@ from domain import match as rules
 from domain.cards import Seat
 from domain.game import GAME_NAMES, load
 from infra.projections.base import Change, Projection
+from infra.projections.match_states import MatchStates
 from infra.store.model import RecordedEvent
-from infra.store.postgres import READ_STREAM, Connection
+from infra.store.postgres import Connection
 
 log = logging.getLogger(__name__)
 
@@ -107,8 +107,7 @@ class Publisher(Projection):
         self._client = client
         self._script: Any = None
         self._warned = False
-        self._cache: OrderedDict[str, rules.MatchState] = OrderedDict()
-        self.cache_size = cache_size
+        self._states = MatchStates(fold, STREAM_PREFIX, cache_size)
         self.max_age = dt.timedelta(seconds=max_age)
         self.event_types = all_event_types()
         self.published = 0  # messages, for tests and the benchmark
@@ -132,12 +131,12 @@ class Publisher(Projection):
                 continue
             match_id = recorded.stream_id[len(STREAM_PREFIX):]
             if recorded.recorded_at < oldest:
-                self._cache.pop(match_id, None)  # folded again from the store if it wakes up
+                self._states.forget(match_id)  # folded again from the store if it wakes up
                 continue
-            state = await self._state_before(conn, match_id, recorded.stream_version)
+            state = await self._states.at(conn, match_id, recorded.stream_version - 1)
             event = decode(state, recorded)
             self._messages(out, match_id, state, recorded.stream_version, event)
-            self._remember(match_id, rules.evolve(state, event))
+            self._states.remember(match_id, rules.evolve(state, event))
         if out and not self.redis_url and self._client is None:
             if not self._warned:
                 log.warning("publisher: no Redis configured; live messages are not published")
@@ -162,26 +161,6 @@ class Publisher(Projection):
                 message = event_message(version, redacted)
                 done.append((redacted, message))
             out += (match_channel(self.prefix, match_id, seat), message)
-
-    async def _state_before(self, conn: Connection, match_id: str, version: int) -> rules.MatchState:
-        """The match folded to `version - 1`: the cache, brought forward from the store on a
-        miss, or refolded from the start when the cache is already past it (a replay)."""
-        state = self._cache.get(match_id)
-        if state is None or state.version >= version:
-            state = rules.initial()
-        if state.version < version - 1:
-            rows = await conn.fetch(READ_STREAM, STREAM_PREFIX + match_id, state.version, version - 1)
-            state = fold(state, [RecordedEvent(*row) for row in rows])
-        return state
-
-    def _remember(self, match_id: str, state: rules.MatchState) -> None:
-        if state.status == "finished":
-            self._cache.pop(match_id, None)
-            return
-        self._cache[match_id] = state
-        self._cache.move_to_end(match_id)
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
 
     async def close(self) -> None:
         if self._client is not None:
