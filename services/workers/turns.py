@@ -61,7 +61,8 @@ async def _submit(matches: MatchService, match_id: str, version: int, seat: str,
     except (ConcurrencyError, CommandConflictError):
         return "stale"
     except RuleViolation as violation:
-        log.error("a %s action was refused in %s v%d: %s", by, match_id, version, violation)
+        # The code only: a rule's message may name a card of the seat's hidden hand.
+        log.error("a %s action was refused in %s v%d: %s", by, match_id, version, violation.code)
         return "refused"
     return "played"
 
