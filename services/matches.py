@@ -190,8 +190,8 @@ class MatchService:
             if first is not None:
                 return first
             raise
-        events += await self._follow_up(state, events)
-        return await self._append(match_id, state, state.version, events, command_id, fingerprint)
+        more, after = await self._follow_up(state, events)
+        return await self._append(match_id, state, state.version, events + more, command_id, fingerprint, after)
 
     async def abandon(self, match_id: str, *, expected_version: int, idle_seconds: float) -> Outcome:
         """The sweeper's: the match nobody acted in since `expected_version` is abandoned
@@ -206,14 +206,15 @@ class MatchService:
 
     # --- the steps a handler shares -----------------------------------------------------------
 
-    async def _follow_up(self, state: rules.MatchState, events: list[Any]) -> list[Any]:
+    async def _follow_up(self, state: rules.MatchState, events: list[Any]) -> tuple[list[Any], rules.MatchState]:
         """When an action ends a deal: reveal its seed and record it, then deal the next one
-        (unless the match is over)."""
+        (unless the match is over). Returns those events and the state after all of them, so
+        the action's events are folded once on the hot path."""
         before = state.game.status(state.game_state).phase
         for event in events:
             state = rules.evolve(state, event)
         if before != "in_deal" or state.game.status(state.game_state).phase == "in_deal":
-            return []
+            return [], state
         seed = None
         if state.deal_index >= state.predefined_deals:
             vault = await self.vault.secret(state.match_id)
@@ -223,8 +224,11 @@ class MatchService:
             state = rules.evolve(state, event)
         status = state.game.status(state.game_state)
         if status.phase == "awaiting_deal":
-            more += rules.decide(state, await self.next_deal(state, status.next_dealer))
-        return more
+            dealt = rules.decide(state, await self.next_deal(state, status.next_dealer))
+            for event in dealt:
+                state = rules.evolve(state, event)
+            more += dealt
+        return more, state
 
     async def next_deal(self, state: rules.MatchState, dealer: Seat | None) -> StartDeal:
         """Deal number k (from 1) uses chain element c_k, or the k-th predefined deal."""
@@ -250,7 +254,10 @@ class MatchService:
         return None if result is None else self._outcome(match_id, result)
 
     async def _append(self, match_id: str, state: rules.MatchState, expected: int, events: list[Any],
-                      command_id: uuid.UUID | None, fingerprint: bytes) -> Outcome:
+                      command_id: uuid.UUID | None, fingerprint: bytes,
+                      after: rules.MatchState | None = None) -> Outcome:
+        """Append `events` decided on `state`; `after` is the state they lead to when the
+        caller has already folded them."""
         game_name = state.game_name or (events[0].game if isinstance(events[0], rules.MatchCreated) else None)
         registry = registry_for(game_name)
         meta = {"command_id": str(command_id)} if command_id else None
@@ -260,9 +267,11 @@ class MatchService:
             return self._outcome(match_id, result)
         cached = self._cache.get(match_id)
         if cached is None or cached.version != result.last_version:  # an after-commit hook may have advanced it
-            for event in events:
-                state = rules.evolve(state, event)
-            self._remember(match_id, state)
+            if after is None:
+                for event in events:
+                    state = rules.evolve(state, event)
+                after = state
+            self._remember(match_id, after)
         return Outcome(match_id=match_id, version=result.last_version,
                        events=[(r.stream_version, e) for r, e in zip(result.events, events)])
 
