@@ -187,6 +187,19 @@ async def database_url(_pg_server_url: str) -> AsyncIterator[str]:
 
 
 @pytest.fixture(scope="session")
+async def migrated_database_url(database_url: str) -> str:
+    """`database_url` with every migration applied (`atout migrate`), once per session."""
+    from infra.store import connect, migrate
+
+    conn = await connect(database_url)
+    try:
+        await migrate(conn)
+    finally:
+        await conn.close()
+    return database_url
+
+
+@pytest.fixture(scope="session")
 def redis_prefix() -> str:
     """This session's namespace for Redis keys, pub/sub channels and Celery queues."""
     return f"atout_test_{secrets.token_hex(6)}"

@@ -19,8 +19,7 @@ from domain.playout import concrete
 from infra.fanout import Dropped, Fanout, LiveSession, MatchStates, _frame
 from infra.projections import ProjectionRunner
 from infra.projections.publisher import Publisher, event_message, match_channel
-from infra.store import PostgresEventStore, create_pool, migrate
-from infra.store.connection import connect
+from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
 from services.matches import MatchService
 
@@ -28,11 +27,8 @@ pytestmark = [pytest.mark.db, pytest.mark.redis]
 
 
 @pytest.fixture(scope="module")
-async def pool(database_url: str):
-    conn = await connect(database_url)
-    await migrate(conn)
-    await conn.close()
-    pool = await create_pool(database_url, max_size=4)
+async def pool(migrated_database_url: str):
+    pool = await create_pool(migrated_database_url, max_size=4)
     yield pool
     await pool.close()
 

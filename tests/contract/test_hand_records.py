@@ -13,7 +13,7 @@ import pytest
 
 from domain.record import play_record
 from infra.projections import HandRecords, ProjectionRunner, rebuild
-from infra.store import PostgresEventStore, connect, create_pool, migrate
+from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
 from services.matches import MatchService
 from tests.contract.match_support import play_out, seated_match
@@ -22,11 +22,8 @@ pytestmark = [pytest.mark.db]
 
 
 @pytest.fixture(scope="module")
-async def store(database_url: str):
-    conn = await connect(database_url)
-    await migrate(conn)
-    await conn.close()
-    pool = await create_pool(database_url, max_size=4)
+async def store(migrated_database_url: str):
+    pool = await create_pool(migrated_database_url, max_size=4)
     yield PostgresEventStore(pool)
     await pool.close()
 

@@ -14,8 +14,7 @@ from domain import fair
 from domain import match as rules
 from domain.cards import Seat
 from domain.game import RuleViolation
-from infra.store import CommandConflictError, ConcurrencyError, PostgresEventStore, create_pool, migrate
-from infra.store.connection import connect
+from infra.store import CommandConflictError, ConcurrencyError, PostgresEventStore, create_pool
 from infra.vault import Vault
 from services.matches import MatchService, UnknownMatch
 from tests.contract.match_support import play_out, seated_match
@@ -33,11 +32,8 @@ GAMES = [
 
 
 @pytest.fixture(scope="module")
-async def pool(database_url: str):
-    conn = await connect(database_url)
-    await migrate(conn)
-    await conn.close()
-    pool = await create_pool(database_url, max_size=4)
+async def pool(migrated_database_url: str):
+    pool = await create_pool(migrated_database_url, max_size=4)
     yield pool
     await pool.close()
 

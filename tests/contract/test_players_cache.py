@@ -9,17 +9,14 @@ import asyncio
 import pytest
 
 from infra.players import PlayerStore
-from infra.store import connect, create_pool, migrate
+from infra.store import create_pool
 
 pytestmark = [pytest.mark.db]
 
 
 @pytest.fixture(scope="module")
-async def pool(database_url: str):
-    conn = await connect(database_url)
-    await migrate(conn)
-    await conn.close()
-    pool = await create_pool(database_url, max_size=2)
+async def pool(migrated_database_url: str):
+    pool = await create_pool(migrated_database_url, max_size=2)
     yield pool
     await pool.close()
 

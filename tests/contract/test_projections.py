@@ -17,18 +17,15 @@ import msgspec
 import pytest
 
 from infra.projections import Lobby, MatchSummaries, Projection, ProjectionRunner, rebuild
-from infra.store import NewEvent, PostgresEventStore, RecordedEvent, connect, create_pool, migrate
+from infra.store import NewEvent, PostgresEventStore, RecordedEvent, create_pool
 
 pytestmark = [pytest.mark.db]
 SEATS = "NESW"
 
 
 @pytest.fixture(scope="module")
-async def store(database_url: str):
-    conn = await connect(database_url)
-    await migrate(conn)
-    await conn.close()
-    pool = await create_pool(database_url, max_size=8)
+async def store(migrated_database_url: str):
+    pool = await create_pool(migrated_database_url, max_size=8)
     yield PostgresEventStore(pool)
     await pool.close()
 

@@ -19,9 +19,7 @@ from infra.store import (
     NewEvent,
     PostgresEventStore,
     create_pool,
-    migrate,
 )
-from infra.store.connection import connect
 
 pytestmark = [pytest.mark.db]
 
@@ -198,11 +196,8 @@ class StoreContract:
 
 
 @pytest.fixture(scope="module")
-async def pg_store(database_url: str):
-    conn = await connect(database_url)
-    await migrate(conn)
-    await conn.close()
-    pool = await create_pool(database_url, max_size=8)
+async def pg_store(migrated_database_url: str):
+    pool = await create_pool(migrated_database_url, max_size=8)
     yield PostgresEventStore(pool)
     await pool.close()
 

@@ -12,7 +12,7 @@ import uuid
 
 import pytest
 
-from infra.store import NewEvent, PostgresEventStore, create_pool, migrate
+from infra.store import NewEvent, PostgresEventStore, create_pool
 from infra.store.connection import connect
 
 pytestmark = [pytest.mark.db]
@@ -23,11 +23,8 @@ STREAMS_PER_WRITER = 4
 
 
 @pytest.fixture(scope="module")
-async def store(database_url: str):
-    conn = await connect(database_url)
-    await migrate(conn)
-    await conn.close()
-    pool = await create_pool(database_url, min_size=WRITERS + 2, max_size=WRITERS + 4)
+async def store(migrated_database_url: str):
+    pool = await create_pool(migrated_database_url, min_size=WRITERS + 2, max_size=WRITERS + 4)
     yield PostgresEventStore(pool)
     await pool.close()
 

@@ -18,7 +18,7 @@ from domain.tournaments import events as ev
 from domain.tournaments import scoring
 from infra.projections import ProjectionRunner
 from infra.projections.standings import TournamentStandings
-from infra.store import PostgresEventStore, connect, create_pool, migrate
+from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
 from services.matches import MatchService
 from services.tournaments import TournamentService
@@ -28,11 +28,8 @@ OPTIONS = {"deals": 1}
 
 
 @pytest.fixture(scope="module")
-async def pool(database_url: str):
-    conn = await connect(database_url)
-    await migrate(conn)
-    await conn.close()
-    pool = await create_pool(database_url, max_size=6)
+async def pool(migrated_database_url: str):
+    pool = await create_pool(migrated_database_url, max_size=6)
     yield pool
     await pool.close()
 
