@@ -217,6 +217,8 @@ def create(match_id: str, game_name: str, options: Mapping[str, Any], seats: Map
     game = load(game_name)
     game.parse_options(dict(options))
     verify(set(seats) == {s.value for s in Seat}, "bad_seats", "seats must name N, E, S and W")
+    players = [h.player_id for h in seats.values() if h is not None and h.player_id is not None]
+    verify(len(players) == len(set(players)), "bad_seats", "a player holds one seat: 'me' at most once")
     return [MatchCreated(match_id=match_id, game=game_name, options=dict(options),
                          seats={s: seats[s] for s in ("N", "E", "S", "W")}, commitment=commitment,
                          chain_length=chain_length, predefined_deals=predefined_deals, created_by=created_by,

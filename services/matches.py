@@ -123,7 +123,7 @@ class MatchService:
         match_id = str(uuid.uuid4()) if command_id is None else str(uuid.uuid5(command_id, "match"))
         if predefined:
             predefined = check_predefined(game, predefined)
-        holders = {seat: _holder(spec, player_id) for seat, spec in seats.items()}
+        holders = {seat: _holder(seat, spec, player_id) for seat, spec in seats.items()}
         rules.create(match_id, game, options, holders, None, self.chain_length)  # validate before keeping
         # Two racing retries of one command share the match id: whichever secret the vault
         # kept first is the one both commit to, so the published commitment always fits it.
@@ -302,13 +302,15 @@ def check_predefined(game_name: str, deals: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _holder(spec: str, player_id: str | None) -> rules.SeatHolder | None:
+def _holder(seat: str, spec: Any, player_id: str | None) -> rules.SeatHolder | None:
+    """One seat of a creation request: "open", "me" or "bot:LEVEL" (details name the seat)."""
     if spec == "open":
         return None
     if spec == "me":
         if player_id is None:
-            raise RuleViolation("bad_seats", "a seat 'me' needs a signed-in player")
+            raise RuleViolation("bad_seats", "a seat 'me' needs a signed-in player", {"seat": seat})
         return rules.SeatHolder(kind="player", player_id=player_id)
-    if spec.startswith("bot:") and spec[4:] in ("random", "basic", "expert"):
+    if isinstance(spec, str) and spec.startswith("bot:") and spec[4:] in ("random", "basic", "expert"):
         return rules.SeatHolder(kind="bot", level=spec[4:])
-    raise RuleViolation("bad_seats", f"bad seat {spec!r}: use 'open', 'me' or 'bot:random|basic|expert'")
+    raise RuleViolation("bad_seats", f"bad seat {spec!r}: use 'open', 'me' or 'bot:random|basic|expert'",
+                        {"seat": seat})

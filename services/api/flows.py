@@ -93,6 +93,8 @@ def _creation_error(violation: RuleViolation) -> ApiError:
     if violation.code == "bad_option":
         option = details.get("option")
         field = f"$.options.{option}" if option else "$.options"
+    elif violation.code == "bad_seats" and "seat" in details:
+        field = f"$.seats.{details['seat']}"
     elif "deal" in details:
         field = f"$.record.deals[{details['deal']}]"
     else:
@@ -114,22 +116,10 @@ def _predefined(game: str, record: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _check_seats(seats: dict[str, str]) -> None:
-    if sorted(seats) != sorted(SEAT_NAMES):
-        raise malformed("$.seats", "seats must name N, E, S and W", code="bad_seats")
-    for seat, spec in seats.items():
-        if spec not in ("open", "me") and not spec.startswith("bot:"):
-            raise malformed(f"$.seats.{seat}", f"bad seat {spec!r}: use 'open', 'me' or 'bot:LEVEL'",
-                            code="bad_seats")
-    if list(seats.values()).count("me") > 1:
-        raise malformed("$.seats", "a player holds one seat: 'me' at most once", code="bad_seats")
-
-
 async def create(svc: MatchService, principal: Principal, body: CreateMatch) -> rules.MatchState:
     if body.game not in GAME_NAMES:
         raise malformed("$.game", f"unknown game {body.game!r}; known games: {', '.join(GAME_NAMES)}",
                         code="unknown_game", known=list(GAME_NAMES))
-    _check_seats(body.seats)
     predefined = _predefined(body.game, body.record) if body.record is not None else None
     from services.workers.clocks import parse_clock, set_clock
 

@@ -197,3 +197,13 @@ async def test_an_after_commit_hook_can_advance_the_cache_without_a_read(pool) -
     advanced = [s for s in seen if s is not None]
     assert len(advanced) == len(seen) > 10          # every action's hook found the cache one append behind
     assert advanced[-1] == live == await service(pool).load(match_id)
+
+
+async def test_a_creation_names_the_bad_seat_and_gives_a_player_one_seat(pool) -> None:
+    svc = service(pool)
+    with pytest.raises(RuleViolation) as dragon:
+        await svc.create_match("cinch", {}, {"N": "open", "E": "dragon", "S": "open", "W": "open"})
+    assert dragon.value.code == "bad_seats" and dragon.value.details == {"seat": "E"}
+    with pytest.raises(RuleViolation) as twice:
+        await svc.create_match("cinch", {}, {"N": "me", "E": "me", "S": "open", "W": "open"}, player_id="p")
+    assert twice.value.code == "bad_seats"
