@@ -38,8 +38,13 @@ BOT = rules.SeatHolder(kind="bot", level="basic")
 HUMAN = rules.SeatHolder(kind="player", player_id="p1")
 
 
+def human(seat: str) -> rules.SeatHolder:
+    """A player of his own at `seat` (a player holds one seat of a match)."""
+    return rules.SeatHolder(kind="player", player_id=f"p-{seat}")
+
+
 def test_the_turn_names_bots_and_under_a_clock_humans_with_a_deadline() -> None:
-    state = started("cinch", {}, {"N": HUMAN, "E": BOT, "S": HUMAN, "W": BOT})
+    state = started("cinch", {}, {"N": human("N"), "E": BOT, "S": human("S"), "W": BOT})
     turn, deadline = turn_of(state, None, NOW, NOW)          # eldest E (clockwise from N) is a bot
     assert turn is not None and turn.bots == ("E",) and turn.humans == () and deadline is None
     state = started("cinch", {}, {"N": BOT, "E": HUMAN, "S": BOT, "W": BOT})
@@ -55,7 +60,7 @@ def test_a_finished_match_has_no_turn() -> None:
 
 
 def test_single_action_only_for_the_seat_in_turn_with_no_choice() -> None:
-    state = started("belote", {"variant": "classic"}, {s: HUMAN for s in "NESW"})
+    state = started("belote", {"variant": "classic"}, {s: human(s) for s in "NESW"})
     turn = load("belote").status(state.game_state).to_act[0]
     assert single_action(rules.view(state, turn), turn) is None   # take or pass: a choice
     other = next(s for s in SEATS if s != turn)
