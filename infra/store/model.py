@@ -96,11 +96,29 @@ class CommandConflictError(StoreError):
 def event_ids(command_id: uuid.UUID, stream_id: str, count: int) -> list[uuid.UUID]:
     """The ids of a command's events: uuid5 of the command id and the event's index.
 
-    Deterministic, so the same command produces the same ids on every retry and the unique
-    index on `event_id` can never hold two copies of one event. The stream id is part of
-    the name because a `command_id` is only promised unique per match.
+    Deterministic, so the same command produces the same ids on every retry. The stream id
+    is part of the name because a `command_id` is only promised unique per match. This is
+    `uuid.uuid5` without its argument checks (half its cost, on every append); a unit
+    test holds it equal to `uuid.uuid5`.
     """
-    return [uuid.uuid5(command_id, f"{stream_id}/{index}") for index in range(count)]
+    prefix = command_id.bytes
+    ids = []
+    for index in range(count):
+        digest = hashlib.sha1(prefix + f"{stream_id}/{index}".encode()).digest()
+        ids.append(_uuid((int.from_bytes(digest[:16], "big") & _UUID5_MASK) | _UUID5_BITS))
+    return ids
+
+
+# The version (5) and RFC 4122 variant bits of a name-based SHA-1 uuid.
+_UUID5_MASK = ~((0xF000 << 64) | (0xC000 << 48))
+_UUID5_BITS = (5 << 76) | (0x8000 << 48)
+
+
+def _uuid(value: int) -> uuid.UUID:
+    made = object.__new__(uuid.UUID)
+    object.__setattr__(made, "int", value)
+    object.__setattr__(made, "is_safe", uuid.SafeUUID.unknown)
+    return made
 
 
 def request_hash(stream_id: str, expected_version: int, events: Sequence[NewEvent]) -> bytes:

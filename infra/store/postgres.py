@@ -14,6 +14,7 @@ Two promises are hard, and both live in the SQL (`infra/store/sql.py`), not in P
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
@@ -34,7 +35,9 @@ from infra.store.model import (
 from infra.store.pool import Pool
 from infra.store.sql import (  # noqa: F401  (re-exported: READ_STREAM, READ_LOG, ...)
     APPEND,
+    APPEND_KNOWN,
     APPEND_ONE,
+    APPEND_ONE_KNOWN,
     BACKLOG,
     COLUMNS,
     COMMAND,
@@ -49,6 +52,10 @@ log = logging.getLogger(__name__)
 Connection = asyncpg.Connection
 AfterAppend = Callable[[AppendResult], Awaitable[None]]
 
+# How many streams `_known` remembers: a match's stream is written for an hour or so, so
+# this covers every live match of a busy process; forgetting one only costs a probe.
+KNOWN_STREAMS = 65_536
+
 
 class PostgresEventStore:
     """The store over a pool made by `infra.store.connection.create_pool`.
@@ -61,6 +68,21 @@ class PostgresEventStore:
     def __init__(self, pool: Pool, *, after_append: AfterAppend | None = None) -> None:
         self.pool = pool
         self.after_append = after_append
+        # The highest version this store has seen exist, per stream: an append at or
+        # below it cannot open a gap, so it skips the PREVIOUS_EXISTS probe (sql.py).
+        # Sound across processes because events are never deleted and versions are
+        # dense; a stale entry only means a lower bound, never a wrong one.
+        self._known: dict[str, int] = {}
+
+    def _saw(self, stream_id: str, version: int) -> None:
+        known = self._known
+        if version <= known.get(stream_id, 0):
+            return
+        if len(known) >= KNOWN_STREAMS:
+            for stale in list(itertools.islice(known, KNOWN_STREAMS // 2)):
+                del known[stale]  # the least recently advanced half
+        known.pop(stream_id, None)
+        known[stream_id] = version
 
     async def append(
         self,
@@ -80,23 +102,26 @@ class PostgresEventStore:
             raise ValueError("an append needs at least one event")
         fingerprint = request_hash or _default_hash(stream_id, expected_version, events)
         ids = event_ids(command_id, stream_id, len(events))
+        known = 0 < expected_version <= self._known.get(stream_id, 0)
         try:
             if len(events) == 1:
                 e = events[0]
                 rows = await self.pool.fetch(
-                    APPEND_ONE, stream_id, command_id, expected_version, ids[0],
-                    e.type, e.schema_version, e.data, e.metadata, fingerprint,
+                    APPEND_ONE_KNOWN if known else APPEND_ONE, stream_id, command_id,
+                    expected_version, ids[0], e.type, e.schema_version, e.data, e.metadata,
+                    fingerprint,
                 )
             else:
                 rows = await self.pool.fetch(
-                    APPEND, stream_id, command_id, expected_version, ids,
-                    [e.type for e in events], [e.schema_version for e in events],
+                    APPEND_KNOWN if known else APPEND, stream_id, command_id, expected_version,
+                    ids, [e.type for e in events], [e.schema_version for e in events],
                     [e.data for e in events], [e.metadata for e in events], fingerprint,
                 )
         except asyncpg.UniqueViolationError:
             rows = []
         if not rows:
             return await self._refused(stream_id, expected_version, command_id, fingerprint)
+        self._saw(stream_id, rows[-1][1])
         recorded = [
             RecordedEvent(
                 stream_id, row[1], row[0], row[2], event_id, e.type, e.schema_version,
@@ -149,7 +174,9 @@ class PostgresEventStore:
 
     async def stream_version(self, stream_id: str) -> int:
         """The stream's last version; 0 for a stream with no events."""
-        return await self.pool.fetchval(STREAM_VERSION, stream_id) or 0
+        version = await self.pool.fetchval(STREAM_VERSION, stream_id) or 0
+        self._saw(stream_id, version)
+        return version
 
     async def read_stream(
         self,
@@ -166,6 +193,8 @@ class PostgresEventStore:
         """
         upper = up_to_version if up_to_version is not None else 2**62
         rows = await (conn or self.pool).fetch(READ_STREAM, stream_id, after_version, upper)
+        if rows:
+            self._saw(stream_id, rows[-1][1])
         return [RecordedEvent(*row) for row in rows]
 
     async def read_log(

@@ -8,6 +8,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -102,3 +103,39 @@ def test_atout_migrate_command_is_idempotent(fresh_url: str) -> None:
     first, second = run(), run()
     assert first["ok"] and len(first["applied"]) == first["known"] >= 2
     assert second == {"ok": True, "applied": [], "known": first["known"]}
+
+
+async def test_commands_recorded_before_0040_are_still_answered(fresh_url: str, tmp_path: Path) -> None:
+    """Migration 0040 moves each command's record onto its first event: a retry of a command
+    handled before the upgrade must still get its first answer, and a reuse be refused."""
+    from infra.store import CommandConflictError, NewEvent, PostgresEventStore, create_pool
+
+    for path in MIGRATIONS_DIR.glob("*.sql"):
+        if int(path.name[:4]) < 40:
+            shutil.copy(path, tmp_path / path.name)
+    conn = await asyncpg.connect(fresh_url)
+    command = "5a1d2c3e-0000-4000-8000-000000000001"
+    try:
+        await migrate(conn, tmp_path)
+        await conn.execute(
+            "INSERT INTO events (stream_id, stream_version, event_id, type, data) VALUES "
+            "('old', 1, gen_random_uuid(), 'a', '{}'), ('old', 2, gen_random_uuid(), 'b', '{}')"
+        )
+        await conn.execute(
+            "INSERT INTO commands (stream_id, command_id, request_hash, first_version, last_version)"
+            " VALUES ('old', $1, '\\x01', 1, 2)", command,
+        )
+        assert await migrate(conn) == ["0040_commands_in_events"]
+    finally:
+        await conn.close()
+    pool = await create_pool(fresh_url, max_size=2)
+    try:
+        store = PostgresEventStore(pool)
+        again = await store.append("old", 0, [NewEvent("a", b"{}")], command_id=uuid.UUID(command),
+                                   request_hash=b"\x01")
+        assert again.replayed and (again.first_version, again.last_version) == (1, 2)
+        with pytest.raises(CommandConflictError):
+            await store.append("old", 2, [NewEvent("c", b"{}")], command_id=uuid.UUID(command),
+                               request_hash=b"\x02")
+    finally:
+        await pool.close()
