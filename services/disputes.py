@@ -63,6 +63,23 @@ ORGANISER_LOOKUPS: list[Callable[[str], Awaitable[str | None]]] = []
 PUBLIC_CHECKS: list[Callable[[str], Awaitable[bool]]] = []
 
 
+async def may_watch(principal: Principal | None, state: rules.MatchState) -> bool:
+    """Whether `principal` may look at a match it holds no seat in (its spectator view, its
+    events, its live stream): anyone once every PUBLIC_CHECKS agrees, else only reviewers
+    (admins, the match's tournament's organiser). A tournament table is, until its round has
+    closed at every table, a board another table may still be playing: its cards and result
+    are no one else's business yet. One place for every route, so none of them can forget."""
+    if principal is not None and _seated(state, principal.player_id):
+        return True
+    if all([await check(state.match_id) for check in PUBLIC_CHECKS]):
+        return True
+    if principal is None:
+        return False
+    if principal.has_role("admin"):
+        return True
+    return may_review(principal, {o for o in [await lookup(state.match_id) for lookup in ORGANISER_LOOKUPS] if o})
+
+
 def dispute_stream(dispute_id: str) -> str:
     return f"{DISPUTE_PREFIX}{dispute_id}"
 

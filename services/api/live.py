@@ -39,7 +39,8 @@ AUTH_TIMEOUT = 10.0      # seconds a WebSocket may take to send its auth message
 KEEPALIVE = 15.0         # seconds between SSE comments on a quiet stream
 STUCK_SENDER = 2.0       # seconds a dropped WebSocket's sender may take to say so and close
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
-WS_UNAUTHORIZED, WS_NOT_FOUND, WS_RESYNC, WS_TRY_LATER = 4401, 4404, 4008, 1013
+WS_UNAUTHORIZED, WS_FORBIDDEN, WS_NOT_FOUND, WS_RESYNC, WS_TRY_LATER = 4401, 4403, 4404, 4008, 1013
+SEALED = "a tournament table is shown only to its seats until its round has closed at every table"
 
 
 class Unauthorized(Exception):
@@ -79,6 +80,21 @@ class LiveDeps:
 
     async def player_id(self, token: str | None) -> str | None:
         """The player behind a bearer token; Unauthorized without a valid one."""
+        return getattr(await self.principal(token), "player_id", None)
+
+    async def watchable(self, match_id: str, principal: Any) -> bool:
+        """`services.disputes.may_watch`: a tournament table is streamed only to its seats,
+        its organiser and admins until its round has closed at every table."""
+        assert self.states is not None
+        state = await self.states.load(match_id)
+        if state is None:
+            return True                       # the session answers match_not_found
+        from services import disputes
+
+        return await disputes.may_watch(principal, state)
+
+    async def principal(self, token: str | None) -> Any:
+        """The principal behind a bearer token; Unauthorized without a valid one."""
         if token is None:
             raise Unauthorized("send 'Authorization: Bearer <token>' or a first message {type: auth, token}")
         if self._resolve is None:
@@ -86,7 +102,7 @@ class LiveDeps:
         principal = await self._resolve(self.state, token)
         if principal is None:
             raise Unauthorized("this token is unknown or was revoked")
-        return getattr(principal, "player_id", None)
+        return principal
 
     def session(self, match_id: str, player_id: str | None, after: int | None) -> LiveSession:
         assert self.states is not None
@@ -194,7 +210,12 @@ async def match_ws(socket: WebSocket, match_id: str, after: int | None = None) -
     await socket.accept()
     deps = await live_deps(socket.app)
     try:
-        session = deps.session(match_id, await deps.player_id(await _ws_token(socket)), after)
+        principal = await deps.principal(await _ws_token(socket))
+        if not await deps.watchable(match_id, principal):
+            await socket.send_data(_error("board_sealed", SEALED, {"match_id": match_id}))
+            await socket.close(WS_FORBIDDEN, "board_sealed")
+            return
+        session = deps.session(match_id, getattr(principal, "player_id", None), after)
         await session.open()
     except Unauthorized as exc:
         await socket.send_data(_error("unauthorized", str(exc)))
@@ -273,9 +294,14 @@ async def match_stream(request: Request, match_id: str, after: int | None = None
     On SSE a `Last-Event-ID` header (what EventSource sends on reconnect) counts as `after`."""
     deps = await live_deps(request.app)
     try:
-        player_id = await deps.player_id(_bearer(request.headers.get("authorization")))
+        principal = await deps.principal(_bearer(request.headers.get("authorization")))
     except Unauthorized as exc:
         raise HTTPException(status_code=401, detail=str(exc), headers={"WWW-Authenticate": "Bearer"}) from None
+    player_id = getattr(principal, "player_id", None)
+    if not await deps.watchable(match_id, principal):
+        exc = HTTPException(status_code=403, detail=SEALED, extra={"match_id": match_id})
+        exc.code = "board_sealed"  # type: ignore[attr-defined]
+        raise exc
     sse = SSE in request.headers.get("accept", "")
     last_id = request.headers.get("last-event-id", "").strip()
     if after is None and sse and last_id.isdigit():

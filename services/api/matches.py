@@ -15,6 +15,7 @@ from litestar.params import Body
 from infra.players import Principal
 from services.api import flows, queries
 from services.api.auth import authenticated
+from services.api.play import ensure_watchable
 from services.api.ratelimit import rate_limited
 from services.api.schemas import (BEARER, COMMAND_EXAMPLE, MATCH_ID, PLAYER_ID, VIEW_EXAMPLE, Caller, CommandOut,
                                   CreateMatch, FromQuery, Limit, PathStr, Runtime, TakeSeat, ex, responses)
@@ -83,6 +84,7 @@ async def my_matches(principal: Caller, runtime: Runtime, status: FromQuery[Lite
      responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 404, 429))
 async def get_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
+    await ensure_watchable(principal, state)
     view = flows.view(state, flows.seat_of(state, principal.player_id))
     if state.status == "playing":
         view["deadline"] = await queries.deadline(runtime.pool, match_id, state.version)

@@ -92,6 +92,7 @@ async def act(match_id: PathStr, data: Annotated[dict[str, Any], ACTION_BODY], p
 async def events(match_id: PathStr, principal: Caller, runtime: Runtime,
                  after: After = 0) -> EventsOut:
     state = await runtime.matches.load(match_id)
+    await ensure_watchable(principal, state)
     recorded = await runtime.matches.events(match_id, after)
     seat = flows.seat_of(state, principal.player_id)
     shown = flows.show(state, [(v, e) for v, e, _ in recorded], seat)
@@ -110,8 +111,9 @@ RECORD_EXAMPLE = {"game": "belote", "options": {"variant": "classic", "deals": 1
      description="Each finished deal's dealer, deck, actions and verifiable-shuffle inputs with the revealed seed: "
                  "public once the deal is over. `POST /v1/records/play` replays it.",
      responses=responses(200, dict, [ex("one finished deal", RECORD_EXAMPLE)], "The record", 401, 404, 429))
-async def record(match_id: PathStr, runtime: Runtime) -> dict[str, Any]:
+async def record(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
+    await ensure_watchable(principal, state)
     if state.sealed and not await _released(state):
         raise ApiError(403, "board_sealed", "this board's hand records stay hidden until its round has closed "
                        "at every table", {"match_id": match_id})
@@ -123,6 +125,16 @@ async def record(match_id: PathStr, runtime: Runtime) -> dict[str, Any]:
                 deal["fair"] = msgspec.to_builtins(event.fair)
             deals.append(deal)
     return {"match_id": match_id, "game": state.game_name, "options": state.raw_options, "deals": deals}
+
+
+async def ensure_watchable(principal: Any, state: Any) -> None:
+    """403 `board_sealed` for a reader without a seat at a tournament table whose round is
+    still open somewhere (`services.disputes.may_watch`: organisers and admins may)."""
+    from services import disputes
+
+    if not await disputes.may_watch(principal, state):
+        raise ApiError(403, "board_sealed", "a tournament table is shown only to its seats until its round has "
+                       "closed at every table", {"match_id": state.match_id})
 
 
 async def _released(state: Any) -> bool:

@@ -1,0 +1,107 @@
+"""A tournament table is no one else's business until its round has closed at every table.
+
+Every table of a round plays the same boards, so a player who could watch another table
+(its spectator view, its events, its record, its live stream; the WebSocket is
+checked against a real server in test_tournaments_live.py) would learn the cards he is
+about to be dealt, or the result he is playing against. Here a human entry plays table 1
+while table 2 (bots) has already finished: the human, and a player from outside, are refused
+table 2 everywhere (403 `board_sealed`); the organiser and an admin are not; once the round
+has closed everyone may look.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from infra.store import PostgresEventStore, create_pool
+from infra.vault import Vault
+from services.matches import MatchService
+from services.tournaments import TournamentService
+from tests.api.conftest import register
+from tests.contract.match_support import play_out
+
+BODY = {"name": "Sealed", "game": "belote", "format": "swiss", "rounds": 1, "options": {"deals": 1}}
+
+
+@pytest.fixture(scope="module")
+async def pool(client, database_url: str):
+    pool = await create_pool(database_url, max_size=3)
+    yield pool
+    await pool.close()
+
+
+async def with_role(client, pool, role: str):
+    player = await register(client, role)
+    await pool.execute("UPDATE players SET role = $2 WHERE player_id = $1", player.player_id, role)
+    return player
+
+
+async def reads(client, match_id: str, player, stream: bool = False) -> dict[str, int]:
+    """What each plain match route answers this reader: status codes by route (the live
+    stream only where it is refused: an accepted one would not end before its match)."""
+    out = {}
+    routes = [("view", ""), ("events", "/events?after=0"), ("record", "/record"), ("export", "/export")]
+    for name, path in routes + ([("stream", "/stream?after=0")] if stream else []):
+        answer = await client.get(f"/v1/matches/{match_id}{path}", headers=player.headers)
+        out[name] = answer.status_code
+        if answer.status_code == 403:
+            assert answer.json()["code"] in ("board_sealed", "forbidden"), answer.text
+    return out
+
+
+async def test_another_tables_board_is_sealed_until_the_round_closes(client, pool) -> None:
+    owner, admin = await with_role(client, pool, "organiser"), await with_role(client, pool, "admin")
+    alice, outsider = await register(client), await register(client)
+    tid = (await client.post("/v1/tournaments", json=BODY, headers=owner.headers)).json()["tournament_id"]
+    mine = await client.post(f"/v1/tournaments/{tid}/entries", json={"players": [alice.player_id]},
+                             headers=alice.headers)
+    assert mine.status_code == 201, mine.text
+    bots = [(await client.post(f"/v1/tournaments/{tid}/entries", json={"players": ["bot:random", "bot:random"]},
+                               headers=owner.headers)).json()["entry_id"] for _ in range(3)]
+    pairing = {"round": 1, "tables": [[mine.json()["entry_id"], bots[0]], [bots[1], bots[2]]]}
+    assert (await client.post(f"/v1/tournaments/{tid}/pairings", json=pairing, headers=owner.headers)).status_code == 200
+    started = (await client.post(f"/v1/tournaments/{tid}/start", headers=owner.headers)).json()
+    alices_table, other_table = (t["match_id"] for t in started["rounds"][0]["tables"])
+    store = PostgresEventStore(pool)
+    svc = TournamentService(store, MatchService(store, Vault(pool)))
+
+    # Table 2 is being played: the same board Alice holds at table 1.
+    sealed = {"view": 403, "events": 403, "record": 403, "stream": 403, "export": 403}
+    assert await reads(client, other_table, alice, stream=True) == sealed
+    assert await reads(client, other_table, outsider, stream=True) == sealed
+    # ...and still once it has finished there: Alice's table has not.
+    await play_out(svc.matches, other_table, random.Random(3))
+    await svc.advance(tid)
+    assert not (await svc.load(tid)).current.closed
+    assert await reads(client, other_table, alice, stream=True) == sealed
+    assert await reads(client, other_table, outsider, stream=True) == sealed
+    # Alice's own table is hers; the outsider may not watch it either.
+    own = await reads(client, alices_table, alice)
+    assert own["view"] == own["events"] == 200 and own["record"] == 403     # the record waits for the round
+    assert (await reads(client, alices_table, outsider))["events"] == 403
+    # The organiser and an admin review everything.
+    for reviewer in (owner, admin):
+        seen = await reads(client, other_table, reviewer)
+        assert seen["view"] == seen["events"] == seen["export"] == 200, seen
+    events = (await client.get(f"/v1/matches/{other_table}/events", headers=owner.headers)).json()["events"]
+    assert any(e["event"] and e["event"].get("type") == "card_played" for e in events)
+
+    # The round closes at every table: the boards are public.
+    await play_out(svc.matches, alices_table, random.Random(4))
+    assert (await svc.advance(tid)).status == "closed"
+    for reader in (alice, outsider):
+        seen = await reads(client, other_table, reader)
+        assert seen["view"] == seen["events"] == seen["record"] == seen["export"] == 200, seen
+    deals = (await client.get(f"/v1/matches/{other_table}/record", headers=outsider.headers)).json()["deals"]
+    assert len(deals) == 1 and len(deals[0]["deck"]) == 32
+
+
+async def test_an_ordinary_match_stays_open_to_spectators(client) -> None:
+    from tests.api.conftest import seated_match
+
+    match_id, _ = await seated_match(client, "belote", {"deals": 1})
+    outsider = await register(client)
+    seen = await reads(client, match_id, outsider)
+    assert seen["view"] == seen["events"] == 200
