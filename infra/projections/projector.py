@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Sequence
 
 from infra.projections.base import Projection
@@ -55,14 +56,22 @@ async def run_projector(
                 if await runner.stored_version(projection) != projection.version:
                     log.info("rebuilding %s for version %s", projection.name, projection.version)
                     await rebuild(runner, projection)
+            loop = asyncio.get_running_loop()
+            ran: dict[str, float] = {}  # when each projection last caught up
             while not stop.is_set():
                 if lock_conn.is_closed():
                     raise LostLock("the projector lock connection closed")
+                now, wait_for = loop.time(), poll_interval
                 for projection in projections:
+                    due = ran.get(projection.name, -math.inf) + projection.catch_up_delay
+                    if now < due:  # it lags on purpose: come back when it is due
+                        wait_for = min(wait_for, due - now)
+                        continue
                     count = await runner.catch_up(projection, stop)
+                    ran[projection.name] = loop.time()
                     if count:
                         log.debug("%s: applied %d events", projection.name, count)
-                waiter = asyncio.create_task(wake.wait(poll_interval))
+                waiter = asyncio.create_task(wake.wait(wait_for))
                 stopper = asyncio.create_task(stop.wait())
                 await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
                 for task in (waiter, stopper):

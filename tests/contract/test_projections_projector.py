@@ -208,3 +208,52 @@ def test_cli_status_and_rebuild(database_url: str) -> None:
     assert {"position", "lag", "lag_seconds"} <= set(status["projections"]["lobby"])
     code, result = atout("projections", "rebuild", "no_such_thing")
     assert code == 1 and not result["ok"]
+
+
+class Batches(Projection):
+    """Records which of a stream's events each batch held, and when."""
+
+    version = 1
+    tables = ()
+    event_types = None
+
+    def __init__(self, stream: str) -> None:
+        self.stream, self.batches = stream, []
+
+    def create(self, names):
+        return []
+
+    async def apply(self, conn, changes, names) -> None:
+        mine = [recorded.stream_version for recorded, _ in changes if recorded.stream_id == self.stream]
+        if mine:
+            self.batches.append((asyncio.get_running_loop().time(), mine))
+
+
+async def test_a_read_model_lags_a_wake_up_by_its_delay_and_takes_what_came_in_one_batch(store) -> None:
+    """`catch_up_delay`: the live projection follows every poll, the delayed one batches."""
+    sid = f"lag-{uuid.uuid4()}"
+    live = type(f"live_{secrets.token_hex(3)}", (Batches,), {"name": f"live_{secrets.token_hex(3)}"})(sid)
+    lagging = type("lagging", (Batches,), {"name": f"lag_{secrets.token_hex(3)}", "catch_up_delay": 2.0})(sid)
+    await store.append(sid, 0, [NewEvent("x", b"{}")], command_id=uuid.uuid4())
+    stop = asyncio.Event()
+    task = asyncio.create_task(run_projector(ProjectionRunner(store), [live, lagging], poll_interval=0.05, stop=stop))
+    try:
+        async def first_run() -> bool:
+            return bool(lagging.batches)
+
+        await wait_for(first_run, 30, "the first catch-up")
+        for version in (1, 2, 3):
+            await asyncio.sleep(0.15)  # three polls of the live projection apart
+            await store.append(sid, version, [NewEvent("x", b"{}")], command_id=uuid.uuid4())
+        appended_at = asyncio.get_running_loop().time()
+
+        async def lagging_has_them() -> bool:
+            return sum(len(b) for _, b in lagging.batches) == 4
+
+        await wait_for(lagging_has_them, 30, "the delayed projection")
+        assert lagging.batches[1][1] == [2, 3, 4] and len(lagging.batches) == 2
+        assert len(live.batches) >= 3  # the live one did not wait
+        assert live.batches[-1][0] < lagging.batches[1][0] and lagging.batches[1][0] > appended_at - 0.5
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 20)
