@@ -1,6 +1,6 @@
 """Live match streams: `WS /v1/matches/{id}/ws` and `GET /v1/matches/{id}/stream` (SSE or NDJSON).
 
-Both carry one `infra.fanout.LiveSession`: `{"type":"snapshot","version":V0,"view":…}` (the
+Both carry one `infra.live_session.LiveSession`: `{"type":"snapshot","version":V0,"view":…}` (the
 caller's seat, or the spectator view for a caller who holds none), then with `after=V` the
 events `V < version <= V0` from the store, then live `{"type":"event","version":V,"event":…}`
 (`"event": null` for what this seat may not see), ending after `match_finished`. A client
@@ -28,7 +28,8 @@ from litestar import Litestar, Request, WebSocket, get, websocket
 from litestar.exceptions import HTTPException, WebSocketDisconnect
 from litestar.response import Stream
 
-from infra.fanout import Dropped, Fanout, Gone, LiveSession, MatchStates, envelope
+from infra.fanout import Dropped, Fanout, envelope
+from infra.live_session import Gone, LiveSession, MatchStates
 from infra.projections.publisher import Publisher
 from infra.settings import Settings, load_settings
 from infra.store import PostgresEventStore, create_pool

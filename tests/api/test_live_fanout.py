@@ -16,7 +16,9 @@ import pytest
 from domain import match as rules
 from domain.cards import Seat
 from domain.playout import concrete
-from infra.fanout import Dropped, Fanout, LiveSession, MatchStates, _frame
+from infra.fanout import Dropped, Fanout
+from infra.live_session import LiveSession, MatchStates
+from infra.resp import read_frame
 from infra.projections import ProjectionRunner
 from infra.projections.publisher import Publisher, event_message, match_channel
 from infra.store import PostgresEventStore, create_pool
@@ -75,7 +77,7 @@ def test_resp_frames_split_anywhere_parse_the_same() -> None:
         for chunk in (wire[:cut], wire[cut:]):
             buffer += chunk
             used = 0
-            while (parsed := _frame(buffer, used)) is not None:
+            while (parsed := read_frame(buffer, used)) is not None:
                 frame, used = parsed
                 frames.append(frame)
             del buffer[:used]
