@@ -11,8 +11,10 @@ call it as often as you like (after-commit hook, beat sweeper, a retried task).
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import asyncpg
@@ -20,19 +22,22 @@ import asyncpg
 from domain import fair
 from domain import match as match_rules
 from domain import tournaments as rules
-from domain.cards import Seat, next_seat
-from domain.game import RuleViolation, load
+from domain.cards import Seat
+from domain.game import RuleViolation
 from domain.tournaments import events as ev
+from domain.tournaments import forfeits
 from infra.serialization import EventRegistry
 from infra.store import CommandConflictError, ConcurrencyError, PostgresEventStore
+from services import tournament_no_shows as no_shows
 from services.matches import MatchService, UnknownMatch
+from services.tournament_boards import board_deals, board_scores
 
 REGISTRY = EventRegistry()
 REGISTRY.register_all(rules.EVENTS)
 PREFIX = "tournament-"
 NS = uuid.UUID("0b8f2f6e-2b0a-4f51-8f0e-6a1f7d3c9a21")
 SKIP = {"bad_round", "round_open", "no_more_rounds", "awaiting_pairing", "not_running", "tournament_closed",
-        "table_open", "result_recorded", "unknown_table"}
+        "table_open", "result_recorded", "unknown_table", "grace_running"}
 
 
 class UnknownTournament(LookupError):
@@ -49,33 +54,11 @@ def table_command(tournament_id: str, round_: int, table: int, what: str) -> uui
     return uuid.uuid5(NS, f"{tournament_id}/{round_}/{table}/{what}")
 
 
-def board_deals(game: str, tournament_id: str, secret: bytes, board_count: int, boards: list[int]
-                ) -> list[dict[str, Any]]:
-    """The predefined deals of a round: board b's deck is the shuffle of seed c_b with the
-    context `tournament:<id>:board:<b>` and no entropy; the dealer rotates from N."""
-    rules_ = load(game)
-    dealer, out = Seat.N, []
-    for b in boards:
-        seed = fair.chain_element(secret, board_count, b)
-        out.append({"dealer": str(dealer), "deck": fair.shuffle_deck(len(rules_.deck), seed,
-                                                                     fair.tournament_context(tournament_id, b))})
-        dealer = next_seat(dealer, rules_.direction)
-    return out
-
-
-def board_scores(events: list[tuple[int, Any, Any]], boards: list[int]) -> dict[str, dict[str, int]]:
-    """Each board's score from the match's `deal_finished` events (the match score's deltas)."""
-    out, before = {}, {}
-    finished = [e for _, e, _ in events if isinstance(e, match_rules.DealFinished)]
-    for board, deal in zip(boards, finished):
-        out[str(board)] = {side: deal.match_score.get(side, 0) - before.get(side, 0) for side in deal.match_score}
-        before = deal.match_score
-    return out
-
-
 class TournamentService:
-    def __init__(self, store: PostgresEventStore, matches: MatchService) -> None:
+    def __init__(self, store: PostgresEventStore, matches: MatchService,
+                 clock: Callable[[], dt.datetime] | None = None) -> None:
         self.store, self.matches, self.pool = store, matches, store.pool
+        self.clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))   # tests move time on
 
     async def load(self, tournament_id: str) -> rules.State:
         state = rules.initial()
@@ -118,12 +101,13 @@ class TournamentService:
 
     async def create(self, organiser: str, name: str, game: str, options: dict[str, Any], format: str,
                      rounds: int | None = None, schedule: str | None = None, bots: dict[str, Any] | None = None,
-                     command_id: uuid.UUID | None = None) -> str:
+                     command_id: uuid.UUID | None = None, no_show_grace: int | None = None) -> str:
         tid = str(uuid.uuid4() if command_id is None else uuid.uuid5(command_id, "tournament"))
         match_rules.create("check", game, dict(options), dict.fromkeys("NESW"), None, 1)  # options valid?
         await self.execute(tid, ev.Create(tournament_id=tid, organiser=organiser, name=name, game=game,
                                           options=dict(options), format=format, rounds=rounds, schedule=schedule,
-                                          bots={"level": "basic", "fill": True, **(bots or {})}),
+                                          bots={"level": "basic", "fill": True, **(bots or {})},
+                                          no_show_grace=no_show_grace),
                            command_id=command_id)
         return tid
 
@@ -169,8 +153,8 @@ class TournamentService:
                     return state
                 continue
             opened = [await self._open(state, rnd, t) for t in rnd.tables if t.table not in rnd.matches]
-            recorded = [await self._record(state, rnd, t.table) for t in rnd.tables
-                        if t.table in rnd.matches and t.table not in rnd.results]
+            recorded = [await self._record(state, rnd, t.table) or await self._no_show(state, rnd, t)
+                        for t in rnd.tables if t.table in rnd.matches and t.table not in rnd.results]
             if not any(opened) and not any(recorded):
                 return state
         return await self.load(tournament_id)
@@ -215,7 +199,8 @@ class TournamentService:
                 await self.matches.start(match_id, command_id=table_command(tid, rnd.number, table.table, "start"))
             except (ConcurrencyError, RuleViolation, CommandConflictError):
                 pass                                   # another worker started it
-        return await self._try(tid, ev.OpenTable(round=rnd.number, table=table.table, match_id=match_id))
+        return await self._try(tid, ev.OpenTable(round=rnd.number, table=table.table, match_id=match_id,
+                                                 opened_at=self.clock().isoformat()))
 
     async def _seat(self, match_id: str, seat: Seat, player: str, command_id: uuid.UUID) -> None:
         state = await self.matches.load(match_id)
@@ -236,13 +221,33 @@ class TournamentService:
         if match.status != "finished":
             return False
         boards = board_scores(await self.matches.events(match_id), rnd.boards)
-        seeds = {}
-        if rnd.boards:
-            secret = await self._secret(state.tournament_id)
-            seeds = {str(b): fair.chain_element(secret, state.board_count, b).hex() for b in rnd.boards}
         score = dict(match.game.status(match.game_state).match_score)
         return await self._try(state.tournament_id, ev.RecordResult(
-            round=rnd.number, table=table, match_id=match_id, score=score, boards=boards, seeds=seeds))
+            round=rnd.number, table=table, match_id=match_id, score=score, boards=boards,
+            seeds=await self._seeds(state, rnd)))
+
+    async def _no_show(self, state: rules.State, rnd: rules.aggregate.Round, table: ev.Table) -> bool:
+        """A forfeit for an entry that has not acted at its table in person within the grace
+        (docs/tournaments.md); the rules refuse it when another worker recorded first."""
+        now = self.clock()
+        if not forfeits.due(rnd.opened.get(table.table), state.no_show_grace, now):
+            return False
+        match_id = rnd.matches[table.table]
+        absent = await no_shows.absent(self.matches, match_id, table)
+        if not absent:
+            return False
+        done = await self._try(state.tournament_id, ev.Forfeit(
+            round=rnd.number, table=table.table, match_id=match_id, absent=absent, now=now.isoformat(),
+            seeds=await self._seeds(state, rnd)))
+        if done:
+            await no_shows.stop(self.matches, match_id, state.no_show_grace)
+        return done
+
+    async def _seeds(self, state: rules.State, rnd: rules.aggregate.Round) -> dict[str, str]:
+        if not rnd.boards:
+            return {}
+        secret = await self._secret(state.tournament_id)
+        return {str(b): fair.chain_element(secret, state.board_count, b).hex() for b in rnd.boards}
 
     # --- lookups --------------------------------------------------------------------------
 

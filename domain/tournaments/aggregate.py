@@ -12,11 +12,12 @@ from typing import Any
 import msgspec
 
 from domain.game import RuleViolation, verify
-from domain.tournaments import pairing, scoring
-from domain.tournaments.events import (FORMATS, Create, EntryRegistered, EntryWithdrawn, OpenTable, PairingSubmitted,
-                                       PairNext, Register, RecordResult, ResultRecorded, RoundClosed, RoundPaired,
-                                       Start, SubmitPairing, Table, TableOpened, TournamentClosed, TournamentCreated,
-                                       TournamentStarted, Withdraw)
+from domain.tournaments import forfeits, pairing, scoring
+from domain.tournaments.events import (BOTH, FORMATS, MAX_NO_SHOW_GRACE, NO_SHOW_GRACE, Create, EntryRegistered,
+                                       EntryWithdrawn, Forfeit, OpenTable, PairingSubmitted, PairNext, Register,
+                                       RecordResult, ResultRecorded, RoundClosed, RoundPaired, Start, SubmitPairing,
+                                       Table, TableOpened, TournamentClosed, TournamentCreated, TournamentStarted,
+                                       Withdraw)
 
 MAX_ROUNDS = 50
 
@@ -29,6 +30,7 @@ class Round(msgspec.Struct, frozen=True):
     manual: bool = False
     order: list[str] = []
     matches: dict[int, str] = {}
+    opened: dict[int, str] = {}    # table -> when it opened (ISO 8601), for the no-show grace
     results: dict[int, ResultRecorded] = {}
     closed: bool = False
     seeds: dict[str, str] = {}
@@ -44,6 +46,7 @@ class State(msgspec.Struct, frozen=True):
     rounds_wanted: int | None = None
     schedule: str | None = None
     bots: dict[str, Any] = {}
+    no_show_grace: int = 0         # seconds; 0: no forfeits
     status: str = "new"            # new, registering, running, closed
     entries: dict[str, list[str]] = {}
     names: dict[str, str] = {}
@@ -114,7 +117,9 @@ def decide(state: State, command: Any) -> list[Any]:
                f"rounds must be 1..{MAX_ROUNDS}")
         verify(command.format != "duplicate" or bool(command.options.get("deals")), "bad_option",
                "a duplicate tournament needs the 'deals' option: each round is that many boards")
-        return [TournamentCreated(**msgspec.structs.asdict(command))]
+        grace = NO_SHOW_GRACE if command.no_show_grace is None else command.no_show_grace
+        verify(0 <= grace <= MAX_NO_SHOW_GRACE, "bad_option", f"no_show_grace must be 0..{MAX_NO_SHOW_GRACE} seconds")
+        return [TournamentCreated(**{**msgspec.structs.asdict(command), "no_show_grace": grace})]
     verify(state.status != "new", "unknown_tournament", "no such tournament")
     verify(state.status != "closed", "tournament_closed", "the tournament is closed")
     if isinstance(command, Register):
@@ -151,9 +156,12 @@ def decide(state: State, command: Any) -> list[Any]:
                "unknown_table", "no such table in the current round")
         assert rnd is not None
         verify(command.table not in rnd.matches, "table_open", "this table already has its match")
-        return [TableOpened(round=command.round, table=command.table, match_id=command.match_id)]
+        return [TableOpened(round=command.round, table=command.table, match_id=command.match_id,
+                            opened_at=command.opened_at)]
     if isinstance(command, RecordResult):
         return _record(state, command)
+    if isinstance(command, Forfeit):
+        return _close(state, forfeits.result(state, command), command.seeds)
     raise RuleViolation("bad_command", f"unknown command {type(command).__name__}")
 
 
@@ -192,6 +200,8 @@ def _pair_next(state: State, number: int) -> list[Any]:
                                      manual=submitted is not None, order=order)]
     if not tables:  # only byes (one entry left): the round closes at once
         events.append(RoundClosed(round=number, seeds={}))
+        if number >= state.rounds:
+            events.append(TournamentClosed())
     return events
 
 
@@ -214,6 +224,8 @@ def _elimination(state: State, number: int) -> tuple[list[tuple[str, str]], list
         if slot.startswith("table:"):
             table = next(t for t in previous.tables if t.table == int(slot[6:]))
             result = previous.results[table.table]
+            if result.forfeit == BOTH:
+                continue                                    # a double no-show: neither goes through
             r = scoring.TableResult(0, 0, table.home, table.away, result.score, {}, result.forfeit)
             survivors.append(r.winner or table.home)        # a tie: the upper slot goes through
         else:
@@ -230,11 +242,18 @@ def _record(state: State, command: RecordResult) -> list[Any]:
            "unknown_table", "this match is not a table of the current round")
     assert rnd is not None
     verify(command.table not in rnd.results, "result_recorded", "this table's result is already recorded")
-    events: list[Any] = [ResultRecorded(round=command.round, table=command.table, match_id=command.match_id,
+    return _close(state, ResultRecorded(round=command.round, table=command.table, match_id=command.match_id,
                                         score=dict(command.score), boards=dict(command.boards),
-                                        forfeit=command.forfeit)]
+                                        forfeit=command.forfeit), command.seeds)
+
+
+def _close(state: State, result: ResultRecorded, seeds_known: dict[str, str]) -> list[Any]:
+    """A table's result; the round's close (its seeds revealed) when it was the last table."""
+    rnd = state.current
+    assert rnd is not None
+    events: list[Any] = [result]
     if len(rnd.results) + 1 == len(rnd.tables):
-        seeds = {str(b): command.seeds[str(b)] for b in rnd.boards if str(b) in command.seeds}
+        seeds = {str(b): seeds_known[str(b)] for b in rnd.boards if str(b) in seeds_known}
         events.append(RoundClosed(round=rnd.number, seeds=seeds))
         if rnd.number >= state.rounds:
             events.append(TournamentClosed())
@@ -247,7 +266,8 @@ def evolve(state: State, event: Any) -> State:
     if isinstance(event, TournamentCreated):
         return s(state, tournament_id=event.tournament_id, organiser=event.organiser, name=event.name,
                  game=event.game, options=event.options, format=event.format, rounds_wanted=event.rounds,
-                 schedule=event.schedule, bots=event.bots, status="registering")
+                 schedule=event.schedule, bots=event.bots, no_show_grace=event.no_show_grace or 0,
+                 status="registering")
     if isinstance(event, EntryRegistered):
         return s(state, entries={**state.entries, event.entry_id: list(event.players)},
                  names={**state.names, event.entry_id: event.name or event.entry_id})
@@ -264,7 +284,8 @@ def evolve(state: State, event: Any) -> State:
         return s(state, played=[*state.played, rnd])
     rnd = state.current
     if isinstance(event, TableOpened) and rnd is not None:
-        return _with_round(state, s(rnd, matches={**rnd.matches, event.table: event.match_id}))
+        opened = {**rnd.opened, event.table: event.opened_at} if event.opened_at else rnd.opened
+        return _with_round(state, s(rnd, matches={**rnd.matches, event.table: event.match_id}, opened=opened))
     if isinstance(event, ResultRecorded) and rnd is not None:
         return _with_round(state, s(rnd, results={**rnd.results, event.table: event}))
     if isinstance(event, RoundClosed) and rnd is not None:

@@ -7,6 +7,9 @@ from typing import Any
 import msgspec
 
 FORMATS = ("round_robin", "swiss", "elimination", "manual", "duplicate")
+NO_SHOW_GRACE = 600                # seconds a table waits for an entry's first action of its own
+MAX_NO_SHOW_GRACE = 86_400
+BOTH = "both"                      # `forfeit` of a double no-show: neither entry came
 
 
 class Table(msgspec.Struct, frozen=True):
@@ -25,6 +28,7 @@ class TournamentCreated(msgspec.Struct, frozen=True, tag="tournament_created"):
     rounds: int | None             # None: the format decides (round robin, elimination)
     schedule: str | None           # ISO 8601 UTC start time, for beat
     bots: dict[str, Any]           # {"level": "basic", "fill": true}
+    no_show_grace: int | None = None   # seconds; 0: no forfeits; None (older events): none either
 
 
 class EntryRegistered(msgspec.Struct, frozen=True, tag="entry_registered"):
@@ -63,6 +67,7 @@ class TableOpened(msgspec.Struct, frozen=True, tag="table_opened"):
     round: int
     table: int
     match_id: str
+    opened_at: str | None = None   # ISO 8601 UTC, the service's clock: the no-show grace runs from here
 
 
 class ResultRecorded(msgspec.Struct, frozen=True, tag="result_recorded"):
@@ -71,7 +76,7 @@ class ResultRecorded(msgspec.Struct, frozen=True, tag="result_recorded"):
     match_id: str
     score: dict[str, int]
     boards: dict[str, dict[str, int]]   # board number (as text) -> {"NS": x, "EW": y}
-    forfeit: str | None = None
+    forfeit: str | None = None          # the entry that did not show, or "both" (a double forfeit)
 
 
 class RoundClosed(msgspec.Struct, frozen=True, tag="round_closed"):
@@ -99,6 +104,7 @@ class Create(msgspec.Struct, frozen=True):
     rounds: int | None = None
     schedule: str | None = None
     bots: dict[str, Any] = {}
+    no_show_grace: int | None = None   # None: NO_SHOW_GRACE
 
 
 class Register(msgspec.Struct, frozen=True):
@@ -129,6 +135,19 @@ class OpenTable(msgspec.Struct, frozen=True):
     round: int
     table: int
     match_id: str
+    opened_at: str | None = None
+
+
+class Forfeit(msgspec.Struct, frozen=True):
+    """The service saw, at `now`, that these entries of a table without a result have not
+    acted at it in person: the rules check the grace has run out and record the forfeit."""
+
+    round: int
+    table: int
+    match_id: str
+    absent: list[str]
+    now: str                       # ISO 8601 UTC
+    seeds: dict[str, str]          # as in RecordResult: revealed if this result closes the round
 
 
 class RecordResult(msgspec.Struct, frozen=True):

@@ -10,6 +10,11 @@ side's score minus the other side's at its table; it is compared with the result
 other entry that held the same cards (the same direction) on that board: 2 matchpoints
 for each it beats, 1 for each tie. An entry's total is the sum over its boards; ties are
 broken by the score difference, then registration order.
+
+Forfeits (a no-show, `domain.tournaments.forfeits`): the entry that came wins 2, the no-show
+0, and a double forfeit gives both 0 — neither is a tie. In duplicate, a forfeited table's
+boards are not compared: the entry that came scores an average on each (1 for each other
+entry that held its cards, as if tied with all of them), the no-show nothing.
 """
 
 from __future__ import annotations
@@ -30,10 +35,16 @@ class TableResult:
     away: str
     score: Mapping[str, int]
     boards: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
-    forfeit: str | None = None     # the entry that forfeited, if any
+    forfeit: str | None = None     # the entry that forfeited, "both" for a double forfeit
+
+    @property
+    def double_forfeit(self) -> bool:
+        return self.forfeit == "both"
 
     @property
     def winner(self) -> str | None:
+        if self.double_forfeit:
+            return None
         if self.forfeit:
             return self.away if self.forfeit == self.home else self.home
         ns, ew = self.score.get("NS", 0), self.score.get("EW", 0)
@@ -64,6 +75,8 @@ def match_points(entries: Sequence[str], results: Iterable[TableResult],
             me.played += 1
             me.opponents.append(other.entry)
         winner = r.winner
+        if r.double_forfeit:
+            continue                                   # nobody scores
         if winner is None:
             home.points += TIE
             away.points += TIE
@@ -83,11 +96,16 @@ def matchpoints(results: Iterable[TableResult], entries: Sequence[str]) -> dict[
     """Duplicate scoring: see the module's text."""
     lines = {e: Line(e) for e in entries}
     per_board: dict[tuple[int, str], list[tuple[str, int]]] = {}
+    forfeited: list[TableResult] = []
     for r in results:
+        if r.forfeit and r.winner:
+            forfeited.append(r)
         for entry, side, other in ((r.home, "NS", "EW"), (r.away, "EW", "NS")):
             line = lines.setdefault(entry, Line(entry))
             line.played += 1
             line.opponents.append(r.away if entry == r.home else r.home)
+            if r.forfeit:
+                continue
             for board, score in r.boards.items():
                 value = score.get(side, 0) - score.get(other, 0)
                 line.diff += value
@@ -96,6 +114,12 @@ def matchpoints(results: Iterable[TableResult], entries: Sequence[str]) -> dict[
         for entry, value in field_:
             lines[entry].points += sum(WIN if value > v else TIE if value == v else LOSS
                                        for other, v in field_ if other != entry)
+    for r in forfeited:
+        came = r.winner or ""
+        side = "NS" if came == r.home else "EW"
+        for board in r.boards:
+            lines[came].points += TIE * len(per_board.get((int(board), side), []))
+        lines[came].wins += 1
     return lines
 
 

@@ -47,6 +47,7 @@ class CreateIn(msgspec.Struct, forbid_unknown_fields=True):
     rounds: Annotated[int, msgspec.Meta(ge=1, le=rules.aggregate.MAX_ROUNDS)] | None = None
     schedule: str | None = None
     bots: dict[str, Any] = {}
+    no_show_grace: Annotated[int, msgspec.Meta(ge=0, le=ev.MAX_NO_SHOW_GRACE)] | None = None
     command_id: uuid.UUID | None = None
 
 
@@ -100,7 +101,8 @@ def view(state: rules.State, full: bool) -> dict[str, Any]:
                        "seeds": rnd.seeds if rnd.closed else {}})
     return {"tournament_id": state.tournament_id, "name": state.name, "organiser": state.organiser,
             "game": state.game, "options": state.options, "format": state.format, "status": state.status,
-            "schedule": state.schedule, "bots": state.bots, "rounds_planned": state.rounds or state.rounds_wanted,
+            "schedule": state.schedule, "bots": state.bots, "no_show_grace": state.no_show_grace,
+            "rounds_planned": state.rounds or state.rounds_wanted,
             "commitment": state.commitment, "board_count": state.board_count,
             "entries": [{"entry_id": e, "players": p, "name": state.names.get(e, e),
                          "withdrawn": e in state.withdrawn} for e, p in state.entries.items()],
@@ -124,7 +126,7 @@ def standings(state: rules.State) -> dict[str, Any]:
       summary="Create a tournament (organisers)")
 async def create(data: Annotated[CreateIn, Body()], principal: Caller, runtime: Runtime) -> Response:
     tid = await service(runtime).create(principal.player_id, data.name, data.game, data.options, data.format,
-                                        data.rounds, data.schedule, data.bots, data.command_id)
+                                        data.rounds, data.schedule, data.bots, data.command_id, data.no_show_grace)
     state = await service(runtime).load(tid)
     return Response(view(state, True), status_code=201, headers={"Location": f"/v1/tournaments/{tid}"})
 

@@ -104,3 +104,13 @@ async def test_organiser_runs_a_tournament_over_http(client, pool) -> None:
     assert as_json["standings"] == standings["overall"]
     spec = (await client.get("/schema/openapi.json")).json()
     assert "/v1/tournaments/{tournament_id}/standings" in spec["paths"]
+
+
+async def test_the_no_show_grace_has_a_default_and_bounds(client, pool) -> None:
+    owner = await organiser(client, pool)
+    default = await client.post("/v1/tournaments", json=BODY, headers=owner.headers)
+    assert default.status_code == 201 and default.json()["no_show_grace"] == 600
+    chosen = await client.post("/v1/tournaments", json={**BODY, "no_show_grace": 0}, headers=owner.headers)
+    assert chosen.status_code == 201 and chosen.json()["no_show_grace"] == 0
+    bad = await client.post("/v1/tournaments", json={**BODY, "no_show_grace": -1}, headers=owner.headers)
+    assert bad.status_code == 400 and {"code", "message", "details"} <= set(bad.json())
