@@ -225,8 +225,9 @@ ROUTES = [create, read, register_entry, withdraw, start, pair, results, get_stan
 def register() -> None:
     """Mount the feature: routes, standings projection, and the disputes lookups."""
     from services import bootstrap, disputes
+    from services.api import tournament_live
 
-    for route in ROUTES:
+    for route in [*ROUTES, *tournament_live.ROUTES]:
         if route not in bootstrap.EXTRA_ROUTES:
             bootstrap.EXTRA_ROUTES.append(route)
     if TournamentStandings not in bootstrap.EXTRA_PROJECTIONS:
