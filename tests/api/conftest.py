@@ -27,8 +27,10 @@ class Player(msgspec.Struct):
 
 
 @pytest.fixture(scope="session")
-def api_settings(database_url: str, redis_url: str, redis_prefix: str) -> Settings:
-    return Settings(database_url=database_url, redis_url=redis_url, redis_prefix=redis_prefix)
+def api_settings(migrated_database_url: str, redis_url: str, redis_prefix: str) -> Settings:
+    """Settings on the session's migrated database: a test that makes its own app with them
+    must not depend on another test having migrated first."""
+    return Settings(database_url=migrated_database_url, redis_url=redis_url, redis_prefix=redis_prefix)
 
 
 @pytest.fixture(scope="module")

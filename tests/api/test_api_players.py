@@ -71,7 +71,7 @@ async def test_roles_admin_cli_and_erasure(client, database_url: str) -> None:
     assert (await client.get("/v1/players/me", headers=other.headers)).status_code == 401
 
 
-async def test_rate_limit_answers_429_with_retry_after(api_settings) -> None:
+async def test_rate_limit_answers_429_with_retry_after(api_settings, redis_client) -> None:
     app = create_app(api_settings, rate_limit=RateLimit(requests=3, window=30))
     async with AsyncTestClient(app=app) as limited:
         player = await register(limited)
@@ -80,6 +80,10 @@ async def test_rate_limit_answers_429_with_retry_after(api_settings) -> None:
     last = answers[-1]
     assert last.status_code == 429 and last.json()["code"] == "rate_limited"
     assert 1 <= int(last.headers["retry-after"]) <= 30
+    # The window's counters expire on their own: none is left without a time to live.
+    keys = [k async for k in redis_client.scan_iter(match=f"{api_settings.redis_prefix}:ratelimit:*")]
+    ttls = [await redis_client.ttl(k) for k in keys]
+    assert ttls and all(0 < ttl <= 31 for ttl in ttls), ttls
 
 
 async def test_openapi_has_every_route_with_examples(client) -> None:
