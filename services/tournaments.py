@@ -30,6 +30,7 @@ from infra.serialization import EventRegistry
 from infra.store import CommandConflictError, ConcurrencyError, PostgresEventStore
 from services import tournament_no_shows as no_shows
 from services.matches import MatchService, UnknownMatch
+from services import tournament_boards
 from services.tournament_boards import board_deals, board_scores
 
 REGISTRY = EventRegistry()
@@ -101,13 +102,18 @@ class TournamentService:
 
     async def create(self, organiser: str, name: str, game: str, options: dict[str, Any], format: str,
                      rounds: int | None = None, schedule: str | None = None, bots: dict[str, Any] | None = None,
-                     command_id: uuid.UUID | None = None, no_show_grace: int | None = None) -> str:
+                     command_id: uuid.UUID | None = None, no_show_grace: int | None = None,
+                     boards: Any = None) -> str:
+        """`boards`: a match record whose decks are the boards (instead of the shuffle)."""
         tid = str(uuid.uuid4() if command_id is None else uuid.uuid5(command_id, "tournament"))
         match_rules.create("check", game, dict(options), dict.fromkeys("NESW"), None, 1)  # options valid?
+        imported = 0
+        if boards is not None:
+            imported = await tournament_boards.keep(self.pool, tid, game, boards, int(options.get("deals") or 0))
         await self.execute(tid, ev.Create(tournament_id=tid, organiser=organiser, name=name, game=game,
                                           options=dict(options), format=format, rounds=rounds, schedule=schedule,
                                           bots={"level": "basic", "fill": True, **(bots or {})},
-                                          no_show_grace=no_show_grace),
+                                          no_show_grace=no_show_grace, imported_boards=imported),
                            command_id=command_id)
         return tid
 
@@ -117,12 +123,14 @@ class TournamentService:
         state = await self.load(tournament_id)
         if state.status == "registering":
             rounds, per_round = rules.plan(state)
-            commitment = None
+            commitment, digests = None, []
             if per_round:
                 secret = await self._keep_secret(tournament_id, rounds * per_round)
                 commitment = fair.make_chain_tip(secret, rounds * per_round).hex()
+                if state.imported_boards:
+                    digests = await tournament_boards.digests(self.pool, tournament_id, secret, rounds * per_round)
             try:
-                await self.execute(tournament_id, ev.Start(commitment=commitment))
+                await self.execute(tournament_id, ev.Start(commitment=commitment, board_digests=digests))
             except RuleViolation as violation:
                 if violation.code != "already_started":
                     raise
@@ -187,7 +195,9 @@ class TournamentService:
                 else:
                     specs[seat], people[seat] = "open", player
         predefined = None
-        if rnd.boards:
+        if rnd.boards and state.imported_boards:
+            predefined = await tournament_boards.imported(self.pool, tid, rnd.boards)
+        elif rnd.boards:
             predefined = board_deals(state.game, tid, await self._secret(tid), state.board_count, rnd.boards)
         await self.matches.create_match(state.game, state.options, specs, predefined=predefined,
                                         sealed=predefined is not None, command_id=create_id)

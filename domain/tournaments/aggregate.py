@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from domain.game import RuleViolation, verify
-from domain.tournaments import forfeits, pairing, scoring
+from domain.tournaments import elimination, forfeits, pairing, scoring
 from domain.tournaments.events import (BOTH, FORMATS, MAX_NO_SHOW_GRACE, NO_SHOW_GRACE, Create, EntryRegistered,
                                        EntryWithdrawn, Forfeit, OpenTable, PairingSubmitted, PairNext, Register,
                                        RecordResult, ResultRecorded, RoundClosed, RoundPaired, Start, SubmitPairing,
@@ -47,6 +47,8 @@ class State(msgspec.Struct, frozen=True):
     schedule: str | None = None
     bots: dict[str, Any] = {}
     no_show_grace: int = 0         # seconds; 0: no forfeits
+    imported_boards: int = 0       # boards from a match record (0: the verifiable shuffle)
+    board_digests: list[str] = []
     status: str = "new"            # new, registering, running, closed
     entries: dict[str, list[str]] = {}
     names: dict[str, str] = {}
@@ -138,8 +140,13 @@ def decide(state: State, command: Any) -> list[Any]:
         verify(len(state.active) >= 2, "too_few_entries", "a tournament needs at least two entries")
         rounds, boards = plan(state)
         verify(not boards or bool(command.commitment), "no_commitment", "boards need their commitment at the start")
+        if state.imported_boards:
+            verify(rounds * boards <= state.imported_boards, "not_enough_boards",
+                   f"{rounds} rounds of {boards} boards need {rounds * boards}; the record has {state.imported_boards}",
+                   needed=rounds * boards, given=state.imported_boards)
+            verify(len(command.board_digests) == rounds * boards, "no_commitment", "each imported board needs its digest")
         return [TournamentStarted(rounds=rounds, boards_per_round=boards, board_count=rounds * boards,
-                                  commitment=command.commitment)]
+                                  commitment=command.commitment, board_digests=list(command.board_digests))]
     if isinstance(command, SubmitPairing):
         verify(state.format != "elimination", "bad_pairing", "an elimination bracket is not paired by hand")
         verify(command.round == len(state.played) + 1 and (state.status == "registering" or command.round <= state.rounds),
@@ -179,7 +186,7 @@ def _pair_next(state: State, number: int) -> list[Any]:
                "bad_pairing", "the submitted pairing names a withdrawn entry: submit it again")
         pairs, byes = [(t[0], t[1]) for t in submitted.tables], list(submitted.byes)
     elif state.format == "elimination":
-        pairs, byes, order = _elimination(state, number)
+        pairs, byes, order = elimination.pairing(state, number)
     elif state.format in ("round_robin", "duplicate"):
         schedule = pairing.berger_rounds(state.active)   # duplicate cycles the Berger rounds
         pairs, byes = schedule[(number - 1) % len(schedule)]
@@ -203,37 +210,6 @@ def _pair_next(state: State, number: int) -> list[Any]:
         if number >= state.rounds:
             events.append(TournamentClosed())
     return events
-
-
-def _elimination(state: State, number: int) -> tuple[list[tuple[str, str]], list[str], list[str]]:
-    if number == 1:
-        size = 1 << pairing.elimination_rounds(len(state.active))
-        slots = [state.active[s - 1] if s <= len(state.active) else None for s in pairing.bracket_positions(size)]
-        pairs, byes, order = [], [], []
-        for a, b in zip(slots[::2], slots[1::2]):
-            if a is not None and b is not None:
-                pairs.append((a, b))
-                order.append(f"table:{len(pairs)}")
-            elif a or b:
-                byes.append(a or b)
-                order.append(a or b)  # type: ignore[arg-type]
-        return pairs, byes, order
-    previous = state.played[-1]
-    survivors = []
-    for slot in previous.order:
-        if slot.startswith("table:"):
-            table = next(t for t in previous.tables if t.table == int(slot[6:]))
-            result = previous.results[table.table]
-            if result.forfeit == BOTH:
-                continue                                    # a double no-show: neither goes through
-            r = scoring.TableResult(0, 0, table.home, table.away, result.score, {}, result.forfeit)
-            survivors.append(r.winner or table.home)        # a tie: the upper slot goes through
-        else:
-            survivors.append(slot)
-    survivors = [s for s in survivors if s not in state.withdrawn]
-    pairs, byes = pairing.elimination_next_round(survivors)
-    order = [f"table:{i}" for i in range(1, len(pairs) + 1)] + byes
-    return pairs, byes, order
 
 
 def _record(state: State, command: RecordResult) -> list[Any]:
@@ -267,7 +243,7 @@ def evolve(state: State, event: Any) -> State:
         return s(state, tournament_id=event.tournament_id, organiser=event.organiser, name=event.name,
                  game=event.game, options=event.options, format=event.format, rounds_wanted=event.rounds,
                  schedule=event.schedule, bots=event.bots, no_show_grace=event.no_show_grace or 0,
-                 status="registering")
+                 imported_boards=event.imported_boards, status="registering")
     if isinstance(event, EntryRegistered):
         return s(state, entries={**state.entries, event.entry_id: list(event.players)},
                  names={**state.names, event.entry_id: event.name or event.entry_id})
@@ -275,7 +251,7 @@ def evolve(state: State, event: Any) -> State:
         return s(state, withdrawn=[*state.withdrawn, event.entry_id])
     if isinstance(event, TournamentStarted):
         return s(state, status="running", rounds=event.rounds, boards_per_round=event.boards_per_round,
-                 board_count=event.board_count, commitment=event.commitment)
+                 board_count=event.board_count, commitment=event.commitment, board_digests=list(event.board_digests))
     if isinstance(event, PairingSubmitted):
         return s(state, manual={**state.manual, event.round: event})
     if isinstance(event, RoundPaired):

@@ -29,6 +29,7 @@ class TournamentCreated(msgspec.Struct, frozen=True, tag="tournament_created"):
     schedule: str | None           # ISO 8601 UTC start time, for beat
     bots: dict[str, Any]           # {"level": "basic", "fill": true}
     no_show_grace: int | None = None   # seconds; 0: no forfeits; None (older events): none either
+    imported_boards: int = 0       # boards given as a match record (their decks are never in an event)
 
 
 class EntryRegistered(msgspec.Struct, frozen=True, tag="entry_registered"):
@@ -46,6 +47,7 @@ class TournamentStarted(msgspec.Struct, frozen=True, tag="tournament_started"):
     boards_per_round: int          # 0: no boards, each match shuffles its own deals
     board_count: int
     commitment: str | None         # hex chain tip H^board_count(secret): binds every board's seed
+    board_digests: list[str] = []  # imported boards: sha256(c_b || board b), one a board (domain/tournaments/boards.py)
 
 
 class PairingSubmitted(msgspec.Struct, frozen=True, tag="pairing_submitted"):
@@ -105,6 +107,7 @@ class Create(msgspec.Struct, frozen=True):
     schedule: str | None = None
     bots: dict[str, Any] = {}
     no_show_grace: int | None = None   # None: NO_SHOW_GRACE
+    imported_boards: int = 0
 
 
 class Register(msgspec.Struct, frozen=True):
@@ -119,6 +122,7 @@ class Withdraw(msgspec.Struct, frozen=True):
 
 class Start(msgspec.Struct, frozen=True):
     commitment: str | None
+    board_digests: list[str] = []
 
 
 class SubmitPairing(msgspec.Struct, frozen=True):

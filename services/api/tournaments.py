@@ -36,6 +36,7 @@ READER = [authenticated, rate_limited]
 ORGANISER = [authenticated, rate_limited, requires("organiser")]
 CONFLICTS = {"already_started", "bad_round", "round_open", "entry_exists", "already_registered", "tournament_closed",
              "registration_closed"}
+RECORD_CODES = {"bad_record", "bad_deck", "wrong_dealer", "not_enough_boards"}   # of imported boards: 400
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
 
 
@@ -48,6 +49,7 @@ class CreateIn(msgspec.Struct, forbid_unknown_fields=True):
     schedule: str | None = None
     bots: dict[str, Any] = {}
     no_show_grace: Annotated[int, msgspec.Meta(ge=0, le=ev.MAX_NO_SHOW_GRACE)] | None = None
+    boards: dict[str, Any] | None = None          # a match record: its decks are the boards
     command_id: uuid.UUID | None = None
 
 
@@ -104,6 +106,8 @@ def view(state: rules.State, full: bool) -> dict[str, Any]:
             "schedule": state.schedule, "bots": state.bots, "no_show_grace": state.no_show_grace,
             "rounds_planned": state.rounds or state.rounds_wanted,
             "commitment": state.commitment, "board_count": state.board_count,
+            "boards": "record" if state.imported_boards else "shuffle" if state.options.get("deals") else None,
+            "board_digests": state.board_digests,
             "entries": [{"entry_id": e, "players": p, "name": state.names.get(e, e),
                          "withdrawn": e in state.withdrawn} for e, p in state.entries.items()],
             "rounds": rounds, "version": state.version}
@@ -125,8 +129,16 @@ def standings(state: rules.State) -> dict[str, Any]:
 @post("/v1/tournaments", guards=ORGANISER, tags=TAGS, security=BEARER, exception_handlers=HANDLERS,
       summary="Create a tournament (organisers)")
 async def create(data: Annotated[CreateIn, Body()], principal: Caller, runtime: Runtime) -> Response:
-    tid = await service(runtime).create(principal.player_id, data.name, data.game, data.options, data.format,
-                                        data.rounds, data.schedule, data.bots, data.command_id, data.no_show_grace)
+    try:
+        tid = await service(runtime).create(principal.player_id, data.name, data.game, data.options, data.format,
+                                            data.rounds, data.schedule, data.bots, data.command_id,
+                                            data.no_show_grace, data.boards)
+    except RuleViolation as violation:
+        if violation.code not in RECORD_CODES:
+            raise
+        deal = violation.details.get("deal")
+        raise ApiError(400, violation.code, violation.message,
+                       {"field": "$.boards" if deal is None else f"$.boards.deals[{deal}]", **violation.details}) from None
     state = await service(runtime).load(tid)
     return Response(view(state, True), status_code=201, headers={"Location": f"/v1/tournaments/{tid}"})
 

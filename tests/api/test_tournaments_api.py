@@ -114,3 +114,29 @@ async def test_the_no_show_grace_has_a_default_and_bounds(client, pool) -> None:
     assert chosen.status_code == 201 and chosen.json()["no_show_grace"] == 0
     bad = await client.post("/v1/tournaments", json={**BODY, "no_show_grace": -1}, headers=owner.headers)
     assert bad.status_code == 400 and {"code", "message", "details"} <= set(bad.json())
+
+
+async def test_boards_imported_as_a_match_record(client, pool) -> None:
+    from tests.unit.tournaments.test_tournament_boards import record
+
+    owner = await organiser(client, pool)
+    rec = record(2)
+    created = await client.post("/v1/tournaments", json={**BODY, "boards": rec}, headers=owner.headers)
+    assert created.status_code == 201, created.text
+    assert created.json()["boards"] == "record" and "deck" not in created.text
+    rec["deals"][1]["deck"] = rec["deals"][1]["deck"][:-1]
+    bad = await client.post("/v1/tournaments", json={**BODY, "boards": rec}, headers=owner.headers)
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_deck"
+    assert bad.json()["details"]["field"] == "$.boards.deals[1]"
+    other = await client.post("/v1/tournaments", json={**BODY, "boards": record(2, game="cinch")},
+                              headers=owner.headers)
+    assert other.status_code == 400 and other.json()["code"] == "bad_record"
+    tid = created.json()["tournament_id"]
+    short = await client.post("/v1/tournaments", json={**BODY, "rounds": 3, "boards": record(2)},
+                              headers=owner.headers)
+    for _ in range(2):
+        await client.post(f"/v1/tournaments/{short.json()['tournament_id']}/entries",
+                          json={"players": ["bot:random", "bot:random"]}, headers=owner.headers)
+    refused = await client.post(f"/v1/tournaments/{short.json()['tournament_id']}/start", headers=owner.headers)
+    assert refused.status_code == 422 and refused.json()["code"] == "not_enough_boards"
+    assert tid
