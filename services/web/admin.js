@@ -3,7 +3,8 @@
 // The table view shows every seat's cards (`hands` of each step); "view as" a seat shows
 // only what that seat saw. Every replay read is audited by the server.
 
-import { api, auctionOf, contractText, h, renderTable, scoresOf } from "./app.js";
+import { api } from "./api.js";
+import { auctionOf, contractText, h, renderTable, scoresOf } from "./table.js";
 
 const KEY = "atout.admin";
 const $ = (id) => document.getElementById(id);

@@ -1,181 +1,20 @@
-// Atout reference web client: plain ES module, no build step (docs/web-client.md).
+// Atout reference web client: the player's page. Plain ES modules, no build step
+// (docs/web-client.md): api.js talks to the API, table.js draws the felt, actions.js the
+// controls for my legal actions.
 //
 // Everything it knows comes from the public API: POST /v1/players (a guest), the lobby,
 // GET /v1/matches/{id} (my seat's view: hand, `legal`, trick, auction, scores, `to_act`,
 // `deadline`) and the live WebSocket. The client never folds events itself: each live
 // message only says "something happened at version V", and the view is read again
-// (debounced), so the rules stay on the server. admin.js imports the table renderer.
+// (debounced), so the rules stay on the server.
 
-export const SEATS = ["N", "E", "S", "W"];
-const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const RANK = { T: "10" };
+import { api, uuid } from "./api.js";
+import { choiceAction, renderActions, renderChoice } from "./actions.js";
+import { SEATS, auctionOf, contractText, dealScoreOf, describeAction, h, renderTable, scoresOf } from "./table.js";
+
 const BOTS = ["random", "basic", "expert"];
 const STORE_KEY = "atout.session";
-
-// --- tiny DOM helpers --------------------------------------------------------------------
-
-export function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") el.className = v;
-    else if (k === "dataset") Object.assign(el.dataset, v);
-    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else el.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
-  return el;
-}
-
 const $ = (id) => document.getElementById(id);
-
-export function suitText(s) {
-  if (s === null || s === undefined) return "no trump";
-  return SUIT[s] || String(s);
-}
-
-// A face-up card: the only element that carries a card code (`data-card`).
-export function cardEl(code, extra = {}) {
-  const joker = code === "JK";
-  const rank = joker ? "★" : RANK[code[0]] || code[0];
-  const suit = joker ? "Joker" : SUIT[code[1]] || code[1];
-  const red = joker || code[1] === "H" || code[1] === "D";
-  return h("span", { class: `card${red ? " red" : ""} ${extra.class || ""}`, dataset: { card: code },
-                     title: code, role: extra.onclick ? "button" : null, onclick: extra.onclick },
-           h("span", { class: "rank" }, rank), h("span", { class: "suit" }, suit));
-}
-
-const backEl = () => h("span", { class: "card back", "aria-hidden": "true" });
-
-// --- reading a view, whatever the game -----------------------------------------------------
-
-// The trick as [[seat, card], ...]: Belote and Cinch send `plays`, Five Hundred `cards` from the leader.
-export function trickPlays(trick) {
-  if (!trick) return [];
-  if (Array.isArray(trick.plays)) return trick.plays;
-  if (Array.isArray(trick.cards)) {
-    const start = SEATS.indexOf(trick.leader);
-    return trick.cards.map((card, i) => [SEATS[(start + i) % 4], card]);
-  }
-  return [];
-}
-
-function describeAction(a) {
-  const rest = Object.entries(a).filter(([k]) => k !== "action" && k !== "seat");
-  const parts = rest.map(([k, v]) => (k === "suit" || k === "trump") ? suitText(v)
-    : Array.isArray(v) ? v.join(" ") : typeof v === "boolean" ? `${k}: ${v ? "yes" : "no"}` : String(v));
-  return [a.action, ...parts].join(" ");
-}
-
-export function auctionOf(table) {
-  if (!table) return [];
-  if (Array.isArray(table.calls)) return table.calls.map((c) => ({ seat: c.seat, text: describeAction(c) }));
-  if (Array.isArray(table.bids)) return table.bids.map(([seat, v]) => ({ seat, text: v === null ? "pass" : `bid ${v}` }));
-  if (Array.isArray(table.auction)) return table.auction.map((c) => ({ seat: c.seat, text: describeAction(c) }));
-  return [];
-}
-
-export function contractText(c) {
-  if (!c) return "";
-  const bits = [`${c.seat}${c.team ? ` (${c.team})` : ""}:`];
-  if (c.contract) bits.push(String(c.contract).replace("_", " "));
-  else bits.push(suitText(c.trump));
-  if (c.value !== undefined && c.value !== null) bits.push(String(c.value));
-  if (c.tricks) bits.push(`${c.tricks} tricks`);
-  if (c.multiplier && c.multiplier > 1) bits.push(c.multiplier === 2 ? "coinché" : "surcoinché");
-  return bits.join(" ");
-}
-
-export function scoresOf(table) {
-  if (!table) return {};
-  return table.match_score || table.score || {};
-}
-
-function dealScoreOf(table) {
-  if (!table) return null;
-  if (table.points && Object.keys(table.points).length) return { label: "card points", values: table.points };
-  if (table.tricks_won) return { label: "tricks", values: table.tricks_won };
-  return null;
-}
-
-// --- the table ----------------------------------------------------------------------------
-
-// Render the felt: four seats around the current trick. `opts`: `bottom` (the seat shown at
-// the bottom), `hands` ({seat: cards} shown face up: my hand, or every hand for an admin),
-// `playable` (Set of my legal cards), `onCard(code)`, `names` ({seat: label}), `toAct`.
-export function renderTable(root, table, opts = {}) {
-  root.replaceChildren();
-  const bottom = opts.bottom || "S";
-  const i = SEATS.indexOf(bottom);
-  const places = { bottom, left: SEATS[(i + 1) % 4], top: SEATS[(i + 2) % 4], right: SEATS[(i + 3) % 4] };
-  const toAct = new Set(opts.toAct || (table && table.turn ? [table.turn] : []));
-  const hands = opts.hands || {};
-  const plays = trickPlays(table && table.trick);
-  const lastTrick = table && Array.isArray(table.tricks) && table.tricks.length ? table.tricks[table.tricks.length - 1] : null;
-  const shownPlays = plays.length ? plays : trickPlays(lastTrick);
-  const exposed = (table && table.exposed) || {};
-
-  for (const [place, seat] of Object.entries(places)) {
-    const faceUp = hands[seat] || exposed[seat] || null;
-    const size = table && table.hand_sizes ? table.hand_sizes[seat] : undefined;
-    let cards;
-    if (faceUp) {
-      cards = faceUp.map((code) => {
-        const playable = seat === bottom && opts.playable && opts.playable.has(code);
-        return cardEl(code, { class: playable ? "legal" : (opts.playable && seat === bottom ? "dim" : ""),
-                              onclick: playable && opts.onCard ? () => opts.onCard(code) : null });
-      });
-    } else {
-      cards = Array.from({ length: size || 0 }, backEl);
-    }
-    const badges = [];
-    if (table && table.dealer === seat) badges.push(h("span", { class: "badge" }, "dealer"));
-    if (table && table.contract && table.contract.seat === seat) badges.push(h("span", { class: "badge gold" }, contractText(table.contract)));
-    if (table && table.sitting_out === seat) badges.push(h("span", { class: "badge" }, "sits out"));
-    root.append(h("div", { class: `seat seat-${place}${toAct.has(seat) ? " to-act" : ""}`, dataset: { seat } },
-      h("div", { class: "seat-name" }, h("strong", {}, seat), " ", (opts.names && opts.names[seat]) || "", ...badges),
-      h("div", { class: `hand${faceUp ? " face-up" : ""}`, dataset: { seat } }, ...cards)));
-  }
-
-  const centre = h("div", { class: `trick${plays.length ? "" : " last"}`, id: "trick" });
-  for (const [place, seat] of Object.entries(places)) {
-    const play = shownPlays.find(([s]) => s === seat);
-    centre.append(h("div", { class: `slot slot-${place}` }, play ? cardEl(play[1]) : null));
-  }
-  if (table && table.turn_up && table.phase === "auction") {
-    centre.append(h("div", { class: "turn-up" }, h("small", {}, "turn-up"), cardEl(table.turn_up)));
-  }
-  if (!plays.length && lastTrick) centre.append(h("div", { class: "trick-note" }, `last trick: ${lastTrick.winner || "?"}`));
-  root.append(centre);
-}
-
-// --- the player's page ------------------------------------------------------------------------
-
-function uuid() {
-  if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
-  const x = [...b].map((v) => v.toString(16).padStart(2, "0")).join("");
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
-}
-
-export class ApiError extends Error {
-  constructor(status, body) {
-    super((body && body.message) || `HTTP ${status}`);
-    this.status = status; this.code = body && body.code; this.details = body && body.details;
-  }
-}
-
-export async function api(method, path, body, token) {
-  const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  const data = text ? JSON.parse(text) : null;
-  if (!res.ok) throw new ApiError(res.status, data);
-  return data;
-}
 
 const state = {
   session: null,        // {player_id, token, name}
@@ -193,6 +32,9 @@ const state = {
   log: [],
   clockTimer: null,
   reconnectTimer: null,
+  pick: null,           // a choice of several cards in progress: {key, chosen: Set}
+  kitty: null,          // Five Hundred: {key, cards: Set} the kitty I took, from my own kitty_taken event
+  deadlineAsked: null,  // the version whose missing deadline was asked for once more
 };
 
 function loadSession() {
@@ -264,8 +106,11 @@ async function createMatch(ev) {
   if (deals) options.deals = Number(deals);
   const seats = {};
   for (const sel of document.querySelectorAll("#create-form select[data-seat]")) seats[sel.dataset.seat] = sel.value;
+  const body = { game, options, seats, command_id: uuid() };
+  const [bid, play] = [$("create-clock-bid").value, $("create-clock-play").value];
+  if (bid || play) body.clock = { bid: Number(bid || play), play: Number(play || bid) };
   try {
-    const view = await call("POST", "/v1/matches", { game, options, seats, command_id: uuid() });
+    const view = await call("POST", "/v1/matches", body);
     location.hash = `#/match/${view.match_id}`;
   } catch (err) { alert(`${err.code || "error"}: ${err.message}`); }
 }
@@ -304,7 +149,8 @@ async function join(matchId, seat) {
 function enterMatch(id) {
   if (state.matchId === id) return;
   leaveMatch();
-  Object.assign(state, { matchId: id, view: null, lastVersion: 0, finished: false, retry: 0, log: [] });
+  Object.assign(state, { matchId: id, view: null, lastVersion: 0, finished: false, retry: 0, log: [], pick: null,
+                         kitty: null, deadlineAsked: null });
   show("table");
   $("table").replaceChildren(h("p", { class: "loading" }, "Loading the table…"));
   $("log").replaceChildren();
@@ -442,8 +288,13 @@ function render() {
     names[s] = holder ? (s === me ? "you" : holder.kind === "bot" ? `bot (${holder.level})` : state.names[holder.player_id] || "player") : "open";
   }
   const hands = me && table && table.hand ? { [me]: table.hand } : {};
-  renderTable($("table"), table, { bottom: me || "S", hands, playable, names, toAct: view.to_act,
-                                   onCard: (code) => playCard(code, plays) });
+  const choice = myTurn ? choiceAction(legal) : null;
+  const pick = choice ? picking(view, choice) : null;
+  const kitty = kittyOf(view);
+  renderTable($("table"), table, {
+    bottom: me || "S", hands, names, toAct: view.to_act, kitty,
+    playable: pick ? new Set(choice.from) : playable, chosen: pick ? pick.chosen : null,
+    onCard: pick ? (code) => toggle(pick, code) : (code) => playCard(code, plays) });
   document.body.dataset.status = view.status;
   document.body.dataset.myTurn = String(myTurn);
   document.body.dataset.version = String(view.version);
@@ -468,17 +319,11 @@ function render() {
   $("status").dataset.status = view.status;
   if (!me) $("status").append(h("span", { class: "badge" }, "spectator"));
 
-  // non-card actions: buttons, or a list when there are many (a robbing dealer's choices)
+  // non-card actions: buttons, a bid picker for a long auction, or a choice of several cards
   const others = myTurn ? legal.filter((a) => !(a.action === "play" && a.card)) : [];
-  const box = $("actions");
-  box.replaceChildren();
-  if (others.length > 12) {
-    const sel = h("select", { id: "action-select" }, ...others.map((a, i) => h("option", { value: i }, describeAction(a))));
-    box.append(sel, h("button", { onclick: () => act(others[Number(sel.value)]) }, "send"));
-  } else {
-    for (const a of others) box.append(h("button", { class: `action action-${a.action}`, dataset: { action: JSON.stringify(a) },
-                                                       onclick: () => act(a) }, describeAction(a)));
-  }
+  if (pick) renderChoice($("actions"), { ...choice, chosen: pick.chosen }, act, () => { pick.chosen.clear(); render(); });
+  else renderActions($("actions"), others, act);
+  document.body.dataset.picking = pick ? String(choice.k) : "";
 
   $("scores").replaceChildren(...Object.entries(scoresOf(table)).map(([k, v]) => h("div", { class: "score" }, h("span", {}, k), h("b", {}, String(v)))));
   const ds = dealScoreOf(table);
@@ -489,6 +334,43 @@ function render() {
   $("dispute-panel").hidden = !(me && view.status === "finished");
 
   renderClock(view.deadline);
+  // the clock's read model may follow the commit by a moment: ask once more for a human's deadline
+  if (!view.deadline && view.status === "playing" && state.deadlineAsked !== view.version &&
+      (view.to_act || []).some((s) => view.seats[s] && view.seats[s].kind === "player")) {
+    state.deadlineAsked = view.version;
+    schedule(600);
+  }
+}
+
+// A choice of k cards (a discard, a rob): the cards picked so far, kept while the view's version stays.
+function picking(view, choice) {
+  const key = `${view.version}:${choice.field}`;
+  if (!state.pick || state.pick.key !== key) state.pick = { key, chosen: new Set() };
+  for (const c of [...state.pick.chosen]) if (!choice.from.includes(c)) state.pick.chosen.delete(c);
+  return state.pick;
+}
+
+function toggle(pick, code) {
+  const choice = choiceAction((state.view.table && state.view.table.legal) || []);
+  if (pick.chosen.has(code)) pick.chosen.delete(code);
+  else if (choice && pick.chosen.size < choice.k) pick.chosen.add(code);
+  render();
+}
+
+// Five Hundred: the contractor holding the kitty sees which of his cards came from it. The view
+// has only his whole hand, so the cards come from his own copy of `kitty_taken` (GET …/events:
+// the seat's own events, redacted for it; nobody else's copy names a card), read once per deal.
+function kittyOf(view) {
+  const t = view.table;
+  if (!t || view.game !== "five_hundred" || t.phase !== "discard" || !t.contract || t.contract.seat !== view.seat) return null;
+  const key = `${view.match_id}:${t.deal}`;
+  if (state.kitty && state.kitty.key === key) return state.kitty.cards;
+  state.kitty = { key, cards: new Set() };
+  call("GET", `/v1/matches/${view.match_id}/events?after=${Math.max(0, view.version - 8)}`).then((out) => {
+    const taken = (out.events || []).map((e) => e.event).filter((e) => e && e.type === "kitty_taken" && e.seat === view.seat && e.cards);
+    if (taken.length && state.kitty && state.kitty.key === key) { state.kitty.cards = new Set(taken[taken.length - 1].cards); render(); }
+  }).catch(() => { /* the kitty is a convenience: the hand is all there is to choose from */ });
+  return state.kitty.cards;
 }
 
 function playCard(code, plays) {
@@ -499,7 +381,8 @@ function playCard(code, plays) {
   const needsChoice = options.filter((a) => Object.keys(a).length === Object.keys(options[0]).length);
   if (needsChoice.length > 1) {
     const box = $("actions");
-    box.replaceChildren(...needsChoice.map((a) => h("button", { onclick: () => act(a) }, describeAction(a))));
+    box.replaceChildren(...needsChoice.map((a) => h("button", { class: "action action-play", dataset: { action: JSON.stringify(a) },
+                                                               onclick: () => act(a) }, describeAction(a))));
     return;
   }
   act(options[0]);

@@ -165,32 +165,3 @@ async def test_an_admin_steps_through_the_disputed_deal(web_system, browser):
     await page.click("#step-last")
     await page.wait_for_selector(f"body[data-step='{len(table['steps']) - 1}']")
     assert not errors, errors
-
-
-@pytest.mark.parametrize("game", ["cinch", "five_hundred"])
-async def test_other_games_reach_my_turn_with_their_legal_actions(web_system, web_svc, browser, game):
-    """A smoke test of the generic table: the first decision of a Cinch or Five Hundred deal
-    against bots shows the view's legal actions (cards or buttons) and no hidden card."""
-    errors: list[str] = []
-    page = await new_page(browser, errors)
-    await page.goto(f"{web_system.base}/")
-    await page.fill("#signin-name", "Bea")
-    await page.click("#signin-go")
-    await page.wait_for_selector("#screen-lobby:not([hidden])")
-    await page.select_option("#create-game", game)
-    await page.fill("#create-deals", "1")
-    await page.click("#create-go")
-    await page.wait_for_url("**/#/match/*")
-    match_id = page.url.rsplit("/match/", 1)[1]
-    await page.wait_for_function("document.body.dataset.myTurn === 'true'", timeout=30_000)
-    view = await page.evaluate("window.atout.state.view")
-    legal = view["table"]["legal"]
-    cards = await page.locator("#table .seat-bottom .card.legal").count()
-    buttons = await page.locator("#actions button, #actions option").count()
-    assert cards == len({a["card"] for a in legal if a["action"] == "play" and "card" in a})
-    assert buttons == len([a for a in legal if not (a["action"] == "play" and "card" in a)]) + (
-        1 if buttons and await page.locator("#action-select").count() else 0)
-    assert cards or buttons
-    await _no_hidden_card(page, web_svc, match_id, "S", game)
-    await shot(page, f"10-{game}")
-    assert not errors, errors

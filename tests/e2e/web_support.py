@@ -182,4 +182,7 @@ async def truth(svc: Any, match_id: str) -> tuple[dict[str, set[str]], set[str],
             public.add(turn_up)
         for cards in (getattr(table, "exposed", None) or {}).values():  # Five Hundred's open misère
             public.update(cards)
+        for combination in getattr(table, "combinations_shown", None) or ():  # Belote, shown at trick 2
+            public.update(combination.cards)
+        public.update(card for _, card in getattr(table, "reused", None) or ())  # Cinch: face-up, then taken back
     return hands, public, state

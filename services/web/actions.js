@@ -1,0 +1,65 @@
+// My legal actions that are not a card to play, as controls (docs/web-client.md, "Acting"):
+//
+// * a button per action (take, pass, name a suit, coinche, declare…);
+// * a long auction (Coinche's 80…capot in four suits, Five Hundred's 6…10 tricks, Cinch's
+//   1…14) as a level list and one button per suit at that level, the other calls as buttons;
+// * a choice of several cards (`{"choose": k, "from": [...]}`: a Five Hundred discard, a
+//   Cinch discard or rob): the cards are picked on the felt, then sent with one button.
+//
+// Every control carries the action it sends as JSON in `data-action`.
+
+import { choiceOf, describeAction, h, suitText } from "./table.js";
+
+const MANY = 12;
+const levelOf = (a) => (a.action === "bid" ? (a.value ?? a.tricks) : undefined);
+
+function button(a, act, label) {
+  return h("button", { class: `action action-${a.action}`, dataset: { action: JSON.stringify(a) }, onclick: () => act(a) },
+           label || describeAction(a));
+}
+
+// Buttons, or for a long auction a level list plus the bids of the chosen level.
+export function renderActions(box, actions, act) {
+  box.replaceChildren();
+  const leveled = actions.filter((a) => levelOf(a) !== undefined);
+  if (actions.length <= MANY || leveled.length < 2) {
+    if (actions.length <= MANY) { for (const a of actions) box.append(button(a, act)); return; }
+    const sel = h("select", { id: "action-select" }, ...actions.map((a, i) => h("option", { value: i }, describeAction(a))));
+    box.append(sel, h("button", { onclick: () => act(actions[Number(sel.value)]) }, "send"));
+    return;
+  }
+  for (const a of actions.filter((x) => !leveled.includes(x))) box.append(button(a, act));
+  const levels = [...new Set(leveled.map(levelOf))];
+  const bids = h("div", { class: "bids", id: "bid-buttons" });
+  const sel = h("select", { id: "bid-level", title: "bid level" }, ...levels.map((v) => h("option", { value: String(v) }, String(v))));
+  const fill = () => {
+    const at = leveled.filter((a) => String(levelOf(a)) === sel.value);
+    bids.replaceChildren(...at.map((a) => button(a, act, a.suit !== undefined ? `${levelOf(a)} ${suitText(a.suit)}` : `bid ${levelOf(a)}`)));
+  };
+  sel.addEventListener("change", fill);
+  fill();
+  box.append(h("div", { class: "bid-picker" }, h("label", {}, "bid ", sel), bids));
+}
+
+// A choice of k cards: what is picked so far, and the button that sends it.
+// `pick`: {action, field, k, from, chosen: Set}; `act(action)`; `clear()`.
+export function renderChoice(box, pick, act, clear) {
+  const verb = pick.field === "keep" ? "keep" : pick.action.action;
+  const n = pick.chosen.size;
+  const send = h("button", { id: "pick-confirm", class: `action action-${pick.action.action}`, disabled: n !== pick.k,
+                             onclick: () => act({ ...pick.action, [pick.field]: pick.from.filter((c) => pick.chosen.has(c)) }) },
+                 `${verb} these ${pick.k}`);
+  box.replaceChildren(
+    h("div", { class: "pick-help", id: "pick-help" },
+      `Choose ${pick.k} card${pick.k > 1 ? "s" : ""} to ${verb}: ${n} / ${pick.k}`),
+    send, h("button", { class: "link", id: "pick-clear", onclick: clear, disabled: n === 0 }, "clear"));
+}
+
+// The one legal action that is a choice of several cards, if any: {action, field, k, from}.
+export function choiceAction(legal) {
+  for (const a of legal) {
+    const c = choiceOf(a);
+    if (c) return { action: a, field: c[0], k: c[1], from: c[2] };
+  }
+  return null;
+}
