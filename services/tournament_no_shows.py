@@ -20,7 +20,9 @@ log = logging.getLogger(__name__)
 
 async def absent(matches: MatchService, match_id: str, table: Table) -> list[str]:
     """The entries of `table` none of whose human players has acted at it in person (an entry
-    of bots only is never absent)."""
+    of bots only is never absent). None at an individual table: its forfeits are not done."""
+    if table.seats:
+        return []
     state = await matches.load(match_id)
     acted = {str(e.seat) for _, e, _ in await matches.events(match_id)
              if isinstance(e, match_rules.ActionTaken) and e.by == "player"}

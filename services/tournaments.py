@@ -25,7 +25,7 @@ from domain import tournaments as rules
 from domain.cards import Seat
 from domain.game import RuleViolation
 from domain.tournaments import events as ev
-from domain.tournaments import forfeits
+from domain.tournaments import forfeits, individual
 from infra.serialization import EventRegistry
 from infra.store import CommandConflictError, ConcurrencyError, PostgresEventStore
 from services import tournament_no_shows as no_shows
@@ -107,13 +107,14 @@ class TournamentService:
         """`boards`: a match record whose decks are the boards (instead of the shuffle)."""
         tid = str(uuid.uuid4() if command_id is None else uuid.uuid5(command_id, "tournament"))
         match_rules.create("check", game, dict(options), dict.fromkeys("NESW"), None, 1)  # options valid?
-        imported = 0
+        imported, alone = 0, individual.is_individual(game, options)
         if boards is not None:
             imported = await tournament_boards.keep(self.pool, tid, game, boards, int(options.get("deals") or 0))
         await self.execute(tid, ev.Create(tournament_id=tid, organiser=organiser, name=name, game=game,
                                           options=dict(options), format=format, rounds=rounds, schedule=schedule,
                                           bots={"level": "basic", "fill": True, **(bots or {})},
-                                          no_show_grace=no_show_grace, imported_boards=imported),
+                                          no_show_grace=no_show_grace, imported_boards=imported,
+                                          individual=alone),
                            command_id=command_id)
         return tid
 
@@ -186,7 +187,8 @@ class TournamentService:
         level = state.bots.get("level", "basic")
         people: dict[str, str] = {}
         specs: dict[str, str] = {}
-        for entry, seats in ((table.home, "NS"), (table.away, "EW")):
+        sitting = [(e, s) for s, e in table.seats.items()] or [(table.home, "NS"), (table.away, "EW")]
+        for entry, seats in sitting:                   # an individual table: one seat an entry
             players = state.entries[entry]
             for i, seat in enumerate(seats):
                 player = players[i] if i < len(players) else f"bot:{level}"

@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from domain.game import RuleViolation, verify
-from domain.tournaments import elimination, forfeits, pairing, scoring
+from domain.tournaments import elimination, forfeits, individual, pairing, scoring
 from domain.tournaments.events import (BOTH, FORMATS, MAX_NO_SHOW_GRACE, NO_SHOW_GRACE, Create, EntryRegistered,
                                        EntryWithdrawn, Forfeit, OpenTable, PairingSubmitted, PairNext, Register,
                                        RecordResult, ResultRecorded, RoundClosed, RoundPaired, Start, SubmitPairing,
@@ -48,6 +48,7 @@ class State(msgspec.Struct, frozen=True):
     bots: dict[str, Any] = {}
     no_show_grace: int = 0         # seconds; 0: no forfeits
     imported_boards: int = 0       # boards from a match record (0: the verifiable shuffle)
+    individual: bool = False       # one player an entry, four entries a table
     board_digests: list[str] = []
     status: str = "new"            # new, registering, running, closed
     entries: dict[str, list[str]] = {}
@@ -99,7 +100,7 @@ def results_of(state: State, closed_only: bool = False) -> list[scoring.TableRes
             r = rnd.results.get(table.table)
             if r is not None:
                 out.append(scoring.TableResult(rnd.number, table.table, table.home, table.away, r.score,
-                                               {int(b): s for b, s in r.boards.items()}, r.forfeit))
+                                               {int(b): s for b, s in r.boards.items()}, r.forfeit, table.seats))
     return out
 
 
@@ -108,6 +109,8 @@ def lines(state: State, closed_only: bool = False) -> dict[str, scoring.Line]:
     if state.duplicate:
         return scoring.matchpoints(results, list(state.entries))
     byes = [b for rnd in state.played if rnd.closed or not closed_only for b in rnd.byes]
+    if state.individual:
+        return individual.points(list(state.entries), results, byes)
     return scoring.match_points(list(state.entries), results, byes)
 
 
@@ -119,6 +122,8 @@ def decide(state: State, command: Any) -> list[Any]:
                f"rounds must be 1..{MAX_ROUNDS}")
         verify(command.format != "duplicate" or bool(command.options.get("deals")), "bad_option",
                "a duplicate tournament needs the 'deals' option: each round is that many boards")
+        verify(not command.individual or command.format == "swiss", "bad_format",
+               "an individual tournament is a Swiss (the other formats pair partnerships)")
         grace = NO_SHOW_GRACE if command.no_show_grace is None else command.no_show_grace
         verify(0 <= grace <= MAX_NO_SHOW_GRACE, "bad_option", f"no_show_grace must be 0..{MAX_NO_SHOW_GRACE} seconds")
         return [TournamentCreated(**{**msgspec.structs.asdict(command), "no_show_grace": grace})]
@@ -127,7 +132,8 @@ def decide(state: State, command: Any) -> list[Any]:
     if isinstance(command, Register):
         verify(state.status == "registering", "registration_closed", "registration is closed")
         verify(command.entry_id not in state.entries, "entry_exists", "this entry is already registered")
-        verify(1 <= len(command.players) <= 2, "bad_entry", "an entry is a partnership of two (or one with a bot)")
+        verify(1 <= len(command.players) <= (1 if state.individual else 2), "bad_entry",
+               "an entry is one player" if state.individual else "an entry is a partnership of two (or one with a bot)")
         taken = {p for e in state.active for p in state.entries[e] if not p.startswith("bot:")}
         clash = [p for p in command.players if p in taken]
         verify(not clash, "already_registered", "a player is already in another entry", players=clash)
@@ -137,7 +143,8 @@ def decide(state: State, command: Any) -> list[Any]:
         return [EntryWithdrawn(entry_id=command.entry_id)]
     if isinstance(command, Start):
         verify(state.status == "registering", "already_started", "the tournament has started")
-        verify(len(state.active) >= 2, "too_few_entries", "a tournament needs at least two entries")
+        verify(len(state.active) >= (4 if state.individual else 2), "too_few_entries",
+               f"a tournament needs at least {4 if state.individual else 2} entries")
         rounds, boards = plan(state)
         verify(not boards or bool(command.commitment), "no_commitment", "boards need their commitment at the start")
         if state.imported_boards:
@@ -148,7 +155,8 @@ def decide(state: State, command: Any) -> list[Any]:
         return [TournamentStarted(rounds=rounds, boards_per_round=boards, board_count=rounds * boards,
                                   commitment=command.commitment, board_digests=list(command.board_digests))]
     if isinstance(command, SubmitPairing):
-        verify(state.format != "elimination", "bad_pairing", "an elimination bracket is not paired by hand")
+        verify(state.format != "elimination" and not state.individual, "bad_pairing",
+               "an elimination bracket (or an individual Swiss) is not paired by hand")
         verify(command.round == len(state.played) + 1 and (state.status == "registering" or command.round <= state.rounds),
                "bad_round", f"only the next round ({len(state.played) + 1}) can be paired", round=command.round)
         pairing.check_manual(command.tables, command.byes, state.active)
@@ -180,6 +188,7 @@ def _pair_next(state: State, number: int) -> list[Any]:
     boards = list(range((number - 1) * state.boards_per_round + 1, number * state.boards_per_round + 1))
     submitted = state.manual.get(number)
     order: list[str] = []
+    seated: list[Table] = []                 # an individual round's tables of four
     if submitted is not None:
         active = set(state.active)
         verify(all(e in active for t in submitted.tables for e in t) and set(submitted.byes) <= active,
@@ -194,11 +203,15 @@ def _pair_next(state: State, number: int) -> list[Any]:
         raise RuleViolation("awaiting_pairing", f"round {number} waits for the organiser's pairing")
     else:
         ln = lines(state)
-        ranked = pairing.rank(state.active, {e: ln[e].points for e in ln}, {e: ln[e].tiebreak for e in ln})
-        played = {frozenset((t.home, t.away)) for rnd in state.played for t in rnd.tables}
         had_bye = {b for rnd in state.played for b in rnd.byes}
-        pairs, byes = pairing.swiss_pairing(ranked, played, had_bye)
-    tables = []
+        second = {e: (ln[e].diff if state.individual else ln[e].tiebreak) for e in ln}
+        ranked = pairing.rank(state.active, {e: ln[e].points for e in ln}, second)
+        if state.individual:                 # tables of four (domain/tournaments/individual.py)
+            (seated, byes), pairs = individual.swiss(ranked, had_bye, number), []
+        else:
+            played = {frozenset((t.home, t.away)) for rnd in state.played for t in rnd.tables}
+            pairs, byes = pairing.swiss_pairing(ranked, played, had_bye)
+    tables = list(seated)
     for i, (home, away) in enumerate(pairs, 1):
         if state.duplicate and i % 2 == 0:
             home, away = away, home        # paired tables swap directions: the home side holds EW here
@@ -243,7 +256,7 @@ def evolve(state: State, event: Any) -> State:
         return s(state, tournament_id=event.tournament_id, organiser=event.organiser, name=event.name,
                  game=event.game, options=event.options, format=event.format, rounds_wanted=event.rounds,
                  schedule=event.schedule, bots=event.bots, no_show_grace=event.no_show_grace or 0,
-                 imported_boards=event.imported_boards, status="registering")
+                 imported_boards=event.imported_boards, individual=event.individual, status="registering")
     if isinstance(event, EntryRegistered):
         return s(state, entries={**state.entries, event.entry_id: list(event.players)},
                  names={**state.names, event.entry_id: event.name or event.entry_id})

@@ -14,8 +14,9 @@ BOTH = "both"                      # `forfeit` of a double no-show: neither entr
 
 class Table(msgspec.Struct, frozen=True):
     table: int                     # 1-based
-    home: str                      # sits NS
-    away: str                      # sits EW
+    home: str                      # sits NS ("" at an individual table)
+    away: str                      # sits EW ("" at an individual table)
+    seats: dict[str, str] = {}     # an individual table: seat (N, E, S, W) -> entry
 
 
 class TournamentCreated(msgspec.Struct, frozen=True, tag="tournament_created"):
@@ -30,6 +31,7 @@ class TournamentCreated(msgspec.Struct, frozen=True, tag="tournament_created"):
     bots: dict[str, Any]           # {"level": "basic", "fill": true}
     no_show_grace: int | None = None   # seconds; 0: no forfeits; None (older events): none either
     imported_boards: int = 0       # boards given as a match record (their decks are never in an event)
+    individual: bool = False       # entries of one player, four a table (domain/tournaments/individual.py)
 
 
 class EntryRegistered(msgspec.Struct, frozen=True, tag="entry_registered"):
@@ -108,6 +110,7 @@ class Create(msgspec.Struct, frozen=True):
     bots: dict[str, Any] = {}
     no_show_grace: int | None = None   # None: NO_SHOW_GRACE
     imported_boards: int = 0
+    individual: bool = False
 
 
 class Register(msgspec.Struct, frozen=True):

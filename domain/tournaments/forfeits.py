@@ -42,6 +42,7 @@ def result(state: Any, command: Forfeit) -> ResultRecorded:
     verify(command.table not in rnd.results, "result_recorded", "this table's result is already recorded")
     verify(state.no_show_grace > 0, "no_forfeits", "this tournament has no no-show forfeits")
     table = next(t for t in rnd.tables if t.table == command.table)
+    verify(not table.seats, "bad_forfeit", "an individual table has no forfeits (yet): the clock plays for the absent")
     absent = set(command.absent)
     verify(bool(absent) and absent <= {table.home, table.away}, "bad_forfeit",
            "only an entry of this table can forfeit it", absent=sorted(absent))

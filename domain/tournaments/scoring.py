@@ -36,6 +36,7 @@ class TableResult:
     score: Mapping[str, int]
     boards: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
     forfeit: str | None = None     # the entry that forfeited, "both" for a double forfeit
+    seats: Mapping[str, str] = field(default_factory=dict)   # an individual table: seat -> entry
 
     @property
     def double_forfeit(self) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.tournaments import scoring
+from domain.tournaments import individual, scoring
 from infra.projections.base import RowProjection
 from infra.store.model import RecordedEvent
 
@@ -22,17 +22,20 @@ EVENTS = frozenset({"tournament_created", "entry_registered", "entry_withdrawn",
 def compute(row: dict[str, Any], up_to: int) -> list[dict[str, Any]]:
     """The standings after round `up_to`, from the row's closed rounds."""
     results = [scoring.TableResult(r["round"], r["table"], r["home"], r["away"], r["score"],
-                                   {int(b): s for b, s in r["boards"].items()}, r.get("forfeit"))
+                                   {int(b): s for b, s in r["boards"].items()}, r.get("forfeit"), r.get("seats") or {})
                for r in row["results"] if r["round"] <= up_to]
     entries = list(row["entries"])
     if row["format"] == "duplicate":
         return scoring.standings(scoring.matchpoints(results, entries), entries, duplicate=True)
     byes = [b for rnd, bs in row["byes"].items() if int(rnd) <= up_to for b in bs]
+    if any(r.seats for r in results) or row.get("individual"):     # tables of four, each for himself
+        return scoring.standings(individual.points(entries, results, byes), entries, duplicate=True)
     return scoring.standings(scoring.match_points(entries, results, byes), entries)
 
 
 class TournamentStandings(RowProjection):
     name = "tournament_standings"
+    version = 2                    # 2: individual tournaments (seats, the `individual` column), forfeits
     table = "tournament_standings"
     event_types = EVENTS
     columns = {
@@ -41,6 +44,7 @@ class TournamentStandings(RowProjection):
         "name": "text",
         "game": "text",
         "format": "text",
+        "individual": "boolean",
         "status": "text",
         "schedule": "timestamptz",
         "entries": "jsonb",        # entry id -> {"players": [...], "name": ..., "withdrawn": bool}
@@ -65,7 +69,8 @@ class TournamentStandings(RowProjection):
 
             schedule = dt.datetime.fromisoformat(data["schedule"]) if data.get("schedule") else None
             row = {"tournament_id": data["tournament_id"], "organiser": data["organiser"], "name": data["name"],
-                   "game": data["game"], "format": data["format"], "status": "registering", "schedule": schedule,
+                   "game": data["game"], "format": data["format"], "individual": bool(data.get("individual")),
+                   "status": "registering", "schedule": schedule,
                    "entries": {}, "tables": {}, "byes": {}, "results": [], "closed_rounds": 0,
                    "by_round": {}, "overall": []}
         elif row is None:
@@ -85,6 +90,7 @@ class TournamentStandings(RowProjection):
             elif t == "round_paired":
                 r = str(data["round"])
                 row["tables"] = {**row["tables"], r: {str(tb["table"]): {"home": tb["home"], "away": tb["away"],
+                                                                         "seats": tb.get("seats") or {},
                                                                          "match_id": None} for tb in data["tables"]}}
                 row["byes"] = {**row["byes"], r: data["byes"]}
             elif t == "table_opened":
@@ -95,6 +101,7 @@ class TournamentStandings(RowProjection):
                 seat = row["tables"][str(data["round"])][str(data["table"])]
                 row["results"] = [*row["results"], {"round": data["round"], "table": data["table"],
                                                     "home": seat["home"], "away": seat["away"],
+                                                    "seats": seat.get("seats") or {},
                                                     "match_id": data["match_id"], "score": data["score"],
                                                     "boards": data["boards"], "forfeit": data.get("forfeit")}]
             elif t == "round_closed":

@@ -97,7 +97,8 @@ def view(state: rules.State, full: bool) -> dict[str, Any]:
         shown = full or rnd.closed
         rounds.append({"round": rnd.number, "closed": rnd.closed, "boards": rnd.boards, "byes": rnd.byes,
                        "manual": rnd.manual,
-                       "tables": [{"table": t.table, "ns": t.home, "ew": t.away, "match_id": rnd.matches.get(t.table),
+                       "tables": [{"table": t.table, "ns": t.home or None, "ew": t.away or None,
+                                   "seats": t.seats or None, "match_id": rnd.matches.get(t.table),
                                    "result": msgspec.to_builtins(rnd.results[t.table]) if shown and t.table in rnd.results
                                    else None} for t in rnd.tables],
                        "seeds": rnd.seeds if rnd.closed else {}})
@@ -105,7 +106,7 @@ def view(state: rules.State, full: bool) -> dict[str, Any]:
             "game": state.game, "options": state.options, "format": state.format, "status": state.status,
             "schedule": state.schedule, "bots": state.bots, "no_show_grace": state.no_show_grace,
             "rounds_planned": state.rounds or state.rounds_wanted,
-            "commitment": state.commitment, "board_count": state.board_count,
+            "individual": state.individual, "commitment": state.commitment, "board_count": state.board_count,
             "boards": "record" if state.imported_boards else "shuffle" if state.options.get("deals") else None,
             "board_digests": state.board_digests,
             "entries": [{"entry_id": e, "players": p, "name": state.names.get(e, e),
@@ -119,11 +120,13 @@ def standings(state: rules.State) -> dict[str, Any]:
     for rnd in state.played:
         if rnd.closed:
             cut = msgspec.structs.replace(state, played=[r for r in state.played if r.number <= rnd.number])
-            by_round[str(rnd.number)] = scoring.standings(rules.lines(cut, closed_only=True), entries, state.duplicate)
-    overall = scoring.standings(rules.lines(state, closed_only=True), entries, state.duplicate)
+            by_round[str(rnd.number)] = scoring.standings(rules.lines(cut, closed_only=True), entries,
+                                                          state.duplicate or state.individual)
+    overall = scoring.standings(rules.lines(state, closed_only=True), entries, state.duplicate or state.individual)
     return {"tournament_id": state.tournament_id, "format": state.format, "status": state.status,
             "overall": overall, "by_round": by_round,
-            "tie_breaks": ["matchpoints", "diff"] if state.duplicate else ["points", "buchholz", "diff"]}
+            "tie_breaks": ["matchpoints", "diff"] if state.duplicate else ["points", "diff"] if state.individual
+            else ["points", "buchholz", "diff"]}
 
 
 @post("/v1/tournaments", guards=ORGANISER, tags=TAGS, security=BEARER, exception_handlers=HANDLERS,
@@ -201,7 +204,8 @@ async def pair(tournament_id: PathStr, data: Annotated[PairingIn, Body()], princ
 async def results(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> list[dict[str, Any]]:
     state = await service(runtime).load(tournament_id)
     full = owns(principal, state)
-    return [{"round": r.round, "table": r.table, "ns": r.home, "ew": r.away, "score": dict(r.score),
+    return [{"round": r.round, "table": r.table, "ns": r.home or None, "ew": r.away or None,
+             "seats": dict(r.seats) or None, "score": dict(r.score),
              "boards": {str(b): dict(s) for b, s in r.boards.items()}, "forfeit": r.forfeit}
             for r in rules.results_of(state, closed_only=not full)]
 

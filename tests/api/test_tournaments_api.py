@@ -140,3 +140,28 @@ async def test_boards_imported_as_a_match_record(client, pool) -> None:
     refused = await client.post(f"/v1/tournaments/{short.json()['tournament_id']}/start", headers=owner.headers)
     assert refused.status_code == 422 and refused.json()["code"] == "not_enough_boards"
     assert tid
+
+
+async def test_an_individual_tournament_takes_entries_of_one_player(client, pool) -> None:
+    owner, alice, bob = await organiser(client, pool), await register(client), await register(client)
+    body = {"name": "Cut-throat", "game": "cinch", "format": "swiss", "rounds": 1,
+            "options": {"mode": "individual", "deals": 1}}
+    created = await client.post("/v1/tournaments", json=body, headers=owner.headers)
+    assert created.status_code == 201 and created.json()["individual"] is True
+    tid = created.json()["tournament_id"]
+    pair = await client.post(f"/v1/tournaments/{tid}/entries", json={"players": [alice.player_id, bob.player_id]},
+                             headers=alice.headers)
+    assert pair.status_code == 422 and pair.json()["code"] == "bad_entry"
+    alone = await client.post(f"/v1/tournaments/{tid}/entries", json={"players": [alice.player_id]},
+                              headers=alice.headers)
+    assert alone.status_code == 201
+    for _ in range(3):
+        await client.post(f"/v1/tournaments/{tid}/entries", json={"players": ["bot:random"]}, headers=owner.headers)
+    started = await client.post(f"/v1/tournaments/{tid}/start", headers=owner.headers)
+    assert started.status_code == 200, started.text
+    table = started.json()["rounds"][0]["tables"][0]
+    assert table["ns"] is None and sorted(table["seats"]) == ["E", "N", "S", "W"]
+    standings = (await client.get(f"/v1/tournaments/{tid}/standings", headers=alice.headers)).json()
+    assert standings["tie_breaks"] == ["points", "diff"]
+    robin = await client.post("/v1/tournaments", json={**body, "format": "round_robin"}, headers=owner.headers)
+    assert robin.status_code == 422 and robin.json()["code"] == "bad_format"
