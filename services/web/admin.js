@@ -3,7 +3,7 @@
 // The table view shows every seat's cards (`hands` of each step); "view as" a seat shows
 // only what that seat saw. Every replay read is audited by the server.
 
-import { api } from "./api.js";
+import { api, uuid } from "./api.js";
 import { auctionOf, contractText, h, renderTable, scoresOf } from "./table.js";
 
 const KEY = "atout.admin";
@@ -17,7 +17,7 @@ function signedIn() {
   if (state.token) loadQueue();
 }
 
-const call = (path) => api("GET", path, undefined, state.token).catch((err) => {
+const call = (path, method = "GET", body = undefined) => api(method, path, body, state.token).catch((err) => {
   if (err.status === 401 || err.status === 403) {
     $("replay-head").replaceChildren(h("p", { class: "flag" }, `${err.code}: ${err.message}`));
   }
@@ -29,7 +29,7 @@ async function loadQueue() {
   try {
     const items = await call(`/v1/admin/disputes?status=${status}`);
     $("queue").replaceChildren(...(items.length ? items.map((d) => h("li", { dataset: { dispute: d.dispute_id } },
-      h("button", { class: "small", onclick: () => open({ match: d.match_id, deal: d.deal, dispute: d.dispute_id }) }, "replay"),
+      h("button", { class: "small", onclick: () => open({ match: d.match_id, deal: d.deal, dispute: d.dispute_id, info: d }) }, "replay"),
       ` ${d.status} · deal ${d.deal} · ${d.reason || ""}`,
       h("div", { class: "empty" }, `match ${d.match_id}`))) : [h("li", { class: "empty" }, "nothing here")]));
   } catch { /* shown by call */ }
@@ -63,13 +63,67 @@ function head(r) {
                 ["illegal actions", r.illegal ? String(r.illegal.length) : "—"],
                 ["rulings", r.rulings ? String(r.rulings.length) : "0"]];
   $("replay-head").replaceChildren(h("h2", {}, "Replay"),
-    h("table", { class: "kv" }, ...rows.map(([k, val]) => h("tr", {}, h("td", {}, k), h("td", {}, String(val ?? ""))))));
+    h("table", { class: "kv" }, ...rows.map(([k, val]) => h("tr", {}, h("td", {}, k), h("td", {}, String(val ?? ""))))),
+    h("ul", { class: "list", id: "ruling-list" }, ...(r.rulings || []).map((x) => h("li", {}, rulingText(x)))),
+    state.target && state.target.dispute ? rulingForm(r) : null);
   const sum = [];
   const brief = (res) => JSON.stringify({ result: res.result, score: res.score, points: res.points });
   if (r.recorded_result) sum.push(h("div", {}, "recorded: ", h("code", {}, brief(r.recorded_result))));
   if (r.rescored_result) sum.push(h("div", { class: "flag" }, "rescored now: ", h("code", {}, brief(r.rescored_result))));
   for (const i of r.illegal || []) sum.push(h("div", { class: "flag" }, JSON.stringify(i)));
   $("replay-summary").replaceChildren(...(sum.length ? sum : [h("span", { class: "empty" }, "—")]));
+}
+
+// --- rulings (POST /v1/admin/disputes/{id}/rulings, docs/disputes.md "Rulings") -------------
+
+function rulingText(x) {
+  if (!x || typeof x !== "object") return String(x ?? "");
+  const score = x.score ? ` ${Object.entries(x.score).map(([k, v]) => `${k} ${v > 0 ? "+" : ""}${v}`).join(" ")}` : "";
+  return `${x.ruling}${score}${x.reason ? ` — ${x.reason}` : ""}${x.version ? ` (v${x.version})` : ""}`;
+}
+
+function rulingForm(r) {
+  const info = state.target.info || {};
+  if (info.status === "resolved" || info.status === "rejected") {
+    return h("div", { class: "rulings", id: "ruling-done" }, `dispute ${info.status}`,
+             info.ruling ? `: ${rulingText(info.ruling)}` : "");
+  }
+  const last = r.steps.length ? r.steps[r.steps.length - 1].view : null;
+  const sides = Object.keys(scoresOf(last)).length ? Object.keys(scoresOf(last)) : ["NS", "EW"];
+  const kind = h("select", { id: "ruling-kind" }, ...["void", "adjust", "replay", "reject"].map((k) => h("option", { value: k }, k)));
+  const scores = h("span", { class: "scores", id: "ruling-scores", hidden: true },
+    ...sides.map((side) => h("label", {}, `${side} `, h("input", { type: "number", value: "0", dataset: { side } }))));
+  kind.addEventListener("change", () => { scores.hidden = kind.value !== "adjust"; });
+  const reason = h("input", { id: "ruling-reason", placeholder: "reason", required: true, maxlength: "500" });
+  const form = h("form", { class: "rulings inline", id: "ruling-form" }, h("h3", {}, "Ruling"), kind, scores, reason,
+                 h("button", { type: "submit", id: "ruling-go" }, "Apply ruling"), h("div", { id: "ruling-result" }));
+  form.addEventListener("submit", (ev) => { ev.preventDefault(); rule(kind.value, reason.value.trim(), scores); });
+  return form;
+}
+
+async function rule(ruling, reason, scores) {
+  const target = state.target;
+  const body = { ruling, reason, command_id: uuid() };
+  if (ruling === "adjust") {
+    body.score = Object.fromEntries([...scores.querySelectorAll("input")].map((i) => [i.dataset.side, Number(i.value || 0)]));
+  }
+  const out = $("ruling-result");
+  try {
+    const dispute = await call(`/v1/admin/disputes/${target.dispute}/rulings`, "POST", body);
+    target.info = dispute;
+    let score = "";
+    try {
+      const match = await call(`/v1/matches/${target.match}`);
+      score = Object.entries(scoresOf(match.table)).map(([k, v]) => `${k} ${v}`).join(" · ");
+    } catch { /* the ruling stands; the score is a convenience */ }
+    await open(target);
+    document.body.dataset.ruled = dispute.status;
+    if (score) $("replay-head").append(h("div", { class: "rulings", id: "ruling-outcome" }, "match score now: ", h("b", { id: "ruling-score" }, score)));
+    loadQueue();
+    setTimeout(loadQueue, 1000);              // the queue is a read model: it follows within moments
+  } catch (err) {
+    (out || $("replay-head")).replaceChildren(h("p", { class: "flag" }, `${err.code || "error"}: ${err.message}`));
+  }
 }
 
 function show() {

@@ -165,3 +165,41 @@ async def test_an_admin_steps_through_the_disputed_deal(web_system, browser):
     await page.click("#step-last")
     await page.wait_for_selector(f"body[data-step='{len(table['steps']) - 1}']")
     assert not errors, errors
+
+
+async def test_an_admin_rules_on_the_dispute_from_the_page(web_system, browser):
+    """The admin adjusts the disputed deal's score from the replay page; the dispute is resolved,
+    the ruling is listed, and the match score shown is the one the API answers."""
+    if "match_id" not in SHARED:
+        pytest.skip("needs the deal played and disputed by the test above")
+    match_id = SHARED["match_id"]
+    token = web_system.admin_token("judge")
+    async with httpx.AsyncClient(base_url=web_system.base, headers={"Authorization": f"Bearer {token}"}) as http:
+        before = (await http.get(f"/v1/matches/{match_id}")).json()["table"]["match_score"]
+    errors: list[str] = []
+    page = await new_page(browser, errors)
+    await page.goto(f"{web_system.base}/admin")
+    await page.fill("#admin-token", token)
+    await page.click("#admin-token-form button")
+    await page.select_option("#queue-status", "all")
+    item = page.locator(f"#queue li:has-text('{match_id}')")
+    await item.locator("button").click()
+    await page.wait_for_selector("#ruling-form")
+    await page.select_option("#ruling-kind", "adjust")
+    await page.fill("#ruling-scores input[data-side=NS]", "20")
+    await page.fill("#ruling-scores input[data-side=EW]", "-20")
+    await page.fill("#ruling-reason", "W revoked at trick 3")
+    await page.click("#ruling-go")
+    await page.wait_for_selector("body[data-ruled=resolved]")
+    await page.wait_for_selector("#ruling-done")
+    assert "resolved" in await page.locator("#ruling-done").inner_text()
+    ruled = await page.locator("#ruling-list").inner_text()
+    assert "adjust" in ruled and "NS +20" in ruled and "EW -20" in ruled, ruled
+    async with httpx.AsyncClient(base_url=web_system.base, headers={"Authorization": f"Bearer {token}"}) as http:
+        after = (await http.get(f"/v1/matches/{match_id}")).json()["table"]["match_score"]
+        disputes = (await http.get("/v1/admin/disputes?status=resolved")).json()
+    assert after == {"NS": before["NS"] + 20, "EW": before["EW"] - 20}, (before, after)
+    assert await page.locator("#ruling-score").inner_text() == f"NS {after['NS']} · EW {after['EW']}"
+    assert any(d["match_id"] == match_id for d in disputes)
+    await shot(page, "11-admin-ruling")
+    assert not errors, errors
