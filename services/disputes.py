@@ -80,6 +80,22 @@ async def may_watch(principal: Principal | None, state: rules.MatchState) -> boo
     return may_review(principal, {o for o in [await lookup(state.match_id) for lookup in ORGANISER_LOOKUPS] if o})
 
 
+async def seal_listing(principal: Principal, summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A list of match summaries as `principal` may see it: a table it may not watch (see
+    `may_watch`) keeps its place in the list, but not its score, winner, deals or version —
+    another table may still be playing the same boards."""
+    shown = []
+    for summary in summaries:
+        seated = any(isinstance(h, dict) and h.get("player_id") == principal.player_id
+                     for h in (summary.get("seats") or {}).values())
+        if not seated and not all([await check(summary["match_id"]) for check in PUBLIC_CHECKS]):
+            organisers = {o for o in [await lookup(summary["match_id"]) for lookup in ORGANISER_LOOKUPS] if o}
+            if not may_review(principal, organisers):
+                summary = {**summary, "score": None, "winner": None, "deals": None, "version": None, "sealed": True}
+        shown.append(summary)
+    return shown
+
+
 def dispute_stream(dispute_id: str) -> str:
     return f"{DISPUTE_PREFIX}{dispute_id}"
 

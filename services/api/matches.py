@@ -13,6 +13,7 @@ from litestar import Response, delete, get, post
 from litestar.params import Body
 
 from infra.players import Principal
+from services import disputes
 from services.api import flows, queries
 from services.api.auth import authenticated
 from services.api.play import ensure_watchable
@@ -62,12 +63,13 @@ async def create_match(data: Annotated[CreateMatch, Body(examples=CREATE_EXAMPLE
 @get("/v1/matches", guards=PLAYER, tags=TAGS, summary="The lobby (open matches), or matches by status",
      security=BEARER, responses=responses(200, list, [ex("open matches", LOBBY_EXAMPLE)], "Matches, newest first",
                                           400, 401, 429))
-async def list_matches(runtime: Runtime, status: FromQuery[Literal["open", "playing", "finished"]] = "open",
+async def list_matches(principal: Caller, runtime: Runtime,
+                       status: FromQuery[Literal["open", "playing", "finished"]] = "open",
                        game: FromQuery[str | None] = None, limit: Limit = 50
                        ) -> list[dict[str, Any]]:
     if status == "open":
         return await queries.open_matches(runtime.pool, game, limit)
-    return await queries.matches_by_status(runtime.pool, status, limit)
+    return await disputes.seal_listing(principal, await queries.matches_by_status(runtime.pool, status, limit))
 
 
 @get("/v1/matches/mine", guards=PLAYER, tags=TAGS, summary="My matches", security=BEARER,

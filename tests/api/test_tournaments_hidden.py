@@ -15,6 +15,7 @@ import random
 
 import pytest
 
+from infra.projections import MatchSummaries, ProjectionRunner
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
 from services.matches import MatchService
@@ -51,6 +52,18 @@ async def reads(client, match_id: str, player, stream: bool = False) -> dict[str
     return out
 
 
+async def listed(client, pool, match_id: str, reader) -> dict:
+    """The match as `GET /v1/matches?status=finished` shows it to `reader` (the summaries
+    read model caught up first: no projector runs beside this test client)."""
+    store, summaries = PostgresEventStore(pool), MatchSummaries()
+    runner = ProjectionRunner(store)
+    await runner.ensure(summaries)
+    await store.settle()
+    await runner.catch_up(summaries)
+    rows = (await client.get("/v1/matches?status=finished&limit=200", headers=reader.headers)).json()
+    return next(row for row in rows if row["match_id"] == match_id)
+
+
 async def test_another_tables_board_is_sealed_until_the_round_closes(client, pool) -> None:
     owner, admin = await with_role(client, pool, "organiser"), await with_role(client, pool, "admin")
     alice, outsider = await register(client), await register(client)
@@ -77,6 +90,12 @@ async def test_another_tables_board_is_sealed_until_the_round_closes(client, poo
     assert not (await svc.load(tid)).current.closed
     assert await reads(client, other_table, alice, stream=True) == sealed
     assert await reads(client, other_table, outsider, stream=True) == sealed
+    # The list of finished matches names the table but not its result...
+    for reader in (alice, outsider):
+        row = await listed(client, pool, other_table, reader)
+        assert row["sealed"] and row["score"] is row["winner"] is row["deals"] is row["version"] is None, row
+    # ...which its organiser sees.
+    assert (await listed(client, pool, other_table, owner))["score"] is not None
     # Alice's own table is hers; the outsider may not watch it either.
     own = await reads(client, alices_table, alice)
     assert own["view"] == own["events"] == 200 and own["record"] == 403     # the record waits for the round
@@ -94,6 +113,8 @@ async def test_another_tables_board_is_sealed_until_the_round_closes(client, poo
     for reader in (alice, outsider):
         seen = await reads(client, other_table, reader)
         assert seen["view"] == seen["events"] == seen["record"] == seen["export"] == 200, seen
+        row = await listed(client, pool, other_table, reader)
+        assert "sealed" not in row and row["score"] is not None and row["version"] > 0, row
     deals = (await client.get(f"/v1/matches/{other_table}/record", headers=outsider.headers)).json()["deals"]
     assert len(deals) == 1 and len(deals[0]["deck"]) == 32
 
