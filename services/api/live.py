@@ -8,31 +8,33 @@ that falls behind gets `{"type":"error","code":"resync",…}` and the stream end
 close 4008): it reconnects with `after=` its last version. See `docs/live.md`.
 
 What this module needs from the rest of the API it finds on `app.state` at first use
-(`LiveDeps`), so the composition root (`services/bootstrap.py`) stays the one place that
-builds pools and stores: `store` (a PostgresEventStore) when present, else a small pool of
-its own; tokens through `services.api.auth.principal_from_token`; metrics through
-`services.api.metrics` when they exist. `LIFESPAN` closes what it opened.
+(`services.api.live_deps.LiveDeps`), so the composition root (`services/bootstrap.py`) stays
+the one place that builds pools and stores: `store` (a PostgresEventStore) when present, else
+a small pool of its own; tokens through `services.api.auth.principal_from_token`; metrics
+through `services.api.metrics` when they exist. `LIFESPAN` closes what it opened.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
-from litestar import Litestar, Request, WebSocket, get, websocket
+from litestar import Request, WebSocket, get, websocket
 from litestar.exceptions import HTTPException, WebSocketDisconnect
 from litestar.response import Stream
 
-from infra.fanout import Dropped, Fanout, envelope
-from infra.live_session import Gone, LiveSession, MatchStates
-from infra.projections.publisher import Publisher
-from infra.settings import Settings, load_settings
-from infra.store import PostgresEventStore, create_pool
+from infra.fanout import Dropped, envelope
+from infra.live_session import Gone, LiveSession
+from services.api.live_deps import (  # noqa: F401  (LIFESPAN and drain: used by bootstrap and serve)
+    LIFESPAN,
+    Unauthorized,
+    _register_publisher,
+    drain,
+    live_deps,
+)
 
 log = logging.getLogger(__name__)
 
@@ -42,138 +44,6 @@ STUCK_SENDER = 2.0       # seconds a dropped WebSocket's sender may take to say 
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
 WS_UNAUTHORIZED, WS_FORBIDDEN, WS_NOT_FOUND, WS_RESYNC, WS_TRY_LATER = 4401, 4403, 4404, 4008, 1013
 SEALED = "a tournament table is shown only to its seats until its round has closed at every table"
-
-
-class Unauthorized(Exception):
-    pass
-
-
-class LiveDeps:
-    """Per process: the fan-out, the store, the state cache, token checks and metrics."""
-
-    def __init__(self, app: Litestar) -> None:
-        self.state = app.state
-        settings = app.state.settings
-        self.fanout = Fanout(settings.redis_url, settings.redis_prefix)
-        self.sessions: weakref.WeakSet[LiveSession] = weakref.WeakSet()
-        self._own_pool = None
-        runtime = getattr(app.state, "runtime", None)
-        self.store: PostgresEventStore | None = getattr(runtime, "store", None) or app.state.get("store")
-        self.states: MatchStates | None = None
-        self._resolve: Callable[[Any, str], Awaitable[Any]] | None = app.state.get("live_principal_from_token")
-        if self._resolve is None:
-            with contextlib.suppress(ImportError):
-                from services.api.auth import principal_from_token
-
-                self._resolve = principal_from_token
-        self._gauge = self._drops = None
-        with contextlib.suppress(ImportError):
-            from services.api import metrics
-
-            self._gauge = getattr(metrics, "OPEN_SOCKETS", None)
-            self._drops = getattr(metrics, "FANOUT_DROPS", None)
-
-    async def start(self) -> None:
-        if self.store is None:
-            self._own_pool = await create_pool(self.state.settings.database_url, min_size=1, max_size=4)
-            self.store = PostgresEventStore(self._own_pool)
-        self.states = MatchStates(self.store)
-
-    async def player_id(self, token: str | None) -> str | None:
-        """The player behind a bearer token; Unauthorized without a valid one."""
-        return getattr(await self.principal(token), "player_id", None)
-
-    async def watchable(self, match_id: str, principal: Any) -> bool:
-        """`services.disputes.may_watch`: a tournament table is streamed only to its seats,
-        its organiser and admins until its round has closed at every table."""
-        assert self.states is not None
-        state = await self.states.load(match_id)
-        if state is None:
-            return True                       # the session answers match_not_found
-        from services import disputes
-
-        return await disputes.may_watch(principal, state)
-
-    async def principal(self, token: str | None) -> Any:
-        """The principal behind a bearer token; Unauthorized without a valid one."""
-        if token is None:
-            raise Unauthorized("send 'Authorization: Bearer <token>' or a first message {type: auth, token}")
-        if self._resolve is None:
-            raise Unauthorized("no token resolver is configured")
-        principal = await self._resolve(self.state, token)
-        if principal is None:
-            raise Unauthorized("this token is unknown or was revoked")
-        return principal
-
-    def session(self, match_id: str, player_id: str | None, after: int | None) -> LiveSession:
-        assert self.states is not None
-        session = LiveSession(self.fanout, self.states, match_id, player_id, after)
-        self.sessions.add(session)  # for drain() at shutdown
-        return session
-
-    def opened(self, transport: str, delta: int) -> None:
-        if self._gauge is not None:
-            self._gauge.labels(transport).inc(delta)
-
-    def dropped(self, transport: str) -> None:
-        if self._drops is not None:
-            self._drops.labels(transport).inc()
-
-    async def close(self) -> None:
-        await self.fanout.close()
-        if self._own_pool is not None:
-            await self._own_pool.close()
-
-
-_deps_lock = asyncio.Lock()
-_settings: Settings | None = None  # the process's resolved settings, once the app has started
-
-
-async def live_deps(app: Litestar) -> LiveDeps:
-    deps = app.state.get("live")
-    if deps is None:
-        async with _deps_lock:
-            deps = app.state.get("live")
-            if deps is None:
-                deps = LiveDeps(app)
-                await deps.start()
-                app.state["live"] = deps
-    return deps
-
-
-@contextlib.asynccontextmanager
-async def live_lifespan(app: Litestar, runtime: Any = None) -> AsyncIterator[None]:
-    """Open the fan-out once the runtime is up; close it (and the pool, when this module
-    opened one) at shutdown. Also usable as a plain Litestar lifespan hook (no runtime)."""
-    global _settings
-    _settings = app.state.settings  # before any await: the projector task reads it (see _publisher)
-    try:
-        if getattr(app.state, "settings", None) is not None and app.state.settings.database_url:
-            await live_deps(app)
-        yield
-    finally:
-        deps = app.state.get("live")
-        if deps is not None:
-            app.state["live"] = None
-            await deps.close()
-
-
-LIFESPAN = [live_lifespan]
-
-
-def _publisher() -> Publisher:
-    """The publisher projection with this process's resolved settings (embedded servers'
-    URLs included), for `services.bootstrap.EXTRA_PROJECTIONS`."""
-    settings = _settings or load_settings()
-    return Publisher(redis_url=settings.redis_url, prefix=settings.redis_prefix)
-
-
-def _register_publisher() -> None:
-    with contextlib.suppress(ImportError):
-        from services import bootstrap
-
-        if _publisher not in bootstrap.EXTRA_PROJECTIONS:
-            bootstrap.EXTRA_PROJECTIONS.append(_publisher)
 
 
 def _bearer(value: str | None) -> str | None:
@@ -338,24 +208,6 @@ async def match_stream(request: Request, match_id: str, after: int | None = None
 
     return Stream(body(), media_type=SSE if sse else NDJSON,
                   headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-
-
-# --- graceful shutdown (services/commands/serve.py) ---------------------------------------------------
-
-SERVICE_RESTART = "service_restart"
-
-
-def drain(app: Litestar) -> int:
-    """The server is stopping and no longer accepts connections: end every live stream with
-    a resync message whose reason is "service_restart" (WebSockets were already closed with
-    1012 by uvicorn), so clients reconnect with `after=` to another replica. Not counted as
-    a fan-out drop. Returns how many streams were ended."""
-    deps = app.state.get("live")
-    sessions = [s for s in (deps.sessions if deps is not None else ()) if s.client is not None]
-    for session in sessions:
-        session.client.on_drop = None  # type: ignore[union-attr]
-        session.client.drop(SERVICE_RESTART)  # type: ignore[union-attr]
-    return len(sessions)
 
 
 ROUTES = [match_ws, match_stream]
