@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
@@ -30,6 +30,8 @@ from infra.players import Principal
 from infra.serialization import EventRegistry
 from infra.store import CommandConflictError, ConcurrencyError, PostgresEventStore
 from services.matches import MatchService, registry_for, stream_of
+from services import visibility
+from services.visibility import _seated, may_review
 
 
 class AuditEntry(msgspec.Struct, frozen=True, tag="audit_entry"):
@@ -55,47 +57,6 @@ REGISTRY = EventRegistry()
 REGISTRY.register_all((*cases.DISPUTE_EVENTS, AuditEntry))
 DISPUTE_PREFIX, AUDIT_PREFIX = "dispute-", "audit-"
 
-# Who organises a match's tournament: `async lookup(match_id) -> organiser player id | None`.
-# Tournaments register theirs here; until then no organiser owns any match.
-ORGANISER_LOOKUPS: list[Callable[[str], Awaitable[str | None]]] = []
-# Whether a finished match's deals may be shown to anyone (a tournament board still being
-# played at another table may not): `async check(match_id) -> bool`, all must agree.
-PUBLIC_CHECKS: list[Callable[[str], Awaitable[bool]]] = []
-
-
-async def may_watch(principal: Principal | None, state: rules.MatchState) -> bool:
-    """Whether `principal` may look at a match it holds no seat in (its spectator view, its
-    events, its live stream): anyone once every PUBLIC_CHECKS agrees, else only reviewers
-    (admins, the match's tournament's organiser). A tournament table is, until its round has
-    closed at every table, a board another table may still be playing: its cards and result
-    are no one else's business yet. One place for every route, so none of them can forget."""
-    if principal is not None and _seated(state, principal.player_id):
-        return True
-    if all([await check(state.match_id) for check in PUBLIC_CHECKS]):
-        return True
-    if principal is None:
-        return False
-    if principal.has_role("admin"):
-        return True
-    return may_review(principal, {o for o in [await lookup(state.match_id) for lookup in ORGANISER_LOOKUPS] if o})
-
-
-async def seal_listing(principal: Principal, summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A list of match summaries as `principal` may see it: a table it may not watch (see
-    `may_watch`) keeps its place in the list, but not its score, winner, deals or version —
-    another table may still be playing the same boards."""
-    shown = []
-    for summary in summaries:
-        seated = any(isinstance(h, dict) and h.get("player_id") == principal.player_id
-                     for h in (summary.get("seats") or {}).values())
-        if not seated and not all([await check(summary["match_id"]) for check in PUBLIC_CHECKS]):
-            organisers = {o for o in [await lookup(summary["match_id"]) for lookup in ORGANISER_LOOKUPS] if o}
-            if not may_review(principal, organisers):
-                summary = {**summary, "score": None, "winner": None, "deals": None, "version": None, "sealed": True}
-        shown.append(summary)
-    return shown
-
-
 def dispute_stream(dispute_id: str) -> str:
     return f"{DISPUTE_PREFIX}{dispute_id}"
 
@@ -106,15 +67,6 @@ def audit_stream(day: date) -> str:
 
 def _fingerprint(*parts: Any) -> bytes:
     return hashlib.sha256(msgspec.json.encode(parts)).digest()
-
-
-def _seated(state: rules.MatchState, player_id: str) -> bool:
-    return any(h is not None and h.player_id == player_id for h in state.seats.values())
-
-
-def may_review(principal: Principal, organisers: set[str]) -> bool:
-    """Admins review every match; an organiser only the matches of his own tournaments."""
-    return principal.has_role("admin") or (principal.role == "organiser" and principal.player_id in organisers)
 
 
 def filing_role(principal: Principal, state: rules.MatchState, organisers: set[str]) -> str | None:
@@ -133,7 +85,7 @@ class DisputeService:
     # --- who may do what ------------------------------------------------------------------
 
     async def organisers(self, match_id: str) -> set[str]:
-        found = [await lookup(match_id) for lookup in ORGANISER_LOOKUPS]
+        found = [await lookup(match_id) for lookup in visibility.ORGANISER_LOOKUPS]
         return {o for o in found if o}
 
     async def may_review(self, principal: Principal, match_id: str) -> bool:
@@ -144,7 +96,7 @@ class DisputeService:
         (and public), to reviewers always."""
         if _seated(state, principal.player_id) or await self.may_review(principal, state.match_id):
             return True
-        return state.status == "finished" and all([await check(state.match_id) for check in PUBLIC_CHECKS])
+        return state.status == "finished" and all([await check(state.match_id) for check in visibility.PUBLIC_CHECKS])
 
     # --- the dispute aggregate ------------------------------------------------------------
 

@@ -61,15 +61,15 @@ class LiveDeps:
         return getattr(await self.principal(token), "player_id", None)
 
     async def watchable(self, match_id: str, principal: Any) -> bool:
-        """`services.disputes.may_watch`: a tournament table is streamed only to its seats,
+        """`services.visibility.may_watch`: a tournament table is streamed only to its seats,
         its organiser and admins until its round has closed at every table."""
         assert self.states is not None
         state = await self.states.load(match_id)
         if state is None:
             return True                       # the session answers match_not_found
-        from services import disputes
+        from services import visibility
 
-        return await disputes.may_watch(principal, state)
+        return await visibility.may_watch(principal, state)
 
     async def principal(self, token: str | None) -> Any:
         """The principal behind a bearer token; Unauthorized without a valid one."""

@@ -13,7 +13,7 @@ from litestar import Response, delete, get, post
 from litestar.params import Body
 
 from infra.players import Principal
-from services import disputes
+from services import visibility
 from services.api import flows, queries
 from services.api.auth import authenticated
 from services.api.play import ensure_watchable
@@ -69,7 +69,7 @@ async def list_matches(principal: Caller, runtime: Runtime,
                        ) -> list[dict[str, Any]]:
     if status == "open":
         return await queries.open_matches(runtime.pool, game, limit)
-    return await disputes.seal_listing(principal, await queries.matches_by_status(runtime.pool, status, limit))
+    return await visibility.seal_listing(principal, await queries.matches_by_status(runtime.pool, status, limit))
 
 
 @get("/v1/matches/mine", guards=PLAYER, tags=TAGS, summary="My matches", security=BEARER,

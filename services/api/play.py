@@ -129,10 +129,10 @@ async def record(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict
 
 async def ensure_watchable(principal: Any, state: Any) -> None:
     """403 `board_sealed` for a reader without a seat at a tournament table whose round is
-    still open somewhere (`services.disputes.may_watch`: organisers and admins may)."""
-    from services import disputes
+    still open somewhere (`services.visibility.may_watch`: organisers and admins may)."""
+    from services import visibility
 
-    if not await disputes.may_watch(principal, state):
+    if not await visibility.may_watch(principal, state):
         raise ApiError(403, "board_sealed", "a tournament table is shown only to its seats until its round has "
                        "closed at every table", {"match_id": state.match_id})
 
@@ -140,9 +140,9 @@ async def ensure_watchable(principal: Any, state: Any) -> None:
 async def _released(state: Any) -> bool:
     """A sealed board's records are public once the match is over and every check the
     tournaments feature registers (its round closed everywhere) agrees."""
-    from services import disputes
+    from services import visibility
 
-    return state.status == "finished" and all([await check(state.match_id) for check in disputes.PUBLIC_CHECKS])
+    return state.status == "finished" and all([await check(state.match_id) for check in visibility.PUBLIC_CHECKS])
 
 
 ROUTES = [act, events, record]

@@ -240,7 +240,7 @@ ROUTES = [create, read, register_entry, withdraw, start, pair, results, get_stan
 
 def register() -> None:
     """Mount the feature: routes, standings projection, and the disputes lookups."""
-    from services import bootstrap, disputes
+    from services import bootstrap, visibility
     from services.api import tournament_live
 
     for route in [*ROUTES, *tournament_live.ROUTES]:
@@ -250,9 +250,9 @@ def register() -> None:
         bootstrap.EXTRA_PROJECTIONS.append(TournamentStandings)
     if _lifespan not in bootstrap.LIFESPAN_HOOKS:
         bootstrap.LIFESPAN_HOOKS.append(_lifespan)
-    if _organiser not in disputes.ORGANISER_LOOKUPS:
-        disputes.ORGANISER_LOOKUPS.append(_organiser)
-        disputes.PUBLIC_CHECKS.append(_public)
+    if _organiser not in visibility.ORGANISER_LOOKUPS:
+        visibility.ORGANISER_LOOKUPS.append(_organiser)
+        visibility.PUBLIC_CHECKS.append(_public)
 
 
 _runtime: dict[str, Any] = {}
