@@ -279,8 +279,11 @@ function render() {
   const table = view.table;
   const legal = (table && table.legal) || [];
   const myTurn = !!me && (view.to_act || []).includes(me) && view.status === "playing";
+  // under a clock the server plays a lone legal action at once (by "automatic"): nothing to click
+  const lone = legal.length === 1 ? choiceAction(legal) : null;
+  const automatic = myTurn && !!view.deadline && legal.length === 1 && !(lone && lone.k !== lone.from.length);
   const plays = legal.filter((a) => a.action === "play" && a.card);
-  const playable = new Set(myTurn ? plays.map((a) => a.card) : []);
+  const playable = new Set(myTurn && !automatic ? plays.map((a) => a.card) : []);
   const names = {};
   for (const s of SEATS) {
     const holder = view.seats[s];
@@ -288,7 +291,7 @@ function render() {
     names[s] = holder ? (s === me ? "you" : holder.kind === "bot" ? `bot (${holder.level})` : state.names[holder.player_id] || "player") : "open";
   }
   const hands = me && table && table.hand ? { [me]: table.hand } : {};
-  const choice = myTurn ? choiceAction(legal) : null;
+  const choice = myTurn && !automatic ? choiceAction(legal) : null;
   const pick = choice ? picking(view, choice) : null;
   const kitty = kittyOf(view);
   renderTable($("table"), table, {
@@ -313,6 +316,7 @@ function render() {
     const w = table && table.winner;
     status = `Match over — ${w ? `${w} win${w.length > 1 ? "" : "s"}` : "a tie"}`;
   } else if (view.status === "open") status = "Waiting for players";
+  else if (automatic) status = `Your turn (${phase}): ${describeAction(legal[0])}, your only choice, plays itself`;
   else if (myTurn) status = `Your turn (${phase})`;
   else status = `${phase} — ${(view.to_act || []).join(", ") || "…"} to play`;
   $("status").textContent = status;
@@ -320,7 +324,8 @@ function render() {
   if (!me) $("status").append(h("span", { class: "badge" }, "spectator"));
 
   // non-card actions: buttons, a bid picker for a long auction, or a choice of several cards
-  const others = myTurn ? legal.filter((a) => !(a.action === "play" && a.card)) : [];
+  const others = myTurn && !automatic ? legal.filter((a) => !(a.action === "play" && a.card)) : [];
+  document.body.dataset.automatic = String(automatic);
   if (pick) renderChoice($("actions"), { ...choice, chosen: pick.chosen }, act, () => { pick.chosen.clear(); render(); });
   else renderActions($("actions"), others, act);
   document.body.dataset.picking = pick ? String(choice.k) : "";

@@ -97,32 +97,50 @@ async def click_action(page, action: dict[str, Any]) -> None:
         if json.loads(await button.get_attribute("data-action")) == action:
             await button.click()
             return
-    raise AssertionError(f"no control sends {action}")
+    controls = [await b.get_attribute("data-action") for b in await page.locator("#actions [data-action]").all()]
+    view = await page.evaluate("window.atout.state.view")
+    raise AssertionError(f"no control sends {action}: {controls}; {await page.inner_text('#message')!r}; "
+                         f"v{view['version']} {view['to_act']} {view['table']['phase']} {view['table']['legal']}")
 
 
 def legal_of(view: dict[str, Any]) -> list[dict[str, Any]]:
     return view["table"]["legal"]
 
 
+SNAPSHOT = """() => ({view: window.atout.state.view, version: document.body.dataset.version,
+                      status: document.body.dataset.status, automatic: document.body.dataset.automatic,
+                      picking: document.body.dataset.picking,
+                      clickable: [...document.querySelectorAll("#table .card.legal")].map(e => e.dataset.card),
+                      buttons: document.querySelectorAll("#actions button").length})"""
+
+
 async def play_match(page, svc, match_id: str, choose: Choose, on_turn: Callable[[dict[str, Any]], Awaitable[None]]
-                     | None = None) -> dict[str, int]:
+                     | None = None, clock: bool = False) -> dict[str, int]:
     """Play the guest's seat to the end of the match by clicking: `choose(page, view)` takes any
-    decision that is neither a card to play nor a choice of cards. Counts what was done."""
-    done = {"turns": 0, "cards": 0, "picks": 0}
+    decision that is neither a card to play nor a choice of cards. Counts what was done.
+
+    Under a `clock` the server plays a lone legal action by itself at once: the page offers
+    nothing to click once it has the deadline; until then (the clocks' read model follows the
+    commit by a moment) a click would race the server's play, so the test never clicks one."""
+    done = {"turns": 0, "cards": 0, "picks": 0, "automatic": 0}
     while True:
         await page.wait_for_function(
             "document.body.dataset.myTurn === 'true' || document.body.dataset.status === 'finished'", timeout=30_000)
         await no_hidden_card(page, svc, match_id, f"turn {done['turns']}")
-        if await page.get_attribute("body", "data-status") == "finished":
+        snap = await page.evaluate(SNAPSHOT)        # the view and what the page drew from it, at once
+        if snap["status"] == "finished":
             return done
-        version = await page.get_attribute("body", "data-version")
-        view = await page.evaluate("window.atout.state.view")
+        version, view, picking = snap["version"], snap["view"], snap["picking"]
         legal = legal_of(view)
-        if on_turn:
+        if snap["automatic"] == "true":           # under a clock the server plays a lone legal action
+            assert len(legal) == 1 and not snap["clickable"] and not snap["buttons"], snap
+        elif on_turn:
             await on_turn(view)
-        picking = await page.get_attribute("body", "data-picking")
         clickable = page.locator("#table .card.legal")
-        if picking:                               # a choice of k cards: pick them on the felt, then send
+        lone = len(legal) == 1 and not any(isinstance(v, dict) and v["choose"] != len(v["from"]) for v in legal[0].values())
+        if snap["automatic"] == "true" or (clock and lone):
+            done["automatic"] += 1
+        elif picking:                               # a choice of k cards: pick them on the felt, then send
             k = int(picking)
             choice = next(v for a in legal for v in a.values() if isinstance(v, dict) and "choose" in v)
             codes = await clickable.evaluate_all("els => els.map(e => e.dataset.card)")
@@ -243,7 +261,7 @@ async def test_five_hundred_kitty_and_discard_from_the_lobby_with_a_clock(web_sy
             shown = await page.eval_on_selector_all(".seat-extras .discarded [data-card]", "els => els.map(e => e.dataset.card)")
             assert sorted(shown) == sorted(table["discarded"]) and len(shown) == 3
 
-    done = await play_match(page, web_svc, match_id, choose, on_turn)
+    done = await play_match(page, web_svc, match_id, choose, on_turn, clock=True)
     assert done["picks"] == 1 and 5 <= done["cards"] <= 10, done
     assert seen["kitty"] and seen["clock"], seen
     await finish(page, "24-five-hundred-over", errors)
