@@ -75,7 +75,23 @@ def _stop(proc: subprocess.Popen, log: Path) -> int:
         pytest.fail(f"atout serve ignored SIGTERM for 30s:\n{log.read_text()}")
 
 
-def test_serve_embedded_default_is_ready_and_leaves_nothing_behind(tmp_path: Path) -> None:
+@pytest.fixture
+def own_dir():
+    """A directory outside pytest's `/tmp/pytest-of-<user>`: run as root, the embedded Postgres
+    runs as an unprivileged user who must traverse the data dir's parents, and another pytest
+    session starting meanwhile resets that tree to 0700 (seen with two suites at once)."""
+    import shutil
+    import tempfile
+
+    path = Path(tempfile.mkdtemp(prefix="atout-serve-test-"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def test_serve_embedded_default_is_ready_and_leaves_nothing_behind(own_dir: Path) -> None:
+    tmp_path = own_dir
     proc, port, log = _start(tmp_path)
     try:
         elapsed = _wait_ready(proc, port, log)
