@@ -9,66 +9,21 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import httpx
 import pytest
+from system_support import running_system
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def system(migrated_database_url: str, redis_url: str, redis_prefix: str, tmp_path_factory):
-    port, data = _free_port(), tmp_path_factory.mktemp("tournament")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
-    env.update(ATOUT_PORT=str(port), ATOUT_DATABASE_URL=migrated_database_url, ATOUT_REDIS_URL=redis_url,
-               ATOUT_REDIS_PREFIX=f"{redis_prefix}trn", ATOUT_LOG_LEVEL="warning", ATOUT_DATA_DIR=str(data),
-               ATOUT_TOURNAMENT_TICK="1")
-    logs = data / "server.log", data / "worker.log"
-    server = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--projector"], env=env, cwd=ROOT,
-                              stdout=open(logs[0], "wb"), stderr=subprocess.STDOUT)
-    worker = subprocess.Popen([sys.executable, "-m", "services.cli", "worker", "--concurrency", "2", "--beat"],
-                              env=env, cwd=ROOT, start_new_session=True, stdout=open(logs[1], "wb"),
-                              stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert server.poll() is None and worker.poll() is None, logs[0].read_text() + logs[1].read_text()
-            try:
-                if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, logs[0].read_text()
-            time.sleep(0.1)
-        admin = subprocess.run([sys.executable, "-m", "services.cli", "admin", "create", "organiser", "--json"],
-                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=True)
-        yield base, json.loads(admin.stdout.strip().splitlines()[-1])["token"], logs
-    finally:
-        server.terminate()
-        if worker.poll() is None:
-            os.killpg(worker.pid, signal.SIGTERM)
-        for proc, kill in ((server, server.kill), (worker, lambda: os.killpg(worker.pid, signal.SIGKILL))):
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                kill()
-                proc.wait(5)
+    with running_system(tmp_path_factory.mktemp("tournament"), migrated_database_url, redis_url,
+                        f"{redis_prefix}trn", worker_args=("--concurrency", "2"),
+                        ATOUT_TOURNAMENT_TICK="1") as running:
+        yield running.base, running.admin_token("organiser"), running.logs
 
 
 async def test_a_scheduled_swiss_of_eight_bot_entries_runs_to_the_end_by_itself(system) -> None:

@@ -1,8 +1,9 @@
 """Support for the browser tests of the web client (tests/e2e/test_web_*.py).
 
 * `web_system`: `atout serve --projector` and `atout worker` (the bots and clocks) as
-  subprocesses on this session's test database and Redis, under their own Redis prefix
-  (`<redis_prefix>web`), so the bots of these tests run on this worker only.
+  subprocesses on this session's test database and Redis (`system_support.running_system`),
+  under their own Redis prefix (`<redis_prefix>web`), so the bots of these tests run on this
+  worker only.
 * `browser`: Debian's Chromium (`/usr/bin/chromium`, or `ATOUT_CHROMIUM`) driven by the
   Playwright package pinned in the `test` extras; browsers are never downloaded. Without
   Chromium or Playwright the tests skip and say why (`.ci/run` installs Chromium).
@@ -14,19 +15,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+from system_support import System, running_system
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "web"
@@ -47,21 +42,7 @@ def browser_missing() -> str | None:
     return None
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class WebSystem:
-    def __init__(self, base: str, env: dict[str, str]) -> None:
-        self.base, self.env = base, env
-
-    def admin_token(self, name: str = "root") -> str:
-        """`atout admin create NAME --json`, as an operator makes the first admin."""
-        out = subprocess.run([sys.executable, "-m", "services.cli", "admin", "create", name, "--json"], cwd=ROOT,
-                             env=self.env, capture_output=True, text=True, timeout=60, check=True)
-        return json.loads(out.stdout.strip().splitlines()[-1])["token"]
+WebSystem = System
 
 
 @pytest.fixture(scope="module")
@@ -81,41 +62,8 @@ async def web_pool(database_url: str):
 def web_system(web_pool, database_url: str, redis_url: str, redis_prefix: str, tmp_path_factory):
     """The server (API, projector with the live publisher and the bots' scheduler) and a
     one-process Celery worker (bots, clocks, the sweeper), as `make run` runs them."""
-    port = _free_port()
-    data = tmp_path_factory.mktemp("web")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
-    env.update(ATOUT_PORT=str(port), ATOUT_DATABASE_URL=database_url, ATOUT_REDIS_URL=redis_url,
-               ATOUT_REDIS_PREFIX=f"{redis_prefix}web", ATOUT_LOG_LEVEL="warning", ATOUT_DATA_DIR=str(data))
-    server_log, worker_log = data / "server.log", data / "worker.log"
-    server = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--projector"], env=env, cwd=ROOT,
-                              stdout=open(server_log, "wb"), stderr=subprocess.STDOUT)
-    worker = subprocess.Popen([sys.executable, "-m", "services.cli", "worker", "--pool", "solo", "--beat"],
-                              env=env, cwd=ROOT, start_new_session=True,
-                              stdout=open(worker_log, "wb"), stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert server.poll() is None, server_log.read_text()
-            assert worker.poll() is None, worker_log.read_text()
-            try:
-                if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, server_log.read_text()
-            time.sleep(0.1)
-        yield WebSystem(base, env)
-    finally:
-        server.terminate()
-        if worker.poll() is None:
-            os.killpg(worker.pid, signal.SIGTERM)
-        for proc, kill in ((server, server.kill), (worker, lambda: os.killpg(worker.pid, signal.SIGKILL))):
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                kill()
-                proc.wait(5)
+    with running_system(tmp_path_factory.mktemp("web"), database_url, redis_url, f"{redis_prefix}web") as system:
+        yield system
 
 
 @pytest.fixture(scope="module")
