@@ -102,7 +102,7 @@ def decide(state: State, command: Any) -> list[Any]:
 def _dealt(state: State, event: CardsDealt) -> dict[str, Any]:
     hands, piles, _ = deal_packets(event.deck, event.dealer, DIRECTION, PACKETS)
     return {"phase": AUCTION, "deal": state.deal + 1, "dealer": event.dealer,
-            "hands": tuple(tuple(hands[s]) for s in SEATS), "kitty": tuple(piles["kitty"]), "discards": (),
+            "hands": tuple(tuple(hands[s]) for s in SEATS), "kitty": tuple(piles["kitty"]), "kitty_taken": (), "discards": (),
             "auction": (), "passed": (False, False, False, False), "high": -1,
             "turn": eldest(event.dealer, DIRECTION), "contract": None, "trick": None, "tricks": (),
             "won": (0, 0), "void": ("", "", "", ""), "exposed": False}
@@ -116,7 +116,7 @@ def _contract(state: State, event: ContractWon) -> dict[str, Any]:
 def _kitty(state: State, event: KittyTaken) -> dict[str, Any]:
     i = SEAT_INDEX[event.seat]
     hand = state.hands[i] + state.kitty
-    return {"hands": state.hands[:i] + (hand,) + state.hands[i + 1:], "kitty": ()}
+    return {"hands": state.hands[:i] + (hand,) + state.hands[i + 1:], "kitty": (), "kitty_taken": state.kitty}
 
 
 def _settle(state: State, history: tuple[DealRecord, ...]) -> dict[str, Any]:

@@ -72,6 +72,7 @@ class State(msgspec.Struct, frozen=True):
     dealer: Seat | None = None
     hands: tuple[tuple[Card, ...], ...] = ((), (), (), ())
     kitty: tuple[Card, ...] = ()
+    kitty_taken: tuple[Card, ...] = ()  # the kitty the contractor took into his hand this deal
     discards: tuple[Card, ...] = ()
     auction: tuple[tuple[Seat, int], ...] = ()   # (seat, bid index), -1 for a pass
     passed: tuple[bool, ...] = (False, False, False, False)

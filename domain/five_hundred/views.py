@@ -1,6 +1,6 @@
 """What one seat (or a spectator, `None`) may see: the only path out of the domain.
 
-A seat sees its own hand, its own kitty and discards if it is the contractor, everything
+A seat sees its own hand, the kitty it took and its discards if it is the contractor, everything
 played, and — in open misère after trick 1 — the contractor's hand face up (B.6.4). Nothing
 else of another seat's unplayed cards, the kitty or the discards ever appears, in the view
 or in a redacted event.
@@ -32,6 +32,7 @@ class TableView(msgspec.Struct, frozen=True):
     legal: list[dict[str, Any]]         # this seat's legal actions now
     hand_sizes: dict[str, int]
     kitty_size: int
+    kitty_taken: tuple[Card, ...]       # only the contractor: which cards of his hand came from the kitty
     auction: list[dict[str, Any]]       # every call so far, public
     high_bid: dict[str, Any] | None
     contract: dict[str, Any] | None
@@ -68,6 +69,7 @@ def view(state: State, seat: Seat | None) -> TableView:
         legal=legal_actions(state, seat) if seat is not None else [],
         hand_sizes={str(s): len(state.hands[i]) for i, s in enumerate(SEATS)} if in_deal else {},
         kitty_size=len(state.kitty) if in_deal else 0,
+        kitty_taken=state.kitty_taken if is_contractor and in_deal else (),
         auction=[_call(s, i) for s, i in state.auction],
         high_bid=BIDS[state.high].action() if state.high >= 0 else None,
         contract=contract_json(contract),

@@ -33,7 +33,6 @@ const state = {
   clockTimer: null,
   reconnectTimer: null,
   pick: null,           // a choice of several cards in progress: {key, chosen: Set}
-  kitty: null,          // Five Hundred: {key, cards: Set} the kitty I took, from my own kitty_taken event
   deadlineAsked: null,  // the version whose missing deadline was asked for once more
 };
 
@@ -150,7 +149,7 @@ function enterMatch(id) {
   if (state.matchId === id) return;
   leaveMatch();
   Object.assign(state, { matchId: id, view: null, lastVersion: 0, finished: false, retry: 0, log: [], pick: null,
-                         kitty: null, deadlineAsked: null });
+                         deadlineAsked: null });
   show("table");
   $("table").replaceChildren(h("p", { class: "loading" }, "Loading the table…"));
   $("log").replaceChildren();
@@ -362,20 +361,12 @@ function toggle(pick, code) {
   render();
 }
 
-// Five Hundred: the contractor holding the kitty sees which of his cards came from it. The view
-// has only his whole hand, so the cards come from his own copy of `kitty_taken` (GET …/events:
-// the seat's own events, redacted for it; nobody else's copy names a card), read once per deal.
+// Five Hundred: the contractor holding the kitty sees which of his cards came from it
+// (`kitty_taken`, in his own view only).
 function kittyOf(view) {
   const t = view.table;
-  if (!t || view.game !== "five_hundred" || t.phase !== "discard" || !t.contract || t.contract.seat !== view.seat) return null;
-  const key = `${view.match_id}:${t.deal}`;
-  if (state.kitty && state.kitty.key === key) return state.kitty.cards;
-  state.kitty = { key, cards: new Set() };
-  call("GET", `/v1/matches/${view.match_id}/events?after=${Math.max(0, view.version - 8)}`).then((out) => {
-    const taken = (out.events || []).map((e) => e.event).filter((e) => e && e.type === "kitty_taken" && e.seat === view.seat && e.cards);
-    if (taken.length && state.kitty && state.kitty.key === key) { state.kitty.cards = new Set(taken[taken.length - 1].cards); render(); }
-  }).catch(() => { /* the kitty is a convenience: the hand is all there is to choose from */ });
-  return state.kitty.cards;
+  if (!t || view.game !== "five_hundred" || t.phase !== "discard" || !(t.kitty_taken || []).length) return null;
+  return new Set(t.kitty_taken);
 }
 
 function playCard(code, plays) {

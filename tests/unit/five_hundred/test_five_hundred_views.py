@@ -41,9 +41,12 @@ def test_the_auction_and_the_contract_are_public():
 def test_only_the_contractor_sees_the_kitty_and_his_discards():
     state = act(deal(dealer=S, kitty=["JK", "AS", "AH"]), bid(W, 6, "NT"), pass_(N), pass_(E), pass_(S))
     assert {"JK", "AS", "AH"} <= set(GAME.view(state, W).hand)
+    assert GAME.view(state, W).kitty_taken == ("JK", "AS", "AH")     # which of his cards came from it
     for seat in (N, E, S, None):
         assert not {"JK", "AS", "AH"} & set(GAME.view(state, seat).hand)
+        assert GAME.view(state, seat).kitty_taken == ()
     state = act(state, discard(W, ["JK", "AS", "AH"]))
+    assert GAME.view(state, W).kitty_taken == ("JK", "AS", "AH")
     assert GAME.view(state, W).discarded == ("JK", "AS", "AH")
     for seat in (N, E, S, None):
         assert GAME.view(state, seat).discarded == ()
