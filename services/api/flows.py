@@ -58,14 +58,14 @@ def show(state: rules.MatchState, events: list[tuple[int, Any]], seat: Seat | No
 
 
 def view(state: rules.MatchState, seat: Seat | None) -> dict[str, Any]:
-    """The domain's view of the match for `seat`, plus whose turn it is and the deadline
-    (the route fills the deadline in from the clocks' read model)."""
+    """The domain's view of the match for `seat`, plus whose turn it is, the clock and the
+    deadline (the view route fills those two in from the clock stream: `services.workers.clocks`)."""
     out = msgspec.to_builtins(rules.view(state, seat))
     to_act: tuple[Seat, ...] = ()
     if state.status == "playing" and state.game_state is not None:
         to_act = state.game.status(state.game_state).to_act
     out["to_act"] = [str(s) for s in to_act]
-    out["deadline"] = None
+    out["clock"] = out["deadline"] = None
     return out
 
 

@@ -15,6 +15,7 @@ from litestar.params import Body
 from infra.players import Principal
 from services import visibility
 from services.api import flows, queries
+from services.workers import clocks
 from services.api.auth import authenticated
 from services.api.play import ensure_watchable
 from services.api.ratelimit import rate_limited
@@ -89,7 +90,10 @@ async def get_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> d
     await ensure_watchable(principal, state)
     view = flows.view(state, flows.seat_of(state, principal.player_id))
     if state.status == "playing":
-        view["deadline"] = await queries.deadline(runtime.pool, match_id, state.version)
+        store = runtime.matches.store
+        view["clock"] = await clocks.clock_of(store, match_id)
+        deadline = await clocks.deadline_of(store, state, view["clock"])
+        view["deadline"] = deadline.isoformat().replace("+00:00", "Z") if deadline is not None else None
     return view
 
 

@@ -73,13 +73,3 @@ async def matches_by_status(pool: asyncpg.Pool, status: str, limit: int = 50) ->
 async def my_matches(pool: asyncpg.Pool, player_id: str, status: str | None = None,
                      limit: int = 50) -> list[dict[str, Any]]:
     return [_summary(r) for r in await _fetch(pool, SUMMARIES, status, player_id, limit)]
-
-
-async def deadline(pool: asyncpg.Pool, match_id: str, version: int) -> str | None:
-    """When the seat in turn runs out of time (ISO 8601, UTC), from the `bot_turns` read
-    model the clocks keep; None without a clock, or while the read model has not yet seen
-    this version (the projector follows within moments)."""
-    rows = await _fetch(pool, "SELECT due_at FROM bot_turns WHERE match_id = $1 AND version = $2 AND humans <> '{}'",
-                        match_id, version)
-    due = rows[0]["due_at"] if rows else None
-    return due.isoformat().replace("+00:00", "Z") if due is not None else None

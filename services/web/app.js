@@ -33,7 +33,6 @@ const state = {
   clockTimer: null,
   reconnectTimer: null,
   pick: null,           // a choice of several cards in progress: {key, chosen: Set}
-  deadlineAsked: null,  // the version whose missing deadline was asked for once more
 };
 
 function loadSession() {
@@ -148,8 +147,7 @@ async function join(matchId, seat) {
 function enterMatch(id) {
   if (state.matchId === id) return;
   leaveMatch();
-  Object.assign(state, { matchId: id, view: null, lastVersion: 0, finished: false, retry: 0, log: [], pick: null,
-                         deadlineAsked: null });
+  Object.assign(state, { matchId: id, view: null, lastVersion: 0, finished: false, retry: 0, log: [], pick: null });
   show("table");
   $("table").replaceChildren(h("p", { class: "loading" }, "Loading the table…"));
   $("log").replaceChildren();
@@ -280,7 +278,7 @@ function render() {
   const myTurn = !!me && (view.to_act || []).includes(me) && view.status === "playing";
   // under a clock the server plays a lone legal action at once (by "automatic"): nothing to click
   const lone = legal.length === 1 ? choiceAction(legal) : null;
-  const automatic = myTurn && !!view.deadline && legal.length === 1 && !(lone && lone.k !== lone.from.length);
+  const automatic = myTurn && !!view.clock && legal.length === 1 && !(lone && lone.k !== lone.from.length);
   const plays = legal.filter((a) => a.action === "play" && a.card);
   const playable = new Set(myTurn && !automatic ? plays.map((a) => a.card) : []);
   const names = {};
@@ -338,12 +336,6 @@ function render() {
   $("dispute-panel").hidden = !(me && view.status === "finished");
 
   renderClock(view.deadline);
-  // the clock's read model may follow the commit by a moment: ask once more for a human's deadline
-  if (!view.deadline && view.status === "playing" && state.deadlineAsked !== view.version &&
-      (view.to_act || []).some((s) => view.seats[s] && view.seats[s].kind === "player")) {
-    state.deadlineAsked = view.version;
-    schedule(600);
-  }
 }
 
 // A choice of k cards (a discard, a rob): the cards picked so far, kept while the view's version stays.

@@ -11,16 +11,22 @@ never has anything played for a human. `parse_clock` validates what an API body'
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from typing import Any, Mapping
 
 import msgspec
 
+from domain import match as rules
 from domain.game import RuleViolation
-from infra.projections.bot_turns import CLOCK_PREFIX, CLOCK_SET
+from infra.projections.bot_turns import CLOCK_PREFIX, CLOCK_SET, turn_of
 from infra.store import NewEvent, PostgresEventStore
 
 MAX_SECONDS = 24 * 3600
+# A match's clock never changes once it has started (it is set before the start), so each
+# process keeps what it read: at most this many matches, the oldest forgotten first.
+_KNOWN_CLOCKS: dict[str, dict[str, float] | None] = {}
+KNOWN_CLOCKS = 4096
 
 
 def parse_clock(raw: Any) -> dict[str, float]:
@@ -44,3 +50,29 @@ async def set_clock(store: PostgresEventStore, match_id: str, clock: Mapping[str
     await store.append(stream, 0, [NewEvent(type=CLOCK_SET, data=msgspec.json.encode(parsed))],
                        command_id=uuid.uuid5(uuid.NAMESPACE_URL, f"atout:clock:{match_id}"))
     return parsed
+
+
+async def clock_of(store: PostgresEventStore, match_id: str) -> dict[str, float] | None:
+    """A started match's clock ({"bid": s, "play": s}), None without one; read once a process."""
+    if match_id not in _KNOWN_CLOCKS:
+        events = await store.read_stream(f"{CLOCK_PREFIX}{match_id}")
+        clocks = [msgspec.json.decode(e.data) for e in events if e.type == CLOCK_SET and e.data is not None]
+        if len(_KNOWN_CLOCKS) >= KNOWN_CLOCKS:
+            del _KNOWN_CLOCKS[next(iter(_KNOWN_CLOCKS))]
+        _KNOWN_CLOCKS[match_id] = clocks[-1] if clocks else None
+    return _KNOWN_CLOCKS[match_id]
+
+
+async def deadline_of(store: PostgresEventStore, state: rules.MatchState,
+                      clock: Mapping[str, float] | None) -> dt.datetime | None:
+    """When the human in turn runs out of time: the commit time of the match's last event plus
+    the phase's budget — the rule the clocks' worker applies (`bot_turns.turn_of`), computed
+    from the store so that a view read right after a move already has it (the read model
+    follows a moment later). None without a clock, or when no human is to act."""
+    if clock is None or state.status != "playing" or state.version == 0:
+        return None
+    from services.matches import stream_of
+
+    [last] = await store.read_stream(stream_of(state.match_id), state.version - 1, state.version)
+    return turn_of(state, clock, last.recorded_at, dt.datetime.now(dt.timezone.utc))[1]
+
