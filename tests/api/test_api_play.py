@@ -140,3 +140,37 @@ async def test_four_clients_play_a_whole_match_and_see_nothing_hidden(client, tr
     assert played.status_code == 200, played.text
     assert played.json()["ok"] is True
     assert played.json()["match_score"] == final["table"].get("match_score", played.json()["match_score"])
+
+
+async def test_no_log_line_names_a_card_that_stayed_hidden(client, truth) -> None:
+    """The logs are a reader like any other: every record any logger emits while a whole
+    Five Hundred match is played over HTTP (DEBUG, every logger, the JSON formatter the
+    server uses) is checked for the cards that were never shown to the table — the
+    contractor's discards and anything left unplayed. A request body, an SQL parameter or an
+    event payload in a log line would show up here."""
+    import io
+    import logging
+
+    from services.api.logs import JsonFormatter
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    root = logging.getLogger()
+    level, root.level = root.level, logging.DEBUG
+    root.addHandler(handler)
+    try:
+        match_id, players = await seated_match(client, "five_hundred", {"deals": 1})
+        table = Table(client, truth, match_id, players, await register(client, "watcher"))
+        await play_over_http(table, random.Random("logs"))
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+    record = (await client.get(f"/v1/matches/{match_id}/record", headers=players["N"].headers)).json()
+    deck = set(record["deals"][0]["deck"])
+    never_shown = deck - table.public
+    assert len(never_shown) >= 3, never_shown          # at least the contractor's three discards
+    lines = stream.getvalue().splitlines()
+    assert len(lines) > 50                             # the capture saw the match's traffic
+    leaked = {card for card in never_shown for line in lines if re.search(rf"(?<![A-Za-z0-9]){card}(?![A-Za-z0-9])", line)}
+    assert not leaked, f"log lines name hidden cards {sorted(leaked)}"
