@@ -119,10 +119,20 @@ function seatLabel(holder) {
   return holder.player_id === (state.session && state.session.player_id) ? "you" : (state.names[holder.player_id] || "player");
 }
 
+// Display names of players, fetched once each (GET /v1/players/{id}); the lobby waits for them.
+async function fetchNames(pids) {
+  const unknown = [...new Set(pids)].filter((pid) => pid && state.names[pid] === undefined);
+  await Promise.all(unknown.map(async (pid) => {
+    state.names[pid] = "";
+    try { state.names[pid] = (await call("GET", `/v1/players/${pid}`)).name || "player"; } catch { /* keep "" */ }
+  }));
+}
+
 async function refreshLobby() {
   if (document.body.dataset.screen !== "lobby") return;
   try {
     const [open, mine] = await Promise.all([call("GET", "/v1/matches?status=open"), call("GET", "/v1/matches/mine")]);
+    await fetchNames(open.flatMap((m) => SEATS.map((s) => m.seats[s] && m.seats[s].kind === "player" ? m.seats[s].player_id : null)));
     $("open-list").replaceChildren(...(open.length ? open.map((m) => h("li", { dataset: { match: m.match_id } },
       h("span", {}, `${m.game} ${m.options.variant || ""} — ${SEATS.map((s) => `${s}: ${seatLabel(m.seats[s])}`).join(", ")}`),
       ...SEATS.filter((s) => !m.seats[s]).map((s) => h("button", { class: "small", onclick: () => join(m.match_id, s) }, `sit ${s}`))))
@@ -334,6 +344,7 @@ function render() {
   $("contract").textContent = table && table.contract ? `Contract ${contractText(table.contract)}` : "";
   $("auction").replaceChildren(...auctionOf(table).map((c) => h("li", {}, h("b", {}, c.seat), " ", c.text)));
   $("dispute-panel").hidden = !(me && view.status === "finished");
+  $("rematch-panel").hidden = !(me && view.status === "finished");
 
   renderClock(view.deadline);
 }
@@ -390,6 +401,15 @@ function renderClock(deadline) {
   state.clockTimer = setInterval(tick, 1000);
 }
 
+// After the match: the same game, options and seat holders again. However many players ask,
+// the server makes one new match (its command id is derived from this one), so all land on it.
+async function rematch() {
+  try {
+    const created = await call("POST", `/v1/matches/${state.matchId}/rematch`, {});
+    location.hash = `#/match/${created.match_id}`;
+  } catch (err) { say(`${err.code}: ${err.message}`, "error"); }
+}
+
 async function fileDispute(ev) {
   ev.preventDefault();
   try {
@@ -405,6 +425,7 @@ function boot() {
   $("watch-form").addEventListener("submit", (ev) => { ev.preventDefault(); location.hash = `#/match/${$("watch-id").value.trim()}`; });
   $("lobby-refresh").addEventListener("click", refreshLobby);
   $("dispute-form").addEventListener("submit", fileDispute);
+  $("rematch").addEventListener("click", rematch);
   $("signout").addEventListener("click", async () => {
     try { await call("DELETE", "/v1/players/me/token"); } catch { /* signed out anyway */ }
     localStorage.removeItem(STORE_KEY); location.hash = "#/"; route();

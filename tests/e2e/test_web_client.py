@@ -121,6 +121,24 @@ async def test_a_guest_plays_a_belote_deal_against_bots_and_a_spectator_sees_no_
     await page.wait_for_function("document.getElementById('message').textContent.startsWith('dispute filed')")
     assert not errors and not watcher_errors, errors + watcher_errors
     SHARED.update(match_id=match_id, token=session["token"])
+
+    # "Play again": a new match with the same seat holders, which starts at once (all seated)
+    await page.click("#rematch")
+    await page.wait_for_function(f"location.hash.startsWith('#/match/') && !location.hash.endsWith('{match_id}')")
+    again = page.url.rsplit("/match/", 1)[1]
+    await page.wait_for_selector("body[data-seat=S]")
+    rematched = await web_svc.load(again)
+    assert rematched.seats["S"].player_id == session["player_id"]
+    assert [rematched.seats[s].kind for s in "NEW"] == ["bot"] * 3 and rematched.status == "playing"
+
+    # the lobby names the players at an open table
+    async with httpx.AsyncClient(base_url=base) as http:
+        bob = (await http.post("/v1/players", json={"name": "Bob"})).json()
+        bobs = (await http.post("/v1/matches", headers={"Authorization": f"Bearer {bob['token']}"},
+                                json={"game": "cinch", "seats": {"N": "me", "E": "open", "S": "open", "W": "open"}}))
+    await page.goto(f"{base}/#/")
+    await page.wait_for_selector(f"li[data-match='{bobs.json()['match_id']}']:has-text('N: Bob')")
+    assert not errors, errors
     assert time.monotonic() - started < 120
 
 
