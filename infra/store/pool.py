@@ -110,14 +110,10 @@ class Pool:
         conn = await self._get()
         try:
             yield conn
-        except _UNSAFE:
-            self._put(conn, broken=True)
+        except BaseException as error:
+            self._put(conn, broken=isinstance(error, _UNSAFE))
             raise
-        except BaseException:
-            self._put(conn, broken=False)
-            raise
-        else:
-            self._put(conn, broken=False)
+        self._put(conn, broken=False)
 
     # The one-statement helpers skip `acquire`'s generator-based context manager: they
     # are the append path, where its few microseconds are a visible share of the cost.
@@ -125,11 +121,8 @@ class Pool:
         conn = await self._get()
         try:
             result = await method(conn, query, *args)
-        except _UNSAFE:
-            self._put(conn, broken=True)
-            raise
-        except BaseException:
-            self._put(conn, broken=False)
+        except BaseException as error:
+            self._put(conn, broken=isinstance(error, _UNSAFE))
             raise
         self._put(conn, broken=False)
         return result
