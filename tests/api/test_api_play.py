@@ -157,7 +157,8 @@ async def test_no_log_line_names_a_card_that_stayed_hidden(client, truth) -> Non
     handler = logging.StreamHandler(stream)
     handler.setFormatter(JsonFormatter())
     root = logging.getLogger()
-    level, root.level = root.level, logging.DEBUG
+    level = root.level
+    root.setLevel(logging.DEBUG)  # setLevel, not `.level =`: loggers cache what they may emit
     root.addHandler(handler)
     try:
         match_id, players = await seated_match(client, "five_hundred", {"deals": 1})
