@@ -7,16 +7,27 @@ k8s should restart on a failing `/healthz` but only stop routing on a failing `/
 from __future__ import annotations
 
 from litestar import Request, Response, get
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import Example
 
 from infra.health import check_all
 
 
-@get("/healthz", sync_to_thread=False, tags=["health"])
+@get("/healthz", sync_to_thread=False, tags=["health"], responses={200: ResponseSpec(
+    data_container=dict, description="The process answers", generate_examples=False,
+    examples=[Example(summary="alive", value={"status": "ok"})])})
 def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@get("/readyz", tags=["health"])
+@get("/readyz", tags=["health"], responses={
+    200: ResponseSpec(data_container=dict, description="Postgres and Redis answer", generate_examples=False,
+                      examples=[Example(summary="ready", value={"status": "ok", "checks": {"postgres": "ok",
+                                                                                           "redis": "ok"}})]),
+    503: ResponseSpec(data_container=dict, description="A server does not answer", generate_examples=False,
+                      examples=[Example(summary="Redis down", value={
+                          "code": "not_ready", "message": "not ready: redis not answering",
+                          "details": {"postgres": "ok", "redis": "Connection refused"}})])})
 async def readyz(request: Request) -> Response:
     settings = request.app.state.settings
     results = await check_all(settings.database_url, settings.redis_url)

@@ -24,6 +24,8 @@ from typing import Any
 import msgspec
 from litestar import Request, WebSocket, get, websocket
 from litestar.exceptions import HTTPException, WebSocketDisconnect
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import Example
 from litestar.response import Stream
 
 from infra.fanout import Dropped, envelope
@@ -43,6 +45,9 @@ KEEPALIVE = 15.0         # seconds between SSE comments on a quiet stream
 STUCK_SENDER = 2.0       # seconds a dropped WebSocket's sender may take to say so and close
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
 WS_UNAUTHORIZED, WS_FORBIDDEN, WS_NOT_FOUND, WS_RESYNC, WS_TRY_LATER = 4401, 4403, 4404, 4008, 1013
+STREAM_EXAMPLE = ('{"type":"snapshot","version":9,"view":{"seat":"N","table":{"hand":["7S","JH"],"legal":[]}}}\n'
+                  '{"type":"event","version":10,"event":{"type":"card_played","seat":"E","card":"AS"}}\n'
+                  '{"type":"event","version":11,"event":null}\n')
 SEALED = "a tournament table is shown only to its seats until its round has closed at every table"
 
 
@@ -159,7 +164,10 @@ def _frame_ndjson(message: bytes | None) -> bytes:
     return b"" if message is None else message + b"\n"
 
 
-@get("/v1/matches/{match_id:str}/stream", name="match_stream", tags=["live"])
+@get("/v1/matches/{match_id:str}/stream", name="match_stream", tags=["live"],
+     responses={200: ResponseSpec(data_container=str, media_type="application/x-ndjson", generate_examples=False,
+                                  description="One JSON message a line (SSE events with Accept: text/event-stream)",
+                                  examples=[Example(summary="snapshot, then events", value=STREAM_EXAMPLE)])})
 async def match_stream(request: Request, match_id: str, after: int | None = None) -> Stream:
     """Live messages of a match: SSE when `Accept` names `text/event-stream`, else NDJSON.
     On SSE a `Last-Event-ID` header (what EventSource sends on reconnect) counts as `after`."""

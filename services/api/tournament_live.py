@@ -31,9 +31,10 @@ from litestar.response import Stream
 
 from domain import tournaments as rules
 from domain.tournaments import events as ev
+from services.api import tournament_examples as X
 from services.api.auth import authenticated, bearer_token, principal_from_token
 from services.api.ratelimit import rate_limited
-from services.api.schemas import BEARER, Caller, PathStr, Runtime
+from services.api.schemas import BEARER, Caller, PathStr, Runtime, ex
 from services.api.tournaments import HANDLERS, owns, standings, view
 from services.tournaments import REGISTRY, TournamentService, UnknownTournament, stream_of
 
@@ -104,7 +105,9 @@ def _service(runtime: Any) -> TournamentService:
      security=BEARER, exception_handlers=HANDLERS, summary="Live tournament: SSE (Accept: text/event-stream) or NDJSON",
      description="A snapshot of the tournament as I may see it, then (with `after=V`) the events after V, then "
                  "live events: rounds paired, tables opened, results (hidden from players until the round has "
-                 "closed at every table), rounds closed with results and standings, the close.")
+                 "closed at every table), rounds closed with results and standings, the close.",
+     responses=X.answers(200, str, [ex("NDJSON", X.LIVE)], "One JSON message a line (or SSE events)", 401, 404,
+                         429, media_type="application/x-ndjson"))
 async def live(request: Request, tournament_id: PathStr, principal: Caller, runtime: Runtime,
                after: int | None = None) -> Stream:
     sse = SSE in request.headers.get("accept", "")

@@ -28,7 +28,8 @@ from infra.projections.standings import TournamentStandings
 from services.api.auth import authenticated, requires
 from services.api.errors import ApiError, error_body
 from services.api.ratelimit import rate_limited
-from services.api.schemas import BEARER, Caller, FromQuery, PathStr, Runtime
+from services.api import tournament_examples as X
+from services.api.schemas import BEARER, Caller, FromQuery, PathStr, Runtime, ex
 from services.tournaments import TournamentService, UnknownTournament
 
 TAGS = ["tournaments"]
@@ -130,8 +131,11 @@ def standings(state: rules.State) -> dict[str, Any]:
 
 
 @post("/v1/tournaments", guards=ORGANISER, tags=TAGS, security=BEARER, exception_handlers=HANDLERS,
-      summary="Create a tournament (organisers)")
-async def create(data: Annotated[CreateIn, Body()], principal: Caller, runtime: Runtime) -> Response:
+      summary="Create a tournament (organisers)",
+      responses=X.answers(201, dict, [ex("the new tournament", {**X.VIEW, "status": "registering", "rounds": []})],
+                          "The tournament as its organiser sees it", 400, 401, 403, 429))
+async def create(data: Annotated[CreateIn, Body(examples=X.CREATE_EXAMPLES)], principal: Caller,
+                 runtime: Runtime) -> Response:
     try:
         tid = await service(runtime).create(principal.player_id, data.name, data.game, data.options, data.format,
                                             data.rounds, data.schedule, data.bots, data.command_id,
@@ -147,15 +151,18 @@ async def create(data: Annotated[CreateIn, Body()], principal: Caller, runtime: 
 
 
 @get("/v1/tournaments/{tournament_id:str}", guards=READER, tags=TAGS, security=BEARER, exception_handlers=HANDLERS,
-     summary="A tournament: entries, rounds, tables; results once each round has closed")
+     summary="A tournament: entries, rounds, tables; results once each round has closed",
+     responses=X.answers(200, dict, [ex("round 1 under way", X.VIEW)], "The tournament", 401, 404, 429))
 async def read(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await service(runtime).load(tournament_id)
     return view(state, owns(principal, state))
 
 
 @post("/v1/tournaments/{tournament_id:str}/entries", guards=READER, tags=TAGS, security=BEARER,
-      exception_handlers=HANDLERS, summary="Register an entry: a partnership (or one player, partnered by a bot)")
-async def register_entry(tournament_id: PathStr, data: Annotated[EntryIn, Body()], principal: Caller, runtime: Runtime) -> Response:
+      exception_handlers=HANDLERS, summary="Register an entry: a partnership (or one player, partnered by a bot)",
+      responses=X.answers(201, dict, [ex("registered", {"entry_id": X.ENTRY_A})], "The entry", 401, 403, 404, 409, 429))
+async def register_entry(tournament_id: PathStr, data: Annotated[EntryIn, Body(examples=X.ENTRY_EXAMPLES)],
+                         principal: Caller, runtime: Runtime) -> Response:
     svc = service(runtime)
     state = await svc.load(tournament_id)
     if not owns(principal, state) and (principal.player_id not in data.players
@@ -168,7 +175,9 @@ async def register_entry(tournament_id: PathStr, data: Annotated[EntryIn, Body()
 
 
 @delete("/v1/tournaments/{tournament_id:str}/entries/{entry_id:str}", guards=READER, tags=TAGS, security=BEARER,
-        exception_handlers=HANDLERS, status_code=200, summary="Withdraw an entry (its players, or the organiser)")
+        exception_handlers=HANDLERS, status_code=200, summary="Withdraw an entry (its players, or the organiser)",
+        responses=X.answers(200, dict, [ex("withdrawn", {"entry_id": X.ENTRY_B, "withdrawn": True})],
+                            "The entry is out", 401, 403, 404, 422, 429))
 async def withdraw(tournament_id: PathStr, entry_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     svc = service(runtime)
     state = await svc.load(tournament_id)
@@ -179,7 +188,9 @@ async def withdraw(tournament_id: PathStr, entry_id: PathStr, principal: Caller,
 
 
 @post("/v1/tournaments/{tournament_id:str}/start", guards=ORGANISER, tags=TAGS, security=BEARER,
-      exception_handlers=HANDLERS, status_code=200, summary="Start now: commit to every board, pair round 1")
+      exception_handlers=HANDLERS, status_code=200, summary="Start now: commit to every board, pair round 1",
+      responses=X.answers(200, dict, [ex("started", X.VIEW)], "The tournament, round 1 paired", 401, 403, 404, 409,
+                          422, 429))
 async def start(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     svc = service(runtime)
     _owner(principal, await svc.load(tournament_id))
@@ -189,8 +200,9 @@ async def start(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> 
 
 @post("/v1/tournaments/{tournament_id:str}/pairings", guards=ORGANISER, tags=TAGS, security=BEARER,
       exception_handlers=HANDLERS, status_code=200,
-      summary="Pair the next round by hand (all or nothing); it replaces the automatic pairing")
-async def pair(tournament_id: PathStr, data: Annotated[PairingIn, Body()], principal: Caller,
+      summary="Pair the next round by hand (all or nothing); it replaces the automatic pairing",
+      responses=X.answers(200, dict, [ex("paired", X.VIEW)], "The tournament", 400, 401, 403, 404, 422, 429))
+async def pair(tournament_id: PathStr, data: Annotated[PairingIn, Body(examples=X.PAIRING_EXAMPLES)], principal: Caller,
                runtime: Runtime) -> dict[str, Any]:
     svc = service(runtime)
     _owner(principal, await svc.load(tournament_id))
@@ -200,7 +212,8 @@ async def pair(tournament_id: PathStr, data: Annotated[PairingIn, Body()], princ
 
 
 @get("/v1/tournaments/{tournament_id:str}/results", guards=READER, tags=TAGS, security=BEARER,
-     exception_handlers=HANDLERS, summary="Every table's result, for closed rounds (all of them for the organiser)")
+     exception_handlers=HANDLERS, summary="Every table's result, for closed rounds (all of them for the organiser)",
+     responses=X.answers(200, list, [ex("round 1", X.RESULTS)], "Results", 401, 404, 429))
 async def results(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> list[dict[str, Any]]:
     state = await service(runtime).load(tournament_id)
     full = owns(principal, state)
@@ -211,13 +224,16 @@ async def results(tournament_id: PathStr, principal: Caller, runtime: Runtime) -
 
 
 @get("/v1/tournaments/{tournament_id:str}/standings", guards=READER, tags=TAGS, security=BEARER,
-     exception_handlers=HANDLERS, summary="Standings per closed round and overall")
+     exception_handlers=HANDLERS, summary="Standings per closed round and overall",
+     responses=X.answers(200, dict, [ex("after round 1", X.STANDINGS)], "Standings", 401, 404, 429))
 async def get_standings(tournament_id: PathStr, runtime: Runtime) -> dict[str, Any]:
     return standings(await service(runtime).load(tournament_id))
 
 
 @get("/v1/tournaments/{tournament_id:str}/export", guards=READER, tags=TAGS, security=BEARER,
-     exception_handlers=HANDLERS, summary="Export standings and results: `?format=json` (default) or `csv`")
+     exception_handlers=HANDLERS, summary="Export standings and results: `?format=json` (default) or `csv`",
+     responses=X.answers(200, dict, [ex("json", {"tournament": X.VIEW, "standings": [X.LINE]})],
+                         "The export (CSV with ?format=csv)", 400, 401, 404, 429))
 async def export(tournament_id: PathStr, principal: Caller, runtime: Runtime,
                  format: FromQuery[str] = "json") -> Response:
     state = await service(runtime).load(tournament_id)
