@@ -40,11 +40,24 @@ ORDER BY created_at DESC LIMIT $2
 """
 
 
+# Display names live beside the players (erasable), never in events or read models.
+NAMES = "SELECT player_id, display_name FROM player_names WHERE player_id = ANY($1::text[])"
+
+
 async def open_matches(pool: asyncpg.Pool, game: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+    """The lobby, each seated player with his display `name` (None once erased): one query for
+    the page instead of one request per player from every client."""
     rows = await _fetch(pool, LOBBY, game, limit)
-    return [{"match_id": _match_id(r["match_id"]), "game": r["game"], "options": _jsonb(r["options"]),
-             "seats": _jsonb(r["seats"]), "free_seats": r["free_seats"],
-             "created_at": r["created_at"].isoformat()} for r in rows]
+    out = [{"match_id": _match_id(r["match_id"]), "game": r["game"], "options": _jsonb(r["options"]),
+            "seats": _jsonb(r["seats"]), "free_seats": r["free_seats"],
+            "created_at": r["created_at"].isoformat()} for r in rows]
+    holders = [h for m in out for h in (m["seats"] or {}).values() if isinstance(h, dict) and h.get("player_id")]
+    if holders:
+        names = {r["player_id"]: r["display_name"]
+                 for r in await _fetch(pool, NAMES, sorted({h["player_id"] for h in holders}))}
+        for holder in holders:
+            holder["name"] = names.get(holder["player_id"])
+    return out
 
 
 # Seats are {"N": {"kind": "player", "player_id": ...} | null, ...}; a player's matches

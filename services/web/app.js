@@ -116,23 +116,14 @@ async function createMatch(ev) {
 function seatLabel(holder) {
   if (!holder) return "open";
   if (holder.kind === "bot") return `bot (${holder.level})`;
-  return holder.player_id === (state.session && state.session.player_id) ? "you" : (state.names[holder.player_id] || "player");
-}
-
-// Display names of players, fetched once each (GET /v1/players/{id}); the lobby waits for them.
-async function fetchNames(pids) {
-  const unknown = [...new Set(pids)].filter((pid) => pid && state.names[pid] === undefined);
-  await Promise.all(unknown.map(async (pid) => {
-    state.names[pid] = "";
-    try { state.names[pid] = (await call("GET", `/v1/players/${pid}`)).name || "player"; } catch { /* keep "" */ }
-  }));
+  if (holder.player_id === (state.session && state.session.player_id)) return "you";
+  return holder.name || state.names[holder.player_id] || "player";  // the lobby's rows carry names
 }
 
 async function refreshLobby() {
   if (document.body.dataset.screen !== "lobby") return;
   try {
     const [open, mine] = await Promise.all([call("GET", "/v1/matches?status=open"), call("GET", "/v1/matches/mine")]);
-    await fetchNames(open.flatMap((m) => SEATS.map((s) => m.seats[s] && m.seats[s].kind === "player" ? m.seats[s].player_id : null)));
     $("open-list").replaceChildren(...(open.length ? open.map((m) => h("li", { dataset: { match: m.match_id } },
       h("span", {}, `${m.game} ${m.options.variant || ""} — ${SEATS.map((s) => `${s}: ${seatLabel(m.seats[s])}`).join(", ")}`),
       ...SEATS.filter((s) => !m.seats[s]).map((s) => h("button", { class: "small", onclick: () => join(m.match_id, s) }, `sit ${s}`))))

@@ -63,7 +63,7 @@ async def test_bad_creations_are_400_naming_the_field(client, body, code, field)
 
 
 async def test_seats_autostart_lobby_and_my_matches(client, runner) -> None:
-    north, east = await register(client), await register(client)
+    north, east = await register(client, "Norah"), await register(client)
     created = await client.post("/v1/matches", json={"game": "five_hundred", "seats": OPEN}, headers=north.headers)
     assert created.status_code == 201 and created.headers["location"].endswith(created.json()["match_id"])
     match_id = created.json()["match_id"]
@@ -78,7 +78,8 @@ async def test_seats_autostart_lobby_and_my_matches(client, runner) -> None:
     def listed(ms):
         return match_id in [m["match_id"] for m in ms]
 
-    assert listed(await eventually(runner, lobby, listed))
+    row = next(m for m in await eventually(runner, lobby, listed) if m["match_id"] == match_id)
+    assert row["seats"]["N"] == {"kind": "player", "player_id": north.player_id, "level": None, "name": "Norah"}
     mine_now = await eventually(runner, mine, lambda ms: ms)
     assert [m["match_id"] for m in mine_now] == [match_id] and mine_now[0]["status"] == "open"
     assert (await client.get("/v1/matches/mine", headers=east.headers)).json() == []
