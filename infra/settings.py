@@ -34,6 +34,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     rate_limit_window: float = 60.0    # seconds
     disconnect_grace: float = 60.0     # seconds a disconnected player's seat waits before the bot takes over
     abandon_after: float = 86400.0     # seconds without an action before the sweeper abandons a match
+    bot_overdue: float = 5.0           # seconds a bot's turn may wait before a sweep schedules it again
+    sweep_every: float = 10.0          # seconds between the sweeper's runs (beat)
+    tournament_tick: float = 15.0      # seconds between the tournament ticks (beat): scheduled starts, no-shows
+    tournament_live_poll: float = 1.0  # seconds between a live tournament stream's reads while nothing happens
 
     @property
     def embedded_database(self) -> bool:
@@ -61,6 +65,10 @@ ENV_VARS: dict[str, str] = {
     "rate_limit_window": "ATOUT_RATE_LIMIT_WINDOW",
     "disconnect_grace": "ATOUT_DISCONNECT_GRACE",
     "abandon_after": "ATOUT_ABANDON_AFTER",
+    "bot_overdue": "ATOUT_BOT_OVERDUE",
+    "sweep_every": "ATOUT_SWEEP_EVERY",
+    "tournament_tick": "ATOUT_TOURNAMENT_TICK",
+    "tournament_live_poll": "ATOUT_TOURNAMENT_LIVE_POLL",
 }
 
 
@@ -94,7 +102,8 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
             if number < 0 or (field == "rate_limit_window" and number == 0):
                 raise SettingsError(f"{ENV_VARS[field]} must be positive, got {raw[field]!r}")
             values[field] = number
-    for field in ("disconnect_grace", "abandon_after"):
+    for field in ("disconnect_grace", "abandon_after", "bot_overdue", "sweep_every", "tournament_tick",
+                  "tournament_live_poll"):
         if field in raw:
             try:
                 seconds = float(raw[field])

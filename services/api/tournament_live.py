@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -31,6 +30,7 @@ from litestar.response import Stream
 
 from domain import tournaments as rules
 from domain.tournaments import events as ev
+from infra.settings import load_settings
 from services.api import tournament_examples as X
 from services.api.auth import authenticated, bearer_token, principal_from_token
 from services.api.ratelimit import rate_limited
@@ -38,7 +38,7 @@ from services.api.schemas import BEARER, Caller, PathStr, Runtime, ex
 from services.api.tournaments import HANDLERS, owns, standings, view
 from services.tournaments import REGISTRY, TournamentService, UnknownTournament, stream_of
 
-POLL = float(os.environ.get("ATOUT_TOURNAMENT_LIVE_POLL", "1.0"))
+POLL = load_settings().tournament_live_poll
 KEEPALIVE = 15.0
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
 AUTH_TIMEOUT = 10.0

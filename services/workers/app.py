@@ -17,14 +17,13 @@ Choices, and why:
 
 from __future__ import annotations
 
-import os
 
 from celery import Celery
 
 from infra.settings import Settings, load_settings
 
 VISIBILITY_TIMEOUT = 60
-SWEEP_EVERY = float(os.environ.get("ATOUT_SWEEP_EVERY", "10"))
+SWEEP_EVERY = load_settings().sweep_every
 
 
 def queues(prefix: str) -> dict[str, str]:

@@ -9,7 +9,6 @@ path (`fastpath.py`) in `AFTER_COMMIT_HOOKS` / `LIFESPAN_HOOKS`.
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -17,10 +16,11 @@ from typing import Any
 from celery import Celery
 
 from infra.projections.bot_turns import BotTurns, Turn
+from infra.settings import load_settings
 
 log = logging.getLogger(__name__)
 
-OVERDUE_AFTER = float(os.environ.get("ATOUT_BOT_OVERDUE", "5"))   # seconds a bot's turn may wait before a sweep re-schedules it
+OVERDUE_AFTER = load_settings().bot_overdue   # seconds a bot's turn may wait before a sweep re-schedules it
 
 
 def scheduler(app: Celery) -> Any:
@@ -137,7 +137,6 @@ def configure(settings: Any) -> None:
 
 
 def projection() -> BotTurns:
-    from infra.settings import load_settings
     from services.workers.app import make_app
 
     settings = _settings or load_settings()

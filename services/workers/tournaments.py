@@ -17,17 +17,17 @@ and beat commands must import this module: see docs/tournaments.md ("Workers").
 from __future__ import annotations
 
 import logging
-import os
 from typing import Any
 
 import asyncpg
 
 from infra.store import AppendResult
+from infra.settings import load_settings
 from services.tournaments import TournamentService
 
 log = logging.getLogger(__name__)
 
-TICK_EVERY = float(os.environ.get("ATOUT_TOURNAMENT_TICK", "15"))
+TICK_EVERY = load_settings().tournament_tick
 
 DUE = """
 SELECT tournament_id, status FROM tournament_standings

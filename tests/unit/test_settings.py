@@ -90,3 +90,15 @@ def test_rate_limit_settings() -> None:
             assert next(iter(bad)) in str(error)
         else:
             raise AssertionError(f"{bad} accepted")
+
+
+def test_worker_and_live_tuning_settings() -> None:
+    got = load_settings({"ATOUT_BOT_OVERDUE": "2", "ATOUT_SWEEP_EVERY": "3.5", "ATOUT_TOURNAMENT_TICK": "1",
+                         "ATOUT_TOURNAMENT_LIVE_POLL": "0.25"})
+    assert (got.bot_overdue, got.sweep_every, got.tournament_tick, got.tournament_live_poll) == (2.0, 3.5, 1.0, 0.25)
+    assert (Settings().tournament_tick, Settings().sweep_every) == (15.0, 10.0)
+    for var in ("ATOUT_BOT_OVERDUE", "ATOUT_SWEEP_EVERY", "ATOUT_TOURNAMENT_TICK", "ATOUT_TOURNAMENT_LIVE_POLL"):
+        for bad in ("soon", "0", "-1"):
+            with pytest.raises(SettingsError, match=var):
+                load_settings({var: bad})
+
