@@ -8,12 +8,12 @@ backlog already held (by version) and ends with `Dropped` when the client fell b
 from __future__ import annotations
 
 import asyncio
-import collections
 from collections.abc import AsyncIterator
 
 from domain import match as rules
 from domain.cards import Seat
 from infra.fanout import Client, Fanout, envelope
+from infra.lru import Lru
 from infra.presence import PRESENCE
 from infra.projections.publisher import decode, event_message, fold, snapshot_message
 from infra.store import PostgresEventStore
@@ -29,7 +29,7 @@ class MatchStates:
 
     def __init__(self, store: PostgresEventStore, size: int = 2048) -> None:
         self.store, self.size = store, size
-        self._states: collections.OrderedDict[str, rules.MatchState] = collections.OrderedDict()
+        self._states: Lru[str, rules.MatchState] = Lru(size)
 
     async def load(self, match_id: str) -> rules.MatchState | None:
         state = self._states.get(match_id) or rules.initial()
@@ -41,10 +41,7 @@ class MatchStates:
         return state
 
     def remember(self, match_id: str, state: rules.MatchState) -> None:
-        self._states[match_id] = state
-        self._states.move_to_end(match_id)
-        while len(self._states) > self.size:
-            self._states.popitem(last=False)
+        self._states.put(match_id, state)
 
 
 def seat_of(state: rules.MatchState, player_id: str | None) -> Seat | None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import secrets
 import uuid
-from collections import OrderedDict
 from functools import lru_cache
 from typing import Any, Mapping
 
@@ -22,6 +21,7 @@ from domain import fair
 from domain import match as rules
 from domain.cards import SEATS, Seat
 from domain.game import RuleViolation, StartDeal, load
+from infra.lru import Lru
 from infra.serialization import EventRegistry
 from infra.store import AppendResult, ConcurrencyError, PostgresEventStore
 from infra.vault import Vault
@@ -67,8 +67,7 @@ class MatchService:
         self.store, self.vault = store, vault
         self.chain_length = chain_length
         self.rng = rng or secrets.SystemRandom()
-        self._cache: OrderedDict[str, rules.MatchState] = OrderedDict()
-        self._cache_size = cache_size
+        self._cache: Lru[str, rules.MatchState] = Lru(cache_size)
 
     # --- loading --------------------------------------------------------------------------
 
@@ -100,10 +99,7 @@ class MatchService:
         return state
 
     def _remember(self, match_id: str, state: rules.MatchState) -> None:
-        self._cache[match_id] = state
-        self._cache.move_to_end(match_id)
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+        self._cache.put(match_id, state)
 
     async def events(self, match_id: str, after_version: int = 0) -> list[tuple[int, Any, Any]]:
         """(version, event, recorded) after `after_version`, decoded; for readers and replay."""

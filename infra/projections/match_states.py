@@ -6,10 +6,10 @@ replayed batch). Finished and abandoned matches leave it: they will not move aga
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from domain import match as rules
+from infra.lru import Lru
 from infra.store.model import RecordedEvent
 from infra.store.postgres import READ_STREAM, Connection
 
@@ -19,7 +19,7 @@ Fold = Callable[[rules.MatchState, Sequence[RecordedEvent]], rules.MatchState]
 class MatchStates:
     def __init__(self, fold: Fold, stream_prefix: str, size: int = 4096) -> None:
         self._fold, self._prefix, self.size = fold, stream_prefix, size
-        self._states: OrderedDict[str, rules.MatchState] = OrderedDict()
+        self._states: Lru[str, rules.MatchState] = Lru(size)
 
     async def at(self, conn: Connection, match_id: str, version: int | None) -> rules.MatchState:
         """The match folded to `version` (None: as far as the store goes)."""
@@ -34,12 +34,9 @@ class MatchStates:
 
     def remember(self, match_id: str, state: rules.MatchState) -> None:
         if state.status in ("finished", "abandoned"):
-            self._states.pop(match_id, None)
+            self._states.pop(match_id)
             return
-        self._states[match_id] = state
-        self._states.move_to_end(match_id)
-        while len(self._states) > self.size:
-            self._states.popitem(last=False)
+        self._states.put(match_id, state)
 
     def forget(self, match_id: str) -> None:
-        self._states.pop(match_id, None)
+        self._states.pop(match_id)
