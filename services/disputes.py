@@ -96,7 +96,7 @@ class DisputeService:
         (and public), to reviewers always."""
         if _seated(state, principal.player_id) or await self.may_review(principal, state.match_id):
             return True
-        return state.status == "finished" and all([await check(state.match_id) for check in visibility.PUBLIC_CHECKS])
+        return state.status == "finished" and await visibility.is_public(state.match_id)
 
     # --- the dispute aggregate ------------------------------------------------------------
 

@@ -22,6 +22,11 @@ ORGANISER_LOOKUPS: list[Callable[[str], Awaitable[str | None]]] = []
 PUBLIC_CHECKS: list[Callable[[str], Awaitable[bool]]] = []
 
 
+async def is_public(match_id: str) -> bool:
+    """Whether every registered check lets anyone see this match (no tournament says no)."""
+    return all([await check(match_id) for check in PUBLIC_CHECKS])
+
+
 async def may_watch(principal: Principal | None, state: rules.MatchState) -> bool:
     """Whether `principal` may look at a match it holds no seat in (its spectator view, its
     events, its live stream): anyone once every PUBLIC_CHECKS agrees, else only reviewers
@@ -30,7 +35,7 @@ async def may_watch(principal: Principal | None, state: rules.MatchState) -> boo
     are no one else's business yet. One place for every route, so none of them can forget."""
     if principal is not None and _seated(state, principal.player_id):
         return True
-    if all([await check(state.match_id) for check in PUBLIC_CHECKS]):
+    if await is_public(state.match_id):
         return True
     if principal is None:
         return False
@@ -47,7 +52,7 @@ async def seal_listing(principal: Principal, summaries: list[dict[str, Any]]) ->
     for summary in summaries:
         seated = any(isinstance(h, dict) and h.get("player_id") == principal.player_id
                      for h in (summary.get("seats") or {}).values())
-        if not seated and not all([await check(summary["match_id"]) for check in PUBLIC_CHECKS]):
+        if not seated and not await is_public(summary["match_id"]):
             organisers = {o for o in [await lookup(summary["match_id"]) for lookup in ORGANISER_LOOKUPS] if o}
             if not may_review(principal, organisers):
                 summary = {**summary, "score": None, "winner": None, "deals": None, "version": None, "sealed": True}

@@ -142,7 +142,7 @@ async def _released(state: Any) -> bool:
     tournaments feature registers (its round closed everywhere) agrees."""
     from services import visibility
 
-    return state.status == "finished" and all([await check(state.match_id) for check in visibility.PUBLIC_CHECKS])
+    return state.status == "finished" and await visibility.is_public(state.match_id)
 
 
 ROUTES = [act, events, record]
