@@ -241,8 +241,7 @@ async def phase(tables: list[Table], rate: float, seconds: float, conn: asyncpg.
 
 def verdict(result: dict) -> dict:
     """Each target against this run's figures; a target whose phase did not run is None."""
-    paced, top = result.get("paced_300") or result.get("paced_300.0"), result.get("max", {})
-    at_150 = result.get("paced_150") or result.get("paced_150.0")
+    paced, at_150, top = result.get("paced_300"), result.get("paced_150"), result.get("max", {})
     fanouts = [p["fanout_ms"]["p99"] for p in (at_150, paced) if p and p["fanout_ms"]["p99"] is not None]
     return {
         "max_at_least_300": top.get("accepted_per_s", 0) >= 300,

@@ -36,6 +36,7 @@ from services.api.live_deps import (  # noqa: F401  (LIFESPAN and drain: used by
     _register_publisher,
     drain,
     live_deps,
+    until_disconnect,
 )
 
 log = logging.getLogger(__name__)
@@ -108,7 +109,7 @@ async def match_ws(socket: WebSocket, match_id: str, after: int | None = None) -
     except WebSocketDisconnect:
         return
     deps.opened("websocket", 1)
-    watcher = asyncio.create_task(_until_disconnect(socket))
+    watcher = asyncio.create_task(until_disconnect(socket))
     sender = asyncio.create_task(_send_all(socket, session))
 
     def dropped(reason: str) -> None:
@@ -143,12 +144,6 @@ async def _send_all(socket: WebSocket, session: LiveSession) -> str | None:
         await socket.send_data(_resync(session, str(exc)))
         return str(exc) or "resync"
     return None
-
-
-async def _until_disconnect(socket: WebSocket) -> None:
-    """Read (and ignore) what the client sends, to notice when it goes away."""
-    while (await socket.receive())["type"] != "websocket.disconnect":
-        pass
 
 
 # --- HTTP stream: SSE or NDJSON -------------------------------------------------------------------

@@ -12,7 +12,7 @@ import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from litestar import Litestar
+from litestar import Litestar, WebSocket
 
 from infra.fanout import Fanout
 from infra.live_session import LiveSession, MatchStates
@@ -169,3 +169,9 @@ def drain(app: Litestar) -> int:
         session.client.on_drop = None  # type: ignore[union-attr]
         session.client.drop(SERVICE_RESTART)  # type: ignore[union-attr]
     return len(sessions)
+
+
+async def until_disconnect(socket: WebSocket) -> None:
+    """Read (and ignore) what the client sends, to notice when it goes away."""
+    while (await socket.receive())["type"] != "websocket.disconnect":
+        pass

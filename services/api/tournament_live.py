@@ -33,6 +33,7 @@ from domain.tournaments import events as ev
 from infra.settings import load_settings
 from services.api import tournament_examples as X
 from services.api.auth import authenticated, bearer_token, principal_from_token
+from services.api.live_deps import until_disconnect
 from services.api.ratelimit import rate_limited
 from services.api.schemas import BEARER, Caller, PathStr, Runtime, ex
 from services.api.tournaments import HANDLERS, owns, standings, view
@@ -162,7 +163,7 @@ async def live_ws(socket: WebSocket, tournament_id: str, after: int | None = Non
         return
     stream = messages(_service(socket.app.state.runtime), tournament_id, principal, after)
     sender = asyncio.create_task(_send_all(socket, stream))
-    watcher = asyncio.create_task(_until_disconnect(socket))   # notice a client gone while all is quiet
+    watcher = asyncio.create_task(until_disconnect(socket))   # notice a client gone while all is quiet
     try:
         done, _ = await asyncio.wait({sender, watcher}, return_when=asyncio.FIRST_COMPLETED)
         if sender in done and not sender.cancelled():
@@ -184,11 +185,6 @@ async def _send_all(socket: WebSocket, stream: AsyncIterator[bytes | None]) -> N
     async for message in stream:
         if message is not None:
             await socket.send_data(message.decode())
-
-
-async def _until_disconnect(socket: WebSocket) -> None:
-    while (await socket.receive())["type"] != "websocket.disconnect":
-        pass
 
 
 def _error(code: str, message: str) -> str:
