@@ -246,7 +246,7 @@ def verdict(result: dict) -> dict:
     return {
         "max_at_least_300": top.get("accepted_per_s", 0) >= 300,
         "sustained_300": None if not paced else (paced["accepted_per_s"] >= 0.97 * 300
-                                                and set(paced["statuses"]) == {200}),
+                                                and {int(code) for code in paced["statuses"]} == {200}),
         "p99_action_at_150_within_25ms": None if not at_150 else at_150["action_ms"]["p99"] <= 25,
         "p99_fanout_within_100ms_at_150_and_300": None if not fanouts or result["sockets"] < 1000
         else max(fanouts) <= 100,
