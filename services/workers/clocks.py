@@ -21,6 +21,7 @@ from domain import match as rules
 from domain.game import RuleViolation
 from infra.projections.bot_turns import CLOCK_PREFIX, CLOCK_SET, turn_of
 from infra.store import NewEvent, PostgresEventStore
+from services.matches import stream_of
 
 MAX_SECONDS = 24 * 3600
 # A match's clock never changes once it has started (it is set before the start), so each
@@ -71,8 +72,6 @@ async def deadline_of(store: PostgresEventStore, state: rules.MatchState,
     follows a moment later). None without a clock, or when no human is to act."""
     if clock is None or state.status != "playing" or state.version == 0:
         return None
-    from services.matches import stream_of
-
     [last] = await store.read_stream(stream_of(state.match_id), state.version - 1, state.version)
     return turn_of(state, clock, last.recorded_at, dt.datetime.now(dt.timezone.utc))[1]
 
