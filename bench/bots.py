@@ -56,7 +56,7 @@ sys.path.insert(0, str(ROOT))
 from domain.bots import policy_for  # noqa: E402
 from domain.bots.arena import board_margins, play, summarize  # noqa: E402
 from domain.cards import PARTNER, SEATS, Seat  # noqa: E402
-from domain.game import load  # noqa: E402
+from domain.games import load  # noqa: E402
 
 GAMES: dict[str, tuple[str, dict[str, Any]]] = {
     "classic": ("belote", {"variant": "classic"}),

@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
 from domain.bots import FAMILIES, policy_for  # noqa: E402
 from domain.bots.arena import board_margins  # noqa: E402
 from domain.bots.expert import Expert  # noqa: E402
-from domain.game import load  # noqa: E402
+from domain.games import load  # noqa: E402
 
 
 class Oracle(Expert):

@@ -29,7 +29,7 @@ from typing import Any
 
 from domain.bots import auction_worlds, bidding
 from domain.bots.sampling import Unsatisfiable
-from domain.game import load
+from domain.games import load
 
 log = logging.getLogger(__name__)
 

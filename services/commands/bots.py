@@ -51,7 +51,7 @@ def _settings(args: Any) -> dict[str, Any]:
 def _boards(job: tuple[str, dict[str, Any], str, str, int, list[int], dict[str, Any]]) -> list[float]:
     from domain.bots import policy_for
     from domain.bots.arena import board_margins
-    from domain.game import load
+    from domain.games import load
 
     game_name, raw, a_level, b_level, seed, boards, settings = job
     game = load(game_name)
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("options must be a JSON object")
         if args.game not in FAMILIES or args.a not in LEVELS or args.b not in LEVELS:
             raise ValueError(f"games: {', '.join(FAMILIES)}; levels: {', '.join(LEVELS)}")
-        from domain.game import load
+        from domain.games import load
 
         load(args.game).parse_options(raw)
     except Exception as error:

@@ -12,7 +12,7 @@ import pytest
 
 from domain.bots import LEVELS, policy_for
 from domain.bots.arena import board_margins
-from domain.game import load
+from domain.games import load
 
 ROOT = Path(__file__).resolve().parents[3]
 

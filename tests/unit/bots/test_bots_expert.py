@@ -12,7 +12,8 @@ import pytest
 
 from domain.bots import auction_worlds, bidding, policy_for
 from domain.cards import SEATS, Seat
-from domain.game import StartDeal, load
+from domain.game import StartDeal
+from domain.games import load
 
 EXPERT = {"budget": None, "worlds": 12}
 
