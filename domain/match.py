@@ -15,7 +15,8 @@ from typing import Any, Mapping
 import msgspec
 
 from domain.cards import Seat
-from domain.game import AdjustScore, GameRules, RuleViolation, StartDeal, VoidDeal, load, verify
+from domain.game import AdjustScore, GameRules, RuleViolation, StartDeal, VoidDeal, verify
+from domain.games import load
 
 
 from domain.match_events import (  # noqa: F401  (the match's vocabulary, re-exported: `rules.X`)
