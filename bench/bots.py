@@ -15,7 +15,7 @@
   boards of the expert−basic duel, and the expert's share of its margin there.
 * `decision`: time of an `expert` decision (the policy call, from the seat's view to the
   action) p50/p99/max per game: `one_core` from whole deals of four experts played in one
-  process after everything else (the load average is stated beside it); `under_jobs` from
+  process before anything else starts (the load average is stated beside it); `under_jobs` from
   the expert rates, while `--jobs` processes ran.
 * `dispatch`: event committed -> bot action committed, through the real path: the
   projector's `bot_turns` projection (beside the default read models and the live
@@ -319,6 +319,9 @@ def decisions(games: list[str], deals: int) -> dict[str, Any]:
 
 def run_figures(games: list[str], sizes: dict[str, int], jobs: int, path: str | None) -> Report:
     report = Report(path, games, sizes, jobs)
+    if sizes["decision_deals"]:                  # first, while none of this run's processes compete
+        report.extra["decision_one_core"] = decisions(games, sizes["decision_deals"])
+        report.write()
     tasks = plan(games, sizes)
     report.extra["tasks"] = {"planned": len(tasks), "done": 0}
     if jobs <= 1:
@@ -330,9 +333,6 @@ def run_figures(games: list[str], sizes: dict[str, int], jobs: int, path: str | 
             for future in as_completed([pool.submit(run_task, t) for t in tasks]):
                 report.extra["tasks"]["done"] += 1
                 report.add(*future.result())
-    if sizes["decision_deals"]:
-        report.extra["decision_one_core"] = decisions(games, sizes["decision_deals"])
-        report.write()
     return report
 
 

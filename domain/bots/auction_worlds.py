@@ -53,9 +53,21 @@ def calls(game_name: str, table: Any) -> list[dict[str, Any]]:
 
 
 def _same(a: dict[str, Any] | None, b: dict[str, Any]) -> bool:
-    if a is None:
+    """Whether `a` (what basic would call) tells the same story as the call `b` made: the
+    same action, and for a bid the same strain at about the same level."""
+    if a is None or a.get("action") != b.get("action"):
         return False
-    return {k: v for k, v in a.items() if k != "seat"} == {k: v for k, v in b.items() if k != "seat"}
+    if b.get("action") != "bid":
+        return True
+    if a.get("suit") != b.get("suit"):
+        return False
+    for key, slack in (("value", 20), ("tricks", 1)):
+        x, y = a.get(key), b.get(key)
+        if isinstance(x, int) and isinstance(y, int):
+            return abs(x - y) <= (1 if "suit" not in b else slack)
+        if x != y:
+            return False
+    return True
 
 
 def _draw(game: GameRules, options: Any, table: Any, past: list[dict[str, Any]], rng: random.Random,
@@ -75,20 +87,24 @@ def _draw(game: GameRules, options: Any, table: Any, past: list[dict[str, Any]],
     it = iter(rest)
     deck = [c if c is not None else next(it) for c in deck]
     state, _ = game.apply(game.initial(options), StartDeal(dealer=dealer, deck=tuple(deck)))
-    misses = 0
+    explained, missed = 0, False
     for call in past:
         seat = Seat(call["seat"])
-        if explain is not None and seat != me and not _same(explain(game.view(state, seat), seat), call):
-            misses += 1
+        if explain is not None and not missed and seat != me:
+            if _same(explain(game.view(state, seat), seat), call):
+                explained += 1
+            else:
+                missed = True
         state, _ = game.apply(state, game.parse_action(call))
-    return state, misses
+    return state, (0 if not missed else len(past) - explained)
 
 
-def world(game: GameRules, options: Any, table: Any, rng: random.Random, draws: int = 4,
+def world(game: GameRules, options: Any, table: Any, rng: random.Random, draws: int = 16,
           explain: Callable[[Any, Seat], dict[str, Any] | None] | None = None) -> Any:
     """A full state of the deal, at this decision, that the seat's view cannot tell from the
     real one. `explain(view, seat)` is what a seat would have called (`basic`): of `draws`
-    draws, the first whose calls it explains all, else the one it explains best."""
+    draws, the first whose calls it explains all, else the one explained longest before
+    its first unexplained call."""
     past = calls(game.name, table)
     best, best_misses = None, None
     for _ in range(max(1, draws if explain is not None and past else 1)):

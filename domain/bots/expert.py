@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 DEFAULT_BUDGET = 0.13      # seconds per decision
 DEFAULT_WORLDS = 48
 MAX_STEPS = 400
+ANCHOR = {"five_hundred": "pass"}      # the call that stands unless beaten clearly; else basic's
 
 
 class Expert:
@@ -45,12 +46,13 @@ class Expert:
 
     def __init__(self, family: ModuleType, game_name: str, *, budget: float | None = DEFAULT_BUDGET,
                  worlds: int = DEFAULT_WORLDS, min_worlds: int = 2, prune_at: int = 8, keep: int = 3, sure: float = 3.0,
-                 bid: bool = True, bid_confidence: float = 1.5, options: dict[str, Any] | None = None) -> None:
+                 bid: bool = True, bid_confidence: float = 1.5, anchor: str | None = None, options: dict[str, Any] | None = None) -> None:
         self.family, self.game = family, load(game_name)
         self.budget, self.worlds, self.min_worlds = budget, worlds, min_worlds
         self.prune_at, self.keep, self.sure, self.bid = prune_at, keep, sure, bid
         self.raw_options = options
         self.bid_confidence = bid_confidence
+        self.anchor = anchor or ANCHOR.get(game_name, "basic")
         self.last_rows: list[dict[int, float]] = []
         self.last_worlds = 0
 
@@ -85,13 +87,24 @@ class Expert:
         if self.last_worlds == 0:
             return basic
         best = max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == basic))
-        if searching_play or candidates[best] == basic or basic not in candidates:
+        if searching_play:
             return candidates[best]
-        # A call is worth more than a card and its worlds are fewer: leave basic's call
-        # only for one that beats it clearly, world by world.
-        mine, theirs = candidates.index(basic), best
-        diffs = [row[theirs] - row[mine] for row in self.last_rows if mine in row and theirs in row]
-        return candidates[best] if _beats(diffs, self.bid_confidence) else basic
+        # A call is worth more than a card and its worlds are fewer: the anchor (passing, or
+        # basic's call where passing is not allowed) stands unless a call beats it clearly,
+        # world by world; of those that do, the best.
+        anchor = self._anchor(candidates, basic)
+        if anchor is None:
+            return candidates[best]
+        clear = [i for i in range(len(candidates)) if i != anchor and totals[i] > totals[anchor]
+                 and _beats([r[i] - r[anchor] for r in self.last_rows if i in r and anchor in r], self.bid_confidence)]
+        return candidates[max(clear, key=lambda i: totals[i])] if clear else candidates[anchor]
+
+    def _anchor(self, candidates: list[dict[str, Any]], basic: dict[str, Any]) -> int | None:
+        if self.anchor == "pass":
+            passing = next((i for i, c in enumerate(candidates) if c.get("action") == "pass"), None)
+            if passing is not None:
+                return passing
+        return candidates.index(basic) if basic in candidates else None
 
     def _options(self, table: Any, raw: dict[str, Any] | None) -> Any:
         if getattr(table, "options", None) is not None:

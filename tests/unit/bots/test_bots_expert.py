@@ -84,7 +84,8 @@ def test_coinche_no_raising_war() -> None:
 
 def test_the_expert_bids_by_simulation() -> None:
     """A hand worth a contract: the expert searches its calls (worlds are played) and
-    takes one the search prefers; a hand of nothing: it passes."""
+    takes one in its suit; a middling hand (Five Hundred, where passing is the anchor):
+    it passes."""
     strong = ["JH", "9H", "AH", "TH", "KH", "AS", "AC", "AD"]
     game, state = _deal("belote", {"variant": "coinche"}, Seat.E, {Seat.N: strong}, 3)   # N speaks first
     view = game.view(state, Seat.N)
@@ -92,9 +93,18 @@ def test_the_expert_bids_by_simulation() -> None:
     action = expert(view, random.Random(0))
     assert expert.last_worlds > 0                    # the calls were played out in worlds
     assert action is not None and action["action"] == "bid" and action["suit"] == "H"
-    weak = ["7H", "8S", "7S", "8D", "7D", "8C", "7C", "9C"]
-    game, state = _deal("belote", {"variant": "coinche"}, Seat.E, {Seat.N: weak}, 3)
+    expert = policy_for("five_hundred", "expert", **EXPERT)
+    weak = ["9S", "TS", "8C", "9C", "7D", "8D", "TD", "9H", "8H", "QC"]
+    game, state = _deal("five_hundred", {}, Seat.W, {Seat.N: weak}, 3)            # N speaks first
     assert expert(game.view(state, Seat.N), random.Random(0)) == {"seat": "N", "action": "pass"}
+
+
+def test_the_expert_bids_misere_with_a_misere_hand() -> None:
+    low = ["5S", "6S", "5C", "6C", "7C", "5D", "6D", "5H", "6H", "7H"]
+    game, state = _deal("five_hundred", {}, Seat.W, {Seat.N: low}, 3)
+    view = game.view(state, Seat.N)
+    action = policy_for("five_hundred", "expert", **EXPERT)(view, random.Random(0))
+    assert action["action"] == "bid" and action.get("contract") in ("misere", "open_misere"), action
 
 
 def test_the_candidate_calls_hold_basic_and_pass() -> None:
