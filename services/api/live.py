@@ -49,7 +49,6 @@ WS_UNAUTHORIZED, WS_FORBIDDEN, WS_NOT_FOUND, WS_RESYNC, WS_TRY_LATER = 4401, 440
 STREAM_EXAMPLE = ('{"type":"snapshot","version":9,"view":{"seat":"N","table":{"hand":["7S","JH"],"legal":[]}}}\n'
                   '{"type":"event","version":10,"event":{"type":"card_played","seat":"E","card":"AS"}}\n'
                   '{"type":"event","version":11,"event":null}\n')
-SEALED = "a tournament table is shown only to its seats until its round has closed at every table"
 
 
 def _bearer(value: str | None) -> str | None:
@@ -88,9 +87,10 @@ async def match_ws(socket: WebSocket, match_id: str, after: int | None = None) -
     deps = await live_deps(socket.app)
     try:
         principal = await deps.principal(await _ws_token(socket))
-        if not await deps.watchable(match_id, principal):
-            await socket.send_data(_error("board_sealed", SEALED, {"match_id": match_id}))
-            await socket.close(WS_FORBIDDEN, "board_sealed")
+        refused = await deps.refusal(match_id, principal, "ws")
+        if refused is not None:
+            await socket.send_data(_error(refused.code, refused.message, {"match_id": match_id}))
+            await socket.close(WS_FORBIDDEN, refused.code)
             return
         session = deps.session(match_id, getattr(principal, "player_id", None), after)
         await session.open()
@@ -172,9 +172,10 @@ async def match_stream(request: Request, match_id: str, after: int | None = None
     except Unauthorized as exc:
         raise HTTPException(status_code=401, detail=str(exc), headers={"WWW-Authenticate": "Bearer"}) from None
     player_id = getattr(principal, "player_id", None)
-    if not await deps.watchable(match_id, principal):
-        exc = HTTPException(status_code=403, detail=SEALED, extra={"match_id": match_id})
-        exc.code = "board_sealed"  # type: ignore[attr-defined]
+    refused = await deps.refusal(match_id, principal, "stream")
+    if refused is not None:
+        exc = HTTPException(status_code=403, detail=refused.message, extra={"match_id": match_id})
+        exc.code = refused.code  # type: ignore[attr-defined]
         raise exc
     sse = SSE in request.headers.get("accept", "")
     last_id = request.headers.get("last-event-id", "").strip()
