@@ -53,6 +53,11 @@ SELECT p.player_id, p.role FROM player_tokens t JOIN players p USING (player_id)
 WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND p.erased_at IS NULL
 """
 
+PRINCIPALS = """
+SELECT t.token_hash, p.player_id, p.role FROM player_tokens t JOIN players p USING (player_id)
+WHERE t.token_hash = ANY($1::bytea[]) AND t.revoked_at IS NULL AND p.erased_at IS NULL
+"""
+
 
 class PlayerStore:
     """`principal_ttl`: how long this process trusts a token it has looked up. Every request
@@ -107,6 +112,22 @@ class PlayerStore:
                 self._principals.clear()
             self._principals[digest] = (now + self.principal_ttl, principal)
         return principal
+
+    async def principals(self, tokens: list[str]) -> dict[str, Principal | None]:
+        """Each token's principal as the database has it now (None: unknown, revoked or
+        erased), in one read past the cache, which it refreshes: for re-checking every open
+        stream of a process at once rather than one read per stream."""
+        digests = {token_hash(token): token for token in tokens}
+        rows = await self.pool.fetch(PRINCIPALS, list(digests))
+        found = {bytes(r["token_hash"]): Principal(player_id=r["player_id"], role=r["role"],
+                                                   token_id=bytes(r["token_hash"]).hex()[:16]) for r in rows}
+        expires = time.monotonic() + self.principal_ttl
+        for digest in digests:
+            if digest in found and self.principal_ttl > 0:
+                self._principals[digest] = (expires, found[digest])
+            else:
+                self._principals.pop(digest, None)
+        return {token: found.get(digest) for digest, token in digests.items()}
 
     async def revoke(self, token: str) -> bool:
         self._forget(digest=token_hash(token))

@@ -66,6 +66,42 @@ def _resync(session: LiveSession, reason: str) -> bytes:
                   {"reason": reason, "after": session.last})
 
 
+# Why a stream may end other than by falling behind: its caller changed while it was open.
+ENDED = {"token_revoked": (WS_UNAUTHORIZED, "unauthorized", "this token was revoked, or its player erased"),
+         "not_watchable": (WS_FORBIDDEN, "board_sealed", SEALED)}
+
+
+def _ending(session: LiveSession, reason: str) -> tuple[int, bytes]:
+    """The close code and last message of a stream that ends for `reason`."""
+    if reason in ENDED:
+        code, error, message = ENDED[reason]
+        return code, _error(error, message, {"reason": reason, "after": session.last})
+    return WS_RESYNC, _resync(session, reason)
+
+
+def _follow_caller(deps: Any, session: LiveSession, match_id: str, token: str | None, principal: Any) -> Any:
+    """Have the process's stream guard end `session` when its caller's token is revoked, or
+    his role changes so that he may no longer watch; the handle to forget at the end."""
+    if deps.guard is None or token is None:
+        return None
+
+    def end(reason: str) -> None:
+        if session.client is not None:
+            session.client.on_drop = None   # not a fan-out drop
+            session.client.drop(reason)
+
+    async def on_change(now: Any) -> bool:
+        if now is None:
+            end("token_revoked")
+            return False
+        if await deps.watchable(match_id, now):
+            return True
+        end("not_watchable")
+        return False
+
+    return deps.guard.watch(token, principal, on_change)
+
+
 # --- WebSocket ------------------------------------------------------------------------------------
 
 async def _ws_token(socket: WebSocket) -> str | None:
@@ -86,8 +122,10 @@ async def _ws_token(socket: WebSocket) -> str | None:
 async def match_ws(socket: WebSocket, match_id: str, after: int | None = None) -> None:
     await socket.accept()
     deps = await live_deps(socket.app)
+    token = None
     try:
-        principal = await deps.principal(await _ws_token(socket))
+        token = await _ws_token(socket)
+        principal = await deps.principal(token)
         if not await deps.watchable(match_id, principal):
             await socket.send_data(_error("board_sealed", SEALED, {"match_id": match_id}))
             await socket.close(WS_FORBIDDEN, "board_sealed")
@@ -120,14 +158,20 @@ async def match_ws(socket: WebSocket, match_id: str, after: int | None = None) -
 
     assert session.client is not None
     session.client.on_drop = dropped
+    followed = _follow_caller(deps, session, match_id, token, principal)
     try:
         done, _ = await asyncio.wait({watcher, sender}, return_when=asyncio.FIRST_COMPLETED)
         if sender in done and not sender.cancelled() and sender.exception() is None:
             reason = sender.result()
-            await socket.close(*((1000, "match_finished") if reason is None else (WS_RESYNC, "resync")))
+            if reason is None:
+                await socket.close(1000, "match_finished")
+            else:
+                await socket.close(_ending(session, reason)[0], reason if reason in ENDED else "resync")
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass  # the client went away while we closed
     finally:
+        if followed is not None:
+            deps.guard.forget(followed)
         for task in (watcher, sender):
             task.cancel()
         await asyncio.gather(watcher, sender, return_exceptions=True)
@@ -141,8 +185,9 @@ async def _send_all(socket: WebSocket, session: LiveSession) -> str | None:
         async for message in session.messages():
             await socket.send({"type": "websocket.send", "text": message.decode()})  # type: ignore[union-attr]
     except Dropped as exc:
-        await socket.send_data(_resync(session, str(exc)))
-        return str(exc) or "resync"
+        reason = str(exc) or "resync"
+        await socket.send_data(_ending(session, reason)[1])
+        return reason
     return None
 
 
@@ -167,8 +212,9 @@ async def match_stream(request: Request, match_id: str, after: int | None = None
     """Live messages of a match: SSE when `Accept` names `text/event-stream`, else NDJSON.
     On SSE a `Last-Event-ID` header (what EventSource sends on reconnect) counts as `after`."""
     deps = await live_deps(request.app)
+    token = _bearer(request.headers.get("authorization"))
     try:
-        principal = await deps.principal(_bearer(request.headers.get("authorization")))
+        principal = await deps.principal(token)
     except Unauthorized as exc:
         raise HTTPException(status_code=401, detail=str(exc), headers={"WWW-Authenticate": "Bearer"}) from None
     player_id = getattr(principal, "player_id", None)
@@ -200,12 +246,15 @@ async def match_stream(request: Request, match_id: str, after: int | None = None
 
     async def body() -> AsyncIterator[bytes]:
         deps.opened(transport, 1)
+        followed = _follow_caller(deps, session, match_id, token, principal)
         try:
             async for message in session.messages(KEEPALIVE if sse else None):
                 yield frame(message)
         except Dropped as exc:
-            yield frame(_resync(session, str(exc)))
+            yield frame(_ending(session, str(exc) or "resync")[1])
         finally:
+            if followed is not None:
+                deps.guard.forget(followed)
             deps.opened(transport, -1)
             await session.close()
 

@@ -19,6 +19,7 @@ from infra.live_session import LiveSession, MatchStates
 from infra.projections.publisher import Publisher
 from infra.settings import Settings, load_settings
 from infra.store import PostgresEventStore, create_pool
+from services.api.live_guard import StreamGuard
 
 
 class Unauthorized(Exception):
@@ -37,6 +38,9 @@ class LiveDeps:
         runtime = getattr(app.state, "runtime", None)
         self.store: PostgresEventStore | None = getattr(runtime, "store", None) or app.state.get("store")
         self.states: MatchStates | None = None
+        players = getattr(runtime, "players", None)
+        self.guard: StreamGuard | None = (StreamGuard(players.principals, every=players.principal_ttl or 2.0)
+                                          if players is not None else None)
         self._resolve: Callable[[Any, str], Awaitable[Any]] | None = app.state.get("live_principal_from_token")
         if self._resolve is None:
             with contextlib.suppress(ImportError):
@@ -97,6 +101,8 @@ class LiveDeps:
             self._drops.labels(transport).inc()
 
     async def close(self) -> None:
+        if self.guard is not None:
+            await self.guard.close()
         await self.fanout.close()
         if self._own_pool is not None:
             await self._own_pool.close()
