@@ -16,7 +16,8 @@ import msgspec
 
 from domain.cards import Seat
 from domain.chains import Chain, chain_for, next_chain, renewal_due  # noqa: F401  (re-exported)
-from domain.game import AdjustScore, GameRules, RuleViolation, StartDeal, VoidDeal, load, verify
+from domain.game import AdjustScore, GameRules, RuleViolation, StartDeal, VoidDeal, verify
+from domain.games import load
 
 from domain.match_events import (  # noqa: F401  (the match's vocabulary, re-exported: `rules.X`)
     SeatHolder,

@@ -20,7 +20,8 @@ import msgspec
 from domain import fair
 from domain import match as rules
 from domain.cards import SEATS, Seat
-from domain.game import RuleViolation, StartDeal, load
+from domain.game import RuleViolation, StartDeal
+from domain.games import load
 from infra.lru import Lru
 from infra.serialization import EventRegistry
 from infra.store import AppendResult, ConcurrencyError, PostgresEventStore

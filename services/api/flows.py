@@ -19,7 +19,8 @@ import msgspec
 from domain import fair
 from domain import match as rules
 from domain.cards import Seat
-from domain.game import GAME_NAMES, RuleViolation, load
+from domain.game import RuleViolation
+from domain.games import GAME_NAMES, load
 from infra.players import Principal
 from infra.store import ConcurrencyError
 from services.api.errors import ApiError, malformed
