@@ -24,6 +24,7 @@ from typing import Any
 import msgspec
 
 from domain import disputes as cases
+from domain import chains
 from domain import match as rules
 from domain.game import RuleViolation
 from infra.players import Principal
@@ -276,7 +277,7 @@ def match_record(state: rules.MatchState, events: list[tuple[int, Any, Any]], de
             rulings.append(ruling)
     record: dict[str, Any] = {"match_id": state.match_id, "game": state.game_name,
                               "options": {k: v for k, v in state.raw_options.items() if deal is None or k != "deals"},
-                              "deals": deals, "rulings": rulings}
+                              "deals": deals, "rulings": rulings, **chains.as_record(state.chains)}
     if deal is not None:
         if not 0 <= deal < len(deals):
             raise RuleViolation("unknown_deal", f"deal {deal} is not a finished deal of this match", {"deal": deal})

@@ -18,6 +18,7 @@ import msgspec
 from litestar import Response, get, post
 
 from domain import match as rules
+from domain.chains import as_record
 from domain.game import RuleViolation
 from infra.store import CommandConflictError, ConcurrencyError
 from services.api import flows
@@ -121,7 +122,8 @@ async def record(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict
             if event.fair is not None:
                 deal["fair"] = msgspec.to_builtins(event.fair)
             deals.append(deal)
-    return {"match_id": match_id, "game": state.game_name, "options": state.raw_options, "deals": deals}
+    return {"match_id": match_id, "game": state.game_name, "options": state.raw_options, "deals": deals,
+            **as_record(state.chains)}
 
 
 async def ensure_readable(store: Any, principal: Any, state: Any, read: Any = "view", deal: int | None = None,
