@@ -138,8 +138,8 @@ async def match_ws(socket: WebSocket, match_id: str, after: int | None = None) -
         await socket.close(WS_UNAUTHORIZED, "unauthorized")
         return
     except Gone:
-        await socket.send_data(_error("match_not_found", f"no match {match_id!r}", {"match_id": match_id}))
-        await socket.close(WS_NOT_FOUND, "match_not_found")
+        await socket.send_data(_error("unknown_match", f"no match {match_id!r}", {"match_id": match_id}))
+        await socket.close(WS_NOT_FOUND, "unknown_match")
         return
     except (Dropped, ConnectionError, OSError, asyncio.TimeoutError) as exc:  # Redis unreachable
         await socket.send_data(_error("unavailable", f"live updates are unavailable: {exc}"))
@@ -233,7 +233,7 @@ async def match_stream(request: Request, match_id: str, after: int | None = None
         await session.open()
     except Gone:
         exc = HTTPException(status_code=404, detail=f"no match {match_id!r}", extra={"match_id": match_id})
-        exc.code = "match_not_found"  # type: ignore[attr-defined]
+        exc.code = "unknown_match"  # type: ignore[attr-defined]
         raise exc from None
     except (Dropped, ConnectionError, OSError, asyncio.TimeoutError) as error:  # Redis unreachable
         exc = HTTPException(status_code=503, detail=f"live updates are unavailable: {error}",

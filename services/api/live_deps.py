@@ -78,7 +78,7 @@ class LiveDeps:
         assert self.states is not None
         state = await self.states.load(match_id)
         if state is None:
-            return None                       # the session answers match_not_found
+            return None                       # the session answers unknown_match
         from services import visibility
         from services.disputes import append_audit
 

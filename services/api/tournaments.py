@@ -253,7 +253,7 @@ async def export(tournament_id: PathStr, principal: Caller, runtime: Runtime,
         writer.writeheader()
         for line in table:
             writer.writerow({**line, "name": state.names.get(line["entry"], line["entry"])})
-        return Response(out.getvalue(), media_type="text/csv; charset=utf-8",
+        return Response(out.getvalue(), media_type="text/csv",  # Litestar adds "; charset=utf-8" to text types
                         headers={"Content-Disposition": f'attachment; filename="tournament-{tournament_id}.csv"'})
     if format != "json":
         raise ApiError(400, "bad_format", "format must be json or csv")
