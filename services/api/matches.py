@@ -17,7 +17,7 @@ from services import visibility
 from services.api import flows, queries
 from services.workers import clocks
 from services.api.auth import authenticated
-from services.api.play import ensure_watchable
+from services.api.play import ensure_readable
 from services.api.ratelimit import rate_limited
 from services.api.schemas import (BEARER, COMMAND_EXAMPLE, MATCH_ID, PLAYER_ID, VIEW_EXAMPLE, Caller, CommandOut,
                                   CreateMatch, FromQuery, GiveEntropy, Limit, PathStr, Rematch, Runtime, TakeSeat, ex,
@@ -88,7 +88,7 @@ async def my_matches(principal: Caller, runtime: Runtime, status: FromQuery[Lite
      responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 404, 429))
 async def get_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
-    await ensure_watchable(principal, state)
+    await ensure_readable(runtime.store, principal, state, "view", route="view")
     view = flows.view(state, flows.seat_of(state, principal.player_id))
     if state.status == "playing":
         store = runtime.matches.store
