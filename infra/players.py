@@ -149,6 +149,15 @@ class PlayerStore:
             " LEFT JOIN player_names n USING (player_id) WHERE p.player_id = $1", player_id)
         return None if row is None else PlayerInfo(row[0], row[1], row[2])
 
+    async def named(self, id_or_name: str) -> list[str]:
+        """The players `id_or_name` may mean: the one with that id, else every one with that
+        display name (an operator names people as he knows them; several may share a name)."""
+        if await self.pool.fetchval("SELECT 1 FROM players WHERE player_id = $1", id_or_name):
+            return [id_or_name]
+        rows = await self.pool.fetch("SELECT player_id FROM player_names WHERE display_name = $1"
+                                     " ORDER BY player_id", id_or_name)
+        return [r["player_id"] for r in rows]
+
     async def names(self, player_ids: list[str]) -> dict[str, str]:
         rows = await self.pool.fetch(
             "SELECT player_id, display_name FROM player_names WHERE player_id = ANY($1::text[])", player_ids)

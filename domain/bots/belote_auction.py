@@ -23,8 +23,8 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from domain.belote.combinations import choose as choose_combos, find as find_combos
-from domain.belote.tables import BELOTE_SUITS
-from domain.belote.turns import PARTNER, TEAM
+from domain.belote.ranking import BELOTE_SUITS
+from domain.belote.state import PARTNER, TEAM
 from domain.cards import Seat
 
 TRUMP_VALUE = {"J": 35, "9": 25, "A": 15, "T": 12, "K": 8, "Q": 8, "8": 5, "7": 5}

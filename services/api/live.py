@@ -30,6 +30,7 @@ from litestar.response import Stream
 
 from infra.fanout import Dropped, envelope
 from infra.live_session import Gone, LiveSession
+from services import visibility
 from services.api.live_deps import (  # noqa: F401  (LIFESPAN and drain: used by bootstrap and serve)
     LIFESPAN,
     Unauthorized,
@@ -49,7 +50,6 @@ WS_UNAUTHORIZED, WS_FORBIDDEN, WS_NOT_FOUND, WS_RESYNC, WS_TRY_LATER = 4401, 440
 STREAM_EXAMPLE = ('{"type":"snapshot","version":9,"view":{"seat":"N","table":{"hand":["7S","JH"],"legal":[]}}}\n'
                   '{"type":"event","version":10,"event":{"type":"card_played","seat":"E","card":"AS"}}\n'
                   '{"type":"event","version":11,"event":null}\n')
-SEALED = "a tournament table is shown only to its seats until its round has closed at every table"
 
 
 def _bearer(value: str | None) -> str | None:
@@ -68,7 +68,7 @@ def _resync(session: LiveSession, reason: str) -> bytes:
 
 # Why a stream may end other than by falling behind: its caller changed while it was open.
 ENDED = {"token_revoked": (WS_UNAUTHORIZED, "unauthorized", "this token was revoked, or its player erased"),
-         "not_watchable": (WS_FORBIDDEN, "board_sealed", SEALED)}
+         "not_watchable": (WS_FORBIDDEN, visibility.SEALED.code, visibility.SEALED.message)}
 
 
 def _ending(session: LiveSession, reason: str) -> tuple[int, bytes]:
@@ -126,9 +126,10 @@ async def match_ws(socket: WebSocket, match_id: str, after: int | None = None) -
     try:
         token = await _ws_token(socket)
         principal = await deps.principal(token)
-        if not await deps.watchable(match_id, principal):
-            await socket.send_data(_error("board_sealed", SEALED, {"match_id": match_id}))
-            await socket.close(WS_FORBIDDEN, "board_sealed")
+        refused = await deps.refusal(match_id, principal, "ws")
+        if refused is not None:
+            await socket.send_data(_error(refused.code, refused.message, {"match_id": match_id}))
+            await socket.close(WS_FORBIDDEN, refused.code)
             return
         session = deps.session(match_id, getattr(principal, "player_id", None), after)
         await session.open()
@@ -137,8 +138,8 @@ async def match_ws(socket: WebSocket, match_id: str, after: int | None = None) -
         await socket.close(WS_UNAUTHORIZED, "unauthorized")
         return
     except Gone:
-        await socket.send_data(_error("match_not_found", f"no match {match_id!r}", {"match_id": match_id}))
-        await socket.close(WS_NOT_FOUND, "match_not_found")
+        await socket.send_data(_error("unknown_match", f"no match {match_id!r}", {"match_id": match_id}))
+        await socket.close(WS_NOT_FOUND, "unknown_match")
         return
     except (Dropped, ConnectionError, OSError, asyncio.TimeoutError) as exc:  # Redis unreachable
         await socket.send_data(_error("unavailable", f"live updates are unavailable: {exc}"))
@@ -218,9 +219,10 @@ async def match_stream(request: Request, match_id: str, after: int | None = None
     except Unauthorized as exc:
         raise HTTPException(status_code=401, detail=str(exc), headers={"WWW-Authenticate": "Bearer"}) from None
     player_id = getattr(principal, "player_id", None)
-    if not await deps.watchable(match_id, principal):
-        exc = HTTPException(status_code=403, detail=SEALED, extra={"match_id": match_id})
-        exc.code = "board_sealed"  # type: ignore[attr-defined]
+    refused = await deps.refusal(match_id, principal, "stream")
+    if refused is not None:
+        exc = HTTPException(status_code=403, detail=refused.message, extra={"match_id": match_id})
+        exc.code = refused.code  # type: ignore[attr-defined]
         raise exc
     sse = SSE in request.headers.get("accept", "")
     last_id = request.headers.get("last-event-id", "").strip()
@@ -231,7 +233,7 @@ async def match_stream(request: Request, match_id: str, after: int | None = None
         await session.open()
     except Gone:
         exc = HTTPException(status_code=404, detail=f"no match {match_id!r}", extra={"match_id": match_id})
-        exc.code = "match_not_found"  # type: ignore[attr-defined]
+        exc.code = "unknown_match"  # type: ignore[attr-defined]
         raise exc from None
     except (Dropped, ConnectionError, OSError, asyncio.TimeoutError) as error:  # Redis unreachable
         exc = HTTPException(status_code=503, detail=f"live updates are unavailable: {error}",

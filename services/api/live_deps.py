@@ -65,15 +65,28 @@ class LiveDeps:
         return getattr(await self.principal(token), "player_id", None)
 
     async def watchable(self, match_id: str, principal: Any) -> bool:
-        """`services.visibility.may_watch`: a tournament table is streamed only to its seats,
-        its organiser and admins until its round has closed at every table."""
+        """Whether `principal` may (still) watch: `services.visibility.may_watch`."""
+        assert self.states is not None
+        state = await self.states.load(match_id)
+        from services import visibility
+
+        return state is None or await visibility.may_watch(principal, state)
+
+    async def refusal(self, match_id: str, principal: Any, route: str) -> Any:
+        """`services.visibility.check` for a live stream (the `view` read): None, or the
+        refusal to send (a privileged one written to the audit first)."""
         assert self.states is not None
         state = await self.states.load(match_id)
         if state is None:
-            return True                       # the session answers match_not_found
+            return None                       # the session answers unknown_match
         from services import visibility
+        from services.disputes import append_audit
 
-        return await visibility.may_watch(principal, state)
+        refused = await visibility.check(principal, state, "view")
+        if refused is not None and refused.code == visibility.PRIVILEGED_WHILE_PLAYING and self.store is not None:
+            await append_audit(self.store, principal, "refused", match_id=match_id,
+                               detail={"code": refused.code, "read": "view", "route": route})
+        return refused
 
     async def principal(self, token: str | None) -> Any:
         """The principal behind a bearer token; Unauthorized without a valid one."""
