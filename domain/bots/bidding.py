@@ -26,15 +26,23 @@ def _belote_strength(hand: list[str], suit: str) -> int:
     return sum(_BELOTE_TRUMP[c[0]] + 6 for c in hand if c[1] == suit)
 
 
-def _coinche(hand: list[str], legal: list[dict[str, Any]], out: list[dict[str, Any]]) -> None:
+def _coinche(hand: list[str], legal: list[dict[str, Any]], out: list[dict[str, Any]],
+             basic_action: dict[str, Any] | None) -> None:
+    """Coinche or surcoinche, and the strain basic would name (or the hand's best) at its
+    cheapest level and a step either side of basic's: wider choices only fed the search's
+    noise (measured)."""
     _add(out, {"action": "coinche"}, legal)
     _add(out, {"action": "surcoinche"}, legal)
     bids = [a for a in legal if a["action"] == "bid" and a["value"] != "capot"]
-    suits = sorted("SHDC", key=lambda s: -_belote_strength(hand, s))[:2]
-    for suit in suits:
-        values = sorted(a["value"] for a in bids if a["suit"] == suit)
-        for value in values[:3:1] if suit == suits[0] else values[:2]:
-            _add(out, {"action": "bid", "value": value, "suit": suit}, legal)
+    if basic_action is not None and basic_action.get("action") == "bid" and basic_action.get("value") != "capot":
+        suit, around = basic_action["suit"], basic_action["value"]
+    else:
+        suit = max("SHDC", key=lambda s: _belote_strength(hand, s))
+        around = None
+    values = sorted(a["value"] for a in bids if a["suit"] == suit)
+    wanted = values[:1] + ([around - 10, around + 10] if around is not None else values[1:2])
+    for value in wanted:
+        _add(out, {"action": "bid", "value": value, "suit": suit}, legal)
 
 
 def _cinch(legal: list[dict[str, Any]], out: list[dict[str, Any]]) -> None:
@@ -78,7 +86,7 @@ def candidates(game_name: str, table: Any, basic_action: dict[str, Any] | None) 
     _add(out, {"action": "pass"}, legal)
     if game_name == "belote":
         if table.options.variant == "coinche":
-            _coinche(hand, legal, out)
+            _coinche(hand, legal, out, basic_action)
         else:
             out.extend(a for a in legal if a not in out)
     elif game_name == "cinch":
