@@ -38,6 +38,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     sweep_every: float = 10.0          # seconds between the sweeper's runs (beat)
     tournament_tick: float = 15.0      # seconds between the tournament ticks (beat): scheduled starts, no-shows
     tournament_live_poll: float = 1.0  # seconds between a live tournament stream's reads while nothing happens
+    hints_per_match: int = 10          # hints each seat may ask for in one match (0: none)
 
     @property
     def embedded_database(self) -> bool:
@@ -69,6 +70,7 @@ ENV_VARS: dict[str, str] = {
     "sweep_every": "ATOUT_SWEEP_EVERY",
     "tournament_tick": "ATOUT_TOURNAMENT_TICK",
     "tournament_live_poll": "ATOUT_TOURNAMENT_LIVE_POLL",
+    "hints_per_match": "ATOUT_HINTS_PER_MATCH",
 }
 
 
@@ -93,7 +95,7 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
         if not 0 <= port <= 65535:
             raise SettingsError(f"ATOUT_PORT must be between 0 and 65535, got {port}")
         values["port"] = port
-    for field, kind in (("rate_limit_requests", int), ("rate_limit_window", float)):
+    for field, kind in (("rate_limit_requests", int), ("rate_limit_window", float), ("hints_per_match", int)):
         if field in raw:
             try:
                 number = kind(raw[field])
