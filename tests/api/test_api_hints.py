@@ -21,7 +21,7 @@ from litestar.testing import AsyncTestClient
 from domain import match as rules
 from domain.bots.hints import REASONS
 from domain.cards import Seat
-from domain.game import load
+from domain.games import load
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
 from services.api.app import create_app

@@ -15,7 +15,8 @@ import msgspec
 import pytest
 
 from domain.bots.hints import NEEDS, REASONS, Reason, reason, seed_of, suggest
-from domain.game import StartDeal, load
+from domain.game import StartDeal
+from domain.games import load
 from domain.cards import Seat
 from domain.playout import choose_action
 from tests.unit.bots.test_bots_hidden import CONFIGS, IDS, _hands, _midplay, _swap_hidden
