@@ -15,11 +15,12 @@ from typing import Any
 from domain.bots import cardplay
 from domain.bots.sampling import Unsatisfiable, deal_hidden
 from domain.cards import DECK_52, PARTNER, SEATS, Seat
-from domain.cinch.messages import DealScored, Play
+from domain.cinch.commands import Play
+from domain.cinch.events import DealScored
 from domain.cinch.options import side_table
 from domain.cinch.play import legal_cards
 from domain.cinch.state import IDX, NEXT, State
-from domain.cinch.trumps import TABLES, left_pedro
+from domain.cinch.ranking import TABLES, left_pedro
 
 INDIVIDUAL_MARGIN = 1.0
 RANK_VALUE = {r: i for i, r in enumerate("23456789TJQKA", start=2)}
