@@ -33,8 +33,7 @@ from domain.games import load
 
 log = logging.getLogger(__name__)
 
-DEFAULT_BUDGET = 0.12      # seconds per decision; a search never goes on past HARD_STOP × it
-HARD_STOP = 1.35
+DEFAULT_BUDGET = 0.12      # seconds per decision
 DEFAULT_WORLDS = 48
 MAX_STEPS = 400
 ANCHOR = {"five_hundred": "pass"}      # the call that stands unless beaten clearly; else basic's
@@ -46,7 +45,7 @@ class Expert:
     rather than a `MatchView`)."""
 
     def __init__(self, family: ModuleType, game_name: str, *, budget: float | None = DEFAULT_BUDGET,
-                 worlds: int = DEFAULT_WORLDS, min_worlds: int = 2, prune_at: int = 8, keep: int = 3, sure: float = 3.0,
+                 worlds: int = DEFAULT_WORLDS, min_worlds: int = 1, prune_at: int = 8, keep: int = 3, sure: float = 3.0,
                  bid: bool = True, bid_confidence: float = 2.5, anchor: str | None = None, options: dict[str, Any] | None = None) -> None:
         self.family, self.game = family, load(game_name)
         self.budget, self.worlds, self.min_worlds = budget, worlds, min_worlds
@@ -133,9 +132,7 @@ class Expert:
         """Totals per candidate over the worlds played (-inf for one dropped early). After
         `prune_at` worlds only the best `keep` go on; the search ends early once the leader's
         lead over the runner-up, world by world, is `sure` standard errors or nothing at all."""
-        now = time.perf_counter()
-        deadline = None if self.budget is None else now + self.budget
-        hard = None if self.budget is None else now + HARD_STOP * self.budget
+        deadline = None if self.budget is None else time.perf_counter() + self.budget
         commands = [self.game.parse_action(a) for a in candidates]
         rows: list[dict[int, float]] = []
         alive = list(range(len(candidates)))
@@ -152,8 +149,7 @@ class Expert:
                 continue
             values: dict[int, float] = {}
             for i in alive:
-                clock = time.perf_counter() if deadline is not None else 0.0
-                if deadline is not None and ((worlds >= self.min_worlds and clock > deadline) or clock > hard):
+                if deadline is not None and worlds >= self.min_worlds and time.perf_counter() > deadline:
                     break                            # a world half played is dropped
                 values[i] = self.playout(state, commands[i], seat, rng)
             if len(values) < len(alive):
