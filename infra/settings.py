@@ -38,6 +38,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     sweep_every: float = 10.0          # seconds between the sweeper's runs (beat)
     tournament_tick: float = 15.0      # seconds between the tournament ticks (beat): scheduled starts, no-shows
     tournament_live_poll: float = 1.0  # seconds between a live tournament stream's reads while nothing happens
+    projector_delay: float = 0.0       # seconds the projector waits between two batches of a projection
 
     @property
     def embedded_database(self) -> bool:
@@ -69,6 +70,7 @@ ENV_VARS: dict[str, str] = {
     "sweep_every": "ATOUT_SWEEP_EVERY",
     "tournament_tick": "ATOUT_TOURNAMENT_TICK",
     "tournament_live_poll": "ATOUT_TOURNAMENT_LIVE_POLL",
+    "projector_delay": "ATOUT_PROJECTOR_DELAY",
 }
 
 
@@ -112,6 +114,15 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
             if not seconds > 0:
                 raise SettingsError(f"{ENV_VARS[field]} must be positive, got {raw[field]!r}")
             values[field] = seconds
+    if "projector_delay" in raw:
+        try:
+            delay = float(raw["projector_delay"])
+        except ValueError:
+            raise SettingsError(f"ATOUT_PROJECTOR_DELAY must be a number of seconds, got {raw['projector_delay']!r}"
+                                ) from None
+        if not delay >= 0:
+            raise SettingsError(f"ATOUT_PROJECTOR_DELAY must be 0 or more, got {raw['projector_delay']!r}")
+        values["projector_delay"] = delay
     if "log_level" in raw:
         level = raw["log_level"].lower()
         if level not in LOG_LEVELS:

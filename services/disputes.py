@@ -30,8 +30,8 @@ from infra.players import Principal
 from infra.serialization import EventRegistry
 from infra.store import CommandConflictError, ConcurrencyError, PostgresEventStore
 from services.matches import MatchService, registry_for, stream_of
-from services import visibility
-from services.visibility import _seated, may_review
+from services.visibility import Visibility, may_review
+from services.visibility import seated as _seated
 
 
 class AuditEntry(msgspec.Struct, frozen=True, tag="audit_entry"):
@@ -79,14 +79,16 @@ def filing_role(principal: Principal, state: rules.MatchState, organisers: set[s
 
 
 class DisputeService:
-    def __init__(self, store: PostgresEventStore, matches: MatchService) -> None:
+    def __init__(self, store: PostgresEventStore, matches: MatchService,
+                 visibility: Visibility | None = None) -> None:
+        """`visibility`: the runtime's policy (default: closed, no organiser, nothing public)."""
         self.store, self.matches = store, matches
+        self.visibility = visibility or Visibility()
 
     # --- who may do what ------------------------------------------------------------------
 
     async def organisers(self, match_id: str) -> set[str]:
-        found = [await lookup(match_id) for lookup in visibility.ORGANISER_LOOKUPS]
-        return {o for o in found if o}
+        return await self.visibility.organisers(match_id)
 
     async def may_review(self, principal: Principal, match_id: str) -> bool:
         return principal.has_role("admin") or may_review(principal, await self.organisers(match_id))
@@ -96,7 +98,7 @@ class DisputeService:
         (and public), to reviewers always."""
         if _seated(state, principal.player_id) or await self.may_review(principal, state.match_id):
             return True
-        return state.status == "finished" and await visibility.is_public(state.match_id)
+        return state.status == "finished" and await self.visibility.is_public(state.match_id)
 
     # --- the dispute aggregate ------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """What the live routes share per API process: the fan-out, the store, the state cache, token
 checks and metrics (`LiveDeps`, found on `app.state` at first use, so the composition root
 `services/bootstrap.py` stays the one place that builds pools and stores), the lifespan that
-opens and closes them, the publisher's registration, and `drain` for a graceful shutdown.
+opens and closes them, the publisher's factory, and `drain` for a graceful shutdown.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from litestar import Litestar, WebSocket
 from infra.fanout import Fanout
 from infra.live_session import LiveSession, MatchStates
 from infra.projections.publisher import Publisher
-from infra.settings import Settings, load_settings
+from infra.settings import Settings
 from infra.store import PostgresEventStore, create_pool
+from services.visibility import Visibility
 
 
 class Unauthorized(Exception):
@@ -67,9 +68,9 @@ class LiveDeps:
         state = await self.states.load(match_id)
         if state is None:
             return True                       # the session answers match_not_found
-        from services import visibility
-
-        return await visibility.may_watch(principal, state)
+        runtime = getattr(self.state, "runtime", None)
+        policy = runtime.visibility if runtime is not None else Visibility()
+        return await policy.may_watch(principal, state)
 
     async def principal(self, token: str | None) -> Any:
         """The principal behind a bearer token; Unauthorized without a valid one."""
@@ -103,7 +104,6 @@ class LiveDeps:
 
 
 _deps_lock = asyncio.Lock()
-_settings: Settings | None = None  # the process's resolved settings, once the app has started
 
 
 async def live_deps(app: Litestar) -> LiveDeps:
@@ -122,8 +122,6 @@ async def live_deps(app: Litestar) -> LiveDeps:
 async def live_lifespan(app: Litestar, runtime: Any = None) -> AsyncIterator[None]:
     """Open the fan-out once the runtime is up; close it (and the pool, when this module
     opened one) at shutdown. Also usable as a plain Litestar lifespan hook (no runtime)."""
-    global _settings
-    _settings = app.state.settings  # before any await: the projector task reads it (see _publisher)
     try:
         if getattr(app.state, "settings", None) is not None and app.state.settings.database_url:
             await live_deps(app)
@@ -135,22 +133,12 @@ async def live_lifespan(app: Litestar, runtime: Any = None) -> AsyncIterator[Non
             await deps.close()
 
 
-LIFESPAN = [live_lifespan]
 
 
-def _publisher() -> Publisher:
-    """The publisher projection with this process's resolved settings (embedded servers'
-    URLs included), for `services.bootstrap.EXTRA_PROJECTIONS`."""
-    settings = _settings or load_settings()
+def publisher(settings: Settings) -> Publisher:
+    """The publisher projection with a process's resolved settings (embedded servers' URLs
+    included)."""
     return Publisher(redis_url=settings.redis_url, prefix=settings.redis_prefix)
-
-
-def _register_publisher() -> None:
-    with contextlib.suppress(ImportError):
-        from services import bootstrap
-
-        if _publisher not in bootstrap.EXTRA_PROJECTIONS:
-            bootstrap.EXTRA_PROJECTIONS.append(_publisher)
 
 
 # --- graceful shutdown (services/commands/serve.py) ---------------------------------------------------

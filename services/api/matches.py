@@ -13,12 +13,13 @@ from litestar import Response, delete, get, post
 from litestar.params import Body
 
 from infra.players import Principal
-from services import visibility
-from services.api import flows, queries
+from infra.projections import HandRecords, Lobby, MatchSummaries
+from services.api import flows, play, queries, records
 from services.workers import clocks
 from services.api.auth import authenticated
 from services.api.play import ensure_watchable
 from services.api.ratelimit import rate_limited
+from services.features import Feature, plain
 from services.api.schemas import (BEARER, COMMAND_EXAMPLE, MATCH_ID, PLAYER_ID, VIEW_EXAMPLE, Caller, CommandOut,
                                   CreateMatch, FromQuery, Limit, PathStr, Runtime, TakeSeat, ex, responses)
 
@@ -70,7 +71,7 @@ async def list_matches(principal: Caller, runtime: Runtime,
                        ) -> list[dict[str, Any]]:
     if status == "open":
         return await queries.open_matches(runtime.pool, game, limit)
-    return await visibility.seal_listing(principal, await queries.matches_by_status(runtime.pool, status, limit))
+    return await runtime.visibility.seal_listing(principal, await queries.matches_by_status(runtime.pool, status, limit))
 
 
 @get("/v1/matches/mine", guards=PLAYER, tags=TAGS, summary="My matches", security=BEARER,
@@ -87,7 +88,7 @@ async def my_matches(principal: Caller, runtime: Runtime, status: FromQuery[Lite
      responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 404, 429))
 async def get_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
-    await ensure_watchable(principal, state)
+    await ensure_watchable(runtime, principal, state)
     view = flows.view(state, flows.seat_of(state, principal.player_id))
     if state.status == "playing":
         store = runtime.matches.store
@@ -151,3 +152,5 @@ async def _answer(runtime: Any, match_id: str, outcome: Any, principal: Principa
 
 
 ROUTES = [create_match, list_matches, my_matches, get_match, take_seat, leave_seat, start_match, rematch]
+FEATURE = Feature("matches", routes=(*ROUTES, *play.ROUTES, *records.ROUTES),
+                  projections=(plain(MatchSummaries), plain(Lobby), plain(HandRecords)))

@@ -92,7 +92,7 @@ async def act(match_id: PathStr, data: Annotated[dict[str, Any], ACTION_BODY], p
 async def events(match_id: PathStr, principal: Caller, runtime: Runtime,
                  after: After = 0) -> EventsOut:
     state = await runtime.matches.load(match_id)
-    await ensure_watchable(principal, state)
+    await ensure_watchable(runtime, principal, state)
     recorded = await runtime.matches.events(match_id, after)
     seat = flows.seat_of(state, principal.player_id)
     shown = flows.show(state, [(v, e) for v, e, _ in recorded], seat)
@@ -113,8 +113,8 @@ RECORD_EXAMPLE = {"game": "belote", "options": {"variant": "classic", "deals": 1
      responses=responses(200, dict, [ex("one finished deal", RECORD_EXAMPLE)], "The record", 401, 404, 429))
 async def record(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
-    await ensure_watchable(principal, state)
-    if state.sealed and not await _released(state):
+    await ensure_watchable(runtime, principal, state)
+    if state.sealed and not await _released(runtime, state):
         raise ApiError(403, "board_sealed", "this board's hand records stay hidden until its round has closed "
                        "at every table", {"match_id": match_id})
     deals = []
@@ -127,22 +127,18 @@ async def record(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict
     return {"match_id": match_id, "game": state.game_name, "options": state.raw_options, "deals": deals}
 
 
-async def ensure_watchable(principal: Any, state: Any) -> None:
+async def ensure_watchable(runtime: Runtime, principal: Any, state: Any) -> None:
     """403 `board_sealed` for a reader without a seat at a tournament table whose round is
-    still open somewhere (`services.visibility.may_watch`: organisers and admins may)."""
-    from services import visibility
-
-    if not await visibility.may_watch(principal, state):
+    still open somewhere (`Visibility.may_watch`: organisers and admins may)."""
+    if not await runtime.visibility.may_watch(principal, state):
         raise ApiError(403, "board_sealed", "a tournament table is shown only to its seats until its round has "
                        "closed at every table", {"match_id": state.match_id})
 
 
-async def _released(state: Any) -> bool:
+async def _released(runtime: Runtime, state: Any) -> bool:
     """A sealed board's records are public once the match is over and every check the
     tournaments feature registers (its round closed everywhere) agrees."""
-    from services import visibility
-
-    return state.status == "finished" and await visibility.is_public(state.match_id)
+    return state.status == "finished" and await runtime.visibility.is_public(state.match_id)
 
 
 ROUTES = [act, events, record]
