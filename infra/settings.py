@@ -9,6 +9,7 @@ reference table; keep it in step with `ENV_VARS` below.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -39,6 +40,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     tournament_tick: float = 15.0      # seconds between the tournament ticks (beat): scheduled starts, no-shows
     tournament_live_poll: float = 1.0  # seconds between a live tournament stream's reads while nothing happens
     projector_delay: float = 0.0       # seconds the projector waits between two batches of a projection
+    trusted_proxies: tuple[str, ...] = ()  # addresses/CIDRs whose X-Forwarded-For is believed; none by default
+    write_timeout: float = 30.0        # seconds a connection's sent bytes may stay unread before it is cut
+    send_buffer: int = 65536           # bytes the kernel may hold unread per connection (0: the OS's autotuning)
 
     @property
     def embedded_database(self) -> bool:
@@ -71,6 +75,9 @@ ENV_VARS: dict[str, str] = {
     "tournament_tick": "ATOUT_TOURNAMENT_TICK",
     "tournament_live_poll": "ATOUT_TOURNAMENT_LIVE_POLL",
     "projector_delay": "ATOUT_PROJECTOR_DELAY",
+    "trusted_proxies": "ATOUT_TRUSTED_PROXIES",
+    "write_timeout": "ATOUT_WRITE_TIMEOUT",
+    "send_buffer": "ATOUT_SEND_BUFFER",
 }
 
 
@@ -105,7 +112,7 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
                 raise SettingsError(f"{ENV_VARS[field]} must be positive, got {raw[field]!r}")
             values[field] = number
     for field in ("disconnect_grace", "abandon_after", "bot_overdue", "sweep_every", "tournament_tick",
-                  "tournament_live_poll"):
+                  "tournament_live_poll", "write_timeout"):
         if field in raw:
             try:
                 seconds = float(raw[field])
@@ -123,6 +130,16 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
         if not delay >= 0:
             raise SettingsError(f"ATOUT_PROJECTOR_DELAY must be 0 or more, got {raw['projector_delay']!r}")
         values["projector_delay"] = delay
+    if "trusted_proxies" in raw:
+        values["trusted_proxies"] = _networks(raw["trusted_proxies"])
+    if "send_buffer" in raw:
+        try:
+            size = int(raw["send_buffer"])
+        except ValueError:
+            raise SettingsError(f"ATOUT_SEND_BUFFER must be a number of bytes, got {raw['send_buffer']!r}") from None
+        if size != 0 and not 4096 <= size <= 64 * 1024 * 1024:
+            raise SettingsError(f"ATOUT_SEND_BUFFER must be 0 or 4096..67108864 bytes, got {size}")
+        values["send_buffer"] = size
     if "log_level" in raw:
         level = raw["log_level"].lower()
         if level not in LOG_LEVELS:
@@ -135,3 +152,15 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
     if "redis_prefix" in raw and any(c.isspace() for c in raw["redis_prefix"]):
         raise SettingsError("ATOUT_REDIS_PREFIX must not contain whitespace")
     return Settings(**values)  # type: ignore[arg-type]
+
+
+def _networks(value: str) -> tuple[str, ...]:
+    """`ATOUT_TRUSTED_PROXIES`: comma-separated addresses or CIDRs, each checked here so a
+    typo stops the process instead of silently trusting nobody (or everybody)."""
+    items = tuple(item.strip() for item in value.split(",") if item.strip())
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise SettingsError(f"ATOUT_TRUSTED_PROXIES: {item!r} is not an IP address or CIDR") from None
+    return items

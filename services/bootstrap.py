@@ -14,9 +14,9 @@ the feature adds to each process:
 `lifespans`           `hook(app) -> async context manager`, entered by the API once
                       `app.state.runtime` is open
 `public_checks`,      the visibility policy (`services.visibility.Visibility`, on
-`organiser_lookups`   `runtime.visibility`): `async check(runtime, match_id) -> bool`,
-                      `async lookup(runtime, match_id) -> organiser | None`. Fails closed:
-                      with no check declared no match is public.
+`organiser_lookups`,  `runtime.visibility`): `async check(runtime, match_id) -> bool`,
+`entrant_lookups`     `async lookup(runtime, match_id) -> organiser | None`, `... -> set of
+                      players`. Fails closed: with no check declared no match is public.
 `tasks`               `install(celery_app)`: Celery tasks and beat entries (`atout worker`,
                       `atout beat`)
 ====================  ========================================================================
@@ -143,8 +143,8 @@ async def open_runtime(settings: Settings, *, features: Sequence[Feature] = FEAT
                       matches=MatchService(store, vault), players=PlayerStore(pool),
                       limiter=RateLimiter(redis, settings.redis_prefix, rate_limit or RateLimit(
                           settings.rate_limit_requests, settings.rate_limit_window)))
-    runtime.visibility = Visibility([_bound(check, runtime) for check in each(features, "public_checks")],
-                                    [_bound(lookup, runtime) for lookup in each(features, "organiser_lookups")])
+    runtime.visibility = Visibility(*([_bound(check, runtime) for check in each(features, kind)]
+                                      for kind in ("public_checks", "organiser_lookups", "entrant_lookups")))
     stop = asyncio.Event()
     try:
         for factory in each(features, "after_commit"):

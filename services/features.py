@@ -48,6 +48,9 @@ PublicCheck = Callable[["Runtime", str], Awaitable[bool]]
 OrganiserLookup = Callable[["Runtime", str], Awaitable["str | None"]]
 """`async lookup(runtime, match_id)`: the player who organises this match's event, if any."""
 
+EntrantLookup = Callable[["Runtime", str], Awaitable["set[str]"]]
+"""`async lookup(runtime, match_id)`: the players of every entry of this match's event."""
+
 TaskInstaller = Callable[["Celery"], None]
 """Adds a feature's Celery tasks (and beat entries, routes) to the workers' app."""
 
@@ -63,6 +66,7 @@ class Feature:
     lifespans: tuple[Lifespan, ...] = ()
     public_checks: tuple[PublicCheck, ...] = ()
     organiser_lookups: tuple[OrganiserLookup, ...] = ()
+    entrant_lookups: tuple[EntrantLookup, ...] = ()
     tasks: tuple[TaskInstaller, ...] = ()
 
 

@@ -83,20 +83,10 @@ def may_decline(options: Options, deal: Deal, seat: Seat) -> bool:
             and deal.trick.card_of(seat) is None)
 
 
-_memo: tuple = (None, None, None, ())
-
-
 def legal_for(options: Options, deal: Deal, seat: Seat) -> Sequence[str]:
-    """`legal_cards` for the seat in turn, remembered for the last (deal, seat) asked: a
-    driver lists the legal actions and then plays one, so decide reuses the answer. Deals
-    are immutable, so an identical object means an identical answer."""
-    global _memo
-    memo = _memo
-    if memo[0] is deal and memo[1] is options and memo[2] == seat:
-        return memo[3]
-    cards = legal_cards(deal.hands[seat], deal.trick, deal.contract.trump, not options.official, seat)
-    _memo = (deal, options, seat, cards)
-    return cards
+    """`legal_cards` for `seat` in this deal: what decide checks and the legal actions list.
+    Computed on each call (it is cheap), so the rules keep nothing between calls."""
+    return legal_cards(deal.hands[seat], deal.trick, deal.contract.trump, not options.official, seat)
 
 
 def decide_play(options: Options, deal: Deal, command: Play, pool: int) -> list[Any]:

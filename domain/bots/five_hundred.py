@@ -140,9 +140,7 @@ def _trick(raw: dict[str, Any] | None, contract: Any, tricks: Any) -> Trick:
         seats.append(s)
         s = SEATS[next_in_play(SEAT_INDEX[s], contract.sitting_out)]
     plays = tuple(zip(seats, raw["cards"]))
-    led = suit_of[raw["cards"][0]] if raw["cards"] else None
-    if led is None and len(plays) > 1:       # a Joker led in NT: the named suit, as followed
-        led = next((suit_of[c] for _, c in plays[1:] if suit_of[c] is not None), "S")
+    led = raw.get("led") or (suit_of[raw["cards"][0]] if raw["cards"] else None)
     winner = Seat(raw["winner"]) if raw.get("winner") else None
     return Trick(leader=Seat(raw["leader"]), plays=plays, led=led if plays else None, winner=winner)
 

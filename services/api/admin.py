@@ -65,11 +65,11 @@ REPLAY_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "deal": 0, "dealer": "
      responses=responses(200, dict, [ex("the table", REPLAY_EXAMPLE)], "The replay", 400, 401, 403, 404, 429))
 async def replay(match_id: PathStr, deal: FromPath[int], principal: Caller, runtime: Runtime,
                  seat: FromQuery[str | None] = None, dispute: FromQuery[str | None] = None) -> dict[str, Any]:
+    from services.api.play import ensure_readable
+
     svc = service(runtime)
-    await runtime.matches.load(match_id)  # 404 before 403 tells nothing: the ids are unguessable
-    if not await svc.may_review(principal, match_id):
-        raise ApiError(403, "forbidden", "an organiser reviews only the matches of his own tournaments",
-                       {"match_id": match_id})
+    state = await runtime.matches.load(match_id)  # 404 before 403 tells nothing: the ids are unguessable
+    await ensure_readable(runtime, principal, state, "replay", deal, route="replay")
     return await svc.replay(match_id, deal, principal, None if seat is None else parse_seat(seat), dispute)
 
 

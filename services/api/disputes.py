@@ -21,7 +21,7 @@ from services.api import admin
 from services.api.auth import authenticated
 from services.api.dispute_views import (DISPUTE_EXAMPLE, HANDLERS, PATH_HANDLERS, VERIFY_EXAMPLE, Reason, dispute_out,
                                         queue, service)
-from services.api.errors import ApiError
+
 from services.api.ratelimit import rate_limited
 from services.api.schemas import BEARER, Caller, FromQuery, Limit, PathStr, Runtime, ex, responses
 from services.disputes import DisputeService
@@ -67,13 +67,13 @@ async def my_disputes(principal: Caller, runtime: Runtime, limit: Limit = 50) ->
     return await queue(runtime.pool, None, principal.player_id, limit)
 
 
-async def _readable_match(runtime: Runtime, match_id: str, principal: Any) -> tuple[DisputeService, Any]:
-    svc = service(runtime)
+async def _readable_match(runtime: Runtime, match_id: str, principal: Any, route: str) -> DisputeService:
+    """A deal's record, seed and verification: `services.visibility`'s `deals` read."""
+    from services.api.play import ensure_readable
+
     state = await runtime.matches.load(match_id)
-    if not await svc.may_see_deals(principal, state):
-        raise ApiError(403, "forbidden", "a deal is shown to the match's players, and to everyone once the match "
-                                         "is over", {"match_id": match_id})
-    return svc, state
+    await ensure_readable(runtime, principal, state, "deals", route=route)
+    return service(runtime)
 
 
 @get("/v1/matches/{match_id:str}/deals/{deal:int}/verify", guards=PLAYER, tags=TAGS, security=BEARER,
@@ -83,7 +83,7 @@ async def _readable_match(runtime: Runtime, match_id: str, principal: Any) -> tu
                  "deal is not over), predefined (an imported deck).",
      responses=responses(200, dict, [ex("verified", VERIFY_EXAMPLE)], "The verification", 401, 403, 404, 429))
 async def verify_deal(match_id: PathStr, deal: FromPath[int], principal: Caller, runtime: Runtime) -> dict[str, Any]:
-    svc, _ = await _readable_match(runtime, match_id, principal)
+    svc = await _readable_match(runtime, match_id, principal, "verify")
     return await svc.verify(match_id, deal)
 
 
@@ -97,7 +97,7 @@ async def verify_deal(match_id: PathStr, deal: FromPath[int], principal: Caller,
                          "The record", 401, 403, 404, 429))
 async def export(match_id: PathStr, principal: Caller, runtime: Runtime,
                  deal: FromQuery[int | None] = None) -> dict[str, Any]:
-    svc, _ = await _readable_match(runtime, match_id, principal)
+    svc = await _readable_match(runtime, match_id, principal, "export")
     return await svc.export(match_id, deal)
 
 

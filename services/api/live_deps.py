@@ -19,7 +19,8 @@ from infra.live_session import LiveSession, MatchStates
 from infra.projections.publisher import Publisher
 from infra.settings import Settings
 from infra.store import PostgresEventStore, create_pool
-from services.visibility import Visibility
+from services.api.live_guard import StreamGuard
+from services.visibility import PRIVILEGED_WHILE_PLAYING, Visibility
 
 
 class Unauthorized(Exception):
@@ -38,6 +39,9 @@ class LiveDeps:
         runtime = getattr(app.state, "runtime", None)
         self.store: PostgresEventStore | None = getattr(runtime, "store", None) or app.state.get("store")
         self.states: MatchStates | None = None
+        players = getattr(runtime, "players", None)
+        self.guard: StreamGuard | None = (StreamGuard(players.principals, every=players.principal_ttl or 2.0)
+                                          if players is not None else None)
         self._resolve: Callable[[Any, str], Awaitable[Any]] | None = app.state.get("live_principal_from_token")
         if self._resolve is None:
             with contextlib.suppress(ImportError):
@@ -61,16 +65,32 @@ class LiveDeps:
         """The player behind a bearer token; Unauthorized without a valid one."""
         return getattr(await self.principal(token), "player_id", None)
 
+    @property
+    def visibility(self) -> Visibility:
+        """The runtime's policy (closed without a runtime)."""
+        runtime = getattr(self.state, "runtime", None)
+        return runtime.visibility if runtime is not None else Visibility()
+
     async def watchable(self, match_id: str, principal: Any) -> bool:
-        """`services.visibility.may_watch`: a tournament table is streamed only to its seats,
-        its organiser and admins until its round has closed at every table."""
+        """Whether `principal` may (still) watch: `Visibility.may_watch`."""
+        assert self.states is not None
+        state = await self.states.load(match_id)
+        return state is None or await self.visibility.may_watch(principal, state)
+
+    async def refusal(self, match_id: str, principal: Any, route: str) -> Any:
+        """`Visibility.check` for a live stream (the `view` read): None, or the
+        refusal to send (a privileged one written to the audit first)."""
         assert self.states is not None
         state = await self.states.load(match_id)
         if state is None:
-            return True                       # the session answers match_not_found
-        runtime = getattr(self.state, "runtime", None)
-        policy = runtime.visibility if runtime is not None else Visibility()
-        return await policy.may_watch(principal, state)
+            return None                       # the session answers unknown_match
+        from services.disputes import append_audit
+
+        refused = await self.visibility.check(principal, state, "view")
+        if refused is not None and refused.code == PRIVILEGED_WHILE_PLAYING and self.store is not None:
+            await append_audit(self.store, principal, "refused", match_id=match_id,
+                               detail={"code": refused.code, "read": "view", "route": route})
+        return refused
 
     async def principal(self, token: str | None) -> Any:
         """The principal behind a bearer token; Unauthorized without a valid one."""
@@ -98,6 +118,8 @@ class LiveDeps:
             self._drops.labels(transport).inc()
 
     async def close(self) -> None:
+        if self.guard is not None:
+            await self.guard.close()
         await self.fanout.close()
         if self._own_pool is not None:
             await self._own_pool.close()

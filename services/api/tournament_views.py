@@ -12,6 +12,7 @@ from domain import tournaments as rules
 from domain.game import RuleViolation
 from domain.tournaments import scoring
 from infra.players import Principal
+from services import visibility
 from services.api.errors import ApiError, error_body
 from services.runtime import Runtime
 from services.tournaments import TournamentService, UnknownTournament
@@ -37,6 +38,13 @@ HANDLERS = {RuleViolation: _violation, UnknownTournament: _unknown}
 
 def owns(principal: Principal, state: rules.State) -> bool:
     return principal.has_role("admin") or (principal.role == "organiser" and principal.player_id == state.organiser)
+
+
+def sees_all(principal: Principal, state: rules.State) -> bool:
+    """Whether `principal` reads every result as it comes (the organiser's and admins' view):
+    not while he plays an entry of this tournament (services/visibility.py)."""
+    players = {p for entry in state.entries.values() for p in entry}
+    return visibility.may_review(principal, {state.organiser}, players)
 
 
 def _owner(principal: Principal, state: rules.State) -> None:

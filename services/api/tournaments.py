@@ -29,7 +29,7 @@ from services.api.ratelimit import rate_limited
 from services.api import tournament_examples as X
 from services.api import tournament_live
 from services.api.schemas import BEARER, Caller, FromQuery, PathStr, Runtime, ex
-from services.api.tournament_views import HANDLERS, _owner, owns, service, standings, view
+from services.api.tournament_views import HANDLERS, _owner, owns, sees_all, service, standings, view
 from services.features import Feature, plain
 from services.runtime import Runtime as OpenRuntime
 from services.workers import tournaments as workers
@@ -91,7 +91,7 @@ async def create(data: Annotated[CreateIn, Body(examples=X.CREATE_EXAMPLES)], pr
      responses=X.answers(200, dict, [ex("round 1 under way", X.VIEW)], "The tournament", 401, 404, 429))
 async def read(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await service(runtime).load(tournament_id)
-    return view(state, owns(principal, state))
+    return view(state, sees_all(principal, state))
 
 
 @post("/v1/tournaments/{tournament_id:str}/entries", guards=READER, tags=TAGS, security=BEARER,
@@ -131,7 +131,8 @@ async def start(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> 
     svc = service(runtime)
     _owner(principal, await svc.load(tournament_id))
     await svc.start(tournament_id)
-    return view(await svc.load(tournament_id), True)
+    state = await svc.load(tournament_id)
+    return view(state, sees_all(principal, state))
 
 
 @post("/v1/tournaments/{tournament_id:str}/pairings", guards=ORGANISER, tags=TAGS, security=BEARER,
@@ -144,7 +145,7 @@ async def pair(tournament_id: PathStr, data: Annotated[PairingIn, Body(examples=
     _owner(principal, await svc.load(tournament_id))
     await svc.execute(tournament_id, ev.SubmitPairing(round=data.round, tables=data.tables, byes=data.byes))
     state = await svc.advance(tournament_id)
-    return view(state, True)
+    return view(state, sees_all(principal, state))
 
 
 @get("/v1/tournaments/{tournament_id:str}/results", guards=READER, tags=TAGS, security=BEARER,
@@ -152,7 +153,7 @@ async def pair(tournament_id: PathStr, data: Annotated[PairingIn, Body(examples=
      responses=X.answers(200, list, [ex("round 1", X.RESULTS)], "Results", 401, 404, 429))
 async def results(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> list[dict[str, Any]]:
     state = await service(runtime).load(tournament_id)
-    full = owns(principal, state)
+    full = sees_all(principal, state)
     return [{"round": r.round, "table": r.table, "ns": r.home or None, "ew": r.away or None,
              "seats": dict(r.seats) or None, "score": dict(r.score),
              "boards": {str(b): dict(s) for b, s in r.boards.items()}, "forfeit": r.forfeit}
@@ -180,11 +181,11 @@ async def export(tournament_id: PathStr, principal: Caller, runtime: Runtime,
         writer.writeheader()
         for line in table:
             writer.writerow({**line, "name": state.names.get(line["entry"], line["entry"])})
-        return Response(out.getvalue(), media_type="text/csv; charset=utf-8",
+        return Response(out.getvalue(), media_type="text/csv",  # Litestar adds "; charset=utf-8" to text types
                         headers={"Content-Disposition": f'attachment; filename="tournament-{tournament_id}.csv"'})
     if format != "json":
         raise ApiError(400, "bad_format", "format must be json or csv")
-    return Response({"tournament": view(state, owns(principal, state)), "standings": table})
+    return Response({"tournament": view(state, sees_all(principal, state)), "standings": table})
 
 
 ROUTES = [create, read, register_entry, withdraw, start, pair, results, get_standings, export]
@@ -195,11 +196,16 @@ async def organiser_of(runtime: OpenRuntime, match_id: str) -> str | None:
     return await service(runtime).organiser_of(match_id)
 
 
+async def entrants_of(runtime: OpenRuntime, match_id: str) -> set[str]:
+    """The players of every entry of this match's tournament (none: no tournament's)."""
+    return await service(runtime).entrants_of(match_id)
+
+
 async def board_public(runtime: OpenRuntime, match_id: str) -> bool:
     """A tournament table is public once its round has closed at every table; any other match is."""
     return await service(runtime).board_public(match_id)
 
 
 FEATURE = Feature("tournaments", routes=(*ROUTES, *tournament_live.ROUTES), projections=(plain(TournamentStandings),),
-                  public_checks=(board_public,), organiser_lookups=(organiser_of,),
+                  public_checks=(board_public,), organiser_lookups=(organiser_of,), entrant_lookups=(entrants_of,),
                   after_commit=(workers.after_commit,), tasks=(workers.register_tasks,))

@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"atout projector: {error}", file=sys.stderr)
         return 2
     try:
-        with database_url_for_cli(args.database_url) as url:
+        with database_url_for_cli(args.database_url, create=True) as url:
             asyncio.run(_run(msgspec.structs.replace(settings, database_url=url), args))
     except (OSError, RuntimeError) as error:
         print(f"atout projector: {error}", file=sys.stderr)
