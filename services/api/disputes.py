@@ -21,7 +21,6 @@ from services.api import admin
 from services.api.auth import authenticated
 from services.api.dispute_views import (DISPUTE_EXAMPLE, HANDLERS, PATH_HANDLERS, VERIFY_EXAMPLE, Reason, dispute_out,
                                         queue, service)
-
 from services.api.ratelimit import rate_limited
 from services.api.schemas import BEARER, Caller, FromQuery, Limit, PathStr, Runtime, ex, responses
 from services.disputes import DisputeService
