@@ -18,10 +18,9 @@ from domain.belote.events import (CardPlayed, CombinationDeclared, CombinationsC
                                   DealScored, TrickWon)
 from domain.belote.options import Options
 from domain.belote.scoring import classic_score, coinche_score
-from domain.belote.state import Deal
-from domain.belote.tables import (NO_TRUMP_POINTS, POINTS, RANK, SUIT, TRICK_RULES, TRUMP_STRENGTH,
+from domain.belote.ranking import (NO_TRUMP_POINTS, POINTS, RANK, SUIT, TRICK_RULES, TRUMP_STRENGTH,
                                   deal_points)
-from domain.belote.turns import FROM, NEXT, PARTNER, TEAM, verify_turn
+from domain.belote.state import FROM, NEXT, PARTNER, TEAM, Deal, verify_turn
 
 BELOTE_RANKS = frozenset({"K", "Q"})
 

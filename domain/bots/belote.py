@@ -17,9 +17,8 @@ from domain.belote.combinations import choose as choose_combos, find as find_com
 from domain.belote.commands import Play
 from domain.belote.events import Combination, DealScored
 from domain.belote.play import card_points, legal_for
-from domain.belote.state import Deal, State
-from domain.belote.tables import SUIT, TRICK_RULES
-from domain.belote.turns import NEXT, PARTNER, TEAM
+from domain.belote.ranking import SUIT, TRICK_RULES
+from domain.belote.state import NEXT, PARTNER, TEAM, Deal, State
 from domain.bots import belote_auction, cardplay
 from domain.bots.sampling import deal_hidden
 from domain.cards import DECK_32, SEATS, Seat

@@ -1,10 +1,11 @@
 """The bots-and-clocks feature: its Celery tasks, its read model and its fast path.
 
 Each task is a thin shell: run the matching function of `turns` (or the sweeper) on this
-process's runtime (`services.workers.runtime`). Database trouble is retried with backoff;
-nothing ever waits on a task's result. `install(app)` adds the tasks, the sweeper's beat
-entry and the worker's signals to the workers' Celery app; `FEATURE` declares all of it,
-with the `bot_turns` projection and the fast path, to the composition root.
+process's runtime (`services.workers.runtime`), guarded (`turns.guarded`): database trouble
+is retried with backoff, any other failure suspends the match; nothing ever waits on a
+task's result. `install(app)` adds the tasks, the sweeper's beat entry and the worker's
+signals to the workers' Celery app; `FEATURE` declares all of it, with the `bot_turns`
+projection and the fast path, to the composition root.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import logging
 import time
 from typing import Any
 
-import asyncpg
 from celery import Celery
 from celery.signals import worker_process_shutdown, worker_ready
 
@@ -22,8 +22,7 @@ from services.workers import fastpath, reactor, runtime, turns
 
 log = logging.getLogger(__name__)
 
-RETRY_ON = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.CannotConnectNowError,
-            ConnectionError, OSError, TimeoutError)
+RETRY_ON = turns.TRANSIENT
 RETRY = {"autoretry_for": RETRY_ON, "retry_backoff": 0.5, "retry_backoff_max": 30, "retry_jitter": True,
          "max_retries": 12, "acks_late": True}
 
@@ -40,16 +39,18 @@ def install(app: Celery) -> None:
         if takeover_at is not None and takeover_at - time.time() > 0.05:
             reactor.takeover_at(app, match_id, seat, version, takeover_at)   # the next hop of a long grace
             return "waiting"
-        return runtime.run(app, lambda rt: turns.play_turn(rt.matches, match_id, seat, version, clock=clock,
-                                                           takeover=takeover_at is not None,
-                                                           grace=rt.settings.disconnect_grace))
+        return runtime.run(app, lambda rt: turns.guarded(
+            rt.matches, match_id, version, "bots.play_turn", lambda: turns.play_turn(
+                rt.matches, match_id, seat, version, clock=clock, takeover=takeover_at is not None,
+                grace=rt.settings.disconnect_grace)))
 
     @app.task(name="clock.expire", shared=False, **RETRY)
     def expire(match_id: str, version: int, due: float | None = None) -> list[str]:
         if due is not None and due - time.time() > 0.05:
             reactor.expire_at(app, match_id, version, due)          # the next hop of a long clock
             return ["waiting"]
-        return runtime.run(app, lambda rt: turns.expire(rt.matches, match_id, version))
+        return runtime.run(app, lambda rt: turns.guarded(rt.matches, match_id, version, "clock.expire",
+                                                         lambda: turns.expire(rt.matches, match_id, version)))
 
     @app.task(name="sweeper.sweep", shared=False, **RETRY)
     def sweep() -> int:
