@@ -27,8 +27,10 @@ import time
 from types import ModuleType
 from typing import Any
 
-from domain.bots import auction_worlds, bidding
+import domain.bots.auction_worlds as auction_worlds
+import domain.bots.bidding as bidding
 from domain.bots.sampling import Unsatisfiable
+from domain.bots.seat_view import unwrap
 from domain.games import load
 
 log = logging.getLogger(__name__)
@@ -57,8 +59,6 @@ class Expert:
         self.last_worlds = 0
 
     def __call__(self, view: Any, rng: random.Random) -> dict[str, Any] | None:
-        from domain.bots import unwrap
-
         table, raw = unwrap(view)
         self.last_worlds, self.last_rows = 0, []
         if table is None:
