@@ -33,6 +33,7 @@ const state = {
   clockTimer: null,
   reconnectTimer: null,
   pick: null,           // a choice of several cards in progress: {key, chosen: Set}
+  hint: null,           // the last hint asked: {match, version, action, reason, used, limit}
 };
 
 function loadSession() {
@@ -148,7 +149,8 @@ async function join(matchId, seat) {
 function enterMatch(id) {
   if (state.matchId === id) return;
   leaveMatch();
-  Object.assign(state, { matchId: id, view: null, lastVersion: 0, finished: false, retry: 0, log: [], pick: null });
+  Object.assign(state, { matchId: id, view: null, lastVersion: 0, finished: false, retry: 0, log: [], pick: null,
+                         hint: null });
   show("table");
   $("table").replaceChildren(h("p", { class: "loading" }, "Loading the table…"));
   $("log").replaceChildren();
@@ -337,7 +339,56 @@ function render() {
   $("dispute-panel").hidden = !(me && view.status === "finished");
   $("rematch-panel").hidden = !(me && view.status === "finished");
 
+  renderHint(view, myTurn && !automatic);
   renderClock(view.deadline);
+}
+
+// Hints (docs/api.md, "Hints"): a button while it is my turn and I have hints left here
+// (`hints_limit` is 0 where they are off); the expert's suggestion and its reason in words,
+// its card or button outlined, until the table moves on. Everyone's counts, never the words.
+function renderHint(view, myTurn) {
+  const me = view.seat;
+  const limit = view.hints_limit || 0;
+  const used = me ? (view.hints_used || {})[me] || 0 : 0;
+  const current = state.hint && state.hint.match === view.match_id && state.hint.version === view.version ? state.hint : null;
+  const box = $("hint-box");
+  box.hidden = !(myTurn && limit > 0);
+  const button = $("hint");
+  button.disabled = !!current || used >= limit || state.busy;
+  button.textContent = used >= limit && !current ? "No hints left" : `Hint (${limit - used} left)`;
+  const text = $("hint-text");
+  text.textContent = current ? `${current.action ? `${describeAction(current.action)}: ` : ""}${current.reason.words}` : "";
+  text.dataset.code = current ? current.reason.code : "";
+  document.body.dataset.hint = current ? JSON.stringify(current.action) : "";
+  if (current && current.action) {
+    const a = current.action;
+    if (a.action === "play" && a.card) {
+      const el = document.querySelector(`#table .seat-bottom .card[data-card="${a.card}"]`);
+      if (el) el.classList.add("hinted");
+    }
+    for (const b of document.querySelectorAll("#actions [data-action]")) {
+      if (b.dataset.action === JSON.stringify(a)) b.classList.add("hinted");
+    }
+  }
+  const counts = view.hints_used || {};
+  const any = SEATS.some((s) => counts[s]);
+  $("hints-used").textContent = any ? `Hints used: ${SEATS.map((s) => `${s} ${counts[s] || 0}`).join(" · ")}` : "";
+}
+
+async function askHint() {
+  const view = state.view;
+  if (!view || state.busy) return;
+  $("hint").disabled = true;
+  try {
+    const out = await call("GET", `/v1/matches/${view.match_id}/hint`);
+    state.hint = { match: out.match_id, version: out.version, action: out.action, reason: out.reason,
+                   used: out.used, limit: out.limit };
+    say("");
+  } catch (err) {
+    say(`${err.code}: ${err.message}`, "error");
+  }
+  await refresh();   // the counts moved; the view is the same version, so draw it again
+  render();
 }
 
 // A choice of k cards (a discard, a rob): the cards picked so far, kept while the view's version stays.
@@ -417,6 +468,7 @@ function boot() {
   $("lobby-refresh").addEventListener("click", refreshLobby);
   $("dispute-form").addEventListener("submit", fileDispute);
   $("rematch").addEventListener("click", rematch);
+  $("hint").addEventListener("click", askHint);
   $("signout").addEventListener("click", async () => {
     try { await call("DELETE", "/v1/players/me/token"); } catch { /* signed out anyway */ }
     localStorage.removeItem(STORE_KEY); location.hash = "#/"; route();
