@@ -10,6 +10,7 @@
 
 import { api, uuid } from "./api.js";
 import { choiceAction, renderActions, renderChoice } from "./actions.js";
+import { renderHint } from "./hints.js";
 import { SEATS, auctionOf, contractText, dealScoreOf, describeAction, h, renderTable, scoresOf } from "./table.js";
 
 const BOTS = ["random", "basic", "expert"];
@@ -339,40 +340,8 @@ function render() {
   $("dispute-panel").hidden = !(me && view.status === "finished");
   $("rematch-panel").hidden = !(me && view.status === "finished");
 
-  renderHint(view, myTurn && !automatic);
+  renderHint(view, myTurn && !automatic, state.hint, state.busy);
   renderClock(view.deadline);
-}
-
-// Hints (docs/api.md, "Hints"): a button while it is my turn and I have hints left here
-// (`hints_limit` is 0 where they are off); the expert's suggestion and its reason in words,
-// its card or button outlined, until the table moves on. Everyone's counts, never the words.
-function renderHint(view, myTurn) {
-  const me = view.seat;
-  const limit = view.hints_limit || 0;
-  const used = me ? (view.hints_used || {})[me] || 0 : 0;
-  const current = state.hint && state.hint.match === view.match_id && state.hint.version === view.version ? state.hint : null;
-  const box = $("hint-box");
-  box.hidden = !(myTurn && limit > 0);
-  const button = $("hint");
-  button.disabled = !!current || used >= limit || state.busy;
-  button.textContent = used >= limit && !current ? "No hints left" : `Hint (${limit - used} left)`;
-  const text = $("hint-text");
-  text.textContent = current ? `${current.action ? `${describeAction(current.action)}: ` : ""}${current.reason.words}` : "";
-  text.dataset.code = current ? current.reason.code : "";
-  document.body.dataset.hint = current ? JSON.stringify(current.action) : "";
-  if (current && current.action) {
-    const a = current.action;
-    if (a.action === "play" && a.card) {
-      const el = document.querySelector(`#table .seat-bottom .card[data-card="${a.card}"]`);
-      if (el) el.classList.add("hinted");
-    }
-    for (const b of document.querySelectorAll("#actions [data-action]")) {
-      if (b.dataset.action === JSON.stringify(a)) b.classList.add("hinted");
-    }
-  }
-  const counts = view.hints_used || {};
-  const any = SEATS.some((s) => counts[s]);
-  $("hints-used").textContent = any ? `Hints used: ${SEATS.map((s) => `${s} ${counts[s] || 0}`).join(" · ")}` : "";
 }
 
 async function askHint() {
