@@ -156,7 +156,7 @@ EVENTS_EXAMPLE = {"match_id": MATCH_ID, "version": 3, "events": [
 VIEW_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "options": {"variant": "classic", "deals": 1},
                 "seats": {"N": {"kind": "player", "player_id": PLAYER_ID, "level": None}, "E": None, "S": None,
                           "W": None},
-                "status": "playing", "version": 9, "commitment": "9f2c…", "seat": "N",
+                "status": "playing", "version": 9, "commitment": "9f2c…", "seat": "N", "details": None,
                 "table": {"phase": "auction", "turn": "N", "hand": ["7S", "JH", "AD", "KC", "9H"],
                           "turn_up": "TS", "legal": [{"action": "pass"}, {"action": "take"}]},
                 "to_act": ["N"], "clock": None, "deadline": None, "hints_used": {"N": 1, "E": 0, "S": 0, "W": 0}}

@@ -27,9 +27,12 @@ def play_turn(match_id: str, seat: str, version: int, clock: bool = False, takeo
 
         again(app, match_id, seat, version, takeover_at)   # the next hop of a long grace
         return "waiting"
-    return runtime.run(lambda rt: turns.guarded(rt.matches, match_id, version, "bots.play_turn", lambda: turns.play_turn(
-        rt.matches, match_id, seat, version, clock=clock, takeover=takeover_at is not None,
-        grace=rt.settings.disconnect_grace)))
+    def job(rt: Any) -> Any:
+        return turns.guarded(rt.matches, match_id, version, "bots.play_turn", lambda: turns.play_turn(
+            rt.matches, match_id, seat, version, clock=clock, takeover=takeover_at is not None,
+            grace=rt.settings.disconnect_grace))
+
+    return runtime.run(job)
 
 
 @app.task(name="clock.expire", **RETRY)
