@@ -85,7 +85,7 @@ async def my_matches(principal: Caller, runtime: Runtime, status: FromQuery[Lite
 @get("/v1/matches/{match_id:str}", guards=PLAYER, tags=TAGS, summary="The match as my seat sees it", security=BEARER,
      description="My seat's view (hand, legal actions, trick, contract, scores), `to_act` and `deadline`; the "
                  "spectator view when I hold no seat.",
-     responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 404, 429))
+     responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 403, 404, 429))
 async def get_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
     await ensure_readable(runtime.store, principal, state, "view", route="view")
