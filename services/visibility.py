@@ -140,11 +140,13 @@ async def entrants(match_id: str) -> set[str]:
 
 async def reader_of(principal: Principal | None, match_id: str, seat: str | None) -> Reader:
     """The facts about `principal` and one match, from the registered lookups."""
-    if principal is None:
-        return Reader(seat=seat, public=await is_public(match_id))
-    return Reader(admin=principal.has_role("admin"), seat=seat,
-                  organiser=principal.role == "organiser" and principal.player_id in await organisers(match_id),
-                  entrant=principal.player_id in await entrants(match_id), public=await is_public(match_id))
+    public = await is_public(match_id)
+    if principal is None or not principal.has_role("organiser"):
+        return Reader(seat=seat, public=public)   # no role: who organises or enters changes nothing
+    admin = principal.has_role("admin")
+    return Reader(admin=admin, seat=seat, public=public,
+                  organiser=not admin and principal.player_id in await organisers(match_id),
+                  entrant=principal.player_id in await entrants(match_id))
 
 
 async def check(principal: Principal | None, state: rules.MatchState, read: Read,

@@ -19,6 +19,9 @@ fails the test when it shows, for its reader:
   until the round closes);
 - a board's seed (they are revealed when the round closes).
 
+A dispute filed on the finished table names a card the seated admin may not see, so the
+admins' queue is walked with something to hide.
+
 Write operations are sent an empty body (which the contract refuses) except the two that act
 on the caller himself: `DELETE /v1/players/me/token` (revokes the walker's token) and
 `POST …/rematch` (deals a new deck, whose cards are no board's). The tables must not move
@@ -49,6 +52,8 @@ from websockets.asyncio.client import connect as ws_connect
 from domain import match as rules
 from domain.cards import Seat
 from domain.playout import concrete
+from infra.projections import MatchSummaries, ProjectionRunner
+from infra.projections.disputes import DisputesQueue
 from infra.settings import Settings
 from infra.store import PostgresEventStore, create_pool, migrate
 from infra.store.connection import connect
@@ -223,6 +228,18 @@ async def sealed_round(server: str, pool) -> Round:
                 hidden -= cards_in(shown) | cards_in(events)
                 assert hidden, name
             out.readers[name] = {**who, "hidden": hidden}
+        # A dispute on the finished table naming a card the seated admin may not see, and the
+        # read models caught up (no projector runs beside this server).
+        referee = await player(http, pool, "admin")
+        card = sorted(out.readers["seated admin"]["hidden"])[0]
+        filed = await http.post(f"/v1/matches/{fourth}/disputes", headers=referee["headers"],
+                                json={"deal": 0, "reason": "a revoke", "position": {"trick": 0, "card": card}})
+        assert filed.status_code == 201, filed.text
+        runner = ProjectionRunner(store)
+        await store.settle()
+        for projection in (DisputesQueue(), MatchSummaries()):
+            await runner.ensure(projection)
+            await runner.catch_up(projection)
         out.versions = {m: (await svc.matches.load(m)).version for m in out.tables}
     return out
 
