@@ -170,7 +170,8 @@ def decide(state: MatchState, command: Any) -> list[Any]:
         return [ChainRenewed(chain=number, tip=command.tip, chain_length=command.chain_length, first_deal=first)]
     if isinstance(command, Suspend):
         _not_suspended(state)
-        verify(state.status in ("open", "playing"), "match_over", "only an open or playing match can be suspended")
+        verify(state.status == "playing", "match_not_started" if state.status == "open" else "match_over",
+               "only a match being played can be suspended")
         return [MatchSuspended(reason=command.reason, message=command.message, status=state.status)]
     if isinstance(command, Resume):
         verify(state.status == "suspended", "match_not_suspended", "only a suspended match can be resumed")

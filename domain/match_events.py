@@ -148,7 +148,7 @@ class MatchSuspended(msgspec.Struct, frozen=True, tag="match_suspended"):
 
     reason: str
     message: str = ""
-    status: str = "playing"        # the status the match had, which resuming gives back
+    status: str = "playing"        # the status the match had (always playing), which resuming gives back
 
 
 class MatchResumed(msgspec.Struct, frozen=True, tag="match_resumed"):

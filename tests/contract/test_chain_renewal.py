@@ -110,3 +110,26 @@ async def test_a_match_wedged_at_the_end_of_its_chain_moves_again(pool) -> None:
     # Its first deal had no entropy the server could have known: none given under chain 2.
     revealed = [e for _, e, _ in await service(pool).events(match_id) if isinstance(e, rules.SeedRevealed)]
     assert [e.entropy for e in revealed[2:]] == [{}, {}]
+
+
+async def test_a_match_wedged_by_too_long_entropy_is_repaired_by_the_migration(pool) -> None:
+    import hashlib
+    from pathlib import Path
+
+    svc = service(pool, chain_length=50)
+    text = "é" * 600                                             # 1200 bytes, once accepted at creation
+    created = await svc.create_match("cinch", {"deals": 1}, {"N": "me", "E": "open", "S": "open", "W": "open"},
+                                     player_id="p-long")
+    match_id = created.match_id
+    await svc.vault.give_entropy(match_id, "N", text)           # what the creation kept before the limit
+    for seat in "ESW":
+        await svc.take_seat(match_id, Seat(seat), player_id=f"p-{seat}-{match_id[:6]}")
+    with pytest.raises(fair.FairDealError):
+        await svc.start(match_id)                              # the 500 of every start, for ever
+    sql = (Path(__file__).resolve().parents[2] / "infra/migrations/0057_chain_renewals.sql").read_text()
+    repair = sql[sql.index("UPDATE seat_entropy"):]
+    await pool.execute(repair)
+    started = await svc.start(match_id)
+    [dealt] = [e for _, e in started.events if isinstance(e, rules.DealDealt)]
+    assert dealt.fair["entropy"]["N"] == hashlib.sha256(text.encode()).hexdigest()
+    assert (await svc.load(match_id)).status == "playing"
