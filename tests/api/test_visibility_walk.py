@@ -310,8 +310,21 @@ def messages_of(text: str, content_type: str) -> list[Any]:
     return out
 
 
+def about_the_round(value: Any, ours: set[str]) -> Any:
+    """`value` without the objects about other matches (a list such as the disputes queue
+    holds the whole server's; another match's cards are no board of this round)."""
+    if isinstance(value, dict):
+        if isinstance(value.get("match_id"), str) and value["match_id"] not in ours:
+            return None
+        return {k: about_the_round(v, ours) for k, v in value.items()}
+    if isinstance(value, list):
+        return [about_the_round(v, ours) for v in value]
+    return value
+
+
 def leaks(reader: dict[str, Any], rnd: Round, text: str, bodies: list[Any]) -> list[str]:
     found = []
+    bodies = about_the_round(bodies, set(rnd.tables))
     seen = cards_in(bodies) & reader["hidden"]
     if seen:
         found.append(f"cards hidden from the seat: {sorted(seen)}")
