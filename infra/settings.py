@@ -42,6 +42,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     trusted_proxies: tuple[str, ...] = ()  # addresses/CIDRs whose X-Forwarded-For is believed; none by default
     write_timeout: float = 30.0        # seconds a connection's sent bytes may stay unread before it is cut
     send_buffer: int = 65536           # bytes the kernel may hold unread per connection (0: the OS's autotuning)
+    hints_per_match: int = 10          # hints each seat may ask for in one match (0: none)
 
     @property
     def embedded_database(self) -> bool:
@@ -76,6 +77,7 @@ ENV_VARS: dict[str, str] = {
     "trusted_proxies": "ATOUT_TRUSTED_PROXIES",
     "write_timeout": "ATOUT_WRITE_TIMEOUT",
     "send_buffer": "ATOUT_SEND_BUFFER",
+    "hints_per_match": "ATOUT_HINTS_PER_MATCH",
 }
 
 
@@ -100,7 +102,7 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
         if not 0 <= port <= 65535:
             raise SettingsError(f"ATOUT_PORT must be between 0 and 65535, got {port}")
         values["port"] = port
-    for field, kind in (("rate_limit_requests", int), ("rate_limit_window", float)):
+    for field, kind in (("rate_limit_requests", int), ("rate_limit_window", float), ("hints_per_match", int)):
         if field in raw:
             try:
                 number = kind(raw[field])

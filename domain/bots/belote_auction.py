@@ -29,7 +29,9 @@ from domain.cards import Seat
 
 TRUMP_VALUE = {"J": 35, "9": 25, "A": 15, "T": 12, "K": 8, "Q": 8, "8": 5, "7": 5}
 TAKE = (56, 60)          # classic: the hand value to take in round 1 (with the turn-up) and to name in round 2
-NO_TRUMP_TAKE = 44       # Sans Atout: `_no_trump_strength` of the five cards to take
+NO_TRUMP = {"base": 57, "ace": 10, "ace_ten": 6, "ten": 5, "king": 1.5, "queen": 2, "long": 1.5}
+NO_TRUMP_TAKE = (76, 75, 73.5, 73.5)   # Sans Atout: take from this `no_trump_value`, by the passes before (later, the
+                                       # opponents are known to be weaker): the best sixth of five-card hands
 
 MARGIN = 20              # Coinche: bid the side's value less this (about 70% of contracts made)
 COINCHE_AT = 30         # Coinche: coinche when the hand takes this much off an average defence (about 60% fail)
@@ -63,26 +65,27 @@ def suit_strength(hand: list[str], trump: str) -> int:
     return score
 
 
-def _no_trump_strength(hand: list[str]) -> int:
-    """Sans Atout, five cards: aces are tricks and tens behind them; a king guarded, a long
-    suit headed by its ace, and the lead (eldest) are worth something too."""
-    score = 0
+def no_trump_value(hand: list[str]) -> float:
+    """Sans Atout, five cards: the card points (of 130) the side should take, fitted like
+    Coinche's tables — aces above all, a ten beside its ace or guarded, a guarded king or
+    queen, length behind an ace."""
+    score = NO_TRUMP["base"]
     for suit in BELOTE_SUITS:
         ranks = {c[0] for c in hand if c[1] == suit}
         n = len(ranks)
         if "A" in ranks:
-            score += 20 + (10 if "T" in ranks else 0) + 4 * max(0, n - 2)
-        elif "T" in ranks and n >= 2:
-            score += 4
-        if "K" in ranks and ("A" in ranks or n >= 2):
-            score += 4
+            score += NO_TRUMP["ace"] + NO_TRUMP["long"] * max(0, n - 2) + (NO_TRUMP["ace_ten"] if "T" in ranks else 0)
+        else:
+            score += NO_TRUMP["ten"] if "T" in ranks and n >= 2 else 0
+            score += NO_TRUMP["king"] if "K" in ranks and n >= 2 else 0
+        score += NO_TRUMP["queen"] if "Q" in ranks and n >= 3 else 0
     return score
 
 
 def bid_classic(view: Any, legal: list[dict[str, Any]]) -> dict[str, Any]:
     hand = list(view.hand)
     if view.options.variant == "sans_atout":
-        take = _no_trump_strength(hand) >= NO_TRUMP_TAKE
+        take = no_trump_value(hand) >= NO_TRUMP_TAKE[min(len(view.calls), 3)]
         return {"action": "take"} if take and {"action": "take"} in legal else {"action": "pass"}
     if any(a["action"] == "take" for a in legal):
         trump = view.turn_up[1]

@@ -14,7 +14,7 @@ from litestar.params import Body
 
 from infra.players import Principal
 from services import visibility
-from services.api import flows, queries
+from services.api import flows, hints, queries
 from services.workers import clocks
 from services.api.auth import authenticated
 from services.api.play import ensure_readable
@@ -46,8 +46,9 @@ SUMMARY_EXAMPLE = [{"match_id": MATCH_ID, "game": "cinch", "options": {"deals": 
                     "created_at": "2025-05-01T18:00:00+00:00", "updated_at": "2025-05-01T18:09:00+00:00"}]
 
 
-def _created(state: Any, principal: Principal) -> Response:
+async def _created(runtime: Any, state: Any, principal: Principal) -> Response:
     body = flows.view(state, flows.seat_of(state, principal.player_id))
+    body["hints_used"] = await hints.used(runtime, state.match_id)
     return Response(body, status_code=201, headers={"Location": f"/v1/matches/{state.match_id}"})
 
 
@@ -59,7 +60,7 @@ def _created(state: Any, principal: Principal) -> Response:
                           400, 401, 429))
 async def create_match(data: Annotated[CreateMatch, Body(examples=CREATE_EXAMPLES)], principal: Caller,
                        runtime: Runtime) -> Response:
-    return _created(await flows.create(runtime.matches, principal, data), principal)
+    return await _created(runtime, await flows.create(runtime.matches, principal, data), principal)
 
 
 @get("/v1/matches", guards=PLAYER, tags=TAGS, summary="The lobby (open matches), or matches by status",
@@ -83,13 +84,15 @@ async def my_matches(principal: Caller, runtime: Runtime, status: FromQuery[Lite
 
 
 @get("/v1/matches/{match_id:str}", guards=PLAYER, tags=TAGS, summary="The match as my seat sees it", security=BEARER,
-     description="My seat's view (hand, legal actions, trick, contract, scores), `to_act` and `deadline`; the "
-                 "spectator view when I hold no seat.",
+     description="My seat's view (hand, legal actions, trick, contract, scores), `to_act`, `deadline` and "
+                 "`hints_used` (every seat's count of hints used, never what they said); the spectator view when I "
+                 "hold no seat.",
      responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 403, 404, 429))
 async def get_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
     await ensure_readable(runtime.store, principal, state, "view", route="view")
     view = flows.view(state, flows.seat_of(state, principal.player_id))
+    view["hints_used"] = await hints.used(runtime, match_id)
     if state.status == "playing":
         store = runtime.matches.store
         view["clock"] = await clocks.clock_of(store, match_id)
@@ -169,7 +172,7 @@ async def rematch(match_id: PathStr, principal: Caller, runtime: Runtime,
                   data: Annotated[Rematch | None, Body(examples=[ex("with entropy", {"entropy": "my words"}),
                                                                  ex("nothing", {})])] = None) -> Response:
     entropy = data.entropy if data is not None else None
-    return _created(await flows.rematch(runtime.matches, principal, match_id, entropy), principal)
+    return await _created(runtime, await flows.rematch(runtime.matches, principal, match_id, entropy), principal)
 
 
 async def _answer(runtime: Any, match_id: str, outcome: Any, principal: Principal) -> CommandOut:
