@@ -87,7 +87,7 @@ def _refused(_: Request, exc: HintRefused) -> Response:
      exception_handlers={HintRefused: _refused})
 async def hint(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
-    await ensure_readable(runtime.store, principal, state, "view", route="hint")  # services/visibility.py
+    await ensure_readable(runtime, principal, state, "view", route="hint")  # services/visibility.py
     seat = flows.seat_of(state, principal.player_id)
     return await service(runtime).give(state, seat, principal.player_id)
 

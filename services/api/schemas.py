@@ -17,6 +17,7 @@ from litestar.di import NamedDependency
 from litestar.params import Body, FromPath, FromQuery, QueryParameter
 
 from infra.players import Principal
+from services.runtime import Runtime as OpenRuntime
 
 MATCH_ID = "5b0c1f9e-3a0d-5d8a-9b1e-2f4c6a8e0d12"
 PLAYER_ID = "0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a"
@@ -24,7 +25,7 @@ COMMAND_ID = "7d444840-9dc0-11d1-b245-5ffdce74fad2"
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 
 # Handler parameter kinds, spelled out as Litestar 3 will require.
-Runtime = NamedDependency[Any]          # services.bootstrap.Runtime, from app.state
+Runtime = NamedDependency[OpenRuntime]  # the process's runtime, from app.state
 Caller = NamedDependency[Principal]     # the authenticated caller (services.api.auth)
 PathStr = FromPath[str]
 Limit = Annotated[int, QueryParameter(ge=1, le=200)]
@@ -156,7 +157,7 @@ EVENTS_EXAMPLE = {"match_id": MATCH_ID, "version": 3, "events": [
 VIEW_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "options": {"variant": "classic", "deals": 1},
                 "seats": {"N": {"kind": "player", "player_id": PLAYER_ID, "level": None}, "E": None, "S": None,
                           "W": None},
-                "status": "playing", "version": 9, "commitment": "9f2c…", "seat": "N",
+                "status": "playing", "version": 9, "commitment": "9f2c…", "seat": "N", "details": None,
                 "table": {"phase": "auction", "turn": "N", "hand": ["7S", "JH", "AD", "KC", "9H"],
                           "turn_up": "TS", "legal": [{"action": "pass"}, {"action": "take"}]},
                 "to_act": ["N"], "clock": None, "deadline": None, "hints_used": {"N": 1, "E": 0, "S": 0, "W": 0}}
