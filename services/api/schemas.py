@@ -160,7 +160,8 @@ VIEW_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "options": {"variant": "
                 "status": "playing", "version": 9, "commitment": "9f2c…", "seat": "N", "details": None,
                 "table": {"phase": "auction", "turn": "N", "hand": ["7S", "JH", "AD", "KC", "9H"],
                           "turn_up": "TS", "legal": [{"action": "pass"}, {"action": "take"}]},
-                "to_act": ["N"], "clock": None, "deadline": None, "hints_used": {"N": 1, "E": 0, "S": 0, "W": 0}}
+                "to_act": ["N"], "clock": None, "deadline": None, "hints_used": {"N": 1, "E": 0, "S": 0, "W": 0},
+                "hints_limit": 10}
 
 ERRORS: dict[int, tuple[str, list[Example]]] = {
     400: ("Malformed request: bad JSON, a wrong type, an unknown game or option", [
