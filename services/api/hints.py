@@ -15,6 +15,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from services.api import flows
 from services.api.auth import authenticated
 from services.api.errors import error_body
+from services.api.play import ensure_readable
 from services.api.ratelimit import rate_limited
 from services.api.schemas import BEARER, MATCH_ID, Caller, ErrorOut, PathStr, Runtime, ex, responses
 from services.hints import HintRefused, HintService
@@ -86,6 +87,7 @@ def _refused(_: Request, exc: HintRefused) -> Response:
      exception_handlers={HintRefused: _refused})
 async def hint(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
+    await ensure_readable(runtime, principal, state, "view", route="hint")  # services/visibility.py
     seat = flows.seat_of(state, principal.player_id)
     return await service(runtime).give(state, seat, principal.player_id)
 
