@@ -15,6 +15,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from services.api import flows
 from services.api.auth import authenticated
 from services.api.errors import error_body
+from services.api.play import ensure_readable
 from services.api.ratelimit import rate_limited
 from services.api.schemas import BEARER, MATCH_ID, Caller, ErrorOut, PathStr, Runtime, ex, responses
 from services.hints import HintRefused, HintService
@@ -86,13 +87,16 @@ def _refused(_: Request, exc: HintRefused) -> Response:
      exception_handlers={HintRefused: _refused})
 async def hint(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
+    await ensure_readable(runtime, principal, state, "view", route="hint")  # services/visibility.py
     seat = flows.seat_of(state, principal.player_id)
     return await service(runtime).give(state, seat, principal.player_id)
 
 
-async def used(runtime: Any, match_id: str) -> dict[str, int]:
-    """Every seat's count of hints used in the match, for the match view."""
-    return await service(runtime).used(match_id)
+async def counts(runtime: Any, match_id: str) -> dict[str, Any]:
+    """For the match view: every seat's count of hints used (never what they said), and
+    each seat's allowance in this match (`hints_limit`, 0 where hints are off)."""
+    hints = service(runtime)
+    return {"hints_used": await hints.used(match_id), "hints_limit": await hints.limit(match_id)}
 
 
 ROUTES = [hint]

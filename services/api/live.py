@@ -39,6 +39,7 @@ from services.api.live_deps import (  # noqa: F401  (drain: used by serve)
     publisher,
     until_disconnect,
 )
+from services.api.schemas import responses
 from services.features import Feature
 
 log = logging.getLogger(__name__)
@@ -209,7 +210,8 @@ def _frame_ndjson(message: bytes | None) -> bytes:
 @get("/v1/matches/{match_id:str}/stream", name="match_stream", tags=["live"],
      responses={200: ResponseSpec(data_container=str, media_type="application/x-ndjson", generate_examples=False,
                                   description="One JSON message a line (SSE events with Accept: text/event-stream)",
-                                  examples=[Example(summary="snapshot, then events", value=STREAM_EXAMPLE)])})
+                                  examples=[Example(summary="snapshot, then events", value=STREAM_EXAMPLE)]),
+                **{code: spec for code, spec in responses(200, str, [], "", 403).items() if code != 200}})
 async def match_stream(request: Request, match_id: str, after: int | None = None) -> Stream:
     """Live messages of a match: SSE when `Accept` names `text/event-stream`, else NDJSON.
     On SSE a `Last-Event-ID` header (what EventSource sends on reconnect) counts as `after`."""
