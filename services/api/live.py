@@ -4,7 +4,7 @@ Both carry one `infra.live_session.LiveSession`: `{"type":"snapshot","version":V
 caller's seat, or the spectator view for a caller who holds none), then with `after=V` the
 events `V < version <= V0` from the store, then live `{"type":"event","version":V,"event":…}`
 (`"event": null` for what this seat may not see), ending after `match_finished`. A client
-that falls behind gets `{"type":"error","code":"resync",…}` and the stream ends (WebSocket
+that falls behind gets `{"type":"error","version":V,"code":"resync",…}` and the stream ends (WebSocket
 close 4008): it reconnects with `after=` its last version. See `docs/live.md`.
 
 What this module needs from the rest of the API it finds on `app.state` at first use
