@@ -57,5 +57,7 @@ def before_call(context, case, kwargs) -> None:
         if "player_id" in (case.path_parameters or {}) and _rng.random() < 0.5:
             case.path_parameters = {**case.path_parameters, "player_id": player_id}
     if LIVE.search(operation.path):
-        case.path_parameters = {name: (str(uuid.uuid4()) if isinstance(value, str) and UUID.match(value) else value)
-                                for name, value in (case.path_parameters or {}).items()}
+        params = case.path_parameters or {}
+        real = [name for name, value in params.items() if isinstance(value, str) and UUID.match(value)]
+        if real:   # only then: an edited case is revalidated, and its generation mode may change
+            case.path_parameters = {**params, **{name: str(uuid.uuid4()) for name in real}}

@@ -27,6 +27,7 @@ from litestar.exceptions import HTTPException, WebSocketDisconnect
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.response import Stream
+from litestar.params import FromPath, FromQuery
 
 from infra.fanout import Dropped, envelope
 from infra.live_session import Gone, LiveSession
@@ -86,7 +87,7 @@ async def _ws_token(socket: WebSocket) -> str | None:
 
 
 @websocket("/v1/matches/{match_id:str}/ws", name="match_ws")
-async def match_ws(socket: WebSocket, match_id: str, after: str | None = None) -> None:
+async def match_ws(socket: WebSocket, match_id: FromPath[str], after: FromQuery[str | None] = None) -> None:
     await socket.accept()
     try:
         version = live_params("match_id", match_id, after)

@@ -27,6 +27,7 @@ import msgspec
 from litestar import Request, WebSocket, get, websocket
 from litestar.exceptions import WebSocketDisconnect
 from litestar.response import Stream
+from litestar.params import FromPath, FromQuery
 
 from domain import tournaments as rules
 from domain.tournaments import events as ev
@@ -148,7 +149,7 @@ def _frame(message: bytes, sse: bool) -> bytes:
 
 
 @websocket("/v1/tournaments/{tournament_id:str}/ws", name="tournament_ws")
-async def live_ws(socket: WebSocket, tournament_id: str, after: str | None = None) -> None:
+async def live_ws(socket: WebSocket, tournament_id: FromPath[str], after: FromQuery[str | None] = None) -> None:
     """The same messages on a WebSocket; closes 1000 after `tournament_closed`, 4400 for a bad
     id or `after`, 4401 without a valid token, 4404 for an unknown tournament."""
     await socket.accept()

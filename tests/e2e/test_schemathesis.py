@@ -23,6 +23,7 @@ SECONDS = 100
 
 def test_schemathesis_finds_no_5xx_and_no_answer_outside_the_document(migrated_database_url, redis_url,
                                                                        redis_prefix, tmp_path) -> None:
+    (tmp_path / "system").mkdir()
     with running_system(tmp_path / "system", migrated_database_url, redis_url, f"{redis_prefix}st",
                         ATOUT_RATE_LIMIT_REQUESTS="0") as system:
         tokens = fuzz.players(system.base, system.env)
