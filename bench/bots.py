@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from domain.bots import policy_for  # noqa: E402
 from domain.bots.arena import play_deal  # noqa: E402
 from domain.cards import SEATS  # noqa: E402
-from domain.game import load  # noqa: E402
+from domain.games import load  # noqa: E402
 
 CONFIGS = [("belote", {"variant": "classic"}), ("belote", {"variant": "coinche"}), ("cinch", {}),
            ("five_hundred", {})]

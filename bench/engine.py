@@ -20,7 +20,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from domain.game import load  # noqa: E402
+from domain.games import load  # noqa: E402
 from domain.playout import play_deal  # noqa: E402
 
 CONFIGS = [

@@ -154,6 +154,18 @@ def _field(data: bytes) -> bytes:
     return len(data).to_bytes(4, "big") + data
 
 
+def check_entropy(text: object, what: str = "entropy") -> str:
+    """A seat's entropy as the server takes it: a string of at most MAX_ENTROPY_BYTES bytes in
+    UTF-8, without U+0000 (which no database text column stores). The empty string is a
+    value, different from no entropy."""
+    if not isinstance(text, str):
+        raise FairDealError(f"{what} must be a string, got {type(text).__name__}")
+    _utf8(text, what, MAX_ENTROPY_BYTES)
+    if "\x00" in text:
+        raise FairDealError(f"{what} must not contain U+0000")
+    return text
+
+
 def normalize_entropy(entropy: Mapping[str, str] | None) -> dict[Seat, str]:
     """Check seat names and strings; an absent seat and an empty string are different inputs."""
     result: dict[Seat, str] = {}

@@ -1,7 +1,7 @@
 """The shape every game shares: a decider plus what the service, the API and records need.
 
-A game is a package under `domain/` whose `__init__` exposes `GAME: GameRules`. The rules
-themselves are plain functions over immutable msgspec Structs:
+A game is a package under `domain/` whose `__init__` exposes `GAME: GameRules`, listed in
+`domain/games.py`. The rules themselves are plain functions over immutable msgspec Structs:
 
     initial(options)          -> State
     decide(state, command)    -> list[Event]   (raises RuleViolation; never mutates)
@@ -151,16 +151,3 @@ class GameRules:
         for event in events:
             state = self.evolve(state, event)
         return state, events
-
-
-def load(name: str) -> GameRules:
-    """The game called `name`, or RuleViolation('bad_record') naming the known ones."""
-    import importlib
-
-    if name not in GAME_NAMES:
-        raise RuleViolation("bad_record", f"unknown game {name!r}; known games: {', '.join(GAME_NAMES)}",
-                            {"field": "game"})
-    return importlib.import_module(f"domain.{name}").GAME
-
-
-GAME_NAMES: tuple[str, ...] = ("belote", "cinch", "five_hundred")

@@ -15,8 +15,9 @@ from typing import Any, Mapping
 import msgspec
 
 from domain.cards import Seat
-from domain.game import AdjustScore, GameRules, RuleViolation, StartDeal, VoidDeal, load, verify
-
+from domain.chains import Chain, chain_for, next_chain, renewal_due  # noqa: F401  (re-exported)
+from domain.game import AdjustScore, GameRules, RuleViolation, StartDeal, VoidDeal, verify
+from domain.games import load
 
 from domain.match_events import (  # noqa: F401  (the match's vocabulary, re-exported: `rules.X`)
     SeatHolder,
@@ -32,6 +33,14 @@ from domain.match_events import (  # noqa: F401  (the match's vocabulary, re-exp
     RulingApplied,
     MatchReopened,
     MatchAbandoned,
+    ChainRenewed,
+    MatchSuspended,
+    MatchResumed,
+    MatchVoided,
+    RenewChain,
+    Suspend,
+    Resume,
+    VoidMatch,
     TakeSeat,
     LeaveSeat,
     StartMatch,
@@ -51,9 +60,11 @@ class MatchState(msgspec.Struct, frozen=True):
     game_name: str = ""
     raw_options: dict[str, Any] = {}
     seats: dict[str, SeatHolder | None] = {}
-    status: str = "new"            # new, open, playing, finished, abandoned
+    status: str = "new"            # new, open, playing, suspended, finished, abandoned, void
     commitment: str | None = None
     chain_length: int = 0
+    chains: tuple[Chain, ...] = ()                 # the first (the commitment) and every renewal
+    suspension: dict[str, Any] | None = None       # {reason, message, status} while suspended
     predefined_deals: int = 0
     sealed: bool = False
     game_state: Any = None
@@ -79,12 +90,28 @@ def initial() -> MatchState:
     return MatchState()
 
 
+MAX_DEALS = 1000
+MAX_TARGET = {"belote": 10_000, "cinch": 500, "five_hundred": 5_000}
+"""Bounds of a new match's `deals` and `target` (about ten times each game's usual target).
+The games' own options (and so `record play`) take any positive integer."""
+
+
+def check_bounds(game_name: str, options: Mapping[str, Any]) -> None:
+    for option, limit in (("deals", MAX_DEALS), ("target", MAX_TARGET.get(game_name))):
+        value = options.get(option)
+        if limit is not None and isinstance(value, int) and not isinstance(value, bool) and value > limit:
+            raise RuleViolation("bad_option", f"option {option!r}: at most {limit} in a new {game_name} match, "
+                                f"got {value}", {"option": option, "max": limit})
+
+
 def create(match_id: str, game_name: str, options: Mapping[str, Any], seats: Mapping[str, SeatHolder | None],
            commitment: str | None, chain_length: int, predefined_deals: int = 0,
            created_by: str | None = None, sealed: bool = False) -> list[Any]:
-    """The first event of a match; validates the game and its options (bad_option)."""
+    """The first event of a match; validates the game and its options (bad_option), and
+    bounds `deals` and `target` (`check_bounds`)."""
     game = load(game_name)
     game.parse_options(dict(options))
+    check_bounds(game_name, options)
     verify(set(seats) == {s.value for s in Seat}, "bad_seats", "seats must name N, E, S and W")
     players = [h.player_id for h in seats.values() if h is not None and h.player_id is not None]
     verify(len(players) == len(set(players)), "bad_seats", "a player holds one seat: 'me' at most once")
@@ -117,8 +144,9 @@ def decide(state: MatchState, command: Any) -> list[Any]:
         verify(state.status == "playing", "wrong_phase", "the match is not being played")
         return _deal(state, command)
     if isinstance(command, Act):
-        verify(state.status in ("playing", "finished", "abandoned"), "match_not_started",
+        verify(state.status in ("playing", "suspended", "finished", "abandoned", "void"), "match_not_started",
                "the match has not started")
+        _not_suspended(state)
         verify(state.status == "playing", "match_over", "the match is over")
         game = state.game
         move = game.parse_action(command.action)
@@ -130,11 +158,34 @@ def decide(state: MatchState, command: Any) -> list[Any]:
         action = {k: v for k, v in msgspec.to_builtins(command.action).items()}
         return [ActionTaken(seat=Seat(action["seat"]), action=action, by=command.by), *events]
     if isinstance(command, Rule):
+        _not_suspended(state)
         return _rule(state, command)
     if isinstance(command, Abandon):
-        verify(state.status in ("open", "playing"), "match_over", "only an open or playing match can be abandoned")
-        return [MatchAbandoned(idle_seconds=float(command.idle_seconds))]
+        verify(state.status in ("open", "playing", "suspended"), "match_over",
+               "only an open, playing or suspended match can be abandoned")
+        return [MatchAbandoned(idle_seconds=float(command.idle_seconds), admin=command.admin, reason=command.reason)]
+    if isinstance(command, RenewChain):
+        verify(bool(state.chains), "no_chain", "a match of predefined deals only has no chain to renew")
+        number, first = next_chain(state.chains)
+        return [ChainRenewed(chain=number, tip=command.tip, chain_length=command.chain_length, first_deal=first)]
+    if isinstance(command, Suspend):
+        _not_suspended(state)
+        verify(state.status == "playing", "match_not_started" if state.status == "open" else "match_over",
+               "only a match being played can be suspended")
+        return [MatchSuspended(reason=command.reason, message=command.message, status=state.status)]
+    if isinstance(command, Resume):
+        verify(state.status == "suspended", "match_not_suspended", "only a suspended match can be resumed")
+        return [MatchResumed(admin=command.admin, reason=command.reason)]
+    if isinstance(command, VoidMatch):
+        verify(state.status == "suspended", "match_not_suspended", "only a suspended match can be voided")
+        return [MatchVoided(admin=command.admin, reason=command.reason)]
     raise RuleViolation("bad_action", f"unknown command {type(command).__name__}")
+
+
+def _not_suspended(state: MatchState) -> None:
+    if state.status == "suspended":
+        raise RuleViolation("match_suspended", "the match is suspended until an admin resumes it",
+                            {"reason": (state.suspension or {}).get("reason")})
 
 
 def _deal(state: MatchState, command: StartDeal) -> list[Any]:
@@ -193,6 +244,7 @@ def evolve(state: MatchState, event: Any) -> MatchState:
         return msgspec.structs.replace(
             state, match_id=event.match_id, game_name=event.game, raw_options=event.options, seats=event.seats,
             status="open", commitment=event.commitment, chain_length=event.chain_length,
+            chains=(Chain(1, event.commitment, event.chain_length, 0),) if event.commitment else (),
             predefined_deals=event.predefined_deals, sealed=event.sealed, game_state=game.initial(game.parse_options(event.options)))
     if isinstance(event, SeatTaken):
         return msgspec.structs.replace(state, seats={**state.seats, event.seat.value: event.holder})
@@ -203,7 +255,18 @@ def evolve(state: MatchState, event: Any) -> MatchState:
     if isinstance(event, MatchFinished):
         return msgspec.structs.replace(state, status="finished")
     if isinstance(event, MatchAbandoned):
-        return msgspec.structs.replace(state, status="abandoned")
+        return msgspec.structs.replace(state, status="abandoned", suspension=None)
+    if isinstance(event, ChainRenewed):
+        return msgspec.structs.replace(state, chains=state.chains + (
+            Chain(event.chain, event.tip, event.chain_length, event.first_deal),))
+    if isinstance(event, MatchSuspended):
+        return msgspec.structs.replace(state, status="suspended", suspension={
+            "reason": event.reason, "message": event.message, "status": event.status})
+    if isinstance(event, MatchResumed):
+        return msgspec.structs.replace(state, status=(state.suspension or {}).get("status", "playing"),
+                                       suspension=None)
+    if isinstance(event, MatchVoided):
+        return msgspec.structs.replace(state, status="void", suspension=None)
     if isinstance(event, DealDealt):
         return msgspec.structs.replace(state, deal_index=event.deal, dealer=event.dealer, deck=event.deck,
                                        fair=event.fair, actions=(), replay_of=event.replay_of,
@@ -253,6 +316,7 @@ class MatchView(msgspec.Struct, frozen=True):
     commitment: str | None
     seat: Seat | None
     table: Any                     # the game's own view for this seat
+    details: dict[str, Any] | None = None   # while suspended: {reason, message}
 
 
 def view(state: MatchState, seat: Seat | None) -> MatchView:
@@ -260,7 +324,8 @@ def view(state: MatchState, seat: Seat | None) -> MatchView:
     hiding; the match adds only public facts."""
     table = state.game.view(state.game_state, seat) if state.game_state is not None else None
     return MatchView(match_id=state.match_id, game=state.game_name, options=state.raw_options, seats=state.seats,
-                     status=state.status, version=state.version, commitment=state.commitment, seat=seat, table=table)
+                     status=state.status, version=state.version, commitment=state.commitment, seat=seat, table=table,
+                     details={k: state.suspension[k] for k in ("reason", "message")} if state.suspension else None)
 
 
 def redact(state: MatchState, event: Any, seat: Seat | None) -> Any | None:

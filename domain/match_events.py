@@ -118,14 +118,57 @@ class MatchReopened(msgspec.Struct, frozen=True, tag="match_reopened"):
 
 
 class MatchAbandoned(msgspec.Struct, frozen=True, tag="match_abandoned"):
-    """Nobody acted in the match for `idle_seconds` (the sweeper's ATOUT_ABANDON_AFTER): it
-    is over without a winner, and no action is taken any more."""
+    """Nobody acted in the match for `idle_seconds` (the sweeper's ATOUT_ABANDON_AFTER), or an
+    admin abandoned it (`admin` and `reason` then say who and why): it is over without a
+    winner, and no action is taken any more."""
 
     idle_seconds: float
+    admin: str | None = None
+    reason: str | None = None
+
+
+class ChainRenewed(msgspec.Struct, frozen=True, tag="chain_renewed"):
+    """The tip of the match's next hash chain, published before any deal uses it and before
+    any entropy that goes into its deals is given (docs/fair-deal.md, "Renewing the chain").
+    Chain `chain` holds `chain_length` seeds; its element 1 shuffles the match's deal
+    `first_deal` (0-based, as every `deal` of these events: its context names deal
+    `first_deal + 1`), element i the deal `first_deal + i - 1`."""
+
+    chain: int                     # 2, 3, ...: chain 1 is the match_created commitment
+    tip: str                       # hex c_0 of the new chain
+    chain_length: int
+    first_deal: int
+
+
+class MatchSuspended(msgspec.Struct, frozen=True, tag="match_suspended"):
+    """The server could not move the match on, for a reason retrying cannot fix (the next deal
+    could not be dealt, a bot's task failed on the same state again): nothing is played until
+    an admin resumes, voids or abandons it. `reason` is a stable code, `message` says what
+    failed in words that name no card."""
+
+    reason: str
+    message: str = ""
+    status: str = "playing"        # the status the match had (always playing), which resuming gives back
+
+
+class MatchResumed(msgspec.Struct, frozen=True, tag="match_resumed"):
+    """An admin put a suspended match back to the status it had; the turn due is scheduled again."""
+
+    admin: str
+    reason: str
+
+
+class MatchVoided(msgspec.Struct, frozen=True, tag="match_voided"):
+    """An admin declared a suspended match void: it is over, without a winner, and its result
+    counts nowhere. Its finished deals stay in its record."""
+
+    admin: str
+    reason: str
 
 
 MATCH_EVENTS = (MatchCreated, SeatTaken, SeatLeft, MatchStarted, DealDealt, ActionTaken, SeedRevealed,
-                DealFinished, MatchFinished, RulingApplied, MatchReopened, MatchAbandoned)
+                DealFinished, MatchFinished, RulingApplied, MatchReopened, MatchAbandoned, ChainRenewed,
+                MatchSuspended, MatchResumed, MatchVoided)
 PRIVATE_MATCH_EVENTS = (DealDealt, ActionTaken)
 MATCH_EVENT_TAGS = frozenset(e.__struct_config__.tag for e in MATCH_EVENTS)
 
@@ -158,6 +201,30 @@ class Act(msgspec.Struct, frozen=True):
 
 class Abandon(msgspec.Struct, frozen=True):
     idle_seconds: float
+    admin: str | None = None
+    reason: str | None = None
+
+
+class RenewChain(msgspec.Struct, frozen=True):
+    """Publish the next chain's tip (the service drew its secret and kept it in the vault)."""
+
+    tip: str
+    chain_length: int
+
+
+class Suspend(msgspec.Struct, frozen=True):
+    reason: str
+    message: str = ""
+
+
+class Resume(msgspec.Struct, frozen=True):
+    admin: str
+    reason: str
+
+
+class VoidMatch(msgspec.Struct, frozen=True):
+    admin: str
+    reason: str
 
 
 class Rule(msgspec.Struct, frozen=True):

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from domain.cards import CardCodeError, Seat, parse_cards
-from domain.game import AdjustScore, GameRules, RuleViolation, StartDeal, VoidDeal, load
+from domain.game import AdjustScore, GameRules, RuleViolation, StartDeal, VoidDeal
+from domain.games import load
 
 
 class RecordError(Exception):

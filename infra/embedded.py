@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import logging
 import os
 import shutil
@@ -30,6 +31,7 @@ from infra.children import EmbeddedError, die_with_parent, stop_stale, tail, ter
 log = logging.getLogger(__name__)
 
 PG_USER = "postgres"  # the database role; the OS user is only different under root
+SERVERS_FILE = "servers.json"  # where a running process's embedded servers answer (see running_servers)
 
 
 def _pgserver():
@@ -220,6 +222,15 @@ class EmbeddedServers:
             self._lock_file = None
             raise EmbeddedError(f"another process is running embedded servers in {self.data_dir}") from None
 
+    def announce(self) -> None:
+        """Write where the servers answer (`servers.json`), so that a command run beside this
+        process (`atout admin`, `atout projections`) uses them instead of starting its own."""
+        target = self.data_dir / SERVERS_FILE
+        partial = target.with_suffix(".tmp")
+        partial.write_text(json.dumps({"pid": os.getpid(), "database_url": self.database_url,
+                                       "redis_url": self.redis_url}))
+        partial.replace(target)
+
     def stop(self) -> None:
         """Stop Redis, then Postgres; safe to call twice."""
         for server in (self.redis, self.postgres):
@@ -229,6 +240,8 @@ class EmbeddedServers:
                 except Exception:  # keep going: the other server must still be stopped
                     log.exception("failed to stop %s", type(server).__name__)
         if self._lock_file is not None:
+            with contextlib.suppress(OSError):
+                (self.data_dir / SERVERS_FILE).unlink()
             self._lock_file.close()
             self._lock_file = None
 
@@ -256,4 +269,29 @@ def start_embedded(data_dir: str | os.PathLike, *, postgres: bool = True, redis:
     except BaseException:
         servers.stop()
         raise
+    servers.announce()
     return servers
+
+
+def running_servers(data_dir: str | os.PathLike) -> dict[str, str | None] | None:
+    """The URLs of the embedded servers another process runs in `data_dir` (`atout serve`),
+    or None when none does: its `servers.json` names them only while its lock is held (a
+    file left by a process that was killed is not believed)."""
+    directory = Path(data_dir).resolve()
+    try:
+        announced = json.loads((directory / SERVERS_FILE).read_text())
+        lock = open(directory / ".lock")
+    except (OSError, ValueError):
+        return None
+    with lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:          # held: the announcing process is alive
+            return {"database_url": announced.get("database_url"), "redis_url": announced.get("redis_url")}
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    return None
+
+
+def has_data(data_dir: str | os.PathLike) -> bool:
+    """Whether `data_dir` holds an embedded database (a `atout serve` has run there)."""
+    return (Path(data_dir).resolve() / "pg" / "PG_VERSION").exists()

@@ -48,6 +48,8 @@ CELERY_TASK_SECONDS = Histogram("atout_celery_task_seconds", "Time a Celery task
                                 ["task"], buckets=TASK_BUCKETS)
 CELERY_TASK_FAILURES = Counter("atout_celery_task_failures_total", "Celery tasks that raised, by task and "
                                "exception type", ["task", "exception"])
+MATCHES_SUSPENDED = Counter("atout_matches_suspended_total", "Matches the server suspended because a task failed "
+                            "for a reason retrying cannot fix, by reason (action_refused, deal_failed, task_failed)", ["reason"])
 HTTP_RESPONSES = Counter("atout_http_responses_total", "HTTP responses by method and status class",
                          ["method", "status"])
 

@@ -53,6 +53,11 @@ SELECT p.player_id, p.role FROM player_tokens t JOIN players p USING (player_id)
 WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND p.erased_at IS NULL
 """
 
+PRINCIPALS = """
+SELECT t.token_hash, p.player_id, p.role FROM player_tokens t JOIN players p USING (player_id)
+WHERE t.token_hash = ANY($1::bytea[]) AND t.revoked_at IS NULL AND p.erased_at IS NULL
+"""
+
 
 class PlayerStore:
     """`principal_ttl`: how long this process trusts a token it has looked up. Every request
@@ -108,6 +113,22 @@ class PlayerStore:
             self._principals[digest] = (now + self.principal_ttl, principal)
         return principal
 
+    async def principals(self, tokens: list[str]) -> dict[str, Principal | None]:
+        """Each token's principal as the database has it now (None: unknown, revoked or
+        erased), in one read past the cache, which it refreshes: for re-checking every open
+        stream of a process at once rather than one read per stream."""
+        digests = {token_hash(token): token for token in tokens}
+        rows = await self.pool.fetch(PRINCIPALS, list(digests))
+        found = {bytes(r["token_hash"]): Principal(player_id=r["player_id"], role=r["role"],
+                                                   token_id=bytes(r["token_hash"]).hex()[:16]) for r in rows}
+        expires = time.monotonic() + self.principal_ttl
+        for digest in digests:
+            if digest in found and self.principal_ttl > 0:
+                self._principals[digest] = (expires, found[digest])
+            else:
+                self._principals.pop(digest, None)
+        return {token: found.get(digest) for digest, token in digests.items()}
+
     async def revoke(self, token: str) -> bool:
         self._forget(digest=token_hash(token))
         status = await self.pool.execute(
@@ -127,6 +148,15 @@ class PlayerStore:
             "SELECT p.player_id, n.display_name, p.role FROM players p"
             " LEFT JOIN player_names n USING (player_id) WHERE p.player_id = $1", player_id)
         return None if row is None else PlayerInfo(row[0], row[1], row[2])
+
+    async def named(self, id_or_name: str) -> list[str]:
+        """The players `id_or_name` may mean: the one with that id, else every one with that
+        display name (an operator names people as he knows them; several may share a name)."""
+        if await self.pool.fetchval("SELECT 1 FROM players WHERE player_id = $1", id_or_name):
+            return [id_or_name]
+        rows = await self.pool.fetch("SELECT player_id FROM player_names WHERE display_name = $1"
+                                     " ORDER BY player_id", id_or_name)
+        return [r["player_id"] for r in rows]
 
     async def names(self, player_ids: list[str]) -> dict[str, str]:
         rows = await self.pool.fetch(

@@ -9,6 +9,7 @@ reference table; keep it in step with `ENV_VARS` below.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -38,6 +39,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     sweep_every: float = 10.0          # seconds between the sweeper's runs (beat)
     tournament_tick: float = 15.0      # seconds between the tournament ticks (beat): scheduled starts, no-shows
     tournament_live_poll: float = 1.0  # seconds between a live tournament stream's reads while nothing happens
+    trusted_proxies: tuple[str, ...] = ()  # addresses/CIDRs whose X-Forwarded-For is believed; none by default
+    write_timeout: float = 30.0        # seconds a connection's sent bytes may stay unread before it is cut
+    send_buffer: int = 65536           # bytes the kernel may hold unread per connection (0: the OS's autotuning)
+    hints_per_match: int = 10          # hints each seat may ask for in one match (0: none)
 
     @property
     def embedded_database(self) -> bool:
@@ -69,6 +74,10 @@ ENV_VARS: dict[str, str] = {
     "sweep_every": "ATOUT_SWEEP_EVERY",
     "tournament_tick": "ATOUT_TOURNAMENT_TICK",
     "tournament_live_poll": "ATOUT_TOURNAMENT_LIVE_POLL",
+    "trusted_proxies": "ATOUT_TRUSTED_PROXIES",
+    "write_timeout": "ATOUT_WRITE_TIMEOUT",
+    "send_buffer": "ATOUT_SEND_BUFFER",
+    "hints_per_match": "ATOUT_HINTS_PER_MATCH",
 }
 
 
@@ -93,7 +102,7 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
         if not 0 <= port <= 65535:
             raise SettingsError(f"ATOUT_PORT must be between 0 and 65535, got {port}")
         values["port"] = port
-    for field, kind in (("rate_limit_requests", int), ("rate_limit_window", float)):
+    for field, kind in (("rate_limit_requests", int), ("rate_limit_window", float), ("hints_per_match", int)):
         if field in raw:
             try:
                 number = kind(raw[field])
@@ -103,7 +112,7 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
                 raise SettingsError(f"{ENV_VARS[field]} must be positive, got {raw[field]!r}")
             values[field] = number
     for field in ("disconnect_grace", "abandon_after", "bot_overdue", "sweep_every", "tournament_tick",
-                  "tournament_live_poll"):
+                  "tournament_live_poll", "write_timeout"):
         if field in raw:
             try:
                 seconds = float(raw[field])
@@ -112,6 +121,16 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
             if not seconds > 0:
                 raise SettingsError(f"{ENV_VARS[field]} must be positive, got {raw[field]!r}")
             values[field] = seconds
+    if "trusted_proxies" in raw:
+        values["trusted_proxies"] = _networks(raw["trusted_proxies"])
+    if "send_buffer" in raw:
+        try:
+            size = int(raw["send_buffer"])
+        except ValueError:
+            raise SettingsError(f"ATOUT_SEND_BUFFER must be a number of bytes, got {raw['send_buffer']!r}") from None
+        if size != 0 and not 4096 <= size <= 64 * 1024 * 1024:
+            raise SettingsError(f"ATOUT_SEND_BUFFER must be 0 or 4096..67108864 bytes, got {size}")
+        values["send_buffer"] = size
     if "log_level" in raw:
         level = raw["log_level"].lower()
         if level not in LOG_LEVELS:
@@ -124,3 +143,15 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
     if "redis_prefix" in raw and any(c.isspace() for c in raw["redis_prefix"]):
         raise SettingsError("ATOUT_REDIS_PREFIX must not contain whitespace")
     return Settings(**values)  # type: ignore[arg-type]
+
+
+def _networks(value: str) -> tuple[str, ...]:
+    """`ATOUT_TRUSTED_PROXIES`: comma-separated addresses or CIDRs, each checked here so a
+    typo stops the process instead of silently trusting nobody (or everybody)."""
+    items = tuple(item.strip() for item in value.split(",") if item.strip())
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise SettingsError(f"ATOUT_TRUSTED_PROXIES: {item!r} is not an IP address or CIDR") from None
+    return items

@@ -43,15 +43,37 @@ class Vault:
         predefined = _decode_deals.decode(row["predefined"]) if row["predefined"] is not None else None
         return MatchSecret(bytes(row["secret"]), row["chain_length"], predefined)
 
-    async def give_entropy(self, match_id: str, seat: str, entropy: str) -> None:
+    async def keep_chain(self, match_id: str, chain: int, secret: bytes, chain_length: int) -> MatchSecret:
+        """Keep the secret of a match's chain 2, 3, ... once: the first kept wins, as `keep`."""
         await self.pool.execute(
-            "INSERT INTO seat_entropy (match_id, seat, entropy) VALUES ($1, $2, $3)"
-            " ON CONFLICT (match_id, seat) DO UPDATE SET entropy = excluded.entropy, given_at = now()",
-            match_id, seat, entropy)
+            "INSERT INTO match_chains (match_id, chain, secret, chain_length) VALUES ($1, $2, $3, $4)"
+            " ON CONFLICT (match_id, chain) DO NOTHING", match_id, chain, secret, chain_length)
+        return await self.chain_secret(match_id, chain)
+
+    async def chain_secret(self, match_id: str, chain: int) -> MatchSecret:
+        """The secret of chain `chain` (1: the one behind the match's commitment)."""
+        if chain == 1:
+            return await self.secret(match_id)
+        row = await self.pool.fetchrow(
+            "SELECT secret, chain_length FROM match_chains WHERE match_id = $1 AND chain = $2", match_id, chain)
+        if row is None:
+            raise LookupError(f"no secret kept for chain {chain} of match {match_id}")
+        return MatchSecret(bytes(row["secret"]), row["chain_length"], None)
+
+    async def give_entropy(self, match_id: str, seat: str, entropy: str, chain: int = 1) -> None:
+        """A seat's entropy, replacing any it gave before, given under `chain` (the newest chain
+        whose tip was published when it was given)."""
+        await self.pool.execute(
+            "INSERT INTO seat_entropy (match_id, seat, entropy, chain) VALUES ($1, $2, $3, $4)"
+            " ON CONFLICT (match_id, seat) DO UPDATE SET entropy = excluded.entropy, chain = excluded.chain,"
+            " given_at = now()", match_id, seat, entropy, chain)
 
     async def forget_entropy(self, match_id: str, seat: str) -> None:
         await self.pool.execute("DELETE FROM seat_entropy WHERE match_id = $1 AND seat = $2", match_id, seat)
 
-    async def entropy(self, match_id: str) -> dict[str, str]:
-        rows = await self.pool.fetch("SELECT seat, entropy FROM seat_entropy WHERE match_id = $1", match_id)
+    async def entropy(self, match_id: str, chain: int = 1) -> dict[str, str]:
+        """The entropy that may go into a deal of chain `chain`: only what was given once its
+        tip was published."""
+        rows = await self.pool.fetch("SELECT seat, entropy FROM seat_entropy WHERE match_id = $1 AND chain >= $2",
+                                     match_id, chain)
         return {row["seat"]: row["entropy"] for row in rows}

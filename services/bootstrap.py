@@ -194,12 +194,12 @@ def _live() -> Any | None:
 
 def route_handlers() -> list[Any]:
     """Every route of the API beyond the probes: ours, the live streams', the registered ones."""
-    from services.api import matches, metrics, play, players, records
+    from services.api import hints, matches, metrics, play, players, records
 
     _disputes()
     _tournaments()
     live = _live()
-    return [*players.ROUTES, *matches.ROUTES, *play.ROUTES, *records.ROUTES, *metrics.ROUTES,
+    return [*players.ROUTES, *matches.ROUTES, *play.ROUTES, *hints.ROUTES, *records.ROUTES, *metrics.ROUTES,
             *(getattr(live, "ROUTES", []) if live else []), *EXTRA_ROUTES]
 
 

@@ -24,6 +24,7 @@ from typing import Any
 import msgspec
 
 from domain import disputes as cases
+from domain import chains
 from domain import match as rules
 from domain.game import RuleViolation
 from infra.players import Principal
@@ -85,18 +86,7 @@ class DisputeService:
     # --- who may do what ------------------------------------------------------------------
 
     async def organisers(self, match_id: str) -> set[str]:
-        found = [await lookup(match_id) for lookup in visibility.ORGANISER_LOOKUPS]
-        return {o for o in found if o}
-
-    async def may_review(self, principal: Principal, match_id: str) -> bool:
-        return principal.has_role("admin") or may_review(principal, await self.organisers(match_id))
-
-    async def may_see_deals(self, principal: Principal, state: rules.MatchState) -> bool:
-        """Finished deals: to the match's players at once, to anyone once the match is over
-        (and public), to reviewers always."""
-        if _seated(state, principal.player_id) or await self.may_review(principal, state.match_id):
-            return True
-        return state.status == "finished" and await visibility.is_public(state.match_id)
+        return await visibility.organisers(match_id)
 
     # --- the dispute aggregate ------------------------------------------------------------
 
@@ -233,17 +223,7 @@ class DisputeService:
     # --- audit ----------------------------------------------------------------------------
 
     async def audit(self, principal: Principal, action: str, **what: Any) -> None:
-        """Append to today's audit stream, retrying on a concurrent append (many admins, one day)."""
-        stream = audit_stream(datetime.now(timezone.utc).date())
-        entry = REGISTRY.encode(AuditEntry(actor=principal.player_id, role=principal.role, action=action, **what))
-        for attempt in range(20):
-            try:
-                await self.store.append(stream, await self.store.stream_version(stream), [entry],
-                                        command_id=uuid.uuid4())
-                return
-            except ConcurrencyError:
-                await asyncio.sleep(0.002 * (attempt + 1))
-        raise ConcurrencyError(stream, -1, -1)
+        await append_audit(self.store, principal, action, **what)
 
     async def audit_log(self, since: date, until: date, match_id: str | None = None,
                         actor: str | None = None) -> list[dict[str, Any]]:
@@ -256,6 +236,21 @@ class DisputeService:
                     out.append({"at": recorded.recorded_at.isoformat(), **entry})
             day += timedelta(days=1)
         return out
+
+
+async def append_audit(store: PostgresEventStore, principal: Principal, action: str, **what: Any) -> None:
+    """Append to today's audit stream, retrying on a concurrent append (many admins, one day).
+    `action`: replay (hidden cards seen), review, ruling, or refused (a privileged read
+    refused to a role that plays: `detail.code`, `detail.read`)."""
+    stream = audit_stream(datetime.now(timezone.utc).date())
+    entry = REGISTRY.encode(AuditEntry(actor=principal.player_id, role=principal.role, action=action, **what))
+    for attempt in range(20):
+        try:
+            await store.append(stream, await store.stream_version(stream), [entry], command_id=uuid.uuid4())
+            return
+        except ConcurrencyError:
+            await asyncio.sleep(0.002 * (attempt + 1))
+    raise ConcurrencyError(stream, -1, -1)
 
 
 def match_record(state: rules.MatchState, events: list[tuple[int, Any, Any]], deal: int | None = None) -> dict[str, Any]:
@@ -282,7 +277,7 @@ def match_record(state: rules.MatchState, events: list[tuple[int, Any, Any]], de
             rulings.append(ruling)
     record: dict[str, Any] = {"match_id": state.match_id, "game": state.game_name,
                               "options": {k: v for k, v in state.raw_options.items() if deal is None or k != "deals"},
-                              "deals": deals, "rulings": rulings}
+                              "deals": deals, "rulings": rulings, **chains.as_record(state.chains)}
     if deal is not None:
         if not 0 <= deal < len(deals):
             raise RuleViolation("unknown_deal", f"deal {deal} is not a finished deal of this match", {"deal": deal})

@@ -20,7 +20,8 @@ import msgspec
 from domain import fair
 from domain import match as rules
 from domain.cards import SEATS, Seat
-from domain.game import RuleViolation, StartDeal, load
+from domain.game import RuleViolation, StartDeal
+from domain.games import load
 from infra.lru import Lru
 from infra.serialization import EventRegistry
 from infra.store import AppendResult, ConcurrencyError, PostgresEventStore
@@ -117,6 +118,11 @@ class MatchService:
         """seats: {"N": "open" | "me" | "bot:LEVEL"}. The secret behind the commitment is kept
         in the vault before the match exists, so no deal can ever lack one."""
         match_id = str(uuid.uuid4()) if command_id is None else str(uuid.uuid5(command_id, "match"))
+        if entropy is not None:
+            check_entropy(entropy)
+            if player_id is None or "me" not in seats.values():
+                raise RuleViolation("bad_entropy", "entropy goes to the creator's seat: this request takes none "
+                                    "(seat 'me')", {"field": "entropy"})
         if predefined:
             predefined = check_predefined(game, predefined)
         holders = {seat: _holder(seat, spec, player_id) for seat, spec in seats.items()}
@@ -131,14 +137,16 @@ class MatchService:
                 "predefined": predefined, "sealed": sealed}
         outcome = await self._append(match_id, rules.initial(), 0, events, command_id,
                                      _fingerprint("create", body))
-        if entropy and player_id and not outcome.replayed:
+        if entropy is not None and not outcome.replayed:
             for seat, holder in holders.items():
                 if holder is not None and holder.player_id == player_id:
-                    await self.vault.give_entropy(match_id, seat, entropy)
+                    await self.vault.give_entropy(match_id, seat, entropy, chain=1)
         return outcome
 
     async def take_seat(self, match_id: str, seat: Seat, *, player_id: str | None, bot_level: str | None = None,
                         entropy: str | None = None, command_id: uuid.UUID | None = None) -> Outcome:
+        if entropy is not None:
+            check_entropy(entropy)
         state = await self.load(match_id)
         holder = rules.SeatHolder(kind="bot", level=bot_level) if bot_level else \
             rules.SeatHolder(kind="player", player_id=player_id)
@@ -147,9 +155,23 @@ class MatchService:
                                      _fingerprint("take", [match_id, seat, player_id, bot_level]))
         # Only the seat's winner gives entropy, and before anyone can start the match: the
         # start is a later command. A lost race raised above and wrote nothing.
-        if entropy and not outcome.replayed:
-            await self.vault.give_entropy(match_id, str(seat), entropy)
+        if entropy is not None and not outcome.replayed:
+            await self.vault.give_entropy(match_id, str(seat), entropy, chain=latest_chain(state))
         return outcome
+
+    async def give_entropy(self, match_id: str, seat: Seat, *, player_id: str, entropy: str) -> int:
+        """A seated player's (new) entropy, for the deals dealt from now on, under the newest
+        published chain; returns that chain's number. Refused once the match is over."""
+        check_entropy(entropy)
+        state = await self.load(match_id)
+        holder = state.seats.get(str(seat))
+        if holder is None or holder.player_id != player_id:
+            raise RuleViolation("not_your_seat", f"you do not hold seat {seat}", {"seat": str(seat)})
+        if state.status not in ("open", "playing", "suspended"):
+            raise RuleViolation("match_over", "the match is over: no deal will use entropy any more")
+        chain = latest_chain(state)
+        await self.vault.give_entropy(match_id, str(seat), entropy, chain=chain)
+        return chain
 
     async def leave_seat(self, match_id: str, seat: Seat, *, player_id: str | None,
                          command_id: uuid.UUID | None = None) -> Outcome:
@@ -165,10 +187,28 @@ class MatchService:
         """Start a fully seated match: the first dealer is drawn here (randomness stays out of
         the domain) and the first deal is dealt from the verifiable shuffle."""
         state = await self.load(match_id)
-        first = await self.next_deal(state, self.rng.choice(SEATS))
-        events = rules.decide(state, rules.StartMatch(first_dealer=first.dealer, first_deal=first))
+        renewed, after = await self._renew(state, 0)
+        first = await self.next_deal(after, self.rng.choice(SEATS))
+        events = renewed + rules.decide(after, rules.StartMatch(first_dealer=first.dealer, first_deal=first))
         return await self._append(match_id, state, state.version, events, command_id,
                                   _fingerprint("start", [match_id]))
+
+    async def command(self, match_id: str, command: Any, *, kind: str, command_id: uuid.UUID,
+                      expected_version: int | None = None) -> Outcome:
+        """Any other command of the match layer (suspend, resume, void, an admin's abandon):
+        load, decide, append; a retried command id gets its first answer."""
+        state = await self.load(match_id)
+        fingerprint = _fingerprint(kind, [match_id, msgspec.to_builtins(command), expected_version])
+        try:
+            if expected_version is not None and expected_version != state.version:
+                raise ConcurrencyError(stream_of(match_id), expected_version, state.version)
+            events = rules.decide(state, command)
+        except (ConcurrencyError, RuleViolation):
+            first = await self._first_answer(match_id, command_id, fingerprint)
+            if first is not None:
+                return first
+            raise
+        return await self._append(match_id, state, state.version, events, command_id, fingerprint)
 
     async def act(self, match_id: str, action: Mapping[str, Any], *, player_id: str | None,
                   expected_version: int | None = None, command_id: uuid.UUID | None = None,
@@ -212,30 +252,57 @@ class MatchService:
         if before != "in_deal" or state.game.status(state.game_state).phase == "in_deal":
             return [], state
         seed = None
-        if state.deal_index >= state.predefined_deals:
-            vault = await self.vault.secret(state.match_id)
-            seed = fair.chain_element(vault.secret, vault.chain_length, state.deal_index + 1).hex()
+        if state.deal_index >= state.predefined_deals and state.replay_of is None:
+            seed = (await self._seed(state, state.deal_index)).hex()
         more = rules.finish_deal(state, seed)
         for event in more:
             state = rules.evolve(state, event)
         status = state.game.status(state.game_state)
         if status.phase == "awaiting_deal":
+            renewed, state = await self._renew(state, state.deal_index + 1)
             dealt = rules.decide(state, await self.next_deal(state, status.next_dealer))
             for event in dealt:
                 state = rules.evolve(state, event)
-            more += dealt
+            more += renewed + dealt
         return more, state
 
+    async def _renew(self, state: rules.MatchState, deal: int) -> tuple[list[Any], rules.MatchState]:
+        """The `chain_renewed` events due before dealing deal `deal` (0-based), and the state
+        after them: the next chain's secret is drawn and kept (the first kept wins, so racing
+        appends publish one tip), and its tip published before any deal or entropy uses it."""
+        events: list[Any] = []
+        while rules.renewal_due(state.chains, deal, state.raw_options):
+            number, _ = rules.next_chain(state.chains)
+            kept = await self.vault.keep_chain(state.match_id, number, secrets.token_bytes(fair.SEED_BYTES),
+                                               self.chain_length)
+            tip = fair.make_chain_tip(kept.secret, kept.chain_length).hex()
+            renewed = rules.decide(state, rules.RenewChain(tip=tip, chain_length=kept.chain_length))
+            for event in renewed:
+                state = rules.evolve(state, event)
+            events += renewed
+        return events, state
+
+    async def _seed(self, state: rules.MatchState, deal: int) -> bytes:
+        """The seed of deal `deal` (0-based): its element of the chain that covers it."""
+        chain = rules.chain_for(state.chains, deal)
+        if chain is None:
+            raise fair.FairDealError(f"no published chain covers deal {deal} of match {state.match_id}")
+        kept = await self.vault.chain_secret(state.match_id, chain.chain)
+        return fair.chain_element(kept.secret, kept.chain_length, chain.element(deal))
+
     async def next_deal(self, state: rules.MatchState, dealer: Seat | None) -> StartDeal:
-        """Deal number k (from 1) uses chain element c_k, or the k-th predefined deal."""
+        """Deal number k (from 1) uses its chain's element for it (c_k in the first chain), or
+        the k-th predefined deal; and only the entropy given under that chain."""
         k = state.deal_index + 2
-        vault = await self.vault.secret(state.match_id)
-        if vault.predefined and k <= len(vault.predefined):
-            deal = vault.predefined[k - 1]
-            return StartDeal(dealer=Seat(deal["dealer"]), deck=tuple(deal["deck"]), fair=None)
-        seed = fair.chain_element(vault.secret, vault.chain_length, k)
+        if state.predefined_deals and k <= state.predefined_deals:
+            vault = await self.vault.secret(state.match_id)
+            if vault.predefined and k <= len(vault.predefined):
+                deal = vault.predefined[k - 1]
+                return StartDeal(dealer=Seat(deal["dealer"]), deck=tuple(deal["deck"]), fair=None)
+        chain = rules.chain_for(state.chains, k - 1)
+        seed = await self._seed(state, k - 1)
         context = fair.match_context(state.match_id, k)
-        entropy = await self.vault.entropy(state.match_id)
+        entropy = await self.vault.entropy(state.match_id, chain.chain if chain else 1)
         deck = fair.shuffle_deck(len(state.game.deck), seed, context, entropy)
         commitment = fair.sha256(seed).hex()
         return StartDeal(dealer=dealer or state.game.status(state.game_state).next_dealer or Seat.N,
@@ -276,6 +343,19 @@ class MatchService:
         registry = registry_for(cached.game_name if cached else None)
         return Outcome(match_id=match_id, version=result.last_version, replayed=result.replayed,
                        events=[(r.stream_version, registry.decode_recorded(r)) for r in result.events])
+
+
+def latest_chain(state: rules.MatchState) -> int:
+    """The newest chain whose tip is published: entropy given now is given under it."""
+    return state.chains[-1].chain if state.chains else 1
+
+
+def check_entropy(entropy: Any) -> str:
+    """The one limit on entropy (docs/fair-deal.md): a RuleViolation `bad_entropy` naming it."""
+    try:
+        return fair.check_entropy(entropy)
+    except fair.FairDealError as error:
+        raise RuleViolation("bad_entropy", str(error), {"field": "entropy"}) from None
 
 
 def check_predefined(game_name: str, deals: list[Any]) -> list[dict[str, Any]]:

@@ -14,7 +14,7 @@ import asyncpg
 from domain import fair
 from domain import match as match_rules
 from domain.cards import Seat, next_seat
-from domain.game import load
+from domain.games import load
 from domain.tournaments import boards as imported_rules
 
 

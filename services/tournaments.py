@@ -274,6 +274,13 @@ class TournamentService:
         tid = await self.tournament_of(match_id)
         return None if tid is None else (await self.load(tid)).organiser
 
+    async def entrants_of(self, match_id: str) -> set[str]:
+        """Who plays in the match's tournament: the players of every entry (withdrawn ones too)."""
+        tid = await self.tournament_of(match_id)
+        if tid is None:
+            return set()
+        return {p for players in (await self.load(tid)).entries.values() for p in players if not p.startswith("bot:")}
+
     async def board_public(self, match_id: str) -> bool:
         """A tournament match's deals are public only once its round has closed at every table."""
         row = await self.pool.fetchrow("SELECT tournament_id, round FROM tournament_matches WHERE match_id = $1",

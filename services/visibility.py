@@ -1,25 +1,125 @@
 """Who may see what of a match beyond its own seats: one place, so no route can forget.
 
-A tournament table is, until its round has closed at every table, a board another table may
-still be playing: its cards and its result are no one else's business yet. The tournaments
-feature says which matches those are through the hooks below (`services/api/tournaments.py`
-registers them); without it every finished match is public and no organiser owns any.
+Every route that can show a deck, a seed, a hand or a table's play asks `check` (or, with the
+facts already in hand, `refusal`) what it may show, and answers the refusal's code when there
+is one (`services/api/play.py` `ensure_readable` raises it and audits the privileged ones).
+
+The policy, in words (docs/api.md "Who may read what"):
+
+- A seat sees its own view, events and live stream; a finished deal's record, seed and
+  verification are its players' at once, and everyone's once the match is over, unless the
+  match is a sealed tournament board: then no one's until the match is over and its round
+  has closed at every table (another table may still be playing the same cards).
+- A tournament table is no one else's to watch until its round has closed at every table.
+- Admins, and an organiser for the matches of his own tournaments, may read beyond that
+  (the admin replay shows every card) — but not while they play: whoever holds a seat in the
+  match, or an entry in its tournament, reads only what his seat may, whatever his role
+  (`privileged_while_playing`). Once what he asks for is public, it is public to him too.
+
+The tournaments feature says which matches are whose through the hooks below
+(`services/api/tournaments.py` registers them); without it every match is public, no
+organiser owns any and nobody holds an entry.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
+
+import msgspec
 
 from domain import match as rules
 from infra.players import Principal
 
 # Who organises a match's tournament: `async lookup(match_id) -> organiser player id | None`.
-# Tournaments register theirs here; until then no organiser owns any match.
 ORGANISER_LOOKUPS: list[Callable[[str], Awaitable[str | None]]] = []
 # Whether a finished match's deals may be shown to anyone (a tournament board still being
 # played at another table may not): `async check(match_id) -> bool`, all must agree.
 PUBLIC_CHECKS: list[Callable[[str], Awaitable[bool]]] = []
+# Who plays in a match's tournament (the players of every entry): `async lookup(match_id) -> set`.
+ENTRANT_LOOKUPS: list[Callable[[str], Awaitable[set[str]]]] = []
+
+PRIVILEGED_WHILE_PLAYING = "privileged_while_playing"
+BOARD_SEALED = "board_sealed"
+FORBIDDEN = "forbidden"
+
+# What a route shows: `view` a seat's or the spectator's view, events and live stream;
+# `record` the finished deals' hand records (GET …/record); `deals` the same with seeds and
+# their verification (export, verify); `replay` every card of one deal (the admin replay).
+Read = Literal["view", "record", "deals", "replay"]
+
+
+class Reader(msgspec.Struct, frozen=True):
+    """What the policy needs to know of one caller and one match."""
+
+    admin: bool = False
+    seat: str | None = None       # the seat he holds in the match
+    organiser: bool = False       # an organiser, of the match's tournament
+    entrant: bool = False         # a player of an entry of the match's tournament
+    public: bool = True           # no check keeps the match from anyone (its round is closed)
+
+    @property
+    def playing(self) -> bool:
+        return self.seat is not None or self.entrant
+
+    @property
+    def reviewer(self) -> bool:
+        return self.admin or self.organiser
+
+
+class Refusal(msgspec.Struct, frozen=True):
+    code: str
+    message: str
+
+
+SEALED = Refusal(BOARD_SEALED, "a tournament board is shown only to its seats, and its hand records to no one, "
+                               "until its round has closed at every table")
+PLAYING = Refusal(PRIVILEGED_WHILE_PLAYING, "you hold a seat in this match or an entry in its tournament: you "
+                                            "read only what your seat may see, whatever your role, until it is public")
+NOT_YET = Refusal(FORBIDDEN, "a deal is shown to the match's players, and to everyone once the match is over")
+NOT_A_REVIEWER = Refusal(FORBIDDEN, "an organiser reviews only the matches of his own tournaments")
+
+
+def deal_over(state: rules.MatchState, deal: int) -> bool:
+    """Whether deal `deal` (0-based, as dealt) has ended: its cards are then all on record."""
+    if deal < 0 or state.deal_index < 0:
+        return False
+    if deal < state.deal_index:
+        return True
+    return deal == state.deal_index and state.game.status(state.game_state).phase != "in_deal"
+
+
+def open_to(reader: Reader, state: rules.MatchState, read: Read, deal: int | None = None) -> bool:
+    """What `reader` may see with no role at all: his seat's or a spectator's share."""
+    seated = reader.seat is not None
+    sealed = state.sealed and not (state.status == "finished" and reader.public)
+    if read == "view":
+        return seated or reader.public
+    if read == "record":
+        return (seated or reader.public) and not sealed
+    if read == "deals":
+        return (seated or (state.status == "finished" and reader.public)) and not sealed
+    # replay: every card of one deal, which a seat saw anyway once the deal is over and on record
+    return deal is not None and deal_over(state, deal) and (seated or reader.public) and not sealed
+
+
+def refusal(reader: Reader, state: rules.MatchState, read: Read, deal: int | None = None) -> Refusal | None:
+    """The one decision: None when `reader` may have `read` of this match (deal `deal`),
+    else why not. A role reads beyond the seat's share only while its holder plays in
+    neither the match nor its tournament."""
+    if read == "replay" and not reader.reviewer:
+        return NOT_A_REVIEWER
+    if open_to(reader, state, read, deal):
+        return None
+    if reader.reviewer:
+        return PLAYING if reader.playing else None
+    if read == "deals" and reader.public and not state.sealed:
+        return NOT_YET
+    return SEALED
+
+
+def seat_of(state: rules.MatchState, player_id: str | None) -> str | None:
+    return next((s for s, h in state.seats.items() if h is not None and h.player_id == player_id), None)
 
 
 async def is_public(match_id: str) -> bool:
@@ -27,43 +127,64 @@ async def is_public(match_id: str) -> bool:
     return all([await check(match_id) for check in PUBLIC_CHECKS])
 
 
-async def may_watch(principal: Principal | None, state: rules.MatchState) -> bool:
-    """Whether `principal` may look at a match it holds no seat in (its spectator view, its
-    events, its live stream): anyone once every PUBLIC_CHECKS agrees, else only reviewers
-    (admins, the match's tournament's organiser). A tournament table is, until its round has
-    closed at every table, a board another table may still be playing: its cards and result
-    are no one else's business yet. One place for every route, so none of them can forget."""
-    if principal is not None and _seated(state, principal.player_id):
-        return True
-    if await is_public(state.match_id):
-        return True
+async def organisers(match_id: str) -> set[str]:
+    return {o for o in [await lookup(match_id) for lookup in ORGANISER_LOOKUPS] if o}
+
+
+async def entrants(match_id: str) -> set[str]:
+    found: set[str] = set()
+    for lookup in ENTRANT_LOOKUPS:
+        found |= set(await lookup(match_id))
+    return found
+
+
+async def reader_of(principal: Principal | None, match_id: str, seat: str | None) -> Reader:
+    """The facts about `principal` and one match, from the registered lookups."""
     if principal is None:
-        return False
-    if principal.has_role("admin"):
-        return True
-    return may_review(principal, {o for o in [await lookup(state.match_id) for lookup in ORGANISER_LOOKUPS] if o})
+        return Reader(seat=seat, public=await is_public(match_id))
+    return Reader(admin=principal.has_role("admin"), seat=seat,
+                  organiser=principal.role == "organiser" and principal.player_id in await organisers(match_id),
+                  entrant=principal.player_id in await entrants(match_id), public=await is_public(match_id))
+
+
+async def check(principal: Principal | None, state: rules.MatchState, read: Read,
+                deal: int | None = None) -> Refusal | None:
+    """`refusal` with the facts looked up. A seat's own view, and an unsealed match's
+    finished deals to its seats, need no lookup (what `refusal` answers them anyway)."""
+    seat = seat_of(state, getattr(principal, "player_id", None))
+    if seat is not None and (read == "view" or (read in ("record", "deals") and not state.sealed)):
+        return None
+    return refusal(await reader_of(principal, state.match_id, seat), state, read, deal)
+
+
+async def may_watch(principal: Principal | None, state: rules.MatchState) -> bool:
+    """Whether `principal` may look at a match (its view, its events, its live stream)."""
+    return await check(principal, state, "view") is None
 
 
 async def seal_listing(principal: Principal, summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A list of match summaries as `principal` may see it: a table it may not watch (see
-    `may_watch`) keeps its place in the list, but not its score, winner, deals or version —
-    another table may still be playing the same boards."""
+    """A list of match summaries as `principal` may see it: a table it may not watch keeps its
+    place in the list, but not its score, winner, deals or version — another table may still
+    be playing the same boards."""
     shown = []
     for summary in summaries:
-        seated = any(isinstance(h, dict) and h.get("player_id") == principal.player_id
-                     for h in (summary.get("seats") or {}).values())
-        if not seated and not await is_public(summary["match_id"]):
-            organisers = {o for o in [await lookup(summary["match_id"]) for lookup in ORGANISER_LOOKUPS] if o}
-            if not may_review(principal, organisers):
+        seat = next((s for s, h in (summary.get("seats") or {}).items()
+                     if isinstance(h, dict) and h.get("player_id") == principal.player_id), None)
+        if seat is None:
+            reader = await reader_of(principal, summary["match_id"], None)
+            if not reader.public and not (reader.reviewer and not reader.playing):
                 summary = {**summary, "score": None, "winner": None, "deals": None, "version": None, "sealed": True}
         shown.append(summary)
     return shown
 
 
 def _seated(state: rules.MatchState, player_id: str) -> bool:
-    return any(h is not None and h.player_id == player_id for h in state.seats.values())
+    return seat_of(state, player_id) is not None
 
 
-def may_review(principal: Principal, organisers: set[str]) -> bool:
-    """Admins review every match; an organiser only the matches of his own tournaments."""
+def may_review(principal: Principal, organisers: set[str], players: set[str] = frozenset()) -> bool:  # type: ignore[assignment]
+    """Admins review every match; an organiser only the matches of his own tournaments;
+    neither where he plays (`players`: who holds a seat or an entry)."""
+    if principal.player_id in players:
+        return False
     return principal.has_role("admin") or (principal.role == "organiser" and principal.player_id in organisers)

@@ -6,13 +6,13 @@ from __future__ import annotations
 from domain.cards import DECK_32
 from domain.game import AdjustScore, GameRules, StartDeal, VoidDeal
 
-from domain.belote.commands import COMMAND_TYPES, parse_action
-from domain.belote.decider import decide, evolve, legal_actions, status
+from domain.belote.actions import legal_actions, parse_action
+from domain.belote.commands import COMMAND_TYPES
+from domain.belote.decider import decide, evolve
 from domain.belote.events import EVENT_TYPES
-from domain.belote.match import deal_summary
 from domain.belote.options import Options, parse_options, sides
-from domain.belote.state import State, initial
-from domain.belote.turns import DIRECTION
+from domain.belote.state import DIRECTION, State, initial
+from domain.belote.summary import deal_summary, status
 from domain.belote.views import View, redact, view
 
 GAME = GameRules(

@@ -12,9 +12,8 @@ from domain.game import RuleViolation, verify
 
 from domain.belote.commands import Name, Pass, Take
 from domain.belote.events import AuctionClosed, Contract, Named, Passed, RestDealt, ThrownIn, Took
-from domain.belote.state import Call, Deal
-from domain.belote.tables import BELOTE_SUITS, SUIT
-from domain.belote.turns import FROM, NEXT, TEAM, verify_turn
+from domain.belote.ranking import BELOTE_SUITS, SUIT
+from domain.belote.state import FROM, NEXT, TEAM, Call, Deal, verify_turn
 
 
 def rest_of_deal(deal: Deal, taker: Seat) -> dict[Seat, tuple[str, ...]]:

@@ -17,9 +17,8 @@ from domain.game import RuleViolation, verify
 from domain.belote.commands import Bid, Coinche, Pass, Surcoinche
 from domain.belote.events import AuctionClosed, BidMade, Coinched, Contract, Passed, Surcoinched, ThrownIn
 from domain.belote.options import Options
-from domain.belote.state import Auction, Call, Deal
-from domain.belote.tables import BELOTE_SUITS
-from domain.belote.turns import NEXT, PARTNER, TEAM, verify_turn
+from domain.belote.ranking import BELOTE_SUITS
+from domain.belote.state import NEXT, PARTNER, TEAM, Auction, Call, Deal, verify_turn
 
 MIN_BID = 80
 CAPOT = "capot"

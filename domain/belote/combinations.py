@@ -13,7 +13,7 @@ from typing import Final, Iterable, Mapping
 from domain.cards import Seat
 
 from domain.belote.events import Combination
-from domain.belote.tables import BELOTE_SUITS, NATURAL, NATURAL_INDEX, PLAIN_RANK_ORDER, SUIT
+from domain.belote.ranking import BELOTE_SUITS, NATURAL, NATURAL_INDEX, PLAIN_RANK_ORDER, SUIT
 
 SEQUENCE_KIND: Final = {3: ("tierce", 20), 4: ("cinquante", 50)}
 CENT: Final = ("cent", 100)

@@ -1,6 +1,6 @@
-"""decide / evolve / legal_actions: the dispatch from a command or event to the rule that
-handles it, with the README's order of checks: malformed -> deal over -> wrong phase ->
-turn -> legality (the last two inside each rule)."""
+"""decide / evolve: the dispatch from a command or event to the rule that handles it, with
+the README's order of checks: malformed -> deal over -> wrong phase -> turn -> legality
+(the last two inside each rule)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any, Callable
 from msgspec.structs import replace
 
 from domain.cards import SEATS, Seat
-from domain.game import AdjustScore, MatchStatus, RuleViolation, StartDeal, VoidDeal
+from domain.game import AdjustScore, RuleViolation, StartDeal, VoidDeal
 
-from domain.belote import auction, coinche, match, play
+from domain.belote import auction, coinche, dealing, play, rulings, scoring
 from domain.belote import combinations as combos
 from domain.belote.commands import Bid, Coinche, Declare, Name, Pass, Play, Surcoinche, Take
 from domain.belote.events import (AuctionClosed, BidMade, CardPlayed, CombinationDeclared,
@@ -62,9 +62,9 @@ def _declare(state: State, deal: Deal, command: Declare) -> list[Any]:
 
 
 _DECIDE: dict[type, Callable[[State, Any], list[Any]]] = {
-    StartDeal: match.decide_start,
-    VoidDeal: match.decide_void,
-    AdjustScore: match.decide_adjust,
+    StartDeal: dealing.decide_start,
+    VoidDeal: rulings.decide_void,
+    AdjustScore: rulings.decide_adjust,
     Pass: _for(_ANY, "auction", "pass", _pass),
     Take: _for(_CLASSIC, "auction", "take", lambda s, d, c: auction.decide_take(s.options.variant, d, c)),
     Name: _for(("classic",), "auction", "name", lambda s, d, c: auction.decide_name(s.options.variant, d, c)),
@@ -124,9 +124,9 @@ def _called(action: str) -> Callable[[State, Deal, Any], Deal]:
 
 
 _EVOLVE: dict[type, Callable[[State, Any], State]] = {
-    DealStarted: match.evolve_started,
+    DealStarted: dealing.evolve_started,
     RestDealt: _on_deal(_rest),
-    ThrownIn: match.evolve_thrown_in,
+    ThrownIn: scoring.evolve_thrown_in,
     Passed: _on_deal(_passed),
     Took: _on_deal(_called("take")),
     Named: _on_deal(_called("name")),
@@ -140,42 +140,11 @@ _EVOLVE: dict[type, Callable[[State, Any], State]] = {
     TrickWon: lambda s, e: replace(s, deal=play.evolve_trick(s.deal, e)),
     CombinationsCompared: _on_deal(lambda s, d, e: replace(d, combination_team=e.team, shown=e.shown,
                                                            combination_points=e.points)),
-    DealScored: match.evolve_scored,
-    DealVoided: match.evolve_voided,
-    ScoreAdjusted: match.evolve_adjusted,
+    DealScored: scoring.evolve_scored,
+    DealVoided: rulings.evolve_voided,
+    ScoreAdjusted: rulings.evolve_adjusted,
 }
 
 
 def evolve(state: State, event: Any) -> State:
     return _EVOLVE[type(event)](state, event)
-
-
-# --- who may act --------------------------------------------------------------------------
-
-def legal_actions(state: State, seat: Seat) -> list[dict[str, Any]]:
-    deal = state.deal
-    if deal is None or state.over:
-        return []
-    options = state.options
-    if deal.phase == "play":
-        if deal.turn != seat and (deal.tricks or not options.combinations):
-            return []                    # nobody acts out of turn once declining is over
-        return play.legal_plays(options, deal, seat)
-    if deal.phase != "auction":
-        return []
-    if options.variant == "coinche":
-        return coinche.legal_bids(options, deal, seat)
-    return auction.legal_bids(deal) if deal.turn == seat else []
-
-
-def status(state: State) -> MatchStatus:
-    """`to_act` is public (the API shows it to every seat): the seat in turn, and under House
-    the seats that may coinche or surcoinche out of turn. Seats that may still decline their
-    combinations are not listed — that would tell the table who holds one."""
-    deal = state.deal
-    if deal is None or deal.phase == "over" or state.over:
-        return match.status(state)
-    if deal.phase == "play" or state.options.variant != "coinche":
-        return match.status(state, (deal.turn,))
-    to_act = tuple(s for s in SEATS if s == deal.turn or coinche.may_act_out_of_turn(state.options, deal, s))
-    return match.status(state, to_act)

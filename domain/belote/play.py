@@ -18,10 +18,9 @@ from domain.belote.events import (CardPlayed, CombinationDeclared, CombinationsC
                                   DealScored, TrickWon)
 from domain.belote.options import Options
 from domain.belote.scoring import classic_score, coinche_score
-from domain.belote.state import Deal
-from domain.belote.tables import (NO_TRUMP_POINTS, POINTS, RANK, SUIT, TRICK_RULES, TRUMP_STRENGTH,
+from domain.belote.ranking import (NO_TRUMP_POINTS, POINTS, RANK, SUIT, TRICK_RULES, TRUMP_STRENGTH,
                                   deal_points)
-from domain.belote.turns import FROM, NEXT, PARTNER, TEAM, verify_turn
+from domain.belote.state import FROM, NEXT, PARTNER, TEAM, Deal, verify_turn
 
 BELOTE_RANKS = frozenset({"K", "Q"})
 
@@ -83,20 +82,10 @@ def may_decline(options: Options, deal: Deal, seat: Seat) -> bool:
             and deal.trick.card_of(seat) is None)
 
 
-_memo: tuple = (None, None, None, ())
-
-
 def legal_for(options: Options, deal: Deal, seat: Seat) -> Sequence[str]:
-    """`legal_cards` for the seat in turn, remembered for the last (deal, seat) asked: a
-    driver lists the legal actions and then plays one, so decide reuses the answer. Deals
-    are immutable, so an identical object means an identical answer."""
-    global _memo
-    memo = _memo
-    if memo[0] is deal and memo[1] is options and memo[2] == seat:
-        return memo[3]
-    cards = legal_cards(deal.hands[seat], deal.trick, deal.contract.trump, not options.official, seat)
-    _memo = (deal, options, seat, cards)
-    return cards
+    """`legal_cards` for `seat` in this deal: what decide checks and the legal actions list.
+    Computed on each call (it is cheap), so the rules keep nothing between calls."""
+    return legal_cards(deal.hands[seat], deal.trick, deal.contract.trump, not options.official, seat)
 
 
 def decide_play(options: Options, deal: Deal, command: Play, pool: int) -> list[Any]:

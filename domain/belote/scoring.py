@@ -1,4 +1,5 @@
-"""Deal scores: classic and sans atout (belote.md §3.5-3.6, §4.4) and Coinche (§5.4-5.6).
+"""Deal scores: classic and sans atout (belote.md §3.5-3.6, §4.4) and Coinche (§5.4-5.6),
+and the match standing they add up to (§7.1).
 
 Inputs per team X ("NS"/"EW"): P[X] card points incl. dix de der (100 on capot), B[X] belote
 (20 or 0), K[X] combinations that count (non-zero for one team at most). The formulas are
@@ -9,8 +10,13 @@ from __future__ import annotations
 
 from typing import Mapping, NamedTuple
 
+from msgspec.structs import replace
+
+from domain.tricks import add_scores, leader_after_deals, leader_at_target
+
 from domain.belote.coinche import CAPOT, contract_value
-from domain.belote.turns import OTHER_TEAM
+from domain.belote.events import DealScored, ThrownIn
+from domain.belote.state import OTHER_TEAM, State, in_deal, no_points
 
 
 class DealScore(NamedTuple):
@@ -85,3 +91,40 @@ def coinche_score(A: str, P: Mapping[str, int], B: Mapping[str, int], K: Mapping
     else:
         s = {D: (160 + K[D] + B[D] + C) * m, A: B[A] + K[A]}
     return DealScore("made" if made else "failed", _pay_pool(s, A if made else D, pool), 0)
+
+
+# --- the match standing -------------------------------------------------------------------
+
+def settle(state: State) -> State:
+    """Recompute the match score from the history and rulings; between deals, decide the
+    match: a side at the target with strictly more points wins (§7.1), or after `deals`
+    deals the side ahead (a tie is a tie). A ruling can reopen a finished match."""
+    score = no_points()
+    for d, deal_score in enumerate(state.history):
+        if d not in state.voided:
+            score = add_scores(score, deal_score)
+    for _, adjustment in state.adjustments:
+        score = add_scores(score, adjustment)
+    score = {"NS": score["NS"], "EW": score["EW"]}
+    if in_deal(state):
+        return replace(state, match_score=score)
+    options = state.options
+    if options.deals is not None:
+        over = state.deals_played >= options.deals
+        winner = leader_after_deals(score) if over else None
+    else:
+        winner = leader_at_target(score, options.target)
+        over = winner is not None
+    return replace(state, match_score=score, winner=winner, over=over,
+                   pool=0 if over else state.pool)
+
+
+def evolve_thrown_in(state: State, event: ThrownIn) -> State:
+    deal = replace(state.deal, phase="over", turn=None, result="thrown_in", score=no_points())
+    return settle(replace(state, deal=deal, history=state.history + (no_points(),)))
+
+
+def evolve_scored(state: State, event: DealScored) -> State:
+    deal = replace(state.deal, phase="over", turn=None, result=event.result, points=event.points,
+                   score=event.score)
+    return settle(replace(state, deal=deal, history=state.history + (event.score,), pool=event.pool))

@@ -1,22 +1,32 @@
-"""The state a belote match folds to. Frozen Structs, replaced field by field (copy on write).
+"""The state a belote match folds to, and the turn order it moves in. Frozen Structs,
+replaced field by field (copy on write).
 
 `Deal` holds everything about the current deal — or the last one, until the next starts, so
 that `deal_summary` and views can still show it. `State` holds the match: options, the
-per-deal score history that rulings act on, the litige pool and the winner.
+per-deal score history that rulings act on, the litige pool and the winner. Turns pass
+counter-clockwise, N -> W -> S -> E (belote.md §1.2), through lookup tables.
 """
 
 from __future__ import annotations
 
-
+from typing import Final
 
 import msgspec
 
-from domain.cards import Seat
+from domain.cards import PARTNER, SEATS, TEAM, Direction, Seat, next_seat, seats_from
+from domain.game import RuleViolation
 from domain.tricks import Trick
 
 from domain.belote.events import Combination, Contract
 from domain.belote.options import Options
 
+DIRECTION: Final[Direction] = "counter_clockwise"
+NEXT: Final[dict[Seat, Seat]] = {s: next_seat(s, DIRECTION) for s in SEATS}
+FROM: Final[dict[Seat, tuple[Seat, ...]]] = {s: seats_from(s, DIRECTION) for s in SEATS}
+OTHER_TEAM: Final = {"NS": "EW", "EW": "NS"}
+
+__all__ = ["DIRECTION", "NEXT", "FROM", "OTHER_TEAM", "PARTNER", "TEAM", "Auction", "Call", "Deal", "State",
+           "in_deal", "initial", "no_points", "verify_turn"]
 
 
 def no_points() -> dict[str, int]:
@@ -86,3 +96,13 @@ class State(msgspec.Struct, frozen=True):
 
 def initial(options: Options) -> State:
     return State(options=options)
+
+
+def in_deal(state: State) -> bool:
+    return state.deal is not None and state.deal.phase != "over"
+
+
+def verify_turn(turn: Seat | None, seat: Seat) -> None:
+    if turn != seat:
+        raise RuleViolation("not_your_turn", f"it is {turn}'s turn, not {seat}'s",
+                            {"turn": None if turn is None else str(turn), "seat": str(seat)})

@@ -16,10 +16,10 @@ import msgspec
 from domain.cards import SEATS, Seat
 from domain.tricks import Trick
 
-from domain.belote.decider import legal_actions
+from domain.belote.actions import legal_actions
+from domain.belote.dealing import first_cards
 from domain.belote.events import (Combination, CombinationsDeclined, Contract, DealSeen, DealStarted,
                                   RestDealt, RestSeen)
-from domain.belote.match import first_cards
 from domain.belote.options import Options
 from domain.belote.state import Call, State
 

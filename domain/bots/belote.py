@@ -1,8 +1,8 @@
 """Belote bots (classic, sans atout, Coinche): `basic` play from a seat's view, and the
 determinization the `expert` searches over.
 
-Bidding counts what a hand is worth as trumps (the jack and the nine above all), side aces
-and tens, and the partner's bid. Play goes through `cardplay` with belote's card facts.
+Bidding is `belote_auction`'s (the hand's worth as trumps, the partner's bid counted once).
+Play goes through `cardplay` with belote's card facts.
 Everything reads the seat's `View` only; `determinize` deals the cards the seat cannot see
 consistently with it (voids shown, the turn-up in the taker's hand, a belote announced, the
 combinations shown) and builds a state the real rules can play on.
@@ -17,88 +17,12 @@ from domain.belote.combinations import choose as choose_combos, find as find_com
 from domain.belote.commands import Play
 from domain.belote.events import Combination, DealScored
 from domain.belote.play import card_points, legal_for
-from domain.belote.state import Deal, State
-from domain.belote.tables import BELOTE_SUITS, SUIT, TRICK_RULES
-from domain.belote.turns import NEXT, PARTNER, TEAM
-from domain.bots import cardplay
+from domain.belote.ranking import SUIT, TRICK_RULES
+from domain.belote.state import NEXT, PARTNER, TEAM, Deal, State
+from domain.bots import belote_auction, cardplay
 from domain.bots.sampling import deal_hidden
 from domain.cards import DECK_32, SEATS, Seat
 from domain.tricks import Trick, current_winner
-
-TRUMP_VALUE = {"J": 35, "9": 25, "A": 15, "T": 12, "K": 8, "Q": 8, "8": 5, "7": 5}
-NO_TRUMP_VALUE = {"A": 20, "T": 10, "K": 4}
-TAKE = (56, 60)          # the hand value to take in round 1 (with the turn-up) and to name in round 2
-
-
-def _suit_strength(hand: list[str], trump: str) -> int:
-    """A hand's worth with `trump` as trumps: points out of the blue, in taking tricks."""
-    score = 0
-    trumps = [c for c in hand if c[1] == trump]
-    for c in trumps:
-        score += TRUMP_VALUE[c[0]]
-    if "K" + trump in hand and "Q" + trump in hand:
-        score += 10
-    score += 8 * max(0, len(trumps) - 3)
-    for c in hand:
-        if c[1] != trump:
-            if c[0] == "A":
-                score += 15
-            elif c[0] == "T" and "A" + c[1] in hand:
-                score += 8
-    return score
-
-
-def _no_trump_strength(hand: list[str]) -> int:
-    return sum(NO_TRUMP_VALUE.get(c[0], 0) for c in hand)
-
-
-def _bid_classic(view: Any, seat: Seat, legal: list[dict[str, Any]]) -> dict[str, Any]:
-    hand = list(view.hand)
-    variant = view.options.variant
-    if variant == "sans_atout":
-        aces = sum(1 for c in hand if c[0] == "A")
-        take = aces >= 2 and _no_trump_strength(hand) >= 50
-        return {"action": "take"} if take and {"action": "take"} in legal else {"action": "pass"}
-    if any(a["action"] == "take" for a in legal):
-        trump = view.turn_up[1]
-        return {"action": "take"} if _suit_strength(hand + [view.turn_up], trump) >= TAKE[0] else {"action": "pass"}
-    names = [a for a in legal if a["action"] == "name"]
-    if names:
-        best = max(names, key=lambda a: _suit_strength(hand, a["suit"]))
-        if _suit_strength(hand, best["suit"]) >= TAKE[1]:
-            return best
-    return {"action": "pass"}
-
-
-def _bid_coinche(view: Any, seat: Seat, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """Open at 80 from a sound hand, raise by what it adds to the partner's suit, coinche a
-    contract the hand can defeat; never bid beyond what the two hands are likely to make."""
-    hand = list(view.hand)
-    bids = {(a["value"], a["suit"]) for a in legal if a["action"] == "bid"}
-    high = next((c for c in reversed(view.calls) if c.action == "bid"), None)
-    in_turn = view.turn == seat
-    if high is not None and TEAM[high.seat] != TEAM[seat] and {"action": "coinche"} in legal:
-        mine = sum(TRUMP_VALUE[c[0]] for c in hand if c[1] == high.suit)
-        aces = sum(1 for c in hand if c[0] == "A" and c[1] != high.suit)
-        if high.value != "capot" and mine + 15 * aces >= 85 + (high.value - 80):
-            return {"action": "coinche"}
-    if not in_turn:
-        return None
-    best = max(BELOTE_SUITS, key=lambda s: _suit_strength(hand, s))
-    strength = _suit_strength(hand, best)
-    want: tuple[int, str] | None = None
-    if high is not None and high.seat == PARTNER[seat] and high.value != "capot":
-        support = 15 * sum(1 for c in hand if c[0] == "A" and c[1] != high.suit)
-        support += sum({"J": 20, "9": 12}.get(c[0], 0) for c in hand if c[1] == high.suit)
-        raise_by = min(support // 20, 3) * 10
-        if raise_by:
-            want = (high.value + raise_by, high.suit)
-    elif strength >= 72:
-        want = (min(80 + 10 * ((strength - 72) // 16), 140), best)
-    if want and want in bids and (high is None or want[0] > high.value):
-        return {"action": "bid", "value": want[0], "suit": want[1]}
-    return {"action": "pass"}
-
 
 # --- play -----------------------------------------------------------------------------------
 
@@ -149,9 +73,9 @@ def basic(view: Any, rng: random.Random) -> dict[str, Any] | None:
         return None
     if view.phase == "auction":
         if view.options.variant == "coinche":
-            action = _bid_coinche(view, seat, legal)
+            action = belote_auction.bid_coinche(view, seat, legal)
         else:
-            action = _bid_classic(view, seat, legal)
+            action = belote_auction.bid_classic(view, legal)
         return None if action is None else {"seat": str(seat), **action}
     cards = [a["card"] for a in legal if a["action"] == "play" and "belote" not in a]
     if not cards:

@@ -24,7 +24,7 @@ from types import ModuleType
 from typing import Any
 
 from domain.bots.sampling import Unsatisfiable
-from domain.game import load
+from domain.games import load
 
 log = logging.getLogger(__name__)
 

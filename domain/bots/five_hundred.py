@@ -1,11 +1,10 @@
 """Five Hundred bots: `basic` bidding, kitty use and play from a seat's view, and the
 determinization the `expert` searches over.
 
-Bids count the tricks a hand takes with each denomination as trumps (Joker, bowers, top
-trumps, length, side aces) plus what a partner usually brings, and raise a partner's suit
-only with support. The contractor uses the kitty to keep its trumps and aces and to void
-a short side suit. A misère contractor (which `basic` never bids, but may inherit from a
-human's seat on the clock) plays its highest card that loses.
+Bidding is `five_hundred_auction`'s. The contractor uses the kitty to keep its trumps and
+aces and to void a short side suit. A misère contractor sheds what leaves it least exposed
+and plays its highest card that loses; its defenders play low under it and keep their low
+cards, so that it has to take a trick.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from domain.bots import cardplay
+from domain.bots import cardplay, five_hundred_auction
 from domain.bots.sampling import deal_hidden
 from domain.cards import DECK_43, JOKER, PARTNER, SEATS, Seat
 from domain.five_hundred.bids import BIDS, find
@@ -24,60 +23,11 @@ from domain.five_hundred.ranking import NO_TRUMP, STRENGTH, SUIT_OF, plain_order
 from domain.five_hundred.state import NOBODY, PLAY, SEAT_INDEX, SIDE_OF, State, make_contract, next_in_play
 from domain.tricks import Trick
 
-PARTNER_TRICKS = 2.5
-
-
-def _tricks(hand: list[str], denomination: str) -> float:
-    suit_of = SUIT_OF[denomination]
-    strength = STRENGTH[denomination]["S" if denomination == NO_TRUMP else denomination]
-    est = 0.0
-    if denomination != NO_TRUMP:
-        trumps = sorted((c for c in hand if suit_of[c] == denomination), key=lambda c: -strength[c])
-        for i, c in enumerate(trumps):
-            top = strength[c] - 100 if c != JOKER else 14       # 14 Joker, 12/11 bowers, 9 ace...
-            est += 1.0 if top >= 12 - i else 0.7 if top >= 8 else 0.0
-        est += 0.6 * max(0, len(trumps) - 3)
-    elif JOKER in hand:
-        est += 1.0
-    for s in "SCDH":
-        if s == denomination:
-            continue
-        mine = [c for c in hand if suit_of[c] == s]
-        ranks = {c[0] for c in mine}
-        est += 0.9 if "A" in ranks else 0.0
-        est += 0.5 if "K" in ranks and ("A" in ranks or len(mine) >= 3) else 0.0
-        if denomination == NO_TRUMP and len(mine) >= 5 and "A" in ranks:
-            est += 0.5 * (len(mine) - 4)
-    return est
-
-
-def _bid(view: Any, seat: Seat, legal: list[dict[str, Any]]) -> dict[str, Any]:
-    hand = list(view.hand)
-    bids = [a for a in legal if a["action"] == "bid" and "tricks" in a]
-    partner_high = view.high_bid is not None and any(
-        c["seat"] == str(PARTNER[seat]) and c.get("tricks") == view.high_bid.get("tricks")
-        and c.get("suit") == view.high_bid.get("suit") for c in view.auction[-3:])
-    levels: dict[str, float] = {}
-    for suit in ("S", "C", "D", "H", NO_TRUMP):
-        if partner_high:
-            if suit == view.high_bid.get("suit"):
-                levels[suit] = _tricks(hand, suit) * 0.5 + view.high_bid["tricks"] + 0.3
-        else:
-            levels[suit] = _tricks(hand, suit) + PARTNER_TRICKS + 0.5      # the kitty helps too
-    if not levels:
-        return {"action": "pass"}
-    suit = max(levels, key=lambda s: levels[s])
-    fitting = [a for a in bids if a["suit"] == suit and a["tricks"] <= levels[suit]]
-    if not fitting:
-        return {"action": "pass"}
-    return min(fitting, key=lambda a: BIDS[find(a["tricks"], a["suit"], None)].value)   # the cheapest
-
-
 def _discard(view: Any, spec: dict[str, Any]) -> list[str]:
     cards, denom = list(spec["from"]), view.contract and _denomination(view.contract)
     suit_of = SUIT_OF[denom]
     if view.contract.get("contract"):
-        return sorted(cards, key=lambda c: -plain_order(c))[:3]      # misère: shed the high cards
+        return five_hundred_auction.misere_discard(cards)
     count: dict[Any, int] = {}
     for c in cards:
         count[suit_of[c]] = count.get(suit_of[c], 0) + 1
@@ -98,7 +48,7 @@ def basic(view: Any, rng: random.Random) -> dict[str, Any] | None:
     if not legal:
         return None
     if view.phase == "auction":
-        return {"seat": str(seat), **_bid(view, seat, legal)}
+        return {"seat": str(seat), **five_hundred_auction.bid(view, seat, legal)}
     if view.phase == "discard":
         return {"seat": str(seat), "action": "discard", "cards": _discard(view, legal[0]["cards"])}
     contract = _contract(view.contract)
@@ -120,8 +70,38 @@ def choose(seat: Seat, hand: list[str], legal: list[dict[str, Any]], trick: Tric
     if contract.sitting_out != NOBODY and seat == contract.seat:
         _, best = cardplay.winner(t)
         losing = [c for c in cards if t.power(c, t.led or t.suit_of(c)) < best] if t.plays else []
-        return max(losing, key=lambda c: t.power(c, t.led)) if losing else cardplay.cheapest(t, cards)
+        following = [c for c in losing if t.suit_of(c) == t.led]
+        if following:
+            return max(following, key=lambda c: t.power(c, t.led))      # the highest card that still loses
+        if losing:
+            return max(losing, key=plain_order)                         # void: shed the most dangerous card
+        return cardplay.cheapest(t, cards)
+    if contract.sitting_out != NOBODY:
+        return against_misere(t, contract.seat, cards)
     return cardplay.choose(t)
+
+
+def against_misere(t: cardplay.Table, contractor: Seat, cards: list[str]) -> str:
+    """A defender of a misère wants the contractor to take a trick: lead low in a suit he
+    still holds, stay under his card when he holds the trick, play low before him, and
+    throw high cards away whenever the trick is lost to him anyway (low ones are the
+    defence's weapons)."""
+    def low(c: str) -> int:
+        return t.power(c, t.led or t.suit_of(c) or "S")
+    if not t.plays:
+        void = t.voids.get(contractor, "")
+        held = [c for c in cards if t.suit_of(c) is not None and t.suit_of(c) not in void] or cards
+        return min(held, key=low)
+    played = dict(t.plays)
+    winner, best = cardplay.winner(t)
+    if contractor in played:
+        if winner == contractor:
+            under = [c for c in cards if t.power(c, t.led) < best]
+            if under:
+                return max(under, key=low)
+        return max(cards, key=plain_order)
+    following = [c for c in cards if t.suit_of(c) == t.led]
+    return min(following, key=low) if following else max(cards, key=plain_order)
 
 
 def _contract(raw: dict[str, Any]) -> Any:
@@ -140,9 +120,7 @@ def _trick(raw: dict[str, Any] | None, contract: Any, tricks: Any) -> Trick:
         seats.append(s)
         s = SEATS[next_in_play(SEAT_INDEX[s], contract.sitting_out)]
     plays = tuple(zip(seats, raw["cards"]))
-    led = suit_of[raw["cards"][0]] if raw["cards"] else None
-    if led is None and len(plays) > 1:       # a Joker led in NT: the named suit, as followed
-        led = next((suit_of[c] for _, c in plays[1:] if suit_of[c] is not None), "S")
+    led = raw.get("led") or (suit_of[raw["cards"][0]] if raw["cards"] else None)
     winner = Seat(raw["winner"]) if raw.get("winner") else None
     return Trick(leader=Seat(raw["leader"]), plays=plays, led=led if plays else None, winner=winner)
 

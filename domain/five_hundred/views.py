@@ -18,7 +18,7 @@ from domain.five_hundred.bids import BIDS
 from domain.five_hundred.messages import CardsDealt, Discarded, HandDealt, KittyTaken
 from domain.five_hundred.state import IN_DEAL, MATCH_OVER, NOBODY, SEAT_INDEX, SIDE_NAMES, State
 from domain.five_hundred.summary import contract_json, trick_json
-from domain.tricks import deal_packets
+from domain.tricks import Trick, deal_packets
 
 
 class TableView(msgspec.Struct, frozen=True):
@@ -39,8 +39,8 @@ class TableView(msgspec.Struct, frozen=True):
     sitting_out: Seat | None            # the misère contractor's partner
     discarded: tuple[Card, ...]         # only the contractor sees his own discards
     exposed: dict[str, tuple[Card, ...]]  # open misère: the contractor's hand, face up after trick 1
-    trick: dict[str, Any] | None
-    tricks: list[dict[str, Any]]
+    trick: dict[str, Any] | None        # leader, cards, winner, and `led`: the suit to follow (a Joker led
+    tricks: list[dict[str, Any]]        # in no-trumps or misère: the suit its leader named)
     tricks_won: dict[str, int]
     shown_void: dict[str, str]          # suits each seat has shown void in (public: it follows from the plays)
     deals: list[dict[str, Any]]         # per-deal results of the match, with rulings
@@ -51,6 +51,12 @@ class TableView(msgspec.Struct, frozen=True):
 
 def _call(seat: Seat, index: int) -> dict[str, Any]:
     return {"seat": str(seat), "action": "pass"} if index < 0 else {"seat": str(seat), **BIDS[index].action()}
+
+
+def _trick(trick: Trick) -> dict[str, Any]:
+    """A trick as the record has it, plus the effective suit led: a Joker led in no-trumps
+    names a suit that no card shows, and every later card must follow it."""
+    return {**trick_json(trick), "led": trick.led}
 
 
 def view(state: State, seat: Seat | None) -> TableView:
@@ -76,8 +82,8 @@ def view(state: State, seat: Seat | None) -> TableView:
         sitting_out=SEATS[contract.sitting_out] if contract is not None and contract.sitting_out != NOBODY else None,
         discarded=state.discards if is_contractor else (),
         exposed=exposed,
-        trick=trick_json(trick) if trick is not None else None,
-        tricks=[trick_json(t) for t in state.tricks],
+        trick=_trick(trick) if trick is not None else None,
+        tricks=[_trick(t) for t in state.tricks],
         tricks_won={SIDE_NAMES[0]: state.won[0], SIDE_NAMES[1]: state.won[1]},
         shown_void={str(s): state.void[i] for i, s in enumerate(SEATS) if state.void[i]},
         deals=[{"deal": r.deal, "dealer": str(r.dealer), "contract": contract_json(r.contract), "result": r.result,

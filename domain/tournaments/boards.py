@@ -22,7 +22,8 @@ import hashlib
 from typing import Any
 
 from domain.cards import CardCodeError, Seat, check_deck, next_seat
-from domain.game import RuleViolation, load
+from domain.game import RuleViolation
+from domain.games import load
 
 MAX_BOARDS = 2000
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from domain.cards import Seat
-from domain.game import load
+from domain.games import load
 from domain.tournaments.events import Table
 from domain.tournaments.scoring import Line, TableResult
 

@@ -16,7 +16,7 @@ from infra.store.model import RecordedEvent
 MATCH_STREAM_PREFIX = "match-"
 MATCH_EVENTS = frozenset(
     {"match_created", "seat_taken", "seat_left", "match_started", "deal_finished", "match_finished",
-     "match_reopened", "match_abandoned"}
+     "match_reopened", "match_abandoned", "match_suspended", "match_resumed", "match_voided"}
 )
 
 
@@ -28,7 +28,8 @@ def match_id_of(event: RecordedEvent) -> str:
 class MatchSummaries(RowProjection):
     name = "match_summaries"
     table = "match_summaries"
-    version = 3  # 2: follows match_reopened (a ruling can reopen a finished match); 3: status "abandoned"
+    version = 4  # 2: follows match_reopened (a ruling can reopen a finished match); 3: status "abandoned";
+    # 4: "suspended" (and back) and "void"
     event_types = MATCH_EVENTS
     columns = {
         "match_id": "text",
@@ -80,6 +81,12 @@ class MatchSummaries(RowProjection):
                 row["score"] = data.get("match_score") or row["score"]
             elif event.type == "match_abandoned":
                 row["status"] = "abandoned"
+            elif event.type == "match_suspended":
+                row["status"] = "suspended"
+            elif event.type == "match_resumed":
+                row["status"] = "playing"
+            elif event.type == "match_voided":
+                row["status"] = "void"
             elif event.type == "match_finished":
                 row["status"] = "finished"
                 row["winner"] = data.get("winner")

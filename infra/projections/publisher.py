@@ -27,7 +27,7 @@ import redis.asyncio as aioredis
 
 from domain import match as rules
 from domain.cards import Seat
-from domain.game import GAME_NAMES, load
+from domain.games import GAME_NAMES, load
 from infra.projections.base import Change, Projection
 from infra.projections.match_states import MatchStates
 from infra.store.model import RecordedEvent

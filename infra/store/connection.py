@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -48,29 +47,35 @@ async def connect(url: str, **kwargs: Any) -> asyncpg.Connection:
     return conn
 
 
-@contextlib.contextmanager
-def database_url_for_cli(explicit: str | None) -> Iterator[str]:
-    """The database a CLI command works on: `--database-url`, else the settings.
+class NoDataFolder(RuntimeError):
+    """A command on the embedded default was run where no data folder is."""
 
-    With no URL anywhere, the zero-config default applies: start the embedded server under
-    the data dir for the duration of the command (it refuses if `atout serve` holds it).
-    """
+
+@contextlib.contextmanager
+def database_url_for_cli(explicit: str | None, *, create: bool = False) -> Iterator[str]:
+    """The database a CLI command works on: `--database-url`, else the settings' URL, else
+    the embedded default's — the servers a running `atout serve` (or `make run`) announced in
+    its data folder, or, when none runs, the folder's own database started for the duration of
+    the command. Where there is no data folder at all a command that reads would make an empty
+    database and fail on it: NoDataFolder says so instead, unless the command is one that
+    `create`s what it needs (`atout migrate`, `atout projector`)."""
     if explicit:
         yield explicit
         return
-    try:
-        from infra.settings import load_settings
-    except ImportError:  # pragma: no cover - settings are part of the project
-        url = os.environ.get("ATOUT_DATABASE_URL") or None
-        data_dir = os.environ.get("ATOUT_DATA_DIR", "./.atout")
-    else:
-        settings = load_settings()
-        url, data_dir = settings.database_url, settings.data_dir
-    if url:
-        yield url
-        return
-    from infra.embedded import start_embedded
+    from infra.embedded import has_data, running_servers, start_embedded
+    from infra.settings import load_settings
 
-    with start_embedded(data_dir, redis=False) as servers:
+    settings = load_settings()
+    if settings.database_url:
+        yield settings.database_url
+        return
+    running = running_servers(settings.data_path)
+    if running is not None and running.get("database_url"):
+        yield running["database_url"]
+        return
+    if not create and not has_data(settings.data_path):
+        raise NoDataFolder(f"no Atout data folder at {settings.data_path}: run this where `make run` (atout serve) "
+                           "keeps its data, or set ATOUT_DATA_DIR, ATOUT_DATABASE_URL or --database-url")
+    with start_embedded(settings.data_path, redis=False) as servers:
         assert servers.database_url is not None
         yield servers.database_url

@@ -16,6 +16,7 @@ import msgspec
 from litestar import get, post
 from litestar.params import Body, FromPath
 
+from services.api import admin_matches
 from services.api.auth import authenticated, requires
 from services.api.disputes import DISPUTE_EXAMPLE, HANDLERS, PATH_HANDLERS, Reason, dispute_out, queue, service
 from services.api.errors import ApiError
@@ -65,11 +66,11 @@ REPLAY_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "deal": 0, "dealer": "
      responses=responses(200, dict, [ex("the table", REPLAY_EXAMPLE)], "The replay", 400, 401, 403, 404, 429))
 async def replay(match_id: PathStr, deal: FromPath[int], principal: Caller, runtime: Runtime,
                  seat: FromQuery[str | None] = None, dispute: FromQuery[str | None] = None) -> dict[str, Any]:
+    from services.api.play import ensure_readable
+
     svc = service(runtime)
-    await runtime.matches.load(match_id)  # 404 before 403 tells nothing: the ids are unguessable
-    if not await svc.may_review(principal, match_id):
-        raise ApiError(403, "forbidden", "an organiser reviews only the matches of his own tournaments",
-                       {"match_id": match_id})
+    state = await runtime.matches.load(match_id)  # 404 before 403 tells nothing: the ids are unguessable
+    await ensure_readable(runtime.store, principal, state, "replay", deal, route="replay")
     return await svc.replay(match_id, deal, principal, None if seat is None else parse_seat(seat), dispute)
 
 
@@ -117,4 +118,4 @@ async def audit(runtime: Runtime, since: FromQuery[str | None] = None, until: Fr
     return await service(runtime).audit_log(first, last, match_id, actor)
 
 
-ROUTES = [disputes_queue, replay, rule, audit]
+ROUTES = [disputes_queue, replay, rule, audit, *admin_matches.ROUTES]

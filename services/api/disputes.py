@@ -135,13 +135,13 @@ async def my_disputes(principal: Caller, runtime: Runtime, limit: Limit = 50) ->
     return await queue(runtime.pool, None, principal.player_id, limit)
 
 
-async def _readable_match(runtime: Any, match_id: str, principal: Any) -> tuple[DisputeService, Any]:
-    svc = service(runtime)
+async def _readable_match(runtime: Any, match_id: str, principal: Any, route: str) -> DisputeService:
+    """A deal's record, seed and verification: `services.visibility`'s `deals` read."""
+    from services.api.play import ensure_readable
+
     state = await runtime.matches.load(match_id)
-    if not await svc.may_see_deals(principal, state):
-        raise ApiError(403, "forbidden", "a deal is shown to the match's players, and to everyone once the match "
-                                         "is over", {"match_id": match_id})
-    return svc, state
+    await ensure_readable(runtime.store, principal, state, "deals", route=route)
+    return service(runtime)
 
 
 @get("/v1/matches/{match_id:str}/deals/{deal:int}/verify", guards=PLAYER, tags=TAGS, security=BEARER,
@@ -151,7 +151,7 @@ async def _readable_match(runtime: Any, match_id: str, principal: Any) -> tuple[
                  "deal is not over), predefined (an imported deck).",
      responses=responses(200, dict, [ex("verified", VERIFY_EXAMPLE)], "The verification", 401, 403, 404, 429))
 async def verify_deal(match_id: PathStr, deal: FromPath[int], principal: Caller, runtime: Runtime) -> dict[str, Any]:
-    svc, _ = await _readable_match(runtime, match_id, principal)
+    svc = await _readable_match(runtime, match_id, principal, "verify")
     return await svc.verify(match_id, deal)
 
 
@@ -165,7 +165,7 @@ async def verify_deal(match_id: PathStr, deal: FromPath[int], principal: Caller,
                          "The record", 401, 403, 404, 429))
 async def export(match_id: PathStr, principal: Caller, runtime: Runtime,
                  deal: FromQuery[int | None] = None) -> dict[str, Any]:
-    svc, _ = await _readable_match(runtime, match_id, principal)
+    svc = await _readable_match(runtime, match_id, principal, "export")
     return await svc.export(match_id, deal)
 
 

@@ -16,9 +16,11 @@ from typing import Any
 
 import msgspec
 
+from domain import fair
 from domain import match as rules
 from domain.cards import Seat
-from domain.game import GAME_NAMES, RuleViolation, load
+from domain.game import RuleViolation
+from domain.games import GAME_NAMES, load
 from infra.players import Principal
 from infra.store import ConcurrencyError
 from services.api.errors import ApiError, malformed
@@ -83,7 +85,7 @@ async def retrying(command: Callable[[], Awaitable[Outcome]], attempts: int = 5)
 
 # --- create ----------------------------------------------------------------------------------
 
-_FIELD_OF = {"bad_seats": "$.seats", "bad_deck": "$.record.deals", "wrong_dealer": "$.record.deals",
+_FIELD_OF = {"bad_entropy": "$.entropy", "bad_seats": "$.seats", "bad_deck": "$.record.deals", "wrong_dealer": "$.record.deals",
              "bad_record": "$.game"}
 
 
@@ -95,6 +97,9 @@ def _creation_error(violation: RuleViolation) -> ApiError:
         field = f"$.options.{option}" if option else "$.options"
     elif violation.code == "bad_seats" and "seat" in details:
         field = f"$.seats.{details['seat']}"
+    elif violation.code == "bad_entropy":
+        details.pop("field", None)
+        field = "$.entropy"
     elif "deal" in details:
         field = f"$.record.deals[{details['deal']}]"
     else:
@@ -152,8 +157,19 @@ async def autostart(svc: MatchService, match_id: str) -> Outcome | None:
         return None  # someone else started it, or a seat was left meanwhile
 
 
+def checked_entropy(entropy: str | None, field: str = "$.entropy") -> str | None:
+    """The one entropy limit (domain.fair.check_entropy), as a 400 naming the field."""
+    if entropy is None:
+        return None
+    try:
+        return fair.check_entropy(entropy)
+    except fair.FairDealError as error:
+        raise malformed(field, str(error), code="bad_entropy", max_bytes=fair.MAX_ENTROPY_BYTES) from None
+
+
 async def take_seat(svc: MatchService, principal: Principal, match_id: str, seat: Seat,
                     entropy: str | None, command_id: uuid.UUID | None) -> Outcome:
+    checked_entropy(entropy)
     taken = await retrying(lambda: svc.take_seat(match_id, seat, player_id=principal.player_id, entropy=entropy,
                                                  command_id=command_id))
     started = await autostart(svc, match_id)
@@ -180,15 +196,20 @@ async def start(svc: MatchService, principal: Principal, match_id: str) -> Outco
     return await svc.start(match_id, command_id=command_id_for(match_id, "start"))
 
 
-async def rematch(svc: MatchService, principal: Principal, match_id: str) -> rules.MatchState:
+async def rematch(svc: MatchService, principal: Principal, match_id: str,
+                  entropy: str | None = None) -> rules.MatchState:
     """A new match with the same game, options and seat holders, made once however many
     players ask for it (a deterministic command id, under a lock so that one secret and
-    one commitment are ever made for it)."""
+    one commitment are ever made for it). The caller's `entropy` goes to his seat in it."""
+    checked_entropy(entropy)
     old = await svc.load(match_id)
     if seat_of(old, principal.player_id) is None and not principal.has_role("organiser"):
         raise ApiError(403, "forbidden", "only a player of this match or an organiser may ask for a rematch")
     if old.status != "finished":
         raise ApiError(422, "match_not_finished", "a rematch follows a finished match")
+    if entropy is not None and seat_of(old, principal.player_id) is None:
+        raise malformed("$.entropy", "entropy goes to the caller's seat, and you hold none in this match",
+                        code="bad_entropy")
     command_id = command_id_for(match_id, "rematch")
     async with svc.store.pool.acquire() as conn:
         await conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", REMATCH_LOCK, match_id)
@@ -204,6 +225,9 @@ async def rematch(svc: MatchService, principal: Principal, match_id: str) -> rul
                     new_id, Seat(seat), player_id=holder.player_id,
                     bot_level=holder.level if holder.kind == "bot" else None,
                     command_id=command_id_for(new_id, f"seat-{seat}")))
+            mine = seat_of(await svc.load(new_id), principal.player_id)
+            if entropy is not None and mine is not None:   # before the start when this caller made it
+                await svc.give_entropy(new_id, mine, player_id=principal.player_id, entropy=entropy)
         finally:
             await conn.execute("SELECT pg_advisory_unlock($1, hashtext($2))", REMATCH_LOCK, match_id)
     await autostart(svc, new_id)

@@ -31,6 +31,7 @@ from litestar.params import FromPath, FromQuery
 
 from infra.fanout import Dropped, envelope
 from infra.live_session import Gone, LiveSession
+from services import visibility
 from services.api.bodies import loads
 from services.api.errors import ApiError
 from services.api.schemas import BEARER, AfterOrNone, ErrorOut, PathStr, live_params
@@ -53,7 +54,6 @@ WS_INVALID, WS_UNAUTHORIZED, WS_FORBIDDEN, WS_NOT_FOUND, WS_RESYNC, WS_TRY_LATER
 STREAM_EXAMPLE = ('{"type":"snapshot","version":9,"view":{"seat":"N","table":{"hand":["7S","JH"],"legal":[]}}}\n'
                   '{"type":"event","version":10,"event":{"type":"card_played","seat":"E","card":"AS"}}\n'
                   '{"type":"event","version":11,"event":null}\n')
-SEALED = "a tournament table is shown only to its seats until its round has closed at every table"
 
 
 def _bearer(value: str | None) -> str | None:
@@ -68,6 +68,42 @@ def _error(code: str, message: str, details: Any = None) -> bytes:
 def _resync(session: LiveSession, reason: str) -> bytes:
     return _error("resync", "this stream fell behind; reconnect with after=<last version>",
                   {"reason": reason, "after": session.last})
+
+
+# Why a stream may end other than by falling behind: its caller changed while it was open.
+ENDED = {"token_revoked": (WS_UNAUTHORIZED, "unauthorized", "this token was revoked, or its player erased"),
+         "not_watchable": (WS_FORBIDDEN, visibility.SEALED.code, visibility.SEALED.message)}
+
+
+def _ending(session: LiveSession, reason: str) -> tuple[int, bytes]:
+    """The close code and last message of a stream that ends for `reason`."""
+    if reason in ENDED:
+        code, error, message = ENDED[reason]
+        return code, _error(error, message, {"reason": reason, "after": session.last})
+    return WS_RESYNC, _resync(session, reason)
+
+
+def _follow_caller(deps: Any, session: LiveSession, match_id: str, token: str | None, principal: Any) -> Any:
+    """Have the process's stream guard end `session` when its caller's token is revoked, or
+    his role changes so that he may no longer watch; the handle to forget at the end."""
+    if deps.guard is None or token is None:
+        return None
+
+    def end(reason: str) -> None:
+        if session.client is not None:
+            session.client.on_drop = None   # not a fan-out drop
+            session.client.drop(reason)
+
+    async def on_change(now: Any) -> bool:
+        if now is None:
+            end("token_revoked")
+            return False
+        if await deps.watchable(match_id, now):
+            return True
+        end("not_watchable")
+        return False
+
+    return deps.guard.watch(token, principal, on_change)
 
 
 # --- WebSocket ------------------------------------------------------------------------------------
@@ -96,11 +132,14 @@ async def match_ws(socket: WebSocket, match_id: FromPath[str], after: FromQuery[
         await socket.close(WS_INVALID, bad.code)
         return
     deps = await live_deps(socket.app)
+    token = None
     try:
-        principal = await deps.principal(await _ws_token(socket))
-        if not await deps.watchable(match_id, principal):
-            await socket.send_data(_error("board_sealed", SEALED, {"match_id": match_id}))
-            await socket.close(WS_FORBIDDEN, "board_sealed")
+        token = await _ws_token(socket)
+        principal = await deps.principal(token)
+        refused = await deps.refusal(match_id, principal, "ws")
+        if refused is not None:
+            await socket.send_data(_error(refused.code, refused.message, {"match_id": match_id}))
+            await socket.close(WS_FORBIDDEN, refused.code)
             return
         session = deps.session(match_id, getattr(principal, "player_id", None), version)
         await session.open()
@@ -109,8 +148,8 @@ async def match_ws(socket: WebSocket, match_id: FromPath[str], after: FromQuery[
         await socket.close(WS_UNAUTHORIZED, "unauthorized")
         return
     except Gone:
-        await socket.send_data(_error("match_not_found", f"no match {match_id!r}", {"match_id": match_id}))
-        await socket.close(WS_NOT_FOUND, "match_not_found")
+        await socket.send_data(_error("unknown_match", f"no match {match_id!r}", {"match_id": match_id}))
+        await socket.close(WS_NOT_FOUND, "unknown_match")
         return
     except (Dropped, ConnectionError, OSError, asyncio.TimeoutError) as exc:  # Redis unreachable
         await socket.send_data(_error("unavailable", f"live updates are unavailable: {exc}"))
@@ -130,14 +169,20 @@ async def match_ws(socket: WebSocket, match_id: FromPath[str], after: FromQuery[
 
     assert session.client is not None
     session.client.on_drop = dropped
+    followed = _follow_caller(deps, session, match_id, token, principal)
     try:
         done, _ = await asyncio.wait({watcher, sender}, return_when=asyncio.FIRST_COMPLETED)
         if sender in done and not sender.cancelled() and sender.exception() is None:
             reason = sender.result()
-            await socket.close(*((1000, "match_finished") if reason is None else (WS_RESYNC, "resync")))
+            if reason is None:
+                await socket.close(1000, "match_finished")
+            else:
+                await socket.close(_ending(session, reason)[0], reason if reason in ENDED else "resync")
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass  # the client went away while we closed
     finally:
+        if followed is not None:
+            deps.guard.forget(followed)
         for task in (watcher, sender):
             task.cancel()
         await asyncio.gather(watcher, sender, return_exceptions=True)
@@ -151,8 +196,9 @@ async def _send_all(socket: WebSocket, session: LiveSession) -> str | None:
         async for message in session.messages():
             await socket.send({"type": "websocket.send", "text": message.decode()})  # type: ignore[union-attr]
     except Dropped as exc:
-        await socket.send_data(_resync(session, str(exc)))
-        return str(exc) or "resync"
+        reason = str(exc) or "resync"
+        await socket.send_data(_ending(session, reason)[1])
+        return reason
     return None
 
 
@@ -188,14 +234,16 @@ async def match_stream(request: Request, match_id: PathStr, after: AfterOrNone =
     """Live messages of a match: SSE when `Accept` names `text/event-stream`, else NDJSON.
     On SSE a `Last-Event-ID` header (what EventSource sends on reconnect) counts as `after`."""
     deps = await live_deps(request.app)
+    token = _bearer(request.headers.get("authorization"))
     try:
-        principal = await deps.principal(_bearer(request.headers.get("authorization")))
+        principal = await deps.principal(token)
     except Unauthorized as exc:
         raise HTTPException(status_code=401, detail=str(exc), headers={"WWW-Authenticate": "Bearer"}) from None
     player_id = getattr(principal, "player_id", None)
-    if not await deps.watchable(match_id, principal):
-        exc = HTTPException(status_code=403, detail=SEALED, extra={"match_id": match_id})
-        exc.code = "board_sealed"  # type: ignore[attr-defined]
+    refused = await deps.refusal(match_id, principal, "stream")
+    if refused is not None:
+        exc = HTTPException(status_code=403, detail=refused.message, extra={"match_id": match_id})
+        exc.code = refused.code  # type: ignore[attr-defined]
         raise exc
     sse = SSE in request.headers.get("accept", "")
     last_id = request.headers.get("last-event-id", "").strip()
@@ -206,7 +254,7 @@ async def match_stream(request: Request, match_id: PathStr, after: AfterOrNone =
         await session.open()
     except Gone:
         exc = HTTPException(status_code=404, detail=f"no match {match_id!r}", extra={"match_id": match_id})
-        exc.code = "match_not_found"  # type: ignore[attr-defined]
+        exc.code = "unknown_match"  # type: ignore[attr-defined]
         raise exc from None
     except (Dropped, ConnectionError, OSError, asyncio.TimeoutError) as error:  # Redis unreachable
         exc = HTTPException(status_code=503, detail=f"live updates are unavailable: {error}",
@@ -221,12 +269,15 @@ async def match_stream(request: Request, match_id: PathStr, after: AfterOrNone =
 
     async def body() -> AsyncIterator[bytes]:
         deps.opened(transport, 1)
+        followed = _follow_caller(deps, session, match_id, token, principal)
         try:
             async for message in session.messages(KEEPALIVE if sse else None):
                 yield frame(message)
         except Dropped as exc:
-            yield frame(_resync(session, str(exc)))
+            yield frame(_ending(session, str(exc) or "resync")[1])
         finally:
+            if followed is not None:
+                deps.guard.forget(followed)
             deps.opened(transport, -1)
             await session.close()
 

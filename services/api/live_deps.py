@@ -19,6 +19,7 @@ from infra.live_session import LiveSession, MatchStates
 from infra.projections.publisher import Publisher
 from infra.settings import Settings, load_settings
 from infra.store import PostgresEventStore, create_pool
+from services.api.live_guard import StreamGuard
 
 
 class Unauthorized(Exception):
@@ -37,6 +38,9 @@ class LiveDeps:
         runtime = getattr(app.state, "runtime", None)
         self.store: PostgresEventStore | None = getattr(runtime, "store", None) or app.state.get("store")
         self.states: MatchStates | None = None
+        players = getattr(runtime, "players", None)
+        self.guard: StreamGuard | None = (StreamGuard(players.principals, every=players.principal_ttl or 2.0)
+                                          if players is not None else None)
         self._resolve: Callable[[Any, str], Awaitable[Any]] | None = app.state.get("live_principal_from_token")
         if self._resolve is None:
             with contextlib.suppress(ImportError):
@@ -61,15 +65,28 @@ class LiveDeps:
         return getattr(await self.principal(token), "player_id", None)
 
     async def watchable(self, match_id: str, principal: Any) -> bool:
-        """`services.visibility.may_watch`: a tournament table is streamed only to its seats,
-        its organiser and admins until its round has closed at every table."""
+        """Whether `principal` may (still) watch: `services.visibility.may_watch`."""
+        assert self.states is not None
+        state = await self.states.load(match_id)
+        from services import visibility
+
+        return state is None or await visibility.may_watch(principal, state)
+
+    async def refusal(self, match_id: str, principal: Any, route: str) -> Any:
+        """`services.visibility.check` for a live stream (the `view` read): None, or the
+        refusal to send (a privileged one written to the audit first)."""
         assert self.states is not None
         state = await self.states.load(match_id)
         if state is None:
-            return True                       # the session answers match_not_found
+            return None                       # the session answers unknown_match
         from services import visibility
+        from services.disputes import append_audit
 
-        return await visibility.may_watch(principal, state)
+        refused = await visibility.check(principal, state, "view")
+        if refused is not None and refused.code == visibility.PRIVILEGED_WHILE_PLAYING and self.store is not None:
+            await append_audit(self.store, principal, "refused", match_id=match_id,
+                               detail={"code": refused.code, "read": "view", "route": route})
+        return refused
 
     async def principal(self, token: str | None) -> Any:
         """The principal behind a bearer token; Unauthorized without a valid one."""
@@ -97,6 +114,8 @@ class LiveDeps:
             self._drops.labels(transport).inc()
 
     async def close(self) -> None:
+        if self.guard is not None:
+            await self.guard.close()
         await self.fanout.close()
         if self._own_pool is not None:
             await self._own_pool.close()

@@ -9,19 +9,20 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from litestar import Response, delete, get, post
+from litestar import Response, delete, get, post, put
 from litestar.params import Body
 
 from domain.cards import DECK_32
 from infra.players import Principal
 from services import visibility
-from services.api import flows, queries
+from services.api import flows, hints, queries
 from services.workers import clocks
 from services.api.auth import authenticated
-from services.api.play import ensure_watchable
+from services.api.play import ensure_readable
 from services.api.ratelimit import rate_limited
 from services.api.schemas import (BEARER, COMMAND_EXAMPLE, MATCH_ID, PLAYER_ID, VIEW_EXAMPLE, Caller, CommandOut,
-                                  CreateMatch, FromQuery, Limit, PathStr, Runtime, TakeSeat, ex, responses)
+                                  CreateMatch, FromQuery, GiveEntropy, Limit, PathStr, Rematch, Runtime, TakeSeat, ex,
+                                  responses)
 
 TAGS = ["matches"]
 PLAYER = [authenticated, rate_limited]
@@ -46,8 +47,9 @@ SUMMARY_EXAMPLE = [{"match_id": MATCH_ID, "game": "cinch", "options": {"deals": 
                     "created_at": "2025-05-01T18:00:00+00:00", "updated_at": "2025-05-01T18:09:00+00:00"}]
 
 
-def _created(state: Any, principal: Principal) -> Response:
+async def _created(runtime: Any, state: Any, principal: Principal) -> Response:
     body = flows.view(state, flows.seat_of(state, principal.player_id))
+    body["hints_used"] = await hints.used(runtime, state.match_id)
     return Response(body, status_code=201, headers={"Location": f"/v1/matches/{state.match_id}"})
 
 
@@ -59,7 +61,7 @@ def _created(state: Any, principal: Principal) -> Response:
                           400, 401, 429))
 async def create_match(data: Annotated[CreateMatch, Body(examples=CREATE_EXAMPLES)], principal: Caller,
                        runtime: Runtime) -> Response:
-    return _created(await flows.create(runtime.matches, principal, data), principal)
+    return await _created(runtime, await flows.create(runtime.matches, principal, data), principal)
 
 
 @get("/v1/matches", guards=PLAYER, tags=TAGS, summary="The lobby (open matches), or matches by status",
@@ -83,13 +85,15 @@ async def my_matches(principal: Caller, runtime: Runtime, status: FromQuery[Lite
 
 
 @get("/v1/matches/{match_id:str}", guards=PLAYER, tags=TAGS, summary="The match as my seat sees it", security=BEARER,
-     description="My seat's view (hand, legal actions, trick, contract, scores), `to_act` and `deadline`; the "
-                 "spectator view when I hold no seat.",
+     description="My seat's view (hand, legal actions, trick, contract, scores), `to_act`, `deadline` and "
+                 "`hints_used` (every seat's count of hints used, never what they said); the spectator view when I "
+                 "hold no seat.",
      responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 404, 429))
 async def get_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
-    await ensure_watchable(principal, state)
+    await ensure_readable(runtime.store, principal, state, "view", route="view")
     view = flows.view(state, flows.seat_of(state, principal.player_id))
+    view["hints_used"] = await hints.used(runtime, match_id)
     if state.status == "playing":
         store = runtime.matches.store
         view["clock"] = await clocks.clock_of(store, match_id)
@@ -103,8 +107,9 @@ SEAT_BODY = Body(examples=[ex("with entropy", {"entropy": "words only I know"}),
 
 @post("/v1/matches/{match_id:str}/seats/{seat:str}", guards=PLAYER, status_code=200, tags=TAGS, security=BEARER,
       summary="Take a seat",
-      description="Optional `entropy` is mixed into every shuffled deal. Taking the last free seat starts the match: "
-                  "the answer then holds the start and the first deal, as this seat sees them.",
+      description="Optional `entropy` (at most 1024 bytes in UTF-8; 400 `bad_entropy` naming `$.entropy`) is mixed "
+                  "into every shuffled deal. Taking the last free seat starts the match: the answer then holds the "
+                  "start and the first deal, as this seat sees them.",
       responses=responses(200, CommandOut, [ex("seated", COMMAND_EXAMPLE)], "The new version and events", 400, 401,
                           404, 422, 429))
 async def take_seat(match_id: PathStr, seat: PathStr, principal: Caller, runtime: Runtime,
@@ -113,6 +118,28 @@ async def take_seat(match_id: PathStr, seat: PathStr, principal: Caller, runtime
     outcome = await flows.take_seat(runtime.matches, principal, match_id, flows.parse_seat(seat), body.entropy,
                                     body.command_id)
     return await _answer(runtime, match_id, outcome, principal)
+
+
+ENTROPY_OUT = {"match_id": MATCH_ID, "seat": "N", "chain": 2}
+
+
+@put("/v1/matches/{match_id:str}/seats/{seat:str}/entropy", guards=PLAYER, status_code=200, tags=TAGS,
+     security=BEARER, summary="Give my seat (new) entropy",
+     description="Replaces the seat's entropy for every deal dealt from now on, under the newest published chain "
+                 "(`chain` in the answer): a deal uses only entropy given after its chain's tip was published "
+                 "(docs/fair-deal.md). Give it after each `chain_renewed` event so the next chain's deals have "
+                 "yours. The seat must be yours (422 `not_your_seat`) and the match not over (422 `match_over`); "
+                 "at most 1024 bytes in UTF-8 (400 `bad_entropy`).",
+     responses=responses(200, dict, [ex("given under chain 2", ENTROPY_OUT)], "The seat and the chain", 400, 401,
+                         404, 422, 429))
+async def give_entropy(match_id: PathStr, seat: PathStr, principal: Caller, runtime: Runtime,
+                       data: Annotated[GiveEntropy, Body(examples=[ex("fresh words",
+                                                                      {"entropy": "words only I know"})])]
+                       ) -> dict[str, Any]:
+    at = flows.parse_seat(seat)
+    entropy = flows.checked_entropy(data.entropy)
+    chain = await runtime.matches.give_entropy(match_id, at, player_id=principal.player_id, entropy=entropy)
+    return {"match_id": match_id, "seat": str(at), "chain": chain}
 
 
 @delete("/v1/matches/{match_id:str}/seats/{seat:str}", guards=PLAYER, status_code=200, tags=TAGS, security=BEARER,
@@ -138,11 +165,15 @@ async def start_match(match_id: PathStr, principal: Caller, runtime: Runtime) ->
 @post("/v1/matches/{match_id:str}/rematch", guards=PLAYER, tags=TAGS, security=BEARER,
       summary="A new match with the same game, options and seats",
       description="For a player of a finished match (or an organiser). Every player asking gets the same new match, "
-                  "which starts at once since its seats are all taken.",
+                  "which starts at once since its seats are all taken. Optional `entropy` goes to the caller's seat "
+                  "in it (the same limit as a seat's; 400 `bad_entropy` when the caller holds no seat).",
       responses=responses(201, dict, [ex("the new match", VIEW_EXAMPLE)], "The new match as I see it", 401, 403,
                           404, 422, 429))
-async def rematch(match_id: PathStr, principal: Caller, runtime: Runtime) -> Response:
-    return _created(await flows.rematch(runtime.matches, principal, match_id), principal)
+async def rematch(match_id: PathStr, principal: Caller, runtime: Runtime,
+                  data: Annotated[Rematch | None, Body(examples=[ex("with entropy", {"entropy": "my words"}),
+                                                                 ex("nothing", {})])] = None) -> Response:
+    entropy = data.entropy if data is not None else None
+    return await _created(runtime, await flows.rematch(runtime.matches, principal, match_id, entropy), principal)
 
 
 async def _answer(runtime: Any, match_id: str, outcome: Any, principal: Principal) -> CommandOut:
@@ -151,4 +182,5 @@ async def _answer(runtime: Any, match_id: str, outcome: Any, principal: Principa
     return CommandOut(match_id=match_id, version=outcome.version, events=flows.show(state, outcome.events, seat))
 
 
-ROUTES = [create_match, list_matches, my_matches, get_match, take_seat, leave_seat, start_match, rematch]
+ROUTES = [create_match, list_matches, my_matches, get_match, take_seat, give_entropy, leave_seat, start_match,
+          rematch]

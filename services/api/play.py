@@ -18,6 +18,7 @@ import msgspec
 from litestar import Response, get, post
 
 from domain import match as rules
+from domain.chains import as_record
 from domain.game import RuleViolation
 from infra.store import CommandConflictError, ConcurrencyError
 from services.api import flows
@@ -92,7 +93,7 @@ async def act(match_id: PathStr, data: Annotated[dict[str, Any], ACTION_BODY], p
 async def events(match_id: PathStr, principal: Caller, runtime: Runtime,
                  after: After = 0) -> EventsOut:
     state = await runtime.matches.load(match_id)
-    await ensure_watchable(principal, state)
+    await ensure_readable(runtime.store, principal, state, "view", route="events")
     recorded = await runtime.matches.events(match_id, after)
     seat = flows.seat_of(state, principal.player_id)
     shown = flows.show(state, [(v, e) for v, e, _ in recorded], seat)
@@ -113,10 +114,7 @@ RECORD_EXAMPLE = {"game": "belote", "options": {"variant": "classic", "deals": 1
      responses=responses(200, dict, [ex("one finished deal", RECORD_EXAMPLE)], "The record", 401, 404, 429))
 async def record(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
-    await ensure_watchable(principal, state)
-    if state.sealed and not await _released(state):
-        raise ApiError(403, "board_sealed", "this board's hand records stay hidden until its round has closed "
-                       "at every table", {"match_id": match_id})
+    await ensure_readable(runtime.store, principal, state, "record", route="record")
     deals = []
     for _, event, _ in await runtime.matches.events(match_id):
         if isinstance(event, rules.DealFinished):
@@ -124,25 +122,28 @@ async def record(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict
             if event.fair is not None:
                 deal["fair"] = msgspec.to_builtins(event.fair)
             deals.append(deal)
-    return {"match_id": match_id, "game": state.game_name, "options": state.raw_options, "deals": deals}
+    return {"match_id": match_id, "game": state.game_name, "options": state.raw_options, "deals": deals,
+            **as_record(state.chains)}
 
 
-async def ensure_watchable(principal: Any, state: Any) -> None:
-    """403 `board_sealed` for a reader without a seat at a tournament table whose round is
-    still open somewhere (`services.visibility.may_watch`: organisers and admins may)."""
+async def ensure_readable(store: Any, principal: Any, state: Any, read: Any = "view", deal: int | None = None,
+                          route: str = "") -> None:
+    """Raise the 403 `services.visibility` answers for this read (`board_sealed`, `forbidden`,
+    `privileged_while_playing`), writing a privileged refusal to the audit first. Every route
+    that can show a deck, a seed, a hand or a table's play calls it (the one check)."""
     from services import visibility
+    from services.disputes import append_audit
 
-    if not await visibility.may_watch(principal, state):
-        raise ApiError(403, "board_sealed", "a tournament table is shown only to its seats until its round has "
-                       "closed at every table", {"match_id": state.match_id})
-
-
-async def _released(state: Any) -> bool:
-    """A sealed board's records are public once the match is over and every check the
-    tournaments feature registers (its round closed everywhere) agrees."""
-    from services import visibility
-
-    return state.status == "finished" and await visibility.is_public(state.match_id)
+    refused = await visibility.check(principal, state, read, deal)
+    if refused is None:
+        return
+    details: dict[str, Any] = {"match_id": state.match_id}
+    if deal is not None:
+        details["deal"] = deal
+    if refused.code == visibility.PRIVILEGED_WHILE_PLAYING and store is not None:
+        await append_audit(store, principal, "refused", match_id=state.match_id, deal=deal,
+                           detail={"code": refused.code, "read": read, "route": route})
+    raise ApiError(403, refused.code, refused.message, details)
 
 
 ROUTES = [act, events, record]

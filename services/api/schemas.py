@@ -67,19 +67,32 @@ class SetRole(msgspec.Struct, forbid_unknown_fields=True):
     role: Literal["player", "organiser", "admin"]
 
 
+Entropy = Annotated[str, msgspec.Meta(
+    description="A seat's entropy: any string of at most 1024 bytes in UTF-8, without U+0000; the empty string is "
+                "a value, different from none (docs/fair-deal.md). Longer: 400 bad_entropy naming the field.")]
+
+
 class CreateMatch(msgspec.Struct, forbid_unknown_fields=True):
     game: str
     seats: dict[str, str]
     options: dict[str, Any] = {}
     record: dict[str, Any] | None = None        # a match record: its deals' dealer+deck are played in order
-    entropy: str | None = None                  # for the seat "me", mixed into every shuffled deal
+    entropy: Entropy | None = None              # for the seat "me" (400 without one), mixed into every shuffled deal
     command_id: uuid.UUID | None = None         # makes a retried creation return the same match
     clock: dict[str, Any] | None = None         # {"bid": seconds, "play": seconds} per decision; none: untimed
 
 
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
-    entropy: Annotated[str, msgspec.Meta(max_length=256)] | None = None
+    entropy: Entropy | None = None
     command_id: uuid.UUID | None = None
+
+
+class GiveEntropy(msgspec.Struct, forbid_unknown_fields=True):
+    entropy: Entropy
+
+
+class Rematch(msgspec.Struct, forbid_unknown_fields=True):
+    entropy: Entropy | None = None              # for the caller's seat in the new match
 
 
 class Envelope(msgspec.Struct):
@@ -171,7 +184,7 @@ VIEW_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "options": {"variant": "
                 "status": "playing", "version": 9, "commitment": "9f2c…", "seat": "N",
                 "table": {"phase": "auction", "turn": "N", "hand": ["7S", "JH", "AD", "KC", "9H"],
                           "turn_up": "TS", "legal": [{"action": "pass"}, {"action": "take"}]},
-                "to_act": ["N"], "clock": None, "deadline": None}
+                "to_act": ["N"], "clock": None, "deadline": None, "hints_used": {"N": 1, "E": 0, "S": 0, "W": 0}}
 
 ERRORS: dict[int, tuple[str, list[Example]]] = {
     400: ("Malformed request: bad JSON, a wrong type, an unknown game or option", [

@@ -7,7 +7,8 @@ reader may see it), then with `after=V` the events `V < version <= V0`, then liv
 player may not see keeps its version: a table's `result_recorded` becomes `{type, round,
 table, hidden: true}` (its round is still open at some table), a `pairing_submitted` is
 `null`; `round_closed` then carries the round's results and the standings after it. The
-organiser and admins get everything as it happens.
+organiser and admins get everything as it happens — unless they play an entry of it
+(`services/visibility.py`): then they read it as any entrant does.
 
 Why tailing the store and not Redis like the match stream: a tournament has a handful of
 events a round, and its stream is the truth, read in version order, so a tail is gap-free
@@ -39,7 +40,7 @@ from services.api.ratelimit import rate_limited
 from services.api.bodies import loads
 from services.api.errors import ApiError
 from services.api.schemas import BEARER, AfterOrNone, Caller, PathStr, Runtime, ex, live_params
-from services.api.tournaments import HANDLERS, owns, standings, view
+from services.api.tournaments import HANDLERS, sees_all, standings, view
 from services.tournaments import REGISTRY, TournamentService, UnknownTournament, stream_of
 
 POLL = load_settings().tournament_live_poll
@@ -78,7 +79,7 @@ async def messages(svc: TournamentService, tournament_id: str, principal: Any, a
         folded.append((r.stream_version, before, state, event))
     if state.status == "new":
         raise UnknownTournament(tournament_id)
-    full = owns(principal, state)
+    full = sees_all(principal, state)
     yield _encode({"type": "snapshot", "version": state.version, "view": view(state, full),
                    "standings": standings(state)["overall"]})
     if after is not None:
@@ -94,7 +95,8 @@ async def messages(svc: TournamentService, tournament_id: str, principal: Any, a
         for r in fresh:
             event = REGISTRY.decode_recorded(r)
             before, state = state, rules.evolve(state, event)
-            yield _event(r.stream_version, shown(before, state, event, full))
+            # Asked again at each event: an organiser who registers an entry stops seeing all.
+            yield _event(r.stream_version, shown(before, state, event, sees_all(principal, state)))
 
 
 def _event(version: int, body: dict[str, Any] | None) -> bytes:

@@ -26,6 +26,7 @@ from domain.tournaments import events as ev
 from domain.tournaments import scoring
 from infra.players import Principal
 from infra.projections.standings import TournamentStandings
+from services import visibility
 from services.api.auth import authenticated, requires
 from services.api.errors import ApiError, error_body
 from services.api.ratelimit import rate_limited
@@ -84,6 +85,13 @@ HANDLERS = {RuleViolation: _violation, UnknownTournament: _unknown}
 
 def owns(principal: Principal, state: rules.State) -> bool:
     return principal.has_role("admin") or (principal.role == "organiser" and principal.player_id == state.organiser)
+
+
+def sees_all(principal: Principal, state: rules.State) -> bool:
+    """Whether `principal` reads every result as it comes (the organiser's and admins' view):
+    not while he plays an entry of this tournament (services/visibility.py)."""
+    players = {p for entry in state.entries.values() for p in entry}
+    return visibility.may_review(principal, {state.organiser}, players)
 
 
 def _owner(principal: Principal, state: rules.State) -> None:
@@ -169,7 +177,7 @@ async def create(data: Annotated[CreateIn, Body(examples=X.CREATE_EXAMPLES)], pr
      responses=X.answers(200, dict, [ex("round 1 under way", X.VIEW)], "The tournament", 401, 404, 429))
 async def read(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await service(runtime).load(tournament_id)
-    return view(state, owns(principal, state))
+    return view(state, sees_all(principal, state))
 
 
 @post("/v1/tournaments/{tournament_id:str}/entries", guards=READER, tags=TAGS, security=BEARER,
@@ -209,7 +217,8 @@ async def start(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> 
     svc = service(runtime)
     _owner(principal, await svc.load(tournament_id))
     await svc.start(tournament_id)
-    return view(await svc.load(tournament_id), True)
+    state = await svc.load(tournament_id)
+    return view(state, sees_all(principal, state))
 
 
 @post("/v1/tournaments/{tournament_id:str}/pairings", guards=ORGANISER, tags=TAGS, security=BEARER,
@@ -222,7 +231,7 @@ async def pair(tournament_id: PathStr, data: Annotated[PairingIn, Body(examples=
     _owner(principal, await svc.load(tournament_id))
     await svc.execute(tournament_id, ev.SubmitPairing(round=data.round, tables=data.tables, byes=data.byes))
     state = await svc.advance(tournament_id)
-    return view(state, True)
+    return view(state, sees_all(principal, state))
 
 
 @get("/v1/tournaments/{tournament_id:str}/results", guards=READER, tags=TAGS, security=BEARER,
@@ -230,7 +239,7 @@ async def pair(tournament_id: PathStr, data: Annotated[PairingIn, Body(examples=
      responses=X.answers(200, list, [ex("round 1", X.RESULTS)], "Results", 401, 404, 429))
 async def results(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> list[dict[str, Any]]:
     state = await service(runtime).load(tournament_id)
-    full = owns(principal, state)
+    full = sees_all(principal, state)
     return [{"round": r.round, "table": r.table, "ns": r.home or None, "ew": r.away or None,
              "seats": dict(r.seats) or None, "score": dict(r.score),
              "boards": {str(b): dict(s) for b, s in r.boards.items()}, "forfeit": r.forfeit}
@@ -258,11 +267,11 @@ async def export(tournament_id: PathStr, principal: Caller, runtime: Runtime,
         writer.writeheader()
         for line in table:
             writer.writerow({**line, "name": state.names.get(line["entry"], line["entry"])})
-        return Response(out.getvalue(), media_type="text/csv",
+        return Response(out.getvalue(), media_type="text/csv",  # Litestar adds "; charset=utf-8" to text types
                         headers={"Content-Disposition": f'attachment; filename="tournament-{tournament_id}.csv"'})
     if format != "json":
         raise ApiError(400, "bad_format", "format must be json or csv")
-    return Response({"tournament": view(state, owns(principal, state)), "standings": table})
+    return Response({"tournament": view(state, sees_all(principal, state)), "standings": table})
 
 
 ROUTES = [create, read, register_entry, withdraw, start, pair, results, get_standings, export]
@@ -270,7 +279,7 @@ ROUTES = [create, read, register_entry, withdraw, start, pair, results, get_stan
 
 def register() -> None:
     """Mount the feature: routes, standings projection, and the disputes lookups."""
-    from services import bootstrap, visibility
+    from services import bootstrap
     from services.api import tournament_live
 
     for route in [*ROUTES, *tournament_live.ROUTES]:
@@ -283,6 +292,7 @@ def register() -> None:
     if _organiser not in visibility.ORGANISER_LOOKUPS:
         visibility.ORGANISER_LOOKUPS.append(_organiser)
         visibility.PUBLIC_CHECKS.append(_public)
+        visibility.ENTRANT_LOOKUPS.append(_entrants)
 
 
 _runtime: dict[str, Any] = {}
@@ -301,6 +311,11 @@ async def _lifespan(app: Any) -> Any:
 async def _organiser(match_id: str) -> str | None:
     runtime = _runtime.get("runtime")
     return None if runtime is None else await service(runtime).organiser_of(match_id)
+
+
+async def _entrants(match_id: str) -> set[str]:
+    runtime = _runtime.get("runtime")
+    return set() if runtime is None else await service(runtime).entrants_of(match_id)
 
 
 async def _public(match_id: str) -> bool:

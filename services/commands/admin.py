@@ -1,4 +1,5 @@
-"""`atout admin create NAME`: register an admin and print its bearer token.
+"""`atout admin create NAME`: register an admin and print its bearer token;
+`atout admin grant PLAYER ROLE`: give a player (by id, or by a name only one player has) a role.
 
 The first admin cannot come from the API (only an admin grants roles), so it comes from
 whoever can reach the database. The token is printed once, alone on stdout, so that
@@ -15,6 +16,7 @@ import sys
 
 import msgspec
 
+from infra.players import ROLES
 from infra.settings import SettingsError, load_settings
 from infra.store.connection import database_url_for_cli
 
@@ -27,6 +29,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     create.add_argument("--database-url", help="Postgres URL (default: ATOUT_DATABASE_URL, else embedded)")
     create.add_argument("--json", action="store_true", help="print {player_id, token} as JSON")
     create.set_defaults(func=run_create)
+    grant = verbs.add_parser("grant", help="give a player a role (player, organiser, admin)")
+    grant.add_argument("player", help="the player's id, or a display name that exactly one player has")
+    grant.add_argument("role", choices=ROLES)
+    grant.add_argument("--database-url", help="Postgres URL (default: ATOUT_DATABASE_URL, else embedded)")
+    grant.set_defaults(func=run_grant)
 
 
 async def _create(url: str, name: str) -> tuple[str, str]:
@@ -53,3 +60,34 @@ def run_create(args: argparse.Namespace) -> int:
         return 2
     print(json.dumps({"player_id": player_id, "token": token}) if args.json else token)
     return 0
+
+
+async def _grant(url: str, who: str, role: str) -> tuple[list[str], bool]:
+    from services.bootstrap import open_runtime
+
+    settings = msgspec.structs.replace(load_settings(), database_url=url, redis_url=None)
+    async with open_runtime(settings, pool_size=2) as runtime:
+        found = await runtime.players.named(who)
+        return found, len(found) == 1 and await runtime.players.set_role(found[0], role)
+
+
+def run_grant(args: argparse.Namespace) -> int:
+    try:
+        with database_url_for_cli(args.database_url) as url:
+            found, done = asyncio.run(_grant(url, args.player, args.role))
+    except SettingsError as error:
+        print(f"atout admin grant: {error}", file=sys.stderr)
+        return 2
+    except (OSError, RuntimeError) as error:
+        print(f"atout admin grant: {error}", file=sys.stderr)
+        return 2
+    if not found:
+        print(f"atout admin grant: no player has the id or the name {args.player!r}", file=sys.stderr)
+        return 1
+    if len(found) > 1:
+        print(f"atout admin grant: {len(found)} players are called {args.player!r}; name one by id:", file=sys.stderr)
+        for player_id in found:
+            print(player_id, file=sys.stderr)
+        return 1
+    print(json.dumps({"player_id": found[0], "role": args.role, "granted": done}))
+    return 0 if done else 1

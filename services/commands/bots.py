@@ -49,7 +49,7 @@ def _settings(args: Any) -> dict[str, Any]:
 def _boards(job: tuple[str, dict[str, Any], str, str, int, list[int], dict[str, Any]]) -> list[float]:
     from domain.bots import policy_for
     from domain.bots.arena import duplicate_board
-    from domain.game import load
+    from domain.games import load
 
     game_name, raw, a_level, b_level, seed, boards, settings = job
     game = load(game_name)
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"games: {', '.join(FAMILIES)}; levels: {', '.join(LEVELS)}")
         if args.game == "cinch" and raw.get("mode") == "individual":
             raise ValueError("a duel pits two partnerships: cinch individual mode has none")
-        from domain.game import load
+        from domain.games import load
 
         load(args.game).parse_options(raw)
     except Exception as error:

@@ -27,7 +27,7 @@ async def _migrate(url: str) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        with database_url_for_cli(args.database_url) as url:
+        with database_url_for_cli(args.database_url, create=True) as url:
             applied = asyncio.run(_migrate(url))
     except MigrationError as error:
         print(json.dumps({"ok": False, "error": str(error)}))

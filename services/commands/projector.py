@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=os.environ.get("ATOUT_LOG_LEVEL", "info").upper(), stream=sys.stderr)
     redis_url, prefix = _redis_settings(args)
     try:
-        with database_url_for_cli(args.database_url) as url:
+        with database_url_for_cli(args.database_url, create=True) as url:
             asyncio.run(_run(url, redis_url, prefix, args))
     except (OSError, RuntimeError) as error:
         print(f"atout projector: {error}", file=sys.stderr)

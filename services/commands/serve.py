@@ -132,10 +132,14 @@ def _serve_http(settings: Settings, *, projector: bool, apply_migrations: bool) 
         log_level=settings.log_level,
         log_config=None,  # our JSON handler on the root logger (services/api/logs.py)
         lifespan="on",
-        proxy_headers=True,
+        # X-Forwarded-For is believed only from the proxies named in ATOUT_TRUSTED_PROXIES:
+        # from anyone else it is a header a client wrote (uvicorn would trust 127.0.0.1,
+        # which is every local client, and so reset the per-address limits on request).
+        proxy_headers=bool(settings.trusted_proxies),
+        forwarded_allow_ips=",".join(settings.trusted_proxies),
         timeout_graceful_shutdown=SHUTDOWN_TIMEOUT,
     )
-    _graceful_server(config, app).run()
+    _graceful_server(config, app, settings).run()
 
 
 # --- graceful shutdown (issue 10) -------------------------------------------------------------------
@@ -143,7 +147,24 @@ def _serve_http(settings: Settings, *, projector: bool, apply_migrations: bool) 
 SHUTDOWN_TIMEOUT = 25.0  # seconds for in-flight requests after SIGTERM (k8s grace period: 40 s)
 
 
-def _graceful_server(config: object, app: object) -> object:
+def bound_unread(listeners: list, settings: Settings) -> None:
+    """What a client that stops reading may cost: the kernel holds at most `send_buffer`
+    bytes for it (instead of autotuning to megabytes, in which a stalled client's backlog
+    would sit unnoticed), and a connection whose sent bytes stay unread for `write_timeout`
+    seconds — a full receive window never reopening — is cut by the kernel (TCP_USER_TIMEOUT),
+    which ends its stream here. Set on the listening sockets: accepted ones inherit both."""
+    import socket
+
+    for listener in listeners:
+        if listener.family not in (socket.AF_INET, socket.AF_INET6):
+            continue
+        if settings.send_buffer:
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, settings.send_buffer)
+        if hasattr(socket, "TCP_USER_TIMEOUT"):
+            listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, int(settings.write_timeout * 1000))
+
+
+def _graceful_server(config: object, app: object, settings: Settings) -> object:
     """uvicorn's server, whose shutdown on SIGTERM stops accepting, tells every connection to
     finish (in-flight actions complete; WebSockets get close 1012 "service restart") and waits
     for them; live HTTP streams, which never finish on their own, are then ended with a resync
@@ -154,6 +175,10 @@ def _graceful_server(config: object, app: object) -> object:
     import uvicorn
 
     class GracefulServer(uvicorn.Server):
+        async def startup(self, sockets: list | None = None) -> None:
+            await super().startup(sockets)
+            bound_unread([sock for server in getattr(self, "servers", []) for sock in server.sockets], settings)
+
         async def shutdown(self, sockets: list | None = None) -> None:
             closing = asyncio.ensure_future(super().shutdown(sockets))
             await asyncio.sleep(0)  # uvicorn closes the listeners and tells each connection first

@@ -1,6 +1,6 @@
 """The Celery tasks. Each is a thin shell: run the matching function of `turns` (or the
-sweeper) on this process's runtime. Database trouble is retried with backoff; nothing ever
-waits on a task's result."""
+sweeper) on this process's runtime, guarded (`turns.guarded`): database trouble is retried
+with backoff, any other failure suspends the match; nothing ever waits on a task's result."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import logging
 import time
 from typing import Any
 
-import asyncpg
 from celery.signals import worker_process_shutdown, worker_ready
 
 from services.workers import runtime, turns
@@ -16,8 +15,7 @@ from services.workers.app import app
 
 log = logging.getLogger(__name__)
 
-RETRY_ON = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.CannotConnectNowError,
-            ConnectionError, OSError, TimeoutError)
+RETRY_ON = turns.TRANSIENT
 RETRY = {"autoretry_for": RETRY_ON, "retry_backoff": 0.5, "retry_backoff_max": 30, "retry_jitter": True,
          "max_retries": 12, "acks_late": True}
 
@@ -29,9 +27,9 @@ def play_turn(match_id: str, seat: str, version: int, clock: bool = False, takeo
 
         again(app, match_id, seat, version, takeover_at)   # the next hop of a long grace
         return "waiting"
-    return runtime.run(lambda rt: turns.play_turn(rt.matches, match_id, seat, version, clock=clock,
-                                                  takeover=takeover_at is not None,
-                                                  grace=rt.settings.disconnect_grace))
+    return runtime.run(lambda rt: turns.guarded(rt.matches, match_id, version, "bots.play_turn", lambda: turns.play_turn(
+        rt.matches, match_id, seat, version, clock=clock, takeover=takeover_at is not None,
+        grace=rt.settings.disconnect_grace)))
 
 
 @app.task(name="clock.expire", **RETRY)
@@ -41,7 +39,8 @@ def expire(match_id: str, version: int, due: float | None = None) -> list[str]:
 
         expire_at(app, match_id, version, due)          # the next hop of a long clock
         return ["waiting"]
-    return runtime.run(lambda rt: turns.expire(rt.matches, match_id, version))
+    return runtime.run(lambda rt: turns.guarded(rt.matches, match_id, version, "clock.expire",
+                                                lambda: turns.expire(rt.matches, match_id, version)))
 
 
 @app.task(name="sweeper.sweep", **RETRY)

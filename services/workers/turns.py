@@ -9,11 +9,15 @@ or finds the match moved on, so no action is ever applied twice.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from typing import Any
+
+import asyncpg
 
 from domain import match as rules
 from domain.bots import policy_for
@@ -22,9 +26,15 @@ from domain.game import RuleViolation
 from domain.playout import concrete
 from infra import presence
 from infra.store import CommandConflictError, ConcurrencyError
+from services import suspensions
 from services.matches import MatchService, UnknownMatch
 
 log = logging.getLogger(__name__)
+
+TRANSIENT = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.CannotConnectNowError,
+             asyncpg.TooManyConnectionsError, asyncpg.TransactionRollbackError, asyncpg.QueryCanceledError,
+             ConnectionError, OSError, TimeoutError, asyncio.TimeoutError)
+"""What a retry can fix: the database or the broker away for a moment, a deadlock, a timeout."""
 
 COMMANDS = uuid.UUID("5b0f6a52-7d0e-4c61-9a53-3b1f1c0c7e11")
 FALLBACK_LEVEL = "basic"       # plays for a human whose clock ran out
@@ -61,10 +71,24 @@ async def _submit(matches: MatchService, match_id: str, version: int, seat: str,
     except (ConcurrencyError, CommandConflictError):
         return "stale"
     except RuleViolation as violation:
-        # The code only: a rule's message may name a card of the seat's hidden hand.
-        log.error("a %s action was refused in %s v%d: %s", by, match_id, version, violation.code)
-        return "refused"
+        # The same action on the same state is refused again on every retry: suspend (logged
+        # there, once, with the code only: a rule's message may name a card of a hidden hand).
+        return "suspended" if await suspensions.suspend(matches, match_id, version, f"a {by} action",
+                                                        violation) else "stale"
     return "played"
+
+
+async def guarded(matches: MatchService, match_id: str, version: int, task: str,
+                  job: Callable[[], Awaitable[Any]]) -> Any:
+    """Run a task's work; a failure retrying cannot fix suspends the match at `version`
+    ("suspended"; "stale" when it moved on meanwhile). TRANSIENT failures propagate, for the
+    Celery task to retry."""
+    try:
+        return await job()
+    except TRANSIENT:
+        raise
+    except Exception as error:
+        return "suspended" if await suspensions.suspend(matches, match_id, version, task, error) else "stale"
 
 
 async def play_turn(matches: MatchService, match_id: str, seat: str, version: int, *,

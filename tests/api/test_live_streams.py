@@ -378,7 +378,7 @@ async def test_refusals(server, http, svc) -> None:
     response = await http.get(f"/v1/matches/{match_id}/stream", headers={"Authorization": "Bearer nope"})
     assert response.status_code == 401
     response = await http.get(f"/v1/matches/{uuid.uuid4()}/stream", headers=table.auth("watcher"))
-    assert response.status_code == 404 and response.json()["code"] == "match_not_found"
+    assert response.status_code == 404 and response.json()["code"] == "unknown_match"
     async with ws_connect(ws_url(server, match_id)) as ws:
         await ws.send(json.dumps({"type": "auth", "token": "nope"}))
         assert json.loads(await ws.recv())["code"] == "unauthorized"
@@ -386,7 +386,7 @@ async def test_refusals(server, http, svc) -> None:
             await ws.recv()
         assert ws.close_code == 4401
     async with ws_connect(ws_url(server, str(uuid.uuid4())), additional_headers=table.auth("watcher")) as ws:
-        assert json.loads(await ws.recv())["code"] == "match_not_found"
+        assert json.loads(await ws.recv())["code"] == "unknown_match"
         with pytest.raises(ConnectionClosed):
             await ws.recv()
         assert ws.close_code == 4404

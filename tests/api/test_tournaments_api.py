@@ -98,7 +98,7 @@ async def test_organiser_runs_a_tournament_over_http(client, pool) -> None:
     standings = (await client.get(f"/v1/tournaments/{tid}/standings", headers=alice.headers)).json()
     assert len(standings["overall"]) == 5 and standings["by_round"]["1"] == standings["overall"]
     exported = await client.get(f"/v1/tournaments/{tid}/export?format=csv", headers=alice.headers)
-    assert exported.status_code == 200 and exported.headers["content-type"].startswith("text/csv")
+    assert exported.status_code == 200 and exported.headers["content-type"] == "text/csv; charset=utf-8"
     assert exported.text.splitlines()[0].startswith("place,entry,name,points")
     as_json = (await client.get(f"/v1/tournaments/{tid}/export", headers=alice.headers)).json()
     assert as_json["standings"] == standings["overall"]

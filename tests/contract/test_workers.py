@@ -250,3 +250,65 @@ async def test_an_idle_match_is_abandoned_by_the_sweeper_and_leaves_the_lobby(sy
     with pytest.raises(RuleViolation) as refused:
         await svc.take_seat(match_id, Seat.E, player_id="p-late")
     assert refused.value.code == "match_not_open"
+
+
+async def test_a_task_that_cannot_succeed_suspends_the_match_until_an_admin_resumes_it(system) -> None:
+    from services import suspensions
+
+    svc, _, app = system
+    match_id = await new_match(svc, "cinch", {"deals": 1}, {s: "bot:basic" for s in "NESW"})
+    # The vault's chain no longer fits the match: the end of deal 0 cannot reveal its seed, on
+    # every retry of the bot's task that plays the last card.
+    await svc.store.pool.execute("UPDATE match_secrets SET chain_length = 0 WHERE match_id = $1", match_id)
+    deadline = time.monotonic() + 60
+    while (state := await MatchService(svc.store, svc.vault).load(match_id)).status == "playing":
+        assert time.monotonic() < deadline, f"not suspended (version {state.version})"
+        await asyncio.sleep(0.2)
+    assert state.status == "suspended" and state.suspension["reason"] == "deal_failed"
+    assert rules.view(state, None).details["reason"] == "deal_failed"
+    deadline = time.monotonic() + 10               # the bot_turns read model lets it go: no sweep retries it
+    while await svc.store.pool.fetchrow("SELECT 1 FROM bot_turns WHERE match_id = $1", match_id) is not None:
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(1.2)                       # past ATOUT_BOT_OVERDUE
+    await reactor.sweep(svc.store.pool, app, matches=svc, abandon_after=3600)
+    seat = str(state.game.status(state.game_state).to_act[0])
+    app.send_task("bots.play_turn", args=[match_id, seat, state.version - 1])   # the task that failed, again
+    await asyncio.sleep(1.5)
+    after = await MatchService(svc.store, svc.vault).load(match_id)
+    assert after.version == state.version and after.status == "suspended"
+    assert sum(isinstance(e, rules.MatchSuspended) for _, e, _ in await svc.events(match_id)) == 1
+
+    await svc.store.pool.execute("UPDATE match_secrets SET chain_length = 20 WHERE match_id = $1", match_id)
+    await suspensions.act_on(svc, match_id, "resume", "admin-1", "the vault was repaired")
+    assert (await finished(svc, match_id)).status == "finished"
+
+
+async def test_a_failure_is_logged_and_counted_once(system, caplog) -> None:
+    from infra.observability import MATCHES_SUSPENDED
+    from services import suspensions
+
+    svc, _, _ = system
+    created = await svc.create_match("cinch", {"deals": 1}, {s: "open" for s in "NESW"})
+    match_id = created.match_id
+    for seat in "NESW":
+        await svc.take_seat(match_id, Seat(seat), player_id=f"p-{seat}-{match_id[:6]}")
+    await svc.start(match_id)
+    version = (await svc.load(match_id)).version
+    before = MATCHES_SUSPENDED.labels("task_failed")._value.get()
+
+    async def broken() -> str:
+        raise KeyError("a hidden card, 7S")        # its message is never logged
+
+    with caplog.at_level("ERROR", logger="services.suspensions"):
+        assert await turns.guarded(svc, match_id, version, "bots.play_turn", broken) == "suspended"
+        assert await turns.guarded(svc, match_id, version, "bots.play_turn", broken) == "suspended"  # a retry
+    assert MATCHES_SUSPENDED.labels("task_failed")._value.get() == before + 1
+    lines = [r.getMessage() for r in caplog.records if r.name == "services.suspensions"]
+    assert len(lines) == 1 and "KeyError" in lines[0] and "7S" not in lines[0]
+
+    async def away() -> str:
+        raise ConnectionRefusedError("the database restarts")
+
+    with pytest.raises(ConnectionRefusedError):     # transient: the Celery task retries it
+        await turns.guarded(svc, match_id, version + 1, "bots.play_turn", away)

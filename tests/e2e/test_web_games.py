@@ -33,7 +33,8 @@ def arranged_deck(game: str, options: dict[str, Any], dealer: str, wanted: dict[
     dealing: cards dealt to a seat go by position, so moving a card to one of that seat's
     positions gives it to the seat."""
     from domain.cards import Seat
-    from domain.game import StartDeal, load
+    from domain.game import StartDeal
+    from domain.games import load
 
     rules = load(game)
 

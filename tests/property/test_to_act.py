@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from domain.cards import Seat
-from domain.game import load
+from domain.games import load
 from domain.playout import play_deal
 
 CONFIGS = [

@@ -102,3 +102,21 @@ def test_worker_and_live_tuning_settings() -> None:
             with pytest.raises(SettingsError, match=var):
                 load_settings({var: bad})
 
+
+
+def test_trusted_proxies_are_addresses_or_networks() -> None:
+    assert load_settings({}).trusted_proxies == ()
+    assert load_settings({"ATOUT_TRUSTED_PROXIES": "10.0.0.0/8, ::1,192.0.2.7"}).trusted_proxies == \
+        ("10.0.0.0/8", "::1", "192.0.2.7")
+    with pytest.raises(SettingsError, match="ATOUT_TRUSTED_PROXIES"):
+        load_settings({"ATOUT_TRUSTED_PROXIES": "10.0.0.0/8, proxy.local"})
+
+
+def test_the_send_buffer_and_write_timeout_are_bounded() -> None:
+    assert load_settings({}).send_buffer == 65536 and load_settings({}).write_timeout == 30.0
+    assert load_settings({"ATOUT_SEND_BUFFER": "0"}).send_buffer == 0
+    for bad in ("12", "abc", str(128 * 1024 * 1024)):
+        with pytest.raises(SettingsError, match="ATOUT_SEND_BUFFER"):
+            load_settings({"ATOUT_SEND_BUFFER": bad})
+    with pytest.raises(SettingsError, match="ATOUT_WRITE_TIMEOUT"):
+        load_settings({"ATOUT_WRITE_TIMEOUT": "0"})

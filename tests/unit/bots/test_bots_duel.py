@@ -7,7 +7,7 @@ import json
 
 from domain.bots import policy_for
 from domain.bots.arena import duplicate_board, summarize
-from domain.game import load
+from domain.games import load
 from services.cli import main
 
 

@@ -13,7 +13,8 @@ from domain import match as rules
 from domain.bots import LEVELS, policy_for
 from domain.bots.arena import play_deal
 from domain.cards import SEATS, Seat
-from domain.game import StartDeal, load
+from domain.game import StartDeal
+from domain.games import load
 from domain.playout import choose_action
 
 CONFIGS = [

@@ -13,7 +13,8 @@ from domain import match as rules
 from domain.bots import policy_for
 from domain.bots.arena import play_deal
 from domain.cards import SEATS, Seat
-from domain.game import RuleViolation, StartDeal, load
+from domain.game import RuleViolation, StartDeal
+from domain.games import load
 from infra.projections.bot_turns import turn_of
 from services.workers.clocks import parse_clock
 from services.workers.turns import command_id, single_action

@@ -57,7 +57,7 @@ def test_played_cards_and_tricks_are_public():
     state = contract(N, 6, "S", dealer=W, hands={N: ["AS"]})
     state = act(state, play(N, "AS"))
     view = GAME.view(state, S)
-    assert view.trick == {"leader": "N", "cards": ["AS"], "winner": None} and view.turn == E
+    assert view.trick == {"leader": "N", "cards": ["AS"], "winner": None, "led": "S"} and view.turn == E
     while len(state.tricks) < 1:
         seat = state.turn
         state = act(state, {"seat": str(seat), **GAME.legal_actions(state, seat)[0]})

@@ -10,7 +10,8 @@ import pytest
 
 from domain import tournaments as t
 from domain.cards import Seat, next_seat
-from domain.game import RuleViolation, load
+from domain.game import RuleViolation
+from domain.games import load
 from domain.tournaments import boards
 from domain.tournaments import events as ev
 

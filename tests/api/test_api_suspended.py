@@ -1,0 +1,115 @@
+"""Suspended matches over HTTP: the view says so with `details.reason`, nobody can act, and
+an admin lists them and resumes, voids or abandons them through the documented routes."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+
+from infra.projections import ProjectionRunner
+from infra.store import PostgresEventStore, create_pool
+from infra.vault import Vault
+from services import suspensions
+from services.bootstrap import projections
+from services.matches import MatchService
+from tests.api.conftest import act, register, seated_match, view
+
+pytestmark = [pytest.mark.db, pytest.mark.redis]
+
+
+@pytest.fixture(scope="module")
+async def svc(client, database_url: str):
+    """The game service on the test's own pool (the app's lives on the client's loop)."""
+    pool = await create_pool(database_url, max_size=2)
+    yield MatchService(PostgresEventStore(pool), Vault(pool))
+    await pool.close()
+
+
+async def admin_of(client, svc) -> object:
+    player = await register(client, "admin")
+    await svc.store.pool.execute("UPDATE players SET role = 'admin' WHERE player_id = $1", player.player_id)
+    return player
+
+
+async def suspended_match(client, svc) -> tuple[str, dict]:
+    match_id, players = await seated_match(client, "cinch", {"deals": 1})
+    state = await svc.load(match_id)
+    try:
+        raise ValueError("the next deal cannot be made")
+    except ValueError as error:
+        assert await suspensions.suspend(svc, match_id, state.version, "bots.play_turn", error)
+    return match_id, players
+
+
+async def listed(client, svc, admin) -> list[str]:
+    runner = ProjectionRunner(svc.store)
+    for projection in projections():
+        await runner.ensure(projection)
+        await runner.catch_up(projection)
+    answer = await client.get("/v1/admin/matches/suspended", headers=admin.headers)
+    assert answer.status_code == 200, answer.text
+    return [row["match_id"] for row in answer.json()]
+
+
+async def test_a_suspended_match_is_visible_refuses_actions_and_an_admin_resumes_it(client, svc) -> None:
+    match_id, players = await suspended_match(client, svc)
+    north = await view(client, match_id, players["N"])
+    assert north["status"] == "suspended" and north["details"]["reason"] == "task_failed"
+    assert "ValueError" in north["details"]["message"]
+    assert north["to_act"] == []                                    # nobody is expected to act
+    state = await svc.load(match_id)
+    seat = [str(state.game.status(state.game_state).to_act[0])]
+    table = await view(client, match_id, players[seat[0]])
+    refused = await act(client, match_id, players[seat[0]], table["version"], **table["table"]["legal"][0])
+    assert (refused.status_code, refused.json()["code"]) == (422, "match_suspended"), refused.text
+    assert refused.json()["details"]["reason"] == "task_failed"
+
+    admin = await admin_of(client, svc)
+    for _ in range(50):                     # the summaries follow the log below the xmin horizon
+        if match_id in await listed(client, svc, admin):
+            break
+        await asyncio.sleep(0.1)
+    assert match_id in await listed(client, svc, admin)
+    body = {"reason": "the cause was fixed", "command_id": str(uuid.uuid4())}
+    assert (await client.post(f"/v1/admin/matches/{match_id}/resume", json=body,
+                              headers=players["N"].headers)).status_code == 403
+    resumed = await client.post(f"/v1/admin/matches/{match_id}/resume", json=body, headers=admin.headers)
+    assert resumed.status_code == 200, resumed.text
+    assert resumed.json()["status"] == "playing"
+    again = await client.post(f"/v1/admin/matches/{match_id}/resume", json=body, headers=admin.headers)
+    assert again.json() == resumed.json()                           # a retried command: its first answer
+    other = await client.post(f"/v1/admin/matches/{match_id}/resume", json={"reason": "twice"},
+                              headers=admin.headers)
+    assert (other.status_code, other.json()["code"]) == (422, "match_not_suspended")
+    table = await view(client, match_id, players[seat[0]])
+    assert table["status"] == "playing" and table["details"] is None
+    played = await act(client, match_id, players[seat[0]], table["version"], **table["table"]["legal"][0])
+    assert played.status_code == 200, played.text
+    assert match_id not in await listed(client, svc, admin)
+
+
+@pytest.mark.parametrize("action,status", [("void", "void"), ("abandon", "abandoned")])
+async def test_an_admin_voids_or_abandons_a_suspended_match(client, svc, action, status) -> None:
+    match_id, players = await suspended_match(client, svc)
+    admin = await admin_of(client, svc)
+    missing = await client.post(f"/v1/admin/matches/{match_id}/{action}", json={}, headers=admin.headers)
+    assert (missing.status_code, missing.json()["code"]) == (400, "invalid_field")
+    done = await client.post(f"/v1/admin/matches/{match_id}/{action}", json={"reason": "a bot kept failing"},
+                             headers=admin.headers)
+    assert done.status_code == 200, done.text
+    assert done.json()["status"] == status
+    table = await view(client, match_id, players["N"])
+    assert table["status"] == status
+    state = await svc.load(match_id)
+    seat = str(state.game.status(state.game_state).to_act[0])
+    mine = await view(client, match_id, players[seat])
+    over = await act(client, match_id, players[seat], mine["version"], **mine["table"]["legal"][0])
+    assert (over.status_code, over.json()["code"]) == (422, "match_over")
+    resumed = await client.post(f"/v1/admin/matches/{match_id}/resume", json={"reason": "late"},
+                                headers=admin.headers)
+    assert (resumed.status_code, resumed.json()["code"]) == (422, "match_not_suspended")
+    unknown = await client.post(f"/v1/admin/matches/{uuid.uuid4()}/{action}", json={"reason": "x"},
+                                headers=admin.headers)
+    assert unknown.status_code == 404
