@@ -53,6 +53,9 @@ BEYOND_SCHEMA = {
     ("POST /v1/matches", "wrong_dealer"): "a record's dealers follow the game's rotation from deal to deal",
     ("GET /v1/admin/audit", "invalid_field"): "since..until spans 1 to 31 days (and since <= until)",
     ("POST /v1/tournaments", "not_enough_boards"): "imported boards cover every round's deals",
+    **{(op, "bad_entropy"): "entropy: at most 1024 bytes in UTF-8 (JSON Schema counts characters), for a seat taken"
+       for op in ("POST /v1/matches", "POST /v1/matches/{match_id}/seats/{seat}",
+                  "PUT /v1/matches/{match_id}/seats/{seat}/entropy", "POST /v1/matches/{match_id}/rematch")},
 }
 
 

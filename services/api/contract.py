@@ -19,7 +19,9 @@ from typing import Any
 import msgspec
 
 from domain.bots import LEVELS
-from domain.game import GAME_NAMES, load
+from domain.fair import MAX_ENTROPY_BYTES
+from domain.match import MAX_DEALS, MAX_TARGET
+from domain.games import GAME_NAMES, load
 from domain.tournaments import FORMATS
 from services.api.schemas import MAX_VERSION
 
@@ -65,19 +67,25 @@ BODY_400 = {
 OTHER_MEDIA = {("get", "/v1/tournaments/{tournament_id}/export", "200"): "text/csv"}
 
 
-def _positive() -> dict[str, Any]:
-    return {"type": "integer", "minimum": 1}
+def _positive(most: int) -> dict[str, Any]:
+    return {"type": "integer", "minimum": 1, "maximum": most}
 
 
-OPTIONS: dict[str, dict[str, Any]] = {
-    "belote": {"variant": {"enum": ["classic", "sans_atout", "coinche"]}, "rules": {"enum": ["house", "official"]},
-               "combinations": {"type": "boolean"}, "target": _positive(), "deals": _positive()},
-    "cinch": {"mode": {"enum": ["partnership", "individual"]}, "target": _positive(),
-              "min_bid": {"type": "integer", "minimum": 1, "maximum": 14},
-              "failure_scoring": {"enum": ["shortfall", "points_plus_bid"]},
-              "low_point": {"enum": ["trick_winner", "holder"]}, "deals": _positive()},
-    "five_hundred": {"target": _positive(), "misere": {"type": "boolean"}, "deals": _positive()},
-}
+def _game_options(game: str) -> dict[str, Any]:
+    """A game's options at creation, with the bounds a new match takes (domain/match.py)."""
+    target, deals = _positive(MAX_TARGET[game]), _positive(MAX_DEALS)
+    return {
+        "belote": {"variant": {"enum": ["classic", "sans_atout", "coinche"]}, "rules": {"enum": ["house", "official"]},
+                   "combinations": {"type": "boolean"}, "target": target, "deals": deals},
+        "cinch": {"mode": {"enum": ["partnership", "individual"]}, "target": target,
+                  "min_bid": {"type": "integer", "minimum": 1, "maximum": 14},
+                  "failure_scoring": {"enum": ["shortfall", "points_plus_bid"]},
+                  "low_point": {"enum": ["trick_winner", "holder"]}, "deals": deals},
+        "five_hundred": {"target": target, "misere": {"type": "boolean"}, "deals": deals},
+    }[game]
+
+
+OPTIONS = {game: _game_options(game) for game in ("belote", "cinch", "five_hundred")}
 SEAT_SPEC = {"type": "string", "pattern": "^(open|me|bot:(" + "|".join(LEVELS) + "))$"}
 NAME_PATTERN = r"^[^\x00-\x1f]*[^\x00-\x1f\s][^\x00-\x1f]*$"   # printable, not blank
 
@@ -308,6 +316,8 @@ def finish(doc: dict[str, Any]) -> dict[str, Any]:
     """Make `doc` (the dict Litestar serves at /schema) say what the server does, in place."""
     schemas = doc.setdefault("components", {}).setdefault("schemas", {})
     structs = _structs(set(schemas))
+    entropy_note = (f"At most {MAX_ENTROPY_BYTES} bytes in UTF-8 (400 `bad_entropy` beyond); \"\" is entropy too, "
+                    "distinct from absent.")
     if structs:
         _, exact = msgspec.json.schema_components(structs, ref_template="#/components/schemas/{name}")
         for name, schema in exact.items():
@@ -316,6 +326,13 @@ def finish(doc: dict[str, Any]) -> dict[str, Any]:
     for name, rule in REQUEST_RULES.items():
         if name in schemas:
             rule(schemas[name])
+    for schema in schemas.values():
+        entropy = schema.get("properties", {}).get("entropy")
+        if entropy is not None:
+            for branch in entropy.get("anyOf", [entropy]):
+                if branch.get("type") == "string":
+                    branch["maxLength"] = min(branch.get("maxLength", MAX_ENTROPY_BYTES), MAX_ENTROPY_BYTES)
+            entropy["description"] = entropy_note
     for path, operations in doc.get("paths", {}).items():
         for method, op in operations.items():
             if isinstance(op, dict) and "responses" in op:

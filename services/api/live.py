@@ -215,21 +215,24 @@ def _frame_ndjson(message: bytes | None) -> bytes:
     return b"" if message is None else message + b"\n"
 
 
-def _refusal(description: str, code: str, message: str) -> ResponseSpec:
+def _refusal(description: str, *refusals: tuple[str, str]) -> ResponseSpec:
     return ResponseSpec(data_container=ErrorOut, description=description, generate_examples=False,
-                        examples=[Example(summary=code, value={"code": code, "message": message, "details": {}})])
+                        examples=[Example(summary=code, value={"code": code, "message": message, "details": {}})
+                                  for code, message in refusals])
 
 
 @get("/v1/matches/{match_id:str}/stream", name="match_stream", tags=["live"], security=BEARER,
      responses={200: ResponseSpec(data_container=str, media_type="application/x-ndjson", generate_examples=False,
                                   description="One JSON message a line (SSE events with Accept: text/event-stream)",
                                   examples=[Example(summary="snapshot, then events", value=STREAM_EXAMPLE)]),
-                401: _refusal("No token, or an unknown or revoked one", "unauthorized",
-                              "this token is unknown or was revoked"),
-                403: _refusal("A sealed tournament table, for a reader without a seat", "board_sealed", SEALED),
-                404: _refusal("No such match", "match_not_found", "no match '5b0c1f9e-…'"),
+                401: _refusal("No token, or an unknown or revoked one",
+                              ("unauthorized", "this token is unknown or was revoked")),
+                403: _refusal("Not for this reader: a sealed tournament table, or a privileged read while seated",
+                              (visibility.SEALED.code, visibility.SEALED.message),
+                              (visibility.PLAYING.code, visibility.PLAYING.message)),
+                404: _refusal("No such match", ("match_not_found", "no match '5b0c1f9e-…'")),
                 503: _refusal("Live updates (Redis) or the database cannot be reached; retry after Retry-After",
-                              "unavailable", "live updates are unavailable: Connection refused")})
+                              ("unavailable", "live updates are unavailable: Connection refused"))})
 async def match_stream(request: Request, match_id: PathStr, after: AfterOrNone = None) -> Stream:
     """Live messages of a match: SSE when `Accept` names `text/event-stream`, else NDJSON.
     On SSE a `Last-Event-ID` header (what EventSource sends on reconnect) counts as `after`."""
