@@ -102,7 +102,10 @@ def figures(report: Path) -> dict[str, Any]:
     refused: collections.Counter[tuple[str, str]] = collections.Counter()
     requests = 0
     for line in report.open():
-        event = json.loads(line)
+        try:
+            event = json.loads(line)
+        except ValueError:          # the last line of a report still being written
+            continue
         finished = event.get("ScenarioFinished")
         if finished is None:
             continue

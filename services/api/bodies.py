@@ -26,39 +26,45 @@ JSON_TYPES = ("application/json",)
 _decoder = msgspec.json.Decoder()
 
 
-def refusal(value: Any, limit: int = MAX_DEPTH) -> str | None:
-    """Why a decoded body cannot be taken (and, on the way, each number without a fraction made
-    an integer: JSON has one number type, and JSON Schema's `integer` includes 2.0): "too_deep" when arrays/objects nest more than
-    `limit` levels (a scalar is level 0), "nul_character" when a string (or a key) holds U+0000,
-    which no text column of Postgres can store; None when it can."""
+# Top-level fields whose own check refuses a NUL with its own code (`bad_entropy`, naming the
+# field): the body check leaves them to it.
+OWN_NUL_CHECK = frozenset({"entropy"})
+
+
+def _integral(value: Any) -> Any:
+    return int(value) if isinstance(value, float) and value.is_integer() and abs(value) < INTEGRAL else value
+
+
+def refusal(value: Any, limit: int = MAX_DEPTH) -> tuple[str, str] | None:
+    """(code, JSON path) of why a decoded body cannot be taken, or None when it can: `too_deep`
+    when arrays/objects nest more than `limit` levels (a scalar is level 0), `nul_character`
+    when a string or a key holds U+0000, which no text column of Postgres stores. On the way,
+    each number without a fraction becomes an integer: JSON has one number type, and JSON
+    Schema's `integer` includes 2.0."""
     if isinstance(value, str):
-        return "nul_character" if "\x00" in value else None
-    stack = [(value, 1)] if isinstance(value, (dict, list)) else []
+        return ("nul_character", "$") if "\x00" in value else None
+    stack = [(value, 1, "$")] if isinstance(value, (dict, list)) else []
     while stack:
-        item, level = stack.pop()
+        item, level, path = stack.pop()
         if level > limit:
-            return "too_deep"
-        if isinstance(item, dict):
-            for key, child in item.items():
-                if isinstance(child, float) and child.is_integer() and abs(child) < INTEGRAL:
-                    item[key] = int(child)
-        else:
-            for index, child in enumerate(item):
-                if isinstance(child, float) and child.is_integer() and abs(child) < INTEGRAL:
-                    item[index] = int(child)
-        for child in (*item.keys(), *item.values()) if isinstance(item, dict) else item:
+            return "too_deep", "$"
+        pairs = list(item.items()) if isinstance(item, dict) else list(enumerate(item))
+        for key, child in pairs:
+            here = f"{path}.{key}" if isinstance(item, dict) else f"{path}[{key}]"
+            if isinstance(key, str) and "\x00" in key:
+                return "nul_character", path
+            child = item[key] = _integral(child)
             if isinstance(child, str):
-                if "\x00" in child:
-                    return "nul_character"
+                if "\x00" in child and not (level == 1 and key in OWN_NUL_CHECK):
+                    return "nul_character", here
             elif isinstance(child, (dict, list)):
-                stack.append((child, level + 1))
+                stack.append((child, level + 1, here))
     return None
 
 
-def _refused(code: str) -> ApiError:
+def _refused(code: str, path: str) -> ApiError:
     if code == "nul_character":
-        return ApiError(400, code, "a string in the JSON body holds U+0000 (NUL), which no field accepts",
-                        {"field": "$"})
+        return ApiError(400, code, f"{path}: a string holds U+0000 (NUL), which no field accepts", {"field": path})
     return ApiError(400, "too_deep", f"the JSON body nests more than {MAX_DEPTH} levels of arrays and objects",
                     {"field": "$", "max_depth": MAX_DEPTH})
 
@@ -78,7 +84,7 @@ def loads(data: str | bytes) -> Any:
     except RecursionError:
         raise msgspec.DecodeError(f"nested more than {MAX_DEPTH} levels") from None
     if (why := refusal(value)) is not None:
-        raise msgspec.DecodeError(why)
+        raise msgspec.DecodeError(why[0])
     return value
 
 
@@ -99,8 +105,8 @@ class JsonRequest(Request):
         try:
             value = decode_json(body or b"null", type_decoders=self.route_handler.resolve_type_decoders())
         except RecursionError:
-            raise _refused("too_deep") from None
+            raise _refused("too_deep", "$") from None
         if (why := refusal(value)) is not None:
-            raise _refused(why)
+            raise _refused(*why)
         self._json = self._connection_state.json = value
         return value

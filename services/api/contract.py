@@ -3,8 +3,8 @@
 Litestar documents what a route declares; what every route shares is added here from the
 route's own shape, so that no route can forget it: each error answer is `ErrorOut`
 (`{code, message, details}`; Litestar's default 400 is `{status_code, detail}`, which the
-server never sends); a route with parameters or a body can answer 400, one with a body 415
-and 400 `too_deep` (services/api/bodies.py); a route with a bearer can answer 401; every
+server never sends); a route with parameters or a body can answer 400, one with a body 415,
+413 and 400 `too_deep` (services/api/bodies.py); a route with a bearer can answer 401; every
 route but the probes and the metrics 429 and 503 `not_ready` (services/api/errors.py).
 Request schemas get what the validation checks but msgspec cannot say (`REQUEST_RULES`):
 a game's options, the seats, the names. Links tie create → seat → act (and the match's
@@ -45,6 +45,9 @@ SHARED: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
     "401": ("No token, or an unknown or revoked one", {
         "unauthorized": {"summary": "missing token", "value": _error(
             "unauthorized", "send 'Authorization: Bearer <token>' (POST /v1/players gives one)")}}),
+    "413": ("The body is larger than 10 MiB", {
+        "request_entity_too_large": {"summary": "too large", "value": _error(
+            "request_entity_too_large", "Request Entity Too Large")}}),
     "415": ("The body is not JSON (send `Content-Type: application/json`)", {
         "unsupported_media_type": {"summary": "text/plain", "value": _error(
             "unsupported_media_type", "send the body as application/json, not 'text/plain'",
@@ -246,7 +249,7 @@ def _errors(path: str, method: str, op: dict[str, Any], schemas: dict[str, Any])
     if op.get("parameters") or "requestBody" in op:
         wanted.append("400")
     if "requestBody" in op:
-        wanted.append("415")
+        wanted += ["413", "415"]
     if op.get("security"):
         wanted.append("401")
     if path not in NO_DATABASE and not path.startswith("/schema"):
