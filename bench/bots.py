@@ -106,13 +106,16 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
     settings = Settings(database_url=url, redis_url=redis_url, redis_prefix=prefix)
     wake = WakePublisher(redis, prefix)
 
+    hooks = []
+
     async def after_append(result) -> None:          # what services.bootstrap composes for the API
         await wake(result)
-        await fastpath.after_commit(result)
+        for hook in hooks:
+            await hook(result)
 
     svc = MatchService(PostgresEventStore(pool, after_append=after_append), Vault(pool))
-    fastpath.bind(svc, settings)
     app = make_app(settings)
+    hooks.append(fastpath.hook(svc, app))
     stop = asyncio.Event()
     projections = [*default_projections(), Publisher(redis_url=redis_url, prefix=prefix), BotTurns(scheduler(app))]
     projector = asyncio.create_task(run_projector(ProjectionRunner(PostgresEventStore(pool)), projections,
@@ -160,7 +163,6 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
         stop.set()
         await asyncio.wait_for(projector, 10)
         app.close()
-        fastpath.unbind()
         await pool.close()
         async for key in redis.scan_iter(match=f"{prefix}*"):
             await redis.unlink(key)

@@ -16,6 +16,7 @@ import msgspec
 
 from domain.cards import Seat
 from domain.chains import Chain, chain_for, next_chain, renewal_due  # noqa: F401  (re-exported)
+from domain.match_bounds import MAX_DEALS, MAX_TARGET, check_bounds  # noqa: F401  (re-exported)
 from domain.game import AdjustScore, GameRules, RuleViolation, StartDeal, VoidDeal, verify
 from domain.games import load
 
@@ -88,20 +89,6 @@ class MatchState(msgspec.Struct, frozen=True):
 
 def initial() -> MatchState:
     return MatchState()
-
-
-MAX_DEALS = 1000
-MAX_TARGET = {"belote": 10_000, "cinch": 500, "five_hundred": 5_000}
-"""Bounds of a new match's `deals` and `target` (about ten times each game's usual target).
-The games' own options (and so `record play`) take any positive integer."""
-
-
-def check_bounds(game_name: str, options: Mapping[str, Any]) -> None:
-    for option, limit in (("deals", MAX_DEALS), ("target", MAX_TARGET.get(game_name))):
-        value = options.get(option)
-        if limit is not None and isinstance(value, int) and not isinstance(value, bool) and value > limit:
-            raise RuleViolation("bad_option", f"option {option!r}: at most {limit} in a new {game_name} match, "
-                                f"got {value}", {"option": option, "max": limit})
 
 
 def create(match_id: str, game_name: str, options: Mapping[str, Any], seats: Mapping[str, SeatHolder | None],

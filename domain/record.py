@@ -44,6 +44,7 @@ def _play(record: Any, legal: bool) -> dict[str, Any]:
     deals = record.get("deals")
     if not isinstance(deals, list):
         raise RecordError(None, None, "bad_record", "'deals' must be a list of deals")
+    _check_chains(record)
     rulings = _rulings(record.get("rulings"), len(deals))
 
     state = game.initial(options)
@@ -123,6 +124,35 @@ def _check_fair(game: GameRules, d: int, deck: tuple[str, ...], fair: Any) -> No
         ok, message = False, f"bad 'fair' inputs: {error}"
     if not ok:
         raise RecordError(d, None, "bad_deck", message)
+
+
+def _count(value: Any, low: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+
+def _hash(value: Any) -> bool:
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdefABCDEF" for c in value)
+
+
+def _check_chains(record: Mapping[str, Any]) -> None:
+    """An exported record's chains (docs/fair-deal.md, "In match records"), when it has them:
+    `tip` and `chain_length` of the first, `renewals` in order. Only their shape is checked
+    here; records without them play as before."""
+    if "tip" in record and not _hash(record["tip"]):
+        raise RecordError(None, None, "bad_record", "'tip' must be 64 hex digits")
+    if "chain_length" in record and not _count(record["chain_length"], 1):
+        raise RecordError(None, None, "bad_record", "'chain_length' must be a positive integer")
+    renewals = record.get("renewals", [])
+    if not isinstance(renewals, list):
+        raise RecordError(None, None, "bad_record", "'renewals' must be a list")
+    previous = (1, 0)
+    for renewal in renewals:
+        ok = isinstance(renewal, Mapping) and _hash(renewal.get("tip")) and _count(renewal.get("chain_length"), 1) \
+            and _count(renewal.get("chain"), 2) and _count(renewal.get("first_deal"), 1)
+        if not ok or renewal["chain"] != previous[0] + 1 or renewal["first_deal"] <= previous[1]:
+            raise RecordError(None, None, "bad_record", f"bad renewal {renewal!r}: chain (from 2), tip (64 hex), "
+                              "chain_length and first_deal, numbered on from the one before and starting later")
+        previous = (renewal["chain"], renewal["first_deal"])
 
 
 def _rulings(raw: Any, n_deals: int) -> dict[int, list[Any]]:

@@ -14,7 +14,8 @@ A seat bids its side's value less a safety margin (`MARGIN`, which makes about 7
 contracts), rounded down to ten, in one go: an opening bid is the opener's whole value, a
 raise the supporter's whole support, so neither partner has anything left to add and the
 side raises its own partner at most once. Coinche when the hand takes the opponents under
-their bid, surcoinche when the side's value clears the coinched contract by a margin, capot
+their bid (`COINCHE_AT`, set by duplicate duels: about 60% of the contracts it coinches
+fail), surcoinche when the side's value clears the coinched contract by a margin, capot
 when the hand alone can draw trumps and has no losing card.
 """
 
@@ -34,7 +35,7 @@ NO_TRUMP_TAKE = (76, 75, 73.5, 73.5)   # Sans Atout: take from this `no_trump_va
                                        # opponents are known to be weaker): the best sixth of five-card hands
 
 MARGIN = 20              # Coinche: bid the side's value less this (about 70% of contracts made)
-COINCHE_AT = 30         # Coinche: coinche when the hand takes this much off an average defence (about 60% fail)
+COINCHE_AT = 20         # Coinche: coinche when the hand takes this much off an average defence
 OPEN = {"base": 46, "J": 28, "9": 20, "A": 16, "T": 12, "low": 8, "belote": 21, "long": 3,
         "side_ace": 12, "side_ten": 4, "side_king": 1, "void": 7}
 SUPPORT = {"average": 50, "J": 36, "9": 22, "A": 16, "T": 13, "low": 10, "belote": 18, "long": 4,

@@ -17,6 +17,11 @@ from typing import Callable, Sequence
 from domain.cards import Card, Seat
 
 
+PRECIOUS = 5
+"""A card counting this much (a Cinch pedro, a Belote ten) is never led to draw trumps that
+it cannot beat."""
+
+
 @dataclass(slots=True)
 class Table:
     seat: Seat
@@ -96,8 +101,9 @@ def lead(t: Table) -> Card:
         if beats_unseen(t, top, t.trump):
             return top                                  # draw trumps with a master
         if len(trumps) >= 3:
-            low = [c for c in trumps if t.points(c) == 0] or trumps
-            return min(low, key=lambda c: t.power(c, t.trump))
+            low = [c for c in trumps if t.points(c) == 0] or [c for c in trumps if t.points(c) < PRECIOUS]
+            if low:                                     # never a pedro or a big trump to draw with
+                return min(low, key=lambda c: (t.points(c), t.power(c, t.trump)))
     plain = [c for c in legal if c not in trumps]
     masters = [c for c in plain if beats_unseen(t, c, t.suit_of(c))]
     if masters:

@@ -15,12 +15,14 @@ from typing import Any
 from domain.bots import cardplay
 from domain.bots.sampling import Unsatisfiable, deal_hidden
 from domain.cards import DECK_52, PARTNER, SEATS, Seat
-from domain.cinch.messages import DealScored, Play
+from domain.cinch.commands import Play
+from domain.cinch.events import DealScored
 from domain.cinch.options import side_table
 from domain.cinch.play import legal_cards
 from domain.cinch.state import IDX, NEXT, State
-from domain.cinch.trumps import TABLES, left_pedro
+from domain.cinch.ranking import TABLES, left_pedro
 
+INDIVIDUAL_MARGIN = 1.0
 RANK_VALUE = {r: i for i, r in enumerate("23456789TJQKA", start=2)}
 
 
@@ -54,6 +56,14 @@ def _bid(view: Any, seat: Seat, legal: list[dict[str, Any]]) -> dict[str, Any]:
     high = max(((s, v) for s, v in view.bids if v is not None), key=lambda x: x[1], default=None)
     if high is not None and partnership and high[0] == PARTNER[seat] and est < high[1] + 1:
         return {"action": "pass"}                      # leave it to the partner's bid
+    if not partnership:
+        # Each for himself: a made bid scores the maker's points whatever its level, so the
+        # cheapest bid buys the trump suit; a hand that takes a point more than it is safe.
+        if values and values[0] <= est - INDIVIDUAL_MARGIN:
+            return {"action": "bid", "value": values[0]}
+        if values and not can_pass:
+            return {"action": "bid", "value": values[0]}
+        return {"action": "pass"}
     target = int(est + help_)
     if values and target >= max(values[0], 5):
         return {"action": "bid", "value": max(values[0], min(target - 1, values[-1]))}

@@ -24,6 +24,7 @@ from types import ModuleType
 from typing import Any
 
 from domain.bots.sampling import Unsatisfiable
+from domain.bots.seat_view import unwrap
 from domain.games import load
 
 log = logging.getLogger(__name__)
@@ -43,8 +44,6 @@ class Expert:
         self.last_worlds = 0
 
     def __call__(self, view: Any, rng: random.Random) -> dict[str, Any] | None:
-        from domain.bots import unwrap
-
         table, raw_options = unwrap(view)
         if table is None:
             return None

@@ -8,13 +8,14 @@ from __future__ import annotations
 from domain.cards import DECK_52
 from domain.game import AdjustScore, GameRules, StartDeal, VoidDeal
 
-from .actions import legal_actions, parse_action
-from .decider import decide, evolve
-from .messages import COMMANDS, EVENTS
-from .options import Options, parse_options, sides
-from .state import State, initial
-from .summary import deal_summary, status
-from .views import redact, view
+from domain.cinch.actions import legal_actions, parse_action
+from domain.cinch.commands import COMMAND_TYPES
+from domain.cinch.decider import decide, evolve
+from domain.cinch.events import EVENT_TYPES
+from domain.cinch.options import Options, parse_options, sides
+from domain.cinch.state import State, initial
+from domain.cinch.summary import deal_summary, status
+from domain.cinch.views import redact, view
 
 GAME = GameRules(
     name="cinch",
@@ -31,8 +32,8 @@ GAME = GameRules(
     parse_action=parse_action,
     status=status,
     deal_summary=deal_summary,
-    command_types=(StartDeal, VoidDeal, AdjustScore, *COMMANDS),
-    event_types=EVENTS,
+    command_types=(StartDeal, VoidDeal, AdjustScore, *COMMAND_TYPES),
+    event_types=EVENT_TYPES,
 )
 
 __all__ = ["GAME", "Options", "State"]

@@ -10,9 +10,9 @@ from typing import Any, Final
 from domain.cards import DECK_52, SEATS, SUITS, CardCodeError, Seat, parse_card
 from domain.game import RuleViolation
 
-from . import auction, exchange, play
-from .messages import Bid, Discard, NameTrump, Pass, Play, Rob
-from .state import HAND_SIZE, State
+from domain.cinch import auction, exchange, play
+from domain.cinch.commands import Bid, Discard, NameTrump, Pass, Play, Rob
+from domain.cinch.state import HAND_SIZE, State
 
 FIELDS: Final = {
     "pass": (),

@@ -11,8 +11,9 @@ from msgspec.structs import replace
 from domain.cards import Seat
 from domain.game import RuleViolation
 
-from .messages import Bid, BidMade, Pass, Passed
-from .state import NEXT, Contract, State, verify_turn
+from domain.cinch.commands import Bid, Pass
+from domain.cinch.events import BidMade, Passed
+from domain.cinch.state import NEXT, Contract, State, verify_turn
 
 MAX_BID = 14
 

@@ -6,15 +6,16 @@ from typing import Any
 
 from domain.game import AdjustScore, RuleViolation, StartDeal, VoidDeal
 
-from . import auction, dealing, exchange, play
-from .messages import (Bid, BidMade, CardPlayed, DealScored, DealStarted, DealVoided, Discard, NameTrump, Pass,
-                       Passed, Play, Rob, ScoreAdjusted, TrickWon)
-from .state import State
+from domain.cinch import auction, dealing, exchange, play, rulings
+from domain.cinch.commands import Bid, Discard, NameTrump, Pass, Play, Rob
+from domain.cinch.events import (BidMade, CardPlayed, DealScored, DealStarted, DealVoided, Passed, ScoreAdjusted,
+                                 TrickWon)
+from domain.cinch.state import State
 
 DECIDE: dict[type, Any] = {
     StartDeal: dealing.decide_start,
-    VoidDeal: dealing.decide_void,
-    AdjustScore: dealing.decide_adjust,
+    VoidDeal: rulings.decide_void,
+    AdjustScore: rulings.decide_adjust,
     Bid: auction.decide_bid,
     Pass: auction.decide_pass,
     NameTrump: exchange.decide_trump,
@@ -25,8 +26,8 @@ DECIDE: dict[type, Any] = {
 
 EVOLVE: dict[type, Any] = {
     DealStarted: dealing.evolve_start,
-    DealVoided: dealing.evolve_void,
-    ScoreAdjusted: dealing.evolve_adjust,
+    DealVoided: rulings.evolve_void,
+    ScoreAdjusted: rulings.evolve_adjust,
     BidMade: auction.evolve_bid,
     Passed: auction.evolve_pass,
     **exchange.EVOLVE,

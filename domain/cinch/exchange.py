@@ -14,9 +14,10 @@ from domain.cards import Seat
 from domain.game import RuleViolation
 from domain.tricks import Trick
 
-from .messages import CardsDrawn, Discard, NameTrump, NonTrumpsDiscarded, PackRobbed, Rob, TrumpNamed, TrumpsDiscarded
-from .state import HAND_SIZE, PREVIOUS, State, non_dealers, verify_turn, with_hand
-from .trumps import TABLES
+from domain.cinch.commands import Discard, NameTrump, Rob
+from domain.cinch.events import CardsDrawn, NonTrumpsDiscarded, PackRobbed, TrumpNamed, TrumpsDiscarded
+from domain.cinch.ranking import TABLES
+from domain.cinch.state import HAND_SIZE, PREVIOUS, State, non_dealers, verify_turn, with_hand
 
 # --- what a seat may do ------------------------------------------------------------------
 

@@ -13,10 +13,11 @@ from domain.cards import Card, Seat
 from domain.game import RuleViolation
 from domain.tricks import Trick, current_winner, play_to_trick
 
-from .messages import CardPlayed, DealScored, Play, TrickWon
-from .scoring import credits, deal_score, points_of, settle
-from .state import IDX, NEXT, TRICKS, DealRecord, State, verify_turn
-from .trumps import TABLES, TrumpTable
+from domain.cinch.commands import Play
+from domain.cinch.events import CardPlayed, DealScored, TrickWon
+from domain.cinch.ranking import TABLES, TrumpTable
+from domain.cinch.scoring import credits, deal_score, points_of, settle
+from domain.cinch.state import IDX, NEXT, TRICKS, DealRecord, State, verify_turn
 
 
 def legal_cards(hand: Sequence[Card], trick: Trick, table: TrumpTable) -> tuple[Card, ...]:

@@ -16,9 +16,9 @@ from msgspec.structs import replace
 from domain.cards import Card
 from domain.tricks import leader_after_deals
 
-from .options import Options, side_table, sides
-from .state import Contract, DealRecord, State
-from .trumps import TABLES
+from domain.cinch.options import Options, side_table, sides
+from domain.cinch.ranking import TABLES
+from domain.cinch.state import Contract, DealRecord, State
 
 
 def credits(state: State) -> tuple[tuple[Card, str | None], ...]:

@@ -16,7 +16,7 @@ from domain.cards import SEATS, Card, Seat, next_seat
 from domain.game import RuleViolation
 from domain.tricks import Trick
 
-from .options import Options, parse_options
+from domain.cinch.options import Options, parse_options, sides
 
 DIRECTION: Final = "clockwise"
 IDX: Final = {s: i for i, s in enumerate(SEATS)}
@@ -95,8 +95,6 @@ def non_dealers(dealer: Seat) -> tuple[Seat, Seat, Seat]:
 
 
 def initial(options: Any = None) -> State:
-    from .options import sides
-
     options = parse_options(options)
     return State(options=options, match_score={side: 0 for side in sides(options)})
 

@@ -8,9 +8,9 @@ from typing import Any
 from domain.game import MatchStatus
 from domain.tricks import next_dealer
 
-from .options import side_table, sides
-from .state import DIRECTION, State
-from .trumps import TABLES
+from domain.cinch.options import side_table, sides
+from domain.cinch.ranking import TABLES
+from domain.cinch.state import DIRECTION, State
 
 
 def status(state: State) -> MatchStatus:

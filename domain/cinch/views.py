@@ -16,10 +16,10 @@ from msgspec.structs import replace
 from domain.cards import Seat
 from domain.tricks import Trick
 
-from .actions import legal_actions
-from .messages import CardsDrawn, DealStarted, PackRobbed
-from .options import Options
-from .state import Contract, State
+from domain.cinch.actions import legal_actions
+from domain.cinch.events import CardsDrawn, DealStarted, PackRobbed
+from domain.cinch.options import Options
+from domain.cinch.state import Contract, State
 
 
 class DealScore(msgspec.Struct, frozen=True):

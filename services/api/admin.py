@@ -1,6 +1,6 @@
 """Admin routes of the disputes feature: the queue, the replay of a deal, rulings, the audit.
 
-Mounted by `services.api.disputes.register()`. The replay shows hidden cards, so it is for
+Declared with the disputes feature (`services.api.disputes.FEATURE`). The replay shows hidden cards, so it is for
 admins and for the organiser of the match's own tournament only, and every read of it is
 written to the audit stream before the answer leaves (services/disputes.py). Rulings and
 the audit log are for admins.
@@ -18,7 +18,7 @@ from litestar.params import Body, FromPath
 
 from services.api import admin_matches
 from services.api.auth import authenticated, requires
-from services.api.disputes import DISPUTE_EXAMPLE, HANDLERS, PATH_HANDLERS, Reason, dispute_out, queue, service
+from services.api.dispute_views import DISPUTE_EXAMPLE, HANDLERS, PATH_HANDLERS, Reason, dispute_out, queue, service
 from services.api.errors import ApiError
 from services.api.flows import parse_seat
 from services.api.ratelimit import rate_limited
@@ -70,7 +70,7 @@ async def replay(match_id: PathStr, deal: FromPath[int], principal: Caller, runt
 
     svc = service(runtime)
     state = await runtime.matches.load(match_id)  # 404 before 403 tells nothing: the ids are unguessable
-    await ensure_readable(runtime.store, principal, state, "replay", deal, route="replay")
+    await ensure_readable(runtime, principal, state, "replay", deal, route="replay")
     return await svc.replay(match_id, deal, principal, None if seat is None else parse_seat(seat), dispute)
 
 

@@ -90,9 +90,11 @@ async def hint(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[s
     return await service(runtime).give(state, seat, principal.player_id)
 
 
-async def used(runtime: Any, match_id: str) -> dict[str, int]:
-    """Every seat's count of hints used in the match, for the match view."""
-    return await service(runtime).used(match_id)
+async def counts(runtime: Any, match_id: str) -> dict[str, Any]:
+    """For the match view: every seat's count of hints used (never what they said), and
+    each seat's allowance in this match (`hints_limit`, 0 where hints are off)."""
+    hints = service(runtime)
+    return {"hints_used": await hints.used(match_id), "hints_limit": await hints.limit(match_id)}
 
 
 ROUTES = [hint]

@@ -11,7 +11,7 @@ What this module needs from the rest of the API it finds on `app.state` at first
 (`services.api.live_deps.LiveDeps`), so the composition root (`services/bootstrap.py`) stays
 the one place that builds pools and stores: `store` (a PostgresEventStore) when present, else
 a small pool of its own; tokens through `services.api.auth.principal_from_token`; metrics
-through `services.api.metrics` when they exist. `LIFESPAN` closes what it opened.
+through `services.api.metrics` when they exist. Its lifespan closes what it opened.
 """
 
 from __future__ import annotations
@@ -35,14 +35,15 @@ from services import visibility
 from services.api.bodies import loads
 from services.api.errors import ApiError
 from services.api.schemas import BEARER, AfterOrNone, ErrorOut, PathStr, live_params
-from services.api.live_deps import (  # noqa: F401  (LIFESPAN and drain: used by bootstrap and serve)
-    LIFESPAN,
+from services.api.live_deps import (  # noqa: F401  (drain: used by serve)
     Unauthorized,
-    _register_publisher,
     drain,
     live_deps,
+    live_lifespan,
+    publisher,
     until_disconnect,
 )
+from services.features import Feature
 
 log = logging.getLogger(__name__)
 
@@ -289,4 +290,4 @@ async def match_stream(request: Request, match_id: PathStr, after: AfterOrNone =
 
 
 ROUTES = [match_ws, match_stream]
-_register_publisher()
+FEATURE = Feature("live streams", routes=tuple(ROUTES), lifespans=(live_lifespan,), projections=(publisher,))

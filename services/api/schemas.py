@@ -18,6 +18,7 @@ from litestar.di import NamedDependency
 from litestar.params import Body, FromQuery, PathParameter, QueryParameter
 
 from infra.players import Principal
+from services.runtime import Runtime as OpenRuntime
 
 MATCH_ID = "5b0c1f9e-3a0d-5d8a-9b1e-2f4c6a8e0d12"
 PLAYER_ID = "0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a"
@@ -25,7 +26,7 @@ COMMAND_ID = "7d444840-9dc0-11d1-b245-5ffdce74fad2"
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 
 # Handler parameter kinds, spelled out as Litestar 3 will require.
-Runtime = NamedDependency[Any]          # services.bootstrap.Runtime, from app.state
+Runtime = NamedDependency[OpenRuntime]  # the process's runtime, from app.state
 Caller = NamedDependency[Principal]     # the authenticated caller (services.api.auth)
 # An id in a path is what the server mints (UUIDs and the like): printable ASCII, so a NUL
 # byte or a megabyte of text is a 400 naming the parameter, never a query Postgres refuses.
@@ -181,10 +182,11 @@ EVENTS_EXAMPLE = {"match_id": MATCH_ID, "version": 3, "events": [
 VIEW_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "options": {"variant": "classic", "deals": 1},
                 "seats": {"N": {"kind": "player", "player_id": PLAYER_ID, "level": None}, "E": None, "S": None,
                           "W": None},
-                "status": "playing", "version": 9, "commitment": "9f2c…", "seat": "N",
+                "status": "playing", "version": 9, "commitment": "9f2c…", "seat": "N", "details": None,
                 "table": {"phase": "auction", "turn": "N", "hand": ["7S", "JH", "AD", "KC", "9H"],
                           "turn_up": "TS", "legal": [{"action": "pass"}, {"action": "take"}]},
-                "to_act": ["N"], "clock": None, "deadline": None, "hints_used": {"N": 1, "E": 0, "S": 0, "W": 0}}
+                "to_act": ["N"], "clock": None, "deadline": None, "hints_used": {"N": 1, "E": 0, "S": 0, "W": 0},
+                "hints_limit": 10}
 
 ERRORS: dict[int, tuple[str, list[Example]]] = {
     400: ("Malformed request: bad JSON, a wrong type, an unknown game or option", [

@@ -98,6 +98,7 @@ async def test_a_hint_for_the_seat_to_act_is_legal_and_counted_once(client, trut
     for other in "NESW":
         seen = await client.get(f"/v1/matches/{match_id}", headers=players[other].headers)
         assert seen.json()["hints_used"] == {s: int(s == seat) for s in "NESW"}
+        assert seen.json()["hints_limit"] == 10
         assert body["reason"]["words"] not in seen.text
     outsider = await register(client)
     watched = (await client.get(f"/v1/matches/{match_id}", headers=outsider.headers)).json()
@@ -175,7 +176,8 @@ async def test_a_tournament_match_refuses_hints(client, pool) -> None:
     refused = await hint(client, table, alice)
     assert refused.status_code == 422, refused.text
     assert refused.json()["code"] == "hints_off_tournament"
-    assert (await view(client, table, alice))["hints_used"] == {s: 0 for s in "NESW"}
+    seen = await view(client, table, alice)
+    assert seen["hints_used"] == {s: 0 for s in "NESW"} and seen["hints_limit"] == 0
 
 
 async def _recorded_match(client, deck: list[str], script: list[tuple[str, dict[str, Any]]] | None):

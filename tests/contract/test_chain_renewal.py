@@ -133,3 +133,22 @@ async def test_a_match_wedged_by_too_long_entropy_is_repaired_by_the_migration(p
     [dealt] = [e for _, e in started.events if isinstance(e, rules.DealDealt)]
     assert dealt.fair["entropy"]["N"] == hashlib.sha256(text.encode()).hexdigest()
     assert (await svc.load(match_id)).status == "playing"
+
+
+@pytest.mark.parametrize("extra,ok", [
+    ({}, True),
+    ({"tip": "ab" * 32, "chain_length": 1000, "renewals": []}, True),
+    ({"renewals": [{"chain": 2, "tip": "cd" * 32, "chain_length": 3, "first_deal": 3}]}, True),
+    ({"tip": "xyz"}, False),
+    ({"chain_length": 0}, False),
+    ({"renewals": {"chain": 2}}, False),
+    ({"renewals": [{"chain": 1, "tip": "cd" * 32, "chain_length": 3, "first_deal": 3}]}, False),
+    ({"renewals": [{"chain": 2, "tip": "cd" * 32, "chain_length": 3, "first_deal": 3},
+                   {"chain": 3, "tip": "ef" * 32, "chain_length": 3, "first_deal": 3}]}, False),
+])
+def test_record_play_takes_the_chains_of_a_record_and_checks_their_shape(extra, ok) -> None:
+    record = {"game": "cinch", "options": {"deals": 1}, "deals": [], **extra}
+    played = play_record(record)
+    assert played["ok"] is ok, played
+    if not ok:
+        assert played["code"] == "bad_record" and played["deal"] is None

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from domain.cards import DECK_52, SEATS
 from domain.cinch import GAME
-from domain.cinch.messages import DealScored
+from domain.cinch.events import DealScored
 from domain.game import RuleViolation
 from domain.game import StartDeal
 from domain.playout import choose_action, concrete, play_deal
@@ -261,7 +261,7 @@ def test_whole_matches(options, seed):
 def test_may_play_is_membership_of_the_legal_cards(cards, size, played, trump):
     """The quick one-card check used by `decide` agrees with the reference legal set."""
     from domain.cinch.play import legal_cards, may_play
-    from domain.cinch.trumps import TABLES
+    from domain.cinch.ranking import TABLES
     from domain.tricks import Trick, play_to_trick
 
     table = TABLES[trump]

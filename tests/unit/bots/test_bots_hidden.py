@@ -20,11 +20,13 @@ from domain.playout import choose_action
 CONFIGS = [
     ("belote", {"variant": "classic"}),
     ("belote", {"variant": "coinche"}),
+    ("belote", {"variant": "coinche", "rules": "official"}),
     ("belote", {"variant": "sans_atout"}),
     ("cinch", {}),
+    ("cinch", {"mode": "individual"}),
     ("five_hundred", {}),
 ]
-IDS = [f"{g}-{o.get('variant', '')}" for g, o in CONFIGS]
+IDS = [f"{g}-{'-'.join(str(v) for v in o.values())}" for g, o in CONFIGS]
 
 
 def _hands(game_name: str, state):
@@ -86,6 +88,48 @@ def test_a_decision_depends_on_the_view_only(game_name, raw, level) -> None:
         assert policy(first, random.Random(seed)) == policy(second, random.Random(seed))
 
 
+def _auction(game_name: str, raw: dict, seed: int, calls: int):
+    """A state after `calls` random legal calls, most of them passes (a Coinche seat out of
+    turn may act too)."""
+    game = load(game_name)
+    rng = random.Random(seed)
+    deck = list(game.deck)
+    rng.shuffle(deck)
+    state, _ = game.apply(game.initial(game.parse_options(raw)), StartDeal(dealer=Seat.N, deck=tuple(deck)))
+    for _ in range(calls):
+        seat = game.status(state).to_act[0]
+        view = game.view(state, seat)
+        if view.phase != "auction":
+            break
+        if {"action": "pass"} in view.legal and view.turn == seat and rng.random() < 0.7:
+            action = {"seat": str(seat), "action": "pass"}           # passes keep the auction open
+        else:
+            action = choose_action(game, state, rng, public_turns=True)
+        state, _ = game.apply(state, game.parse_action(action))
+    return game, state
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("game_name,raw", CONFIGS, ids=IDS)
+def test_a_bid_depends_on_the_view_only(game_name, raw, level) -> None:
+    """The bidding too: every seat that may act in the auction, with the other hands (and
+    any kitty or stock, which nobody sees) shuffled among themselves, decides the same."""
+    settings = {"budget": None, "worlds": 4} if level == "expert" else {}
+    policy = policy_for(game_name, level, **settings)
+    asked = 0
+    for seed in range(1, 9):
+        game, state = _auction(game_name, raw, seed, seed % 4)
+        for me in game.status(state).to_act:
+            if game.view(state, me).phase != "auction":
+                continue
+            other = _swap_hidden(game_name, state, me, random.Random(seed))
+            first, second = game.view(state, me), game.view(other, me)
+            assert msgspec.json.encode(first) == msgspec.json.encode(second)
+            assert policy(first, random.Random(seed)) == policy(second, random.Random(seed))
+            asked += 1
+    assert asked >= 4
+
+
 def test_the_policy_takes_a_match_view_too() -> None:
     game, state, me = _midplay("cinch", {}, 3, 1)
     match = rules.MatchState(match_id="m", game_name="cinch", raw_options={}, status="playing", game_state=state)
@@ -104,4 +148,4 @@ def test_every_level_plays_whole_deals(game_name, raw, level) -> None:
         deck = list(game.deck)
         rng.shuffle(deck)
         score = play_deal(game, game.parse_options(raw), SEATS[k], deck, {s: policy for s in SEATS}, rng)
-        assert set(score) >= {"NS", "EW"}
+        assert set(score) >= ({"N", "E", "S", "W"} if raw.get("mode") == "individual" else {"NS", "EW"})

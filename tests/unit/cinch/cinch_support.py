@@ -7,7 +7,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from domain.cards import DECK_52, Seat, seats_from
 from domain.cinch import GAME
-from domain.cinch.trumps import TABLES
+from domain.cinch.ranking import TABLES
 from domain.game import StartDeal
 
 ORDER = ("N", "E", "S", "W")

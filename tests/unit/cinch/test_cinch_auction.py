@@ -7,7 +7,7 @@ import pytest
 
 from cinch_support import arrange, given, options, run, when
 from domain.cinch import GAME
-from domain.cinch.messages import BidMade, Passed, TrumpNamed
+from domain.cinch.events import BidMade, Passed, TrumpNamed
 from domain.cinch.state import Contract
 from domain.game import RuleViolation, StartDeal
 

@@ -7,7 +7,7 @@ import pytest
 from cinch_support import options, record, run, to_first_lead
 from domain.cinch import GAME
 from domain.cinch.play import legal_cards
-from domain.cinch.trumps import TABLES
+from domain.cinch.ranking import TABLES
 from domain.record import play_record
 from domain.tricks import Trick, current_winner, play_to_trick
 

@@ -9,8 +9,8 @@ import pytest
 from cinch_support import arrange, options, run, when
 from domain.cards import DECK_52
 from domain.cinch import GAME
-from domain.cinch.messages import CardsDrawn, NonTrumpsDiscarded, PackRobbed, TrumpNamed, TrumpsDiscarded
-from domain.cinch.trumps import TABLES
+from domain.cinch.events import CardsDrawn, NonTrumpsDiscarded, PackRobbed, TrumpNamed, TrumpsDiscarded
+from domain.cinch.ranking import TABLES
 from domain.game import RuleViolation
 
 HEARTS = TABLES["H"].trumps

@@ -8,9 +8,9 @@ import pytest
 
 from cinch_support import options, run, to_first_lead, when
 from domain.cinch import GAME
-from domain.cinch.messages import CardPlayed, TrickWon
+from domain.cinch.events import CardPlayed, TrickWon
 from domain.cinch.play import legal_cards
-from domain.cinch.trumps import TABLES
+from domain.cinch.ranking import TABLES
 from domain.game import RuleViolation
 from domain.tricks import Trick, play_to_trick
 

@@ -9,10 +9,10 @@ import pytest
 
 from cinch_support import arrange, given, options, record, run, when
 from domain.cinch import GAME
-from domain.cinch.messages import BidMade, DealScored, DealStarted, Passed, TrumpNamed
+from domain.cinch.events import BidMade, DealScored, DealStarted, Passed, TrumpNamed
 from domain.cinch.scoring import deal_score
 from domain.cinch.state import Contract
-from domain.cinch.trumps import TABLES
+from domain.cinch.ranking import TABLES
 from domain.game import AdjustScore, RuleViolation, StartDeal, VoidDeal
 from domain.record import play_record
 from test_cinch_examples import cs1_deal

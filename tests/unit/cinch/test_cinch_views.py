@@ -9,7 +9,7 @@ import msgspec
 
 from cinch_support import options, run
 from domain.cinch import GAME
-from domain.cinch.messages import CardsDrawn, DealStarted, PackRobbed
+from domain.cinch.events import CardsDrawn, DealStarted, PackRobbed
 from domain.game import StartDeal
 from test_cinch_examples import cs1_deal
 

@@ -1,7 +1,8 @@
-"""Commands (a seat's decisions) and events (what happened) of Cinch.
+"""The events of Cinch: what happened.
 
 Tags are stable snake_case names stored in the match stream; they must not collide with the
-match layer's tags (`deal_dealt`, `action_taken`, ...) nor with each other. Events carry what
+match layer's tags (`deal_dealt`, `action_taken`, ...), nor with each other, nor with the
+commands' tags (the action names). Events carry what
 `evolve` needs and nothing it would have to re-check: `decide` has validated already.
 A seat's copy of a hidden event (`redact`) is the same Struct with the hidden cards emptied
 and their number kept, so every copy decodes with the same tag.
@@ -15,45 +16,6 @@ import msgspec
 
 from domain.cards import Card, Seat
 from domain.game import DealVoided, ScoreAdjusted  # noqa: F401  (part of this game's events)
-
-# --- Commands (carry the acting seat) ------------------------------------------------------
-
-
-class Bid(msgspec.Struct, frozen=True, tag="bid"):
-    seat: Seat
-    value: int
-
-
-class Pass(msgspec.Struct, frozen=True, tag="pass"):
-    seat: Seat
-
-
-class NameTrump(msgspec.Struct, frozen=True, tag="trump"):
-    seat: Seat
-    suit: str
-
-
-class Discard(msgspec.Struct, frozen=True, tag="discard"):
-    """The trumps a non-dealer sheds when he kept more than six (A.4.5)."""
-
-    seat: Seat
-    cards: tuple[Card, ...]
-
-
-class Rob(msgspec.Struct, frozen=True, tag="rob"):
-    """The six cards the dealer keeps from his nine and the rest of the stock (A.4.7)."""
-
-    seat: Seat
-    keep: tuple[Card, ...]
-
-
-class Play(msgspec.Struct, frozen=True, tag="play"):
-    seat: Seat
-    card: Card
-
-
-# --- Events --------------------------------------------------------------------------------
-
 
 class DealStarted(msgspec.Struct, frozen=True, tag="deal_started"):
     """Nine cards each, three at a time from eldest; the other sixteen are the stock.
@@ -144,6 +106,5 @@ class DealScored(msgspec.Struct, frozen=True, tag="deal_scored"):
 # DealVoided and ScoreAdjusted (the rulings' events) are shared: domain.game.
 
 
-COMMANDS = (Bid, Pass, NameTrump, Discard, Rob, Play)
-EVENTS = (DealStarted, BidMade, Passed, TrumpNamed, NonTrumpsDiscarded, TrumpsDiscarded, CardsDrawn,
+EVENT_TYPES = (DealStarted, BidMade, Passed, TrumpNamed, NonTrumpsDiscarded, TrumpsDiscarded, CardsDrawn,
           PackRobbed, CardPlayed, TrickWon, DealScored, DealVoided, ScoreAdjusted)
