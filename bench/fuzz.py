@@ -80,7 +80,7 @@ def schemathesis_run(base: str, tokens: list[str], max_time: int, workdir: Path,
     done = subprocess.run(command, cwd=workdir, env=env, capture_output=True, text=True,
                           timeout=timeout or max_time * 3 + 120)
     (workdir / "schemathesis.log").write_text(done.stdout + done.stderr)
-    out = figures(report)
+    out = figures(report, documented(base))
     out.update(seconds=round(time.monotonic() - started, 1), exit_code=done.returncode, command=" ".join(command),
                log=str(workdir / "schemathesis.log"))
     return out
@@ -92,7 +92,16 @@ def _decoded(body: Any) -> bytes:
     return body.encode() if isinstance(body, str) else b""
 
 
-def figures(report: Path) -> dict[str, Any]:
+def documented(base: str) -> set[str]:
+    """"METHOD /path" of every operation the served document lists."""
+    import httpx
+
+    paths = httpx.get(f"{base}/schema/openapi.json", timeout=30).json()["paths"]
+    return {f"{method.upper()} {path}" for path, ops in paths.items() for method in ops
+            if method in ("get", "post", "put", "delete", "patch")}
+
+
+def figures(report: Path, operations: set[str] | None = None) -> dict[str, Any]:
     """Requests, answers by status, 5xx, failures by check (with a few examples each), and the
     stateful requests to the act operation that reached a real match (any answer but 404/400)."""
     statuses: collections.Counter[int] = collections.Counter()
@@ -100,12 +109,14 @@ def figures(report: Path) -> dict[str, Any]:
     examples: dict[str, list[dict[str, Any]]] = collections.defaultdict(list)
     act: collections.Counter[str] = collections.Counter()
     refused: collections.Counter[tuple[str, str]] = collections.Counter()
-    requests = 0
+    requests, total, tested = 0, None, set()
     for line in report.open():
         try:
             event = json.loads(line)
         except ValueError:          # the last line of a report still being written
             continue
+        if "LoadingFinished" in event:
+            total = event["LoadingFinished"]["statistic"]["operations"]["total"]
         finished = event.get("ScenarioFinished")
         if finished is None:
             continue
@@ -113,6 +124,9 @@ def figures(report: Path) -> dict[str, Any]:
         for case_id, interaction in (recorder.get("interactions") or {}).items():
             requests += 1
             response = interaction.get("response") or {}
+            case = ((recorder.get("cases") or {}).get(case_id) or {}).get("value") or {}
+            if response.get("status_code") != 405:     # not the coverage phase's methods the route lacks
+                tested.add(f"{case.get('method', '?')} {case.get('path', '?')}")
             status = response.get("status_code")
             statuses[status] += 1
             uri = interaction["request"]["uri"].split("?", 1)[0]
@@ -145,7 +159,10 @@ def figures(report: Path) -> dict[str, Any]:
                         "status": response.get("status_code"),
                         "answer": _decoded(response.get("content"))[:300].decode(errors="replace"),
                         "failure": str((info.get("failure") or {}).get("message", info))[:400]})
-    return {"requests": requests, "by_status": {str(k): v for k, v in sorted(statuses.items(), key=str)},
+    if operations is not None:
+        total, tested = len(operations), tested & operations
+    return {"requests": requests, "operations": total, "operations_tested": len(tested),
+            "operations_untested": sorted(operations - tested) if operations is not None else None, "by_status": {str(k): v for k, v in sorted(statuses.items(), key=str)},
             "server_errors": sum(v for k, v in statuses.items() if k is not None and k >= 500),
             "schema_violations": sum(v for k, v in failures.items() if k in RESPONSE_CHECKS),
             "failures": dict(failures), "act": dict(act),
