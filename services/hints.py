@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from collections import Counter
 from typing import Any
 
@@ -32,6 +33,10 @@ ATTEMPTS = 5
 # Whether hints are off in a match never changes once it exists (a tournament table is
 # registered before its match is created), so each process keeps what it found.
 _OFF: Lru[str, "HintRefused | None"] = Lru(4096)
+# The expert's search is CPU work (tens of ms, up to about a second on a loaded machine):
+# one search at a time per process, beside the event loop, so that hints asked together
+# queue behind each other instead of all taking the API's CPU from every other request.
+_SEARCH = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hint-search")
 
 
 class HintRefused(Exception):
@@ -98,7 +103,8 @@ class HintService:
                                   {"limit": self.per_match, "used": len(mine)})
             if hint is None:
                 view = rules.view(state, seat)
-                hint = await asyncio.to_thread(advice.suggest, state.game_name, view)
+                hint = await asyncio.get_running_loop().run_in_executor(_SEARCH, advice.suggest,
+                                                                         state.game_name, view)
             record = Given(seat=str(seat), version=state.version, player_id=player_id,
                            action=None if hint.action is None else {k: v for k, v in hint.action.items() if k != "seat"},
                            reason=msgspec.to_builtins(hint.reason))

@@ -89,7 +89,7 @@ async def my_matches(principal: Caller, runtime: Runtime, status: FromQuery[Lite
      description="My seat's view (hand, legal actions, trick, contract, scores), `to_act`, `deadline`, "
                  "`hints_used` (every seat's count of hints used, never what they said) and `hints_limit` (each "
                  "seat's allowance here, 0 where hints are off); the spectator view when I hold no seat.",
-     responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 404, 429))
+     responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 403, 404, 429))
 async def get_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
     await ensure_readable(runtime, principal, state, "view", route="view")
@@ -185,5 +185,5 @@ async def _answer(runtime: Any, match_id: str, outcome: Any, principal: Principa
 
 ROUTES = [create_match, list_matches, my_matches, get_match, take_seat, give_entropy, leave_seat, start_match,
           rematch]
-FEATURE = Feature("matches", routes=(*ROUTES, *play.ROUTES, *hints.ROUTES, *records.ROUTES),
+FEATURE = Feature("matches", routes=(*ROUTES, *play.ROUTES, *records.ROUTES),
                   projections=(plain(MatchSummaries), plain(Lobby), plain(HandRecords)))

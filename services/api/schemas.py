@@ -197,9 +197,17 @@ ERRORS: dict[int, tuple[str, list[Example]]] = {
     401: ("No token, or an unknown or revoked one", [
         ex("missing token", {"code": "unauthorized", "message": "send 'Authorization: Bearer <token>'",
                              "details": {}})]),
-    403: ("The caller's role does not allow this", [
+    403: ("The caller's role does not allow this (`forbidden`); a tournament board not yet public "
+          "(`board_sealed`); a role read beyond the seat by someone who plays in the match or its tournament "
+          "(`privileged_while_playing`, written to the audit). See docs/api.md, \"Who may read what\".", [
         ex("not an admin", {"code": "forbidden", "message": "this needs the admin role",
-                            "details": {"required_role": "admin", "role": "player"}})]),
+                            "details": {"required_role": "admin", "role": "player"}}),
+        ex("a sealed board", {"code": "board_sealed", "message": "a tournament board is shown only to its seats, "
+                              "and its hand records to no one, until its round has closed at every table",
+                              "details": {"match_id": MATCH_ID}}),
+        ex("a role that plays", {"code": "privileged_while_playing", "message": "you hold a seat in this match or an "
+                                 "entry in its tournament: you read only what your seat may see, whatever your "
+                                 "role, until it is public", "details": {"match_id": MATCH_ID, "deal": 0}})]),
     404: ("No such match (or player)", [
         ex("unknown match", {"code": "unknown_match", "message": f"no match '{MATCH_ID}'",
                              "details": {"match_id": MATCH_ID}})]),

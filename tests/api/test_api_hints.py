@@ -109,6 +109,19 @@ async def test_a_hint_for_the_seat_to_act_is_legal_and_counted_once(client, trut
     assert acted.status_code == 200, acted.text
 
 
+async def test_two_requests_at_once_for_one_decision_record_one_hint(client, truth) -> None:
+    import asyncio
+
+    match_id, players = await seated_match(client, "five_hundred", {"deals": 1})
+    seat, mine = await seat_to_act(client, match_id, players)
+    first, second = await asyncio.gather(hint(client, match_id, players[seat]), hint(client, match_id, players[seat]))
+    assert first.status_code == second.status_code == 200, (first.text, second.text)
+    strip = lambda body: {k: v for k, v in body.items() if k != "replayed"}  # noqa: E731
+    assert strip(first.json()) == strip(second.json()) and first.json()["used"] == 1
+    assert len(await truth.store.read_stream(f"hints-{match_id}")) == 1
+    assert (await view(client, match_id, players["N"]))["hints_used"][seat] == 1
+
+
 async def test_no_seat_is_a_403_and_an_unknown_match_a_404(client) -> None:
     match_id, _ = await seated_match(client, "cinch", {"deals": 1})
     outsider = await register(client)
