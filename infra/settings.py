@@ -39,6 +39,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     sweep_every: float = 10.0          # seconds between the sweeper's runs (beat)
     tournament_tick: float = 15.0      # seconds between the tournament ticks (beat): scheduled starts, no-shows
     tournament_live_poll: float = 1.0  # seconds between a live tournament stream's reads while nothing happens
+    projector_delay: float = 0.0       # seconds the projector waits between two batches of a projection
     trusted_proxies: tuple[str, ...] = ()  # addresses/CIDRs whose X-Forwarded-For is believed; none by default
     write_timeout: float = 30.0        # seconds a connection's sent bytes may stay unread before it is cut
     send_buffer: int = 65536           # bytes the kernel may hold unread per connection (0: the OS's autotuning)
@@ -74,6 +75,7 @@ ENV_VARS: dict[str, str] = {
     "sweep_every": "ATOUT_SWEEP_EVERY",
     "tournament_tick": "ATOUT_TOURNAMENT_TICK",
     "tournament_live_poll": "ATOUT_TOURNAMENT_LIVE_POLL",
+    "projector_delay": "ATOUT_PROJECTOR_DELAY",
     "trusted_proxies": "ATOUT_TRUSTED_PROXIES",
     "write_timeout": "ATOUT_WRITE_TIMEOUT",
     "send_buffer": "ATOUT_SEND_BUFFER",
@@ -121,6 +123,15 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
             if not seconds > 0:
                 raise SettingsError(f"{ENV_VARS[field]} must be positive, got {raw[field]!r}")
             values[field] = seconds
+    if "projector_delay" in raw:
+        try:
+            delay = float(raw["projector_delay"])
+        except ValueError:
+            raise SettingsError(f"ATOUT_PROJECTOR_DELAY must be a number of seconds, got {raw['projector_delay']!r}"
+                                ) from None
+        if not delay >= 0:
+            raise SettingsError(f"ATOUT_PROJECTOR_DELAY must be 0 or more, got {raw['projector_delay']!r}")
+        values["projector_delay"] = delay
     if "trusted_proxies" in raw:
         values["trusted_proxies"] = _networks(raw["trusted_proxies"])
     if "send_buffer" in raw:

@@ -1,112 +1,111 @@
-"""The one place where the parts are put together: pools, the event store with its
-after-commit hooks, the vault, the game service, players, the rate limiter, and (on the
-embedded default) the projector running beside the API in the same process.
+"""The composition root: the one list of features, and the builders every process uses.
 
-The API app (`services.api.app.create_app`) and CLI commands (`atout admin`) open a
-`Runtime` here rather than wiring adapters themselves, so that a new adapter is added
-once. Features built alongside plug in without editing this file:
+`FEATURES` below is the whole system. Each entry is a `services.features.Feature` declared
+next to the code it wires (`FEATURE = Feature(...)` in the feature's module) and says what
+the feature adds to each process:
 
-* `EXTRA_ROUTES`: route handlers mounted on every app. `services.api.live.ROUTES` (the
-  live streams) is mounted automatically when that module exists, with its `LIFESPAN`.
-* `LIFESPAN_HOOKS`: Litestar lifespan hooks `hook(app) -> async context manager`, entered in
-  order once the runtime is open and on `app.state.runtime` (e.g. the fan-out subscriber),
-  exited before it closes.
-* `AFTER_COMMIT_HOOKS`: `async hook(AppendResult)`, run after each append's commit (never
-  inside it), after the projector wake-up.
-* `EXTRA_PROJECTIONS`: factories of projections the projector also runs (e.g. the
-  publisher), after `infra.projections.default_projections()`.
+====================  ========================================================================
+`routes`              route handlers of the API app (`atout serve`)
+`projections`         `factory(settings) -> Projection`, run by the projector (`atout projector`,
+                      or beside the API on the embedded default) and `atout projections`
+`after_commit`        `factory(runtime) -> async hook(AppendResult) | None`, run after every
+                      append's commit in every process that appends: the API, a worker, a CLI
+                      command (the bots' fast path is one: bots answer in every process shape)
+`lifespans`           `hook(app) -> async context manager`, entered by the API once
+                      `app.state.runtime` is open
+`public_checks`,      the visibility policy (`services.visibility.Visibility`, on
+`organiser_lookups`,  `runtime.visibility`): `async check(runtime, match_id) -> bool`,
+`entrant_lookups`     `async lookup(runtime, match_id) -> organiser | None`, `... -> set of
+                      players`. Fails closed: with no check declared no match is public.
+`tasks`               `install(celery_app)`: Celery tasks and beat entries (`atout worker`,
+                      `atout beat`)
+====================  ========================================================================
+
+To add a route, a projection or a hook: put it in your feature's `FEATURE` (or declare a new
+`Feature` in your module and add it to `FEATURES`). Nothing is registered by importing a
+module, and no module below this one imports it: what each process runs is this list.
+
+Builders: `open_runtime` (pools, the event store with its after-commit hooks, the vault, the
+game service, players, the rate limiter, the visibility policy; on the embedded default the
+projector beside the API), `lifespan` / `route_handlers` / `lifespan_hooks` (the API app,
+`services.api.app.create_app`), `projections` (the projector), `worker_app` (the workers'
+and beat's Celery app).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
+import functools
 import logging
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
-import asyncpg
 import redis.asyncio as aioredis
 
 from infra.observability import track_pool
 from infra.players import PlayerStore
-from infra.projections import Projection, ProjectionRunner, WakePublisher, default_projections, run_projector
-from infra.settings import Settings
+from infra.projections import Projection, ProjectionRunner, WakePublisher, run_projector
+from infra.settings import Settings, load_settings
 from infra.store import AppendResult, PostgresEventStore, create_pool, migrate
 from infra.vault import Vault
+from services.api import disputes, hints, live, matches, players, site, tournaments
 from services.api.ratelimit import RateLimit, RateLimiter
+from services.features import AfterCommit, Feature, Lifespan, each
 from services.matches import MatchService
+from services.runtime import Runtime
+from services.visibility import Visibility
+from services.workers import tasks as bots
+
+if TYPE_CHECKING:
+    from celery import Celery
 
 log = logging.getLogger(__name__)
 
-EXTRA_ROUTES: list[Any] = []
-LIFESPAN_HOOKS: list[Callable[[Any], contextlib.AbstractAsyncContextManager[Any]]] = []
-AFTER_COMMIT_HOOKS: list[Callable[[AppendResult], Any]] = []
-EXTRA_PROJECTIONS: list[Callable[[], Projection]] = []
+__all__ = ["FEATURES", "Runtime", "lifespan", "lifespan_hooks", "open_runtime", "projections", "route_handlers",
+           "worker_app"]
 
-LIVE_MODULE = "services.api.live"
-
-
-def projections() -> list[Projection]:
-    _workers()
-    _disputes()
-    _tournaments()
-    return [*default_projections(), *(factory() for factory in EXTRA_PROJECTIONS)]
-
-
-WORKERS_MODULE = "services.workers.reactor"
+FEATURES: tuple[Feature, ...] = (
+    site.FEATURE,          # probes, metrics, the web client
+    players.FEATURE,       # identity
+    matches.FEATURE,       # matches, play, records; the lobby, summaries and hand records
+    hints.FEATURE,         # hints for human seats (their own hints-<id> streams, counted in the view)
+    live.FEATURE,          # live match streams and their publisher
+    bots.FEATURE,          # bots' turns, turn clocks, the sweeper; the bot_turns read model and fast path
+    tournaments.FEATURE,   # tournaments, their live streams, standings; who may see a board
+    disputes.FEATURE,      # disputes and the admin routes; the disputes queue
+)
 
 
-def _workers() -> None:
-    """Import the workers' reactor (issue 7), which registers the `bot_turns` projection
-    in EXTRA_PROJECTIONS; absent in a tree without services/workers."""
-    try:
-        importlib.import_module(WORKERS_MODULE)
-    except ModuleNotFoundError as error:
-        if error.name not in (WORKERS_MODULE, "services.workers"):
-            raise
+def projections(settings: Settings | None = None, features: Sequence[Feature] = FEATURES) -> list[Projection]:
+    """What the projector runs for `settings` (default: the environment's)."""
+    settings = settings or load_settings()
+    return [factory(settings) for factory in each(features, "projections")]
 
 
-DISPUTES_MODULE = "services.api.disputes"
+def route_handlers(features: Sequence[Feature] = FEATURES) -> list[Any]:
+    """Every route of the API, in the features' order."""
+    return list(dict.fromkeys(each(features, "routes")))
 
 
-def _disputes() -> None:
-    """Import the disputes feature (issue 9), which registers its routes and the admin ones
-    in EXTRA_ROUTES and the `disputes` projection in EXTRA_PROJECTIONS."""
-    importlib.import_module(DISPUTES_MODULE)
+def lifespan_hooks(features: Sequence[Feature] = FEATURES) -> list[Lifespan]:
+    return each(features, "lifespans")
 
 
-TOURNAMENTS_MODULE = "services.api.tournaments"
+def worker_app(settings: Settings, features: Sequence[Feature] = FEATURES) -> Celery:
+    """The Celery app of `atout worker` and `atout beat`: every feature's tasks and beat
+    entries, and the runtime each worker process opens at its first task."""
+    from services.workers.app import make_app
+    from services.workers.runtime import WorkerRuntime
+
+    app = make_app(settings)
+    app.conf.atout_runtime = WorkerRuntime(functools.partial(open_runtime, settings, features=features, pool_size=2))
+    for install in each(features, "tasks"):
+        install(app)
+    return app
 
 
-def _tournaments() -> None:
-    """Import the tournaments feature (issue 8): it registers its routes, the standings
-    projection and its hooks, as the disputes feature does."""
-    importlib.import_module(TOURNAMENTS_MODULE)
-
-
-@dataclass
-class Runtime:
-    """Everything a request handler or a command needs, opened once per process."""
-
-    settings: Settings
-    pool: asyncpg.Pool
-    redis: aioredis.Redis | None
-    store: PostgresEventStore
-    vault: Vault
-    matches: MatchService
-    players: PlayerStore
-    limiter: RateLimiter
-    tasks: list[asyncio.Task[Any]] = field(default_factory=list)
-
-    @staticmethod
-    def projections() -> list[Projection]:
-        return projections()
-
-
-def _after_commit(hooks: list[Callable[[AppendResult], Any]]) -> Callable[[AppendResult], Any]:
+def _after_commit(hooks: list[AfterCommit]) -> AfterCommit:
     """Run every hook; one failing never keeps the others (or the caller) from going on."""
 
     async def run(result: AppendResult) -> None:
@@ -119,35 +118,47 @@ def _after_commit(hooks: list[Callable[[AppendResult], Any]]) -> Callable[[Appen
     return run
 
 
+def _bound(function: Callable[..., Any], runtime: Runtime) -> Callable[[str], Any]:
+    return functools.partial(function, runtime)
+
+
 @contextlib.asynccontextmanager
-async def open_runtime(settings: Settings, *, apply_migrations: bool = False, projector: bool = False,
-                       rate_limit: RateLimit | None = None, pool_size: int = 10) -> AsyncIterator[Runtime]:
-    """Open the adapters for `settings` (URLs already resolved). The pool connects on
-    first use, so a process starts (and says "not ready" on /readyz) while Postgres is
-    still coming up; `apply_migrations` and `projector` are for the embedded default."""
+async def open_runtime(settings: Settings, *, features: Sequence[Feature] = FEATURES, apply_migrations: bool = False,
+                       projector: bool = False, rate_limit: RateLimit | None = None,
+                       pool_size: int = 10) -> AsyncIterator[Runtime]:
+    """Open the adapters for `settings` (URLs already resolved), with every feature's
+    after-commit hooks and visibility checks. The pool connects on first use, so a process
+    starts (and says "not ready" on /readyz) while Postgres is still coming up;
+    `apply_migrations` and `projector` are for the embedded default."""
     if not settings.database_url:
         raise ValueError("no database URL: resolve the embedded servers before opening the runtime")
     pool = track_pool("runtime", await create_pool(settings.database_url, min_size=0, max_size=pool_size))
     redis = (aioredis.from_url(settings.redis_url, socket_connect_timeout=1.0, socket_timeout=1.0)
              if settings.redis_url else None)
-    hooks: list[Callable[[AppendResult], Any]] = []
+    hooks: list[AfterCommit] = []
     if redis is not None:
         hooks.append(WakePublisher(redis, settings.redis_prefix))
-    hooks += AFTER_COMMIT_HOOKS
     store = PostgresEventStore(pool, after_append=_after_commit(hooks))
     vault = Vault(pool)
     runtime = Runtime(settings=settings, pool=pool, redis=redis, store=store, vault=vault,
                       matches=MatchService(store, vault), players=PlayerStore(pool),
-                      limiter=RateLimiter(redis, settings.redis_prefix, rate_limit or RateLimit(settings.rate_limit_requests, settings.rate_limit_window)))
+                      limiter=RateLimiter(redis, settings.redis_prefix, rate_limit or RateLimit(
+                          settings.rate_limit_requests, settings.rate_limit_window)))
+    runtime.visibility = Visibility(*([_bound(check, runtime) for check in each(features, kind)]
+                                      for kind in ("public_checks", "organiser_lookups", "entrant_lookups")))
     stop = asyncio.Event()
     try:
+        for factory in each(features, "after_commit"):
+            hook = factory(runtime)
+            if hook is not None:
+                hooks.append(hook)
         if apply_migrations:
             async with pool.acquire() as conn:
                 applied = await migrate(conn)
             if applied:
                 log.info("migrations applied", extra={"applied": applied})
         if projector:
-            runtime.tasks.append(asyncio.create_task(_run_projector(settings, stop), name="projector"))
+            runtime.tasks.append(asyncio.create_task(_run_projector(settings, features, stop), name="projector"))
         yield runtime
     finally:
         stop.set()
@@ -158,12 +169,13 @@ async def open_runtime(settings: Settings, *, apply_migrations: bool = False, pr
                 task.cancel()
             except Exception:
                 log.exception("%s stopped with an error", task.get_name())
+        await runtime.closing.aclose()
         if redis is not None:
             await redis.aclose()
         await pool.close()
 
 
-async def _run_projector(settings: Settings, stop: asyncio.Event) -> None:
+async def _run_projector(settings: Settings, features: Sequence[Feature], stop: asyncio.Event) -> None:
     """The projector beside the API (embedded default), on its own small pool so API
     requests can never starve it; restarted after a failure until the process stops."""
     assert settings.database_url is not None
@@ -172,8 +184,9 @@ async def _run_projector(settings: Settings, stop: asyncio.Event) -> None:
         runner = ProjectionRunner(PostgresEventStore(pool))
         while not stop.is_set():
             try:
-                await run_projector(runner, projections(), redis_url=settings.redis_url,
-                                    redis_prefix=settings.redis_prefix, stop=stop)
+                await run_projector(runner, projections(settings, features), redis_url=settings.redis_url,
+                                    redis_prefix=settings.redis_prefix, batch_delay=settings.projector_delay,
+                                    stop=stop)
             except Exception:
                 log.exception("projector failed; restarting in 2s")
                 with contextlib.suppress(asyncio.TimeoutError):
@@ -182,36 +195,10 @@ async def _run_projector(settings: Settings, stop: asyncio.Event) -> None:
         await pool.close()
 
 
-def _live() -> Any | None:
-    """`services.api.live` when it exists (built in parallel); its own import errors surface."""
-    try:
-        return importlib.import_module(LIVE_MODULE)
-    except ModuleNotFoundError as error:
-        if error.name != LIVE_MODULE:
-            raise
-        return None
-
-
-def route_handlers() -> list[Any]:
-    """Every route of the API beyond the probes: ours, the live streams', the registered ones."""
-    from services.api import hints, matches, metrics, play, players, records
-
-    _disputes()
-    _tournaments()
-    live = _live()
-    return [*players.ROUTES, *matches.ROUTES, *play.ROUTES, *hints.ROUTES, *records.ROUTES, *metrics.ROUTES,
-            *(getattr(live, "ROUTES", []) if live else []), *EXTRA_ROUTES]
-
-
-def lifespan_hooks() -> list[Callable[[Any], contextlib.AbstractAsyncContextManager[Any]]]:
-    """The hooks entered inside the runtime: the registered ones, then the live module's."""
-    live = _live()
-    return [*LIFESPAN_HOOKS, *(getattr(live, "LIFESPAN", []) if live else [])]
-
-
-def lifespan(settings: Settings, **options: Any) -> Callable[[Any], contextlib.AbstractAsyncContextManager[None]]:
+def lifespan(settings: Settings, *, features: Sequence[Feature] = FEATURES,
+             **options: Any) -> Callable[[Any], contextlib.AbstractAsyncContextManager[None]]:
     """A Litestar lifespan hook: open the runtime, put it on `app.state.runtime`, enter the
-    registered hooks; undo all of it in reverse order at shutdown."""
+    features' lifespans; undo all of it in reverse order at shutdown."""
 
     @contextlib.asynccontextmanager
     async def hook(app: Any) -> AsyncIterator[None]:
@@ -219,9 +206,10 @@ def lifespan(settings: Settings, **options: Any) -> Callable[[Any], contextlib.A
             log.warning("no database configured: the API answers 503 not_ready")
             yield
             return
-        async with open_runtime(settings, **options) as runtime, contextlib.AsyncExitStack() as stack:
+        async with open_runtime(settings, features=features, **options) as runtime, \
+                contextlib.AsyncExitStack() as stack:
             app.state.runtime = runtime
-            for extra in lifespan_hooks():
+            for extra in lifespan_hooks(features):
                 await stack.enter_async_context(extra(app))
             try:
                 yield

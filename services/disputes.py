@@ -31,8 +31,8 @@ from infra.players import Principal
 from infra.serialization import EventRegistry
 from infra.store import CommandConflictError, ConcurrencyError, PostgresEventStore
 from services.matches import MatchService, registry_for, stream_of
-from services import visibility
-from services.visibility import _seated, may_review
+from services.visibility import Visibility, may_review
+from services.visibility import _seated
 
 
 class AuditEntry(msgspec.Struct, frozen=True, tag="audit_entry"):
@@ -80,13 +80,16 @@ def filing_role(principal: Principal, state: rules.MatchState, organisers: set[s
 
 
 class DisputeService:
-    def __init__(self, store: PostgresEventStore, matches: MatchService) -> None:
+    def __init__(self, store: PostgresEventStore, matches: MatchService,
+                 visibility: Visibility | None = None) -> None:
+        """`visibility`: the runtime's policy (default: closed, no organiser, nothing public)."""
         self.store, self.matches = store, matches
+        self.visibility = visibility or Visibility()
 
     # --- who may do what ------------------------------------------------------------------
 
     async def organisers(self, match_id: str) -> set[str]:
-        return await visibility.organisers(match_id)
+        return await self.visibility.organisers(match_id)
 
     # --- the dispute aggregate ------------------------------------------------------------
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import secrets
 import uuid
-from functools import lru_cache
 from typing import Any, Mapping
 
 import msgspec
@@ -23,7 +22,8 @@ from domain.cards import SEATS, Seat
 from domain.game import RuleViolation, StartDeal
 from domain.games import load
 from infra.lru import Lru
-from infra.serialization import EventRegistry
+from infra.match_registry import registry_for
+from infra.streams import match_stream
 from infra.store import AppendResult, ConcurrencyError, PostgresEventStore
 from infra.vault import Vault
 
@@ -45,17 +45,7 @@ class Outcome(msgspec.Struct, frozen=True):
 
 
 def stream_of(match_id: str) -> str:
-    return f"match-{match_id}"
-
-
-@lru_cache(maxsize=None)
-def registry_for(game_name: str | None) -> EventRegistry:
-    """The events a match of this game holds: the match layer's and the game's own."""
-    registry = EventRegistry()
-    registry.register_all(rules.MATCH_EVENTS)
-    if game_name:
-        registry.register_all(load(game_name).event_types)
-    return registry
+    return match_stream(match_id)
 
 
 def _fingerprint(kind: str, body: Any) -> bytes:

@@ -16,14 +16,16 @@ The policy, in words (docs/api.md "Who may read what"):
   match, or an entry in its tournament, reads only what his seat may, whatever his role
   (`privileged_while_playing`). Once what he asks for is public, it is public to him too.
 
-The tournaments feature says which matches are whose through the hooks below
-(`services/api/tournaments.py` registers them); without it every match is public, no
-organiser owns any and nobody holds an entry.
+The features say which matches are whose through the checks they declare
+(`Feature.public_checks`, `organiser_lookups`, `entrant_lookups`; the tournaments feature in
+`services/api/tournaments.py` declares one of each); the runtime holds the policy they make
+up (`Runtime.visibility`, a `Visibility`). It fails closed: with no public check declared no
+match is public; without lookups no organiser owns any and nobody holds an entry.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal
 
 import msgspec
@@ -31,13 +33,13 @@ import msgspec
 from domain import match as rules
 from infra.players import Principal
 
-# Who organises a match's tournament: `async lookup(match_id) -> organiser player id | None`.
-ORGANISER_LOOKUPS: list[Callable[[str], Awaitable[str | None]]] = []
 # Whether a finished match's deals may be shown to anyone (a tournament board still being
 # played at another table may not): `async check(match_id) -> bool`, all must agree.
-PUBLIC_CHECKS: list[Callable[[str], Awaitable[bool]]] = []
+PublicCheck = Callable[[str], Awaitable[bool]]
+# Who organises a match's tournament: `async lookup(match_id) -> organiser player id | None`.
+OrganiserLookup = Callable[[str], Awaitable["str | None"]]
 # Who plays in a match's tournament (the players of every entry): `async lookup(match_id) -> set`.
-ENTRANT_LOOKUPS: list[Callable[[str], Awaitable[set[str]]]] = []
+EntrantLookup = Callable[[str], Awaitable["set[str]"]]
 
 PRIVILEGED_WHILE_PLAYING = "privileged_while_playing"
 BOARD_SEALED = "board_sealed"
@@ -122,60 +124,71 @@ def seat_of(state: rules.MatchState, player_id: str | None) -> str | None:
     return next((s for s, h in state.seats.items() if h is not None and h.player_id == player_id), None)
 
 
-async def is_public(match_id: str) -> bool:
-    """Whether every registered check lets anyone see this match (no tournament says no)."""
-    return all([await check(match_id) for check in PUBLIC_CHECKS])
+class Visibility:
+    """The policy of one runtime, from the checks the features declared (bound to it):
+    `public_checks` (all must agree that anyone may see a match; none declared: nobody
+    may), `organiser_lookups` (who organises a match's event), `entrant_lookups` (who plays
+    in it). The decision itself is `refusal`'s; this class looks the facts up."""
 
+    def __init__(self, public_checks: Sequence[PublicCheck] = (), organiser_lookups: Sequence[OrganiserLookup] = (),
+                 entrant_lookups: Sequence[EntrantLookup] = ()) -> None:
+        self.public_checks = tuple(public_checks)
+        self.organiser_lookups = tuple(organiser_lookups)
+        self.entrant_lookups = tuple(entrant_lookups)
 
-async def organisers(match_id: str) -> set[str]:
-    return {o for o in [await lookup(match_id) for lookup in ORGANISER_LOOKUPS] if o}
+    async def is_public(self, match_id: str) -> bool:
+        """Whether every declared check lets anyone see this match; False with none declared."""
+        if not self.public_checks:
+            return False
+        return all([await check(match_id) for check in self.public_checks])
 
+    async def organisers(self, match_id: str) -> set[str]:
+        return {o for o in [await lookup(match_id) for lookup in self.organiser_lookups] if o}
 
-async def entrants(match_id: str) -> set[str]:
-    found: set[str] = set()
-    for lookup in ENTRANT_LOOKUPS:
-        found |= set(await lookup(match_id))
-    return found
+    async def entrants(self, match_id: str) -> set[str]:
+        found: set[str] = set()
+        for lookup in self.entrant_lookups:
+            found |= set(await lookup(match_id))
+        return found
 
+    async def reader_of(self, principal: Principal | None, match_id: str, seat: str | None) -> Reader:
+        """The facts about `principal` and one match, from the declared lookups."""
+        public = await self.is_public(match_id)
+        if principal is None or not principal.has_role("organiser"):
+            return Reader(seat=seat, public=public)   # no role: who organises or enters changes nothing
+        admin = principal.has_role("admin")
+        return Reader(admin=admin, seat=seat, public=public,
+                      organiser=not admin and principal.player_id in await self.organisers(match_id),
+                      entrant=principal.player_id in await self.entrants(match_id))
 
-async def reader_of(principal: Principal | None, match_id: str, seat: str | None) -> Reader:
-    """The facts about `principal` and one match, from the registered lookups."""
-    if principal is None:
-        return Reader(seat=seat, public=await is_public(match_id))
-    return Reader(admin=principal.has_role("admin"), seat=seat,
-                  organiser=principal.role == "organiser" and principal.player_id in await organisers(match_id),
-                  entrant=principal.player_id in await entrants(match_id), public=await is_public(match_id))
+    async def check(self, principal: Principal | None, state: rules.MatchState, read: Read,
+                    deal: int | None = None) -> Refusal | None:
+        """`refusal` with the facts looked up. A seat's own view, and an unsealed match's
+        finished deals to its seats, need no lookup (what `refusal` answers them anyway)."""
+        seat = seat_of(state, getattr(principal, "player_id", None))
+        if seat is not None and (read == "view" or (read in ("record", "deals") and not state.sealed)):
+            return None
+        return refusal(await self.reader_of(principal, state.match_id, seat), state, read, deal)
 
+    async def may_watch(self, principal: Principal | None, state: rules.MatchState) -> bool:
+        """Whether `principal` may look at a match (its view, its events, its live stream)."""
+        return await self.check(principal, state, "view") is None
 
-async def check(principal: Principal | None, state: rules.MatchState, read: Read,
-                deal: int | None = None) -> Refusal | None:
-    """`refusal` with the facts looked up. A seat's own view, and an unsealed match's
-    finished deals to its seats, need no lookup (what `refusal` answers them anyway)."""
-    seat = seat_of(state, getattr(principal, "player_id", None))
-    if seat is not None and (read == "view" or (read in ("record", "deals") and not state.sealed)):
-        return None
-    return refusal(await reader_of(principal, state.match_id, seat), state, read, deal)
-
-
-async def may_watch(principal: Principal | None, state: rules.MatchState) -> bool:
-    """Whether `principal` may look at a match (its view, its events, its live stream)."""
-    return await check(principal, state, "view") is None
-
-
-async def seal_listing(principal: Principal, summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A list of match summaries as `principal` may see it: a table it may not watch keeps its
-    place in the list, but not its score, winner, deals or version — another table may still
-    be playing the same boards."""
-    shown = []
-    for summary in summaries:
-        seat = next((s for s, h in (summary.get("seats") or {}).items()
-                     if isinstance(h, dict) and h.get("player_id") == principal.player_id), None)
-        if seat is None:
-            reader = await reader_of(principal, summary["match_id"], None)
-            if not reader.public and not (reader.reviewer and not reader.playing):
-                summary = {**summary, "score": None, "winner": None, "deals": None, "version": None, "sealed": True}
-        shown.append(summary)
-    return shown
+    async def seal_listing(self, principal: Principal, summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A list of match summaries as `principal` may see it: a table it may not watch keeps its
+        place in the list, but not its score, winner, deals or version — another table may still
+        be playing the same boards."""
+        shown = []
+        for summary in summaries:
+            seat = next((s for s, h in (summary.get("seats") or {}).items()
+                         if isinstance(h, dict) and h.get("player_id") == principal.player_id), None)
+            if seat is None:
+                reader = await self.reader_of(principal, summary["match_id"], None)
+                if not reader.public and not (reader.reviewer and not reader.playing):
+                    summary = {**summary, "score": None, "winner": None, "deals": None, "version": None,
+                               "sealed": True}
+            shown.append(summary)
+        return shown
 
 
 def _seated(state: rules.MatchState, player_id: str) -> bool:

@@ -20,17 +20,11 @@ from typing import Any, Callable
 
 from domain.bots import belote, cinch, five_hundred
 from domain.bots.random import policy as uniform_policy
+from domain.bots.seat_view import unwrap
 
 Policy = Callable[[Any, Random], "dict[str, Any] | None"]
 LEVELS = ("random", "basic", "expert")
 FAMILIES: dict[str, ModuleType] = {"belote": belote, "cinch": cinch, "five_hundred": five_hundred}
-
-
-def unwrap(view: Any) -> tuple[Any, dict[str, Any] | None]:
-    """(the game's view, the match's raw options or None) of a MatchView or a game view."""
-    if hasattr(view, "table") and hasattr(view, "commitment"):
-        return view.table, dict(view.options)
-    return view, None
 
 
 def policy_for(game_name: str, level: str, **settings: Any) -> Policy:

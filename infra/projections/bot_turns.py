@@ -184,3 +184,50 @@ class BotTurns(Projection):
                 self.schedule(due)
             except Exception:   # the sweeper will find them; never block the projection
                 log.exception("could not schedule %d turns", len(due))
+
+
+# --- reads of the table (the sweeper's) -------------------------------------------------------
+
+OVERDUE = """
+SELECT match_id, version, bots, humans, due_at, extract(epoch FROM due_at - now()) AS due_in,
+       takeovers, extract(epoch FROM takeover_at - now()) AS takeover_in
+FROM bot_turns
+WHERE (cardinality(bots) > 0 AND updated_at < now() - make_interval(secs => $1))
+   OR (cardinality(humans) > 0 AND due_at IS NOT NULL AND due_at < now() - make_interval(secs => 1))
+   OR (cardinality(takeovers) > 0 AND takeover_at IS NOT NULL AND takeover_at < now() - make_interval(secs => 1))
+ORDER BY updated_at LIMIT $2
+"""
+
+IDLE = """
+SELECT match_id, version FROM bot_turns
+WHERE last_event_at < now() - make_interval(secs => $1)
+ORDER BY last_event_at LIMIT $2
+"""
+
+
+def _left(seconds: Any) -> float | None:
+    return None if seconds is None else max(0.0, float(seconds))
+
+
+async def overdue_turns(pool: Any, overdue: float, limit: int = 1000) -> list[Turn]:
+    """The turns whose bot has waited `overdue` seconds, or whose clock or takeover is past
+    due (a lost task): empty before the projector has created the table."""
+    import asyncpg
+
+    try:
+        rows = await pool.fetch(OVERDUE, overdue, limit)
+    except asyncpg.UndefinedTableError:
+        return []
+    return [Turn(r["match_id"], r["version"], tuple(r["bots"]), tuple(r["humans"]), _left(r["due_in"]),
+                 tuple(r["takeovers"]), _left(r["takeover_in"])) for r in rows]
+
+
+async def idle_matches(pool: Any, after: float, limit: int = 1000) -> list[tuple[str, int]]:
+    """(match id, version) of the matches with no event for `after` seconds."""
+    import asyncpg
+
+    try:
+        rows = await pool.fetch(IDLE, after, limit)
+    except asyncpg.UndefinedTableError:
+        return []
+    return [(r["match_id"], r["version"]) for r in rows]

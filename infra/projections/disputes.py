@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import asyncpg
+import msgspec
+
 from infra.projections.base import RowProjection
 from infra.store.model import RecordedEvent
 
@@ -57,3 +60,29 @@ class DisputesQueue(RowProjection):
             row = {**row, "status": "rejected" if data["ruling"] == "reject" else "resolved",
                    "ruling": {**ruling, "at": event.recorded_at.isoformat()}}
         return {**row, "updated_at": event.recorded_at, "version": event.stream_version}
+
+
+QUEUE = """
+SELECT dispute_id, match_id, deal, filed_by, role, reason, position, status, ruling, filed_at, updated_at, version
+FROM disputes WHERE ($1::text[] IS NULL OR status = ANY($1::text[])) AND ($2::text IS NULL OR filed_by = $2)
+ORDER BY filed_at DESC LIMIT $3
+"""
+_json = msgspec.json.Decoder()
+
+
+async def queue(pool: asyncpg.Pool, statuses: list[str] | None, filed_by: str | None, limit: int) -> list[dict]:
+    """The queue, newest first: with `statuses` (None: all), filed by `filed_by` (None: anyone).
+    Empty before the projector has created the table."""
+    try:
+        rows = await pool.fetch(QUEUE, statuses, filed_by, limit)
+    except asyncpg.UndefinedTableError:
+        return []
+    out = []
+    for r in rows:
+        row = dict(r)
+        for col in ("position", "ruling"):
+            row[col] = _json.decode(row[col]) if row[col] is not None else None
+        for col in ("filed_at", "updated_at"):
+            row[col] = row[col].isoformat() if row[col] else None
+        out.append(row)
+    return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from infra.projections.base import RowProjection
-from infra.projections.match_summaries import match_id_of
+from infra.projections.match_summaries import jsonb, match_id_of, match_id_of_row
 from infra.store.model import RecordedEvent
 
 
@@ -53,3 +53,24 @@ class Lobby(RowProjection):
         holder = data["holder"] if event.type == "seat_taken" else None
         seats = {**row["seats"], data["seat"]: holder}
         return {**row, "seats": seats, "free_seats": free_seats(seats)}
+
+
+LOBBY = """
+SELECT match_id, game, options, seats, free_seats, created_at FROM lobby
+WHERE free_seats > 0 AND ($1::text IS NULL OR game = $1)
+ORDER BY created_at DESC LIMIT $2
+"""
+
+
+async def open_matches(pool: Any, game: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+    """The lobby's rows with a free seat, newest first (of one game, or all); empty before
+    the projector has created the table."""
+    import asyncpg
+
+    try:
+        rows = await pool.fetch(LOBBY, game, limit)
+    except asyncpg.UndefinedTableError:
+        return []
+    return [{"match_id": match_id_of_row(r["match_id"]), "game": r["game"], "options": jsonb(r["options"]),
+             "seats": jsonb(r["seats"]), "free_seats": r["free_seats"], "created_at": r["created_at"].isoformat()}
+            for r in rows]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from infra.projections.base import RowProjection
 from infra.store.model import RecordedEvent
 
@@ -94,3 +96,40 @@ class MatchSummaries(RowProjection):
         row["updated_at"] = event.recorded_at
         row["version"] = event.stream_version
         return row
+
+
+# Seats are {"N": {"kind": "player", "player_id": ...} | null, ...}; a player's matches
+# are the rows with one seat naming them.
+SUMMARIES = """
+SELECT match_id, game, options, seats, status, score, deals, winner, version, created_at, updated_at
+FROM match_summaries
+WHERE ($1::text IS NULL OR status = $1)
+  AND ($2::text IS NULL OR EXISTS (SELECT 1 FROM jsonb_each(seats) s WHERE s.value->>'player_id' = $2))
+ORDER BY updated_at DESC NULLS LAST LIMIT $3
+"""
+_json = msgspec.json.Decoder()
+
+
+def jsonb(value: Any) -> Any:
+    return _json.decode(value) if isinstance(value, (bytes, bytearray, memoryview, str)) else value
+
+
+def match_id_of_row(stream_or_id: str) -> str:
+    return stream_or_id.removeprefix(MATCH_STREAM_PREFIX)
+
+
+async def summaries(pool: Any, status: str | None = None, player_id: str | None = None,
+                    limit: int = 50) -> list[dict[str, Any]]:
+    """Summaries newest first: of one status (or all), where `player_id` holds a seat (or
+    anyone's); empty before the projector has created the table."""
+    import asyncpg
+
+    try:
+        rows = await pool.fetch(SUMMARIES, status, player_id, limit)
+    except asyncpg.UndefinedTableError:
+        return []
+    return [{"match_id": match_id_of_row(r["match_id"]), "game": r["game"], "options": jsonb(r["options"]),
+             "seats": jsonb(r["seats"]), "status": r["status"], "score": jsonb(r["score"]), "deals": r["deals"],
+             "winner": r["winner"], "version": r["version"],
+             "created_at": r["created_at"].isoformat() if r["created_at"] else None,
+             "updated_at": r["updated_at"].isoformat() if r["updated_at"] else None} for r in rows]

@@ -35,9 +35,12 @@ async def run_projector(
     redis_url: str | None = None,
     redis_prefix: str = "atout",
     poll_interval: float = 0.5,
+    batch_delay: float = 0.0,
     stop: asyncio.Event | None = None,
 ) -> None:
-    """Tail the log into `projections` until `stop` is set.
+    """Tail the log into `projections` until `stop` is set, each at most once every
+    `batch_delay` seconds (`ATOUT_PROJECTOR_DELAY`; a projection's own `catch_up_delay`
+    when longer): a delay trades the read models' freshness for fewer, larger batches.
 
     A projection whose stored version differs from its code's is rebuilt first (the
     previous tables keep serving until the swap).
@@ -63,7 +66,7 @@ async def run_projector(
                     raise LostLock("the projector lock connection closed")
                 now, wait_for = loop.time(), poll_interval
                 for projection in projections:
-                    due = ran.get(projection.name, -math.inf) + projection.catch_up_delay
+                    due = ran.get(projection.name, -math.inf) + max(projection.catch_up_delay, batch_delay)
                     if now < due:  # it lags on purpose: come back when it is due
                         wait_for = min(wait_for, due - now)
                         continue

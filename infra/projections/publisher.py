@@ -28,6 +28,7 @@ import redis.asyncio as aioredis
 from domain import match as rules
 from domain.cards import Seat
 from domain.games import GAME_NAMES, load
+from infra.match_registry import registry_for
 from infra.projections.base import Change, Projection
 from infra.projections.match_states import MatchStates
 from infra.store.model import RecordedEvent
@@ -75,8 +76,6 @@ def all_event_types() -> frozenset[str]:
 
 
 def decode(state: rules.MatchState, recorded: RecordedEvent) -> Any:
-    from services.matches import registry_for  # one registry per game, shared with the service
-
     return registry_for(state.game_name or None).decode_recorded(recorded)
 
 

@@ -113,3 +113,22 @@ class TournamentStandings(RowProjection):
         row["version"] = event.stream_version
         return row
 
+
+
+DUE = """
+SELECT tournament_id, status FROM tournament_standings
+WHERE (status = 'registering' AND schedule IS NOT NULL AND schedule <= now()) OR status = 'running'
+ORDER BY schedule NULLS LAST LIMIT $1
+"""
+
+
+async def due_tournaments(pool: Any, limit: int = 200) -> list[tuple[str, str]]:
+    """(tournament id, status) of the tournaments to start (their schedule has passed) or
+    to move on (running); empty before the projector has created the table."""
+    import asyncpg
+
+    try:
+        rows = await pool.fetch(DUE, limit)
+    except asyncpg.UndefinedTableError:
+        return []
+    return [(r["tournament_id"], r["status"]) for r in rows]

@@ -20,7 +20,7 @@ from litestar.params import Body
 from services import suspensions
 from services.api import queries
 from services.api.auth import authenticated, requires
-from services.api.disputes import Reason
+from services.api.dispute_views import Reason
 from services.api.ratelimit import rate_limited
 from services.api.schemas import BEARER, MATCH_ID, Caller, Limit, PathStr, Runtime, ex, responses
 

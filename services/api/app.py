@@ -1,10 +1,10 @@
 """The Litestar application factory.
 
-The app is built from explicit lists (routes, startup/shutdown hooks, lifespan
-context managers) so later features plug in by adding to `ROUTES`, registering in
-`services.bootstrap`, or passing hooks, without this file learning about them. Settings
-travel on `app.state.settings` (already resolved: embedded server URLs filled in), the
-opened adapters on `app.state.runtime` (see `services.bootstrap`), never through globals.
+The app is built from the features of the composition root (`services.bootstrap.FEATURES`:
+their routes and lifespans) plus what a caller passes, so a feature plugs in by declaring
+it there, never by editing this file. Settings travel on `app.state.settings` (already
+resolved: embedded server URLs filled in), the opened adapters on `app.state.runtime`
+(`services.runtime.Runtime`), never through globals.
 """
 
 from __future__ import annotations
@@ -20,18 +20,16 @@ from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin, Yaml
 from litestar.openapi.spec import Components, SecurityScheme, Tag
 
 from infra.settings import Settings
-from services.api import health, web
+from services import bootstrap
 from services.api.auth import DEPENDENCIES
 from services.api.errors import HANDLERS, error_body
 from services.api.logs import CorrelationMiddleware
 from services.api.ratelimit import RateLimit
+from services.features import Feature
 
 log = logging.getLogger(__name__)
 
-__all__ = ["ROUTES", "create_app", "error_body"]
-
-# Route handlers (functions, controllers or routers) mounted on every app.
-ROUTES: list[Any] = [*health.ROUTES, *web.ROUTES]  # web: the reference client at / and /admin
+__all__ = ["create_app", "error_body"]
 
 OPENAPI = OpenAPIConfig(
     title="Atout",
@@ -57,18 +55,19 @@ def create_app(
     projector: bool = False,
     apply_migrations: bool = False,
     rate_limit: RateLimit | None = None,
+    features: Sequence[Feature] | None = None,
 ) -> Litestar:
-    """Build the app: probes, the API routes and the runtime's lifespan from
-    `services.bootstrap`, then `route_handlers` and hooks. `projector` runs the projector
-    in this process and `apply_migrations` migrates at start-up (the embedded default)."""
-    from services import bootstrap
-
-    runtime = bootstrap.lifespan(settings, apply_migrations=apply_migrations, projector=projector,
-                                 rate_limit=rate_limit)
+    """Build the app: the features' routes and the runtime's lifespan from `features`
+    (default: `services.bootstrap.FEATURES`), then `route_handlers` and hooks. `projector`
+    runs the projector in this process and `apply_migrations` migrates at start-up (the
+    embedded default)."""
+    features = bootstrap.FEATURES if features is None else features
+    runtime = bootstrap.lifespan(settings, features=features, apply_migrations=apply_migrations,
+                                 projector=projector, rate_limit=rate_limit)
     # Handlers and hooks the bootstrap already mounts may be passed again by older callers.
-    entered = bootstrap.lifespan_hooks()
+    entered = bootstrap.lifespan_hooks(features)
     return Litestar(
-        route_handlers=list(dict.fromkeys([*ROUTES, *bootstrap.route_handlers(), *route_handlers])),
+        route_handlers=list(dict.fromkeys([*bootstrap.route_handlers(features), *route_handlers])),
         on_startup=list(on_startup),
         on_shutdown=list(on_shutdown),
         lifespan=[runtime, *(hook for hook in lifespan if hook not in entered)],

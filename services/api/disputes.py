@@ -1,8 +1,7 @@
 """Player-facing dispute routes: file a dispute, my disputes, verify a deal, export a match.
 
-Importing this module registers the disputes feature with `services.bootstrap` (these
-routes, the admin routes of `services.api.admin` and the `disputes` projection), as the
-live streams do, so the feature plugs in without the app knowing it. Who may see what is
+`FEATURE` declares the disputes feature: these routes, the admin routes of
+`services.api.admin` and the `disputes` projection. Who may see what is
 decided in `services.disputes` (players of the match, its tournament's organiser, admins;
 finished deals to anyone once the match is over).
 """
@@ -12,26 +11,23 @@ from __future__ import annotations
 import uuid
 from typing import Annotated, Any
 
-import asyncpg
 import msgspec
-from litestar import Request, Response, get, post
+from litestar import Response, get, post
 from litestar.params import Body, FromPath
 
 from domain import disputes as cases
-from domain.game import RuleViolation
 from infra.projections.disputes import DisputesQueue
+from services.api import admin
 from services.api.auth import authenticated
-from services.api.errors import ApiError, error_body
+from services.api.dispute_views import (DISPUTE_EXAMPLE, HANDLERS, PATH_HANDLERS, VERIFY_EXAMPLE, Reason, dispute_out,
+                                        queue, service)
 from services.api.ratelimit import rate_limited
-from services.api.schemas import BEARER, MATCH_ID, PLAYER_ID, Caller, FromQuery, Limit, PathStr, Runtime, ex, responses
-from services.disputes import DisputeService, UnknownDispute
+from services.api.schemas import BEARER, Caller, FromQuery, Limit, PathStr, Runtime, ex, responses
+from services.disputes import DisputeService
+from services.features import Feature, plain
 
 TAGS = ["disputes"]
 PLAYER = [authenticated, rate_limited]
-Reason = Annotated[str, msgspec.Meta(min_length=1, max_length=cases.MAX_REASON)]
-NOT_FOUND = {"unknown_deal"}
-CONFLICTS = {"dispute_closed"}
-_json = msgspec.json.Decoder()
 
 
 class PositionIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -45,47 +41,6 @@ class FileDispute(msgspec.Struct, forbid_unknown_fields=True):
     reason: Reason
     position: PositionIn | None = None
     command_id: uuid.UUID | None = None
-
-
-def service(runtime: Any) -> DisputeService:
-    return DisputeService(runtime.store, runtime.matches)
-
-
-def dispute_out(dispute: cases.Dispute) -> dict[str, Any]:
-    return msgspec.to_builtins(dispute)
-
-
-def _violation(_: Request, exc: RuleViolation) -> Response:
-    return Response(error_body(exc.code, exc.message, exc.details), status_code=409 if exc.code in CONFLICTS else 422)
-
-
-def _path_violation(request: Request, exc: RuleViolation) -> Response:
-    """A deal named in the path that does not exist is a missing resource, not a refusal."""
-    if exc.code in NOT_FOUND:
-        return Response(error_body(exc.code, exc.message, exc.details), status_code=404)
-    return _violation(request, exc)
-
-
-def _unknown(_: Request, exc: UnknownDispute) -> Response:
-    return Response(error_body("unknown_dispute", f"no dispute {exc.dispute_id!r}", {"dispute_id": exc.dispute_id}),
-                    status_code=404)
-
-
-def _forbidden(_: Request, exc: PermissionError) -> Response:
-    return Response(error_body("forbidden", str(exc)), status_code=403)
-
-
-HANDLERS = {RuleViolation: _violation, UnknownDispute: _unknown, PermissionError: _forbidden}
-PATH_HANDLERS = {**HANDLERS, RuleViolation: _path_violation}
-
-DISPUTE_EXAMPLE = {"dispute_id": "3f1c…", "match_id": MATCH_ID, "deal": 0, "by": PLAYER_ID, "role": "player",
-                   "reason": "W played a heart on a spade lead at trick 3",
-                   "position": {"deal": 0, "trick": 2, "card": "7H"}, "status": "open", "ruling": None, "version": 1}
-VERIFY_EXAMPLE = {"deal": 0, "replay_of": None, "tip": "9f2c…", "seed": "4be1…", "commitment": "77a0…",
-                  "context": f"match:{MATCH_ID}:deal:1", "entropy": {"N": "…"}, "chain_index": 1,
-                  "status": "verified", "checks": {"context": True, "seed_matches_commitment": True,
-                                                   "seed_in_published_chain": True, "deck": True, "hands": True},
-                  "problems": []}
 
 
 @post("/v1/matches/{match_id:str}/disputes", guards=PLAYER, tags=TAGS, security=BEARER, exception_handlers=HANDLERS,
@@ -105,42 +60,18 @@ async def file_dispute(match_id: PathStr, data: Annotated[FileDispute, Body(exam
                     headers={"Location": f"/v1/disputes/{dispute.dispute_id}"})
 
 
-QUEUE = """
-SELECT dispute_id, match_id, deal, filed_by, role, reason, position, status, ruling, filed_at, updated_at, version
-FROM disputes WHERE ($1::text[] IS NULL OR status = ANY($1::text[])) AND ($2::text IS NULL OR filed_by = $2)
-ORDER BY filed_at DESC LIMIT $3
-"""
-
-
-async def queue(pool: asyncpg.Pool, statuses: list[str] | None, filed_by: str | None, limit: int) -> list[dict]:
-    """Rows of the `disputes` read model (it lags the log by a poll interval)."""
-    try:
-        rows = await pool.fetch(QUEUE, statuses, filed_by, limit)
-    except asyncpg.UndefinedTableError:
-        return []
-    out = []
-    for r in rows:
-        row = dict(r)
-        for col in ("position", "ruling"):
-            row[col] = _json.decode(row[col]) if row[col] is not None else None
-        for col in ("filed_at", "updated_at"):
-            row[col] = row[col].isoformat() if row[col] else None
-        out.append(row)
-    return out
-
-
 @get("/v1/disputes/mine", guards=PLAYER, tags=TAGS, security=BEARER, summary="The disputes I filed, newest first",
      responses=responses(200, list, [ex("mine", [DISPUTE_EXAMPLE])], "My disputes with their status", 401, 429))
 async def my_disputes(principal: Caller, runtime: Runtime, limit: Limit = 50) -> list[dict[str, Any]]:
     return await queue(runtime.pool, None, principal.player_id, limit)
 
 
-async def _readable_match(runtime: Any, match_id: str, principal: Any, route: str) -> DisputeService:
+async def _readable_match(runtime: Runtime, match_id: str, principal: Any, route: str) -> DisputeService:
     """A deal's record, seed and verification: `services.visibility`'s `deals` read."""
     from services.api.play import ensure_readable
 
     state = await runtime.matches.load(match_id)
-    await ensure_readable(runtime.store, principal, state, "deals", route=route)
+    await ensure_readable(runtime, principal, state, "deals", route=route)
     return service(runtime)
 
 
@@ -170,18 +101,5 @@ async def export(match_id: PathStr, principal: Caller, runtime: Runtime,
 
 
 ROUTES = [file_dispute, my_disputes, verify_deal, export]
+FEATURE = Feature("disputes", routes=(*ROUTES, *admin.ROUTES), projections=(plain(DisputesQueue),))
 
-
-def register() -> None:
-    """Mount the feature: these routes and the admin ones, and the queue projection."""
-    from services import bootstrap
-    from services.api import admin
-
-    for route in (*ROUTES, *admin.ROUTES):
-        if route not in bootstrap.EXTRA_ROUTES:
-            bootstrap.EXTRA_ROUTES.append(route)
-    if DisputesQueue not in bootstrap.EXTRA_PROJECTIONS:
-        bootstrap.EXTRA_PROJECTIONS.append(DisputesQueue)
-
-
-register()

@@ -11,7 +11,7 @@ What this module needs from the rest of the API it finds on `app.state` at first
 (`services.api.live_deps.LiveDeps`), so the composition root (`services/bootstrap.py`) stays
 the one place that builds pools and stores: `store` (a PostgresEventStore) when present, else
 a small pool of its own; tokens through `services.api.auth.principal_from_token`; metrics
-through `services.api.metrics` when they exist. `LIFESPAN` closes what it opened.
+through `services.api.metrics` when they exist. Its lifespan closes what it opened.
 """
 
 from __future__ import annotations
@@ -31,14 +31,16 @@ from litestar.response import Stream
 from infra.fanout import Dropped, envelope
 from infra.live_session import Gone, LiveSession
 from services import visibility
-from services.api.live_deps import (  # noqa: F401  (LIFESPAN and drain: used by bootstrap and serve)
-    LIFESPAN,
+from services.api.live_deps import (  # noqa: F401  (drain: used by serve)
     Unauthorized,
-    _register_publisher,
     drain,
     live_deps,
+    live_lifespan,
+    publisher,
     until_disconnect,
 )
+from services.api.schemas import responses
+from services.features import Feature
 
 log = logging.getLogger(__name__)
 
@@ -208,7 +210,8 @@ def _frame_ndjson(message: bytes | None) -> bytes:
 @get("/v1/matches/{match_id:str}/stream", name="match_stream", tags=["live"],
      responses={200: ResponseSpec(data_container=str, media_type="application/x-ndjson", generate_examples=False,
                                   description="One JSON message a line (SSE events with Accept: text/event-stream)",
-                                  examples=[Example(summary="snapshot, then events", value=STREAM_EXAMPLE)])})
+                                  examples=[Example(summary="snapshot, then events", value=STREAM_EXAMPLE)]),
+                **{code: spec for code, spec in responses(200, str, [], "", 403).items() if code != 200}})
 async def match_stream(request: Request, match_id: str, after: int | None = None) -> Stream:
     """Live messages of a match: SSE when `Accept` names `text/event-stream`, else NDJSON.
     On SSE a `Last-Event-ID` header (what EventSource sends on reconnect) counts as `after`."""
@@ -265,4 +268,4 @@ async def match_stream(request: Request, match_id: str, after: int | None = None
 
 
 ROUTES = [match_ws, match_stream]
-_register_publisher()
+FEATURE = Feature("live streams", routes=tuple(ROUTES), lifespans=(live_lifespan,), projections=(publisher,))

@@ -1,7 +1,7 @@
 """What the live routes share per API process: the fan-out, the store, the state cache, token
 checks and metrics (`LiveDeps`, found on `app.state` at first use, so the composition root
 `services/bootstrap.py` stays the one place that builds pools and stores), the lifespan that
-opens and closes them, the publisher's registration, and `drain` for a graceful shutdown.
+opens and closes them, the publisher's factory, and `drain` for a graceful shutdown.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from litestar import Litestar, WebSocket
 from infra.fanout import Fanout
 from infra.live_session import LiveSession, MatchStates
 from infra.projections.publisher import Publisher
-from infra.settings import Settings, load_settings
+from infra.settings import Settings
 from infra.store import PostgresEventStore, create_pool
 from services.api.live_guard import StreamGuard
+from services.visibility import PRIVILEGED_WHILE_PLAYING, Visibility
 
 
 class Unauthorized(Exception):
@@ -64,26 +65,29 @@ class LiveDeps:
         """The player behind a bearer token; Unauthorized without a valid one."""
         return getattr(await self.principal(token), "player_id", None)
 
+    @property
+    def visibility(self) -> Visibility:
+        """The runtime's policy (closed without a runtime)."""
+        runtime = getattr(self.state, "runtime", None)
+        return runtime.visibility if runtime is not None else Visibility()
+
     async def watchable(self, match_id: str, principal: Any) -> bool:
-        """Whether `principal` may (still) watch: `services.visibility.may_watch`."""
+        """Whether `principal` may (still) watch: `Visibility.may_watch`."""
         assert self.states is not None
         state = await self.states.load(match_id)
-        from services import visibility
-
-        return state is None or await visibility.may_watch(principal, state)
+        return state is None or await self.visibility.may_watch(principal, state)
 
     async def refusal(self, match_id: str, principal: Any, route: str) -> Any:
-        """`services.visibility.check` for a live stream (the `view` read): None, or the
+        """`Visibility.check` for a live stream (the `view` read): None, or the
         refusal to send (a privileged one written to the audit first)."""
         assert self.states is not None
         state = await self.states.load(match_id)
         if state is None:
             return None                       # the session answers unknown_match
-        from services import visibility
         from services.disputes import append_audit
 
-        refused = await visibility.check(principal, state, "view")
-        if refused is not None and refused.code == visibility.PRIVILEGED_WHILE_PLAYING and self.store is not None:
+        refused = await self.visibility.check(principal, state, "view")
+        if refused is not None and refused.code == PRIVILEGED_WHILE_PLAYING and self.store is not None:
             await append_audit(self.store, principal, "refused", match_id=match_id,
                                detail={"code": refused.code, "read": "view", "route": route})
         return refused
@@ -122,7 +126,6 @@ class LiveDeps:
 
 
 _deps_lock = asyncio.Lock()
-_settings: Settings | None = None  # the process's resolved settings, once the app has started
 
 
 async def live_deps(app: Litestar) -> LiveDeps:
@@ -141,8 +144,6 @@ async def live_deps(app: Litestar) -> LiveDeps:
 async def live_lifespan(app: Litestar, runtime: Any = None) -> AsyncIterator[None]:
     """Open the fan-out once the runtime is up; close it (and the pool, when this module
     opened one) at shutdown. Also usable as a plain Litestar lifespan hook (no runtime)."""
-    global _settings
-    _settings = app.state.settings  # before any await: the projector task reads it (see _publisher)
     try:
         if getattr(app.state, "settings", None) is not None and app.state.settings.database_url:
             await live_deps(app)
@@ -154,22 +155,12 @@ async def live_lifespan(app: Litestar, runtime: Any = None) -> AsyncIterator[Non
             await deps.close()
 
 
-LIFESPAN = [live_lifespan]
 
 
-def _publisher() -> Publisher:
-    """The publisher projection with this process's resolved settings (embedded servers'
-    URLs included), for `services.bootstrap.EXTRA_PROJECTIONS`."""
-    settings = _settings or load_settings()
+def publisher(settings: Settings) -> Publisher:
+    """The publisher projection with a process's resolved settings (embedded servers' URLs
+    included)."""
     return Publisher(redis_url=settings.redis_url, prefix=settings.redis_prefix)
-
-
-def _register_publisher() -> None:
-    with contextlib.suppress(ImportError):
-        from services import bootstrap
-
-        if _publisher not in bootstrap.EXTRA_PROJECTIONS:
-            bootstrap.EXTRA_PROJECTIONS.append(_publisher)
 
 
 # --- graceful shutdown (services/commands/serve.py) ---------------------------------------------------

@@ -13,12 +13,13 @@ from litestar import Response, delete, get, post, put
 from litestar.params import Body
 
 from infra.players import Principal
-from services import visibility
-from services.api import flows, hints, queries
+from infra.projections import HandRecords, Lobby, MatchSummaries
+from services.api import flows, hints, play, queries, records
 from services.workers import clocks
 from services.api.auth import authenticated
 from services.api.play import ensure_readable
 from services.api.ratelimit import rate_limited
+from services.features import Feature, plain
 from services.api.schemas import (BEARER, COMMAND_EXAMPLE, MATCH_ID, PLAYER_ID, VIEW_EXAMPLE, Caller, CommandOut,
                                   CreateMatch, FromQuery, GiveEntropy, Limit, PathStr, Rematch, Runtime, TakeSeat, ex,
                                   responses)
@@ -48,7 +49,7 @@ SUMMARY_EXAMPLE = [{"match_id": MATCH_ID, "game": "cinch", "options": {"deals": 
 
 async def _created(runtime: Any, state: Any, principal: Principal) -> Response:
     body = flows.view(state, flows.seat_of(state, principal.player_id))
-    body["hints_used"] = await hints.used(runtime, state.match_id)
+    body.update(await hints.counts(runtime, state.match_id))
     return Response(body, status_code=201, headers={"Location": f"/v1/matches/{state.match_id}"})
 
 
@@ -72,7 +73,7 @@ async def list_matches(principal: Caller, runtime: Runtime,
                        ) -> list[dict[str, Any]]:
     if status == "open":
         return await queries.open_matches(runtime.pool, game, limit)
-    return await visibility.seal_listing(principal, await queries.matches_by_status(runtime.pool, status, limit))
+    return await runtime.visibility.seal_listing(principal, await queries.matches_by_status(runtime.pool, status, limit))
 
 
 @get("/v1/matches/mine", guards=PLAYER, tags=TAGS, summary="My matches", security=BEARER,
@@ -84,15 +85,15 @@ async def my_matches(principal: Caller, runtime: Runtime, status: FromQuery[Lite
 
 
 @get("/v1/matches/{match_id:str}", guards=PLAYER, tags=TAGS, summary="The match as my seat sees it", security=BEARER,
-     description="My seat's view (hand, legal actions, trick, contract, scores), `to_act`, `deadline` and "
-                 "`hints_used` (every seat's count of hints used, never what they said); the spectator view when I "
-                 "hold no seat.",
-     responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 404, 429))
+     description="My seat's view (hand, legal actions, trick, contract, scores), `to_act`, `deadline`, "
+                 "`hints_used` (every seat's count of hints used, never what they said) and `hints_limit` (each "
+                 "seat's allowance here, 0 where hints are off); the spectator view when I hold no seat.",
+     responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 403, 404, 429))
 async def get_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
-    await ensure_readable(runtime.store, principal, state, "view", route="view")
+    await ensure_readable(runtime, principal, state, "view", route="view")
     view = flows.view(state, flows.seat_of(state, principal.player_id))
-    view["hints_used"] = await hints.used(runtime, match_id)
+    view.update(await hints.counts(runtime, match_id))
     if state.status == "playing":
         store = runtime.matches.store
         view["clock"] = await clocks.clock_of(store, match_id)
@@ -183,3 +184,5 @@ async def _answer(runtime: Any, match_id: str, outcome: Any, principal: Principa
 
 ROUTES = [create_match, list_matches, my_matches, get_match, take_seat, give_entropy, leave_seat, start_match,
           rematch]
+FEATURE = Feature("matches", routes=(*ROUTES, *play.ROUTES, *records.ROUTES),
+                  projections=(plain(MatchSummaries), plain(Lobby), plain(HandRecords)))

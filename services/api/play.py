@@ -29,7 +29,9 @@ from services.api.metrics import observe_action
 from services.api.ratelimit import rate_limited
 from services.api.schemas import (ACTION_BODY, BEARER, COMMAND_EXAMPLE, EVENTS_EXAMPLE, After, Caller, CommandOut,
                                   Envelope, EventsOut, PathStr, Runtime, ex, responses)
+from services.disputes import append_audit
 from services.matches import UnknownMatch
+from services.visibility import PRIVILEGED_WHILE_PLAYING, Read
 
 log = logging.getLogger("atout.actions")
 TAGS = ["play"]
@@ -89,11 +91,11 @@ async def act(match_id: PathStr, data: Annotated[dict[str, Any], ACTION_BODY], p
      summary="Events after a version, as my seat sees them",
      description="Every version after `after`, without gaps: an event hidden from my seat is `{version, event: "
                  "null}`. A reconnecting client asks from the version it holds.",
-     responses=responses(200, EventsOut, [ex("from the start", EVENTS_EXAMPLE)], "The events", 400, 401, 404, 429))
+     responses=responses(200, EventsOut, [ex("from the start", EVENTS_EXAMPLE)], "The events", 400, 401, 403, 404, 429))
 async def events(match_id: PathStr, principal: Caller, runtime: Runtime,
                  after: After = 0) -> EventsOut:
     state = await runtime.matches.load(match_id)
-    await ensure_readable(runtime.store, principal, state, "view", route="events")
+    await ensure_readable(runtime, principal, state, "view", route="events")
     recorded = await runtime.matches.events(match_id, after)
     seat = flows.seat_of(state, principal.player_id)
     shown = flows.show(state, [(v, e) for v, e, _ in recorded], seat)
@@ -111,10 +113,10 @@ RECORD_EXAMPLE = {"game": "belote", "options": {"variant": "classic", "deals": 1
      summary="The match record of the finished deals",
      description="Each finished deal's dealer, deck, actions and verifiable-shuffle inputs with the revealed seed: "
                  "public once the deal is over. `POST /v1/records/play` replays it.",
-     responses=responses(200, dict, [ex("one finished deal", RECORD_EXAMPLE)], "The record", 401, 404, 429))
+     responses=responses(200, dict, [ex("one finished deal", RECORD_EXAMPLE)], "The record", 401, 403, 404, 429))
 async def record(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
-    await ensure_readable(runtime.store, principal, state, "record", route="record")
+    await ensure_readable(runtime, principal, state, "record", route="record")
     deals = []
     for _, event, _ in await runtime.matches.events(match_id):
         if isinstance(event, rules.DealFinished):
@@ -126,22 +128,19 @@ async def record(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict
             **as_record(state.chains)}
 
 
-async def ensure_readable(store: Any, principal: Any, state: Any, read: Any = "view", deal: int | None = None,
-                          route: str = "") -> None:
-    """Raise the 403 `services.visibility` answers for this read (`board_sealed`, `forbidden`,
-    `privileged_while_playing`), writing a privileged refusal to the audit first. Every route
-    that can show a deck, a seed, a hand or a table's play calls it (the one check)."""
-    from services import visibility
-    from services.disputes import append_audit
-
-    refused = await visibility.check(principal, state, read, deal)
+async def ensure_readable(runtime: Runtime, principal: Any, state: Any, read: Read = "view",
+                          deal: int | None = None, route: str = "") -> None:
+    """Raise the 403 the runtime's visibility policy answers for this read (`board_sealed`,
+    `forbidden`, `privileged_while_playing`), writing a privileged refusal to the audit first.
+    Every route that can show a deck, a seed, a hand or a table's play calls it (the one check)."""
+    refused = await runtime.visibility.check(principal, state, read, deal)
     if refused is None:
         return
     details: dict[str, Any] = {"match_id": state.match_id}
     if deal is not None:
         details["deal"] = deal
-    if refused.code == visibility.PRIVILEGED_WHILE_PLAYING and store is not None:
-        await append_audit(store, principal, "refused", match_id=state.match_id, deal=deal,
+    if refused.code == PRIVILEGED_WHILE_PLAYING:
+        await append_audit(runtime.store, principal, "refused", match_id=state.match_id, deal=deal,
                            detail={"code": refused.code, "read": read, "route": route})
     raise ApiError(403, refused.code, refused.message, details)
 

@@ -15,6 +15,7 @@ from litestar.params import Body
 from services.api.auth import authenticated, requires
 from services.api.errors import ApiError
 from services.api.ratelimit import rate_limited
+from services.features import Feature
 from services.api.schemas import (BEARER, PLAYER_ID, Caller, PathStr, PlayerOut, Registered, Register, Runtime, SetRole,
                                   ex, responses)
 
@@ -88,3 +89,4 @@ async def erase(player_id: PathStr, principal: Caller, runtime: Runtime) -> None
 
 
 ROUTES = [register, me, revoke_token, player, set_role, erase]
+FEATURE = Feature("players", routes=tuple(ROUTES))

@@ -17,6 +17,7 @@ from litestar.di import NamedDependency
 from litestar.params import Body, FromPath, FromQuery, QueryParameter
 
 from infra.players import Principal
+from services.runtime import Runtime as OpenRuntime
 
 MATCH_ID = "5b0c1f9e-3a0d-5d8a-9b1e-2f4c6a8e0d12"
 PLAYER_ID = "0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a"
@@ -24,7 +25,7 @@ COMMAND_ID = "7d444840-9dc0-11d1-b245-5ffdce74fad2"
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 
 # Handler parameter kinds, spelled out as Litestar 3 will require.
-Runtime = NamedDependency[Any]          # services.bootstrap.Runtime, from app.state
+Runtime = NamedDependency[OpenRuntime]  # the process's runtime, from app.state
 Caller = NamedDependency[Principal]     # the authenticated caller (services.api.auth)
 PathStr = FromPath[str]
 Limit = Annotated[int, QueryParameter(ge=1, le=200)]
@@ -159,7 +160,8 @@ VIEW_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "options": {"variant": "
                 "status": "playing", "version": 9, "commitment": "9f2c…", "seat": "N", "details": None,
                 "table": {"phase": "auction", "turn": "N", "hand": ["7S", "JH", "AD", "KC", "9H"],
                           "turn_up": "TS", "legal": [{"action": "pass"}, {"action": "take"}]},
-                "to_act": ["N"], "clock": None, "deadline": None, "hints_used": {"N": 1, "E": 0, "S": 0, "W": 0}}
+                "to_act": ["N"], "clock": None, "deadline": None, "hints_used": {"N": 1, "E": 0, "S": 0, "W": 0},
+                "hints_limit": 10}
 
 ERRORS: dict[int, tuple[str, list[Example]]] = {
     400: ("Malformed request: bad JSON, a wrong type, an unknown game or option", [
@@ -170,9 +172,17 @@ ERRORS: dict[int, tuple[str, list[Example]]] = {
     401: ("No token, or an unknown or revoked one", [
         ex("missing token", {"code": "unauthorized", "message": "send 'Authorization: Bearer <token>'",
                              "details": {}})]),
-    403: ("The caller's role does not allow this", [
+    403: ("The caller's role does not allow this (`forbidden`); a tournament board not yet public "
+          "(`board_sealed`); a role read beyond the seat by someone who plays in the match or its tournament "
+          "(`privileged_while_playing`, written to the audit). See docs/api.md, \"Who may read what\".", [
         ex("not an admin", {"code": "forbidden", "message": "this needs the admin role",
-                            "details": {"required_role": "admin", "role": "player"}})]),
+                            "details": {"required_role": "admin", "role": "player"}}),
+        ex("a sealed board", {"code": "board_sealed", "message": "a tournament board is shown only to its seats, "
+                              "and its hand records to no one, until its round has closed at every table",
+                              "details": {"match_id": MATCH_ID}}),
+        ex("a role that plays", {"code": "privileged_while_playing", "message": "you hold a seat in this match or an "
+                                 "entry in its tournament: you read only what your seat may see, whatever your "
+                                 "role, until it is public", "details": {"match_id": MATCH_ID, "deal": 0}})]),
     404: ("No such match (or player)", [
         ex("unknown match", {"code": "unknown_match", "message": f"no match '{MATCH_ID}'",
                              "details": {"match_id": MATCH_ID}})]),

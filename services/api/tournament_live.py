@@ -31,16 +31,16 @@ from litestar.response import Stream
 
 from domain import tournaments as rules
 from domain.tournaments import events as ev
-from infra.settings import load_settings
 from services.api import tournament_examples as X
 from services.api.auth import authenticated, bearer_token, principal_from_token
 from services.api.live_deps import until_disconnect
 from services.api.ratelimit import rate_limited
 from services.api.schemas import BEARER, Caller, PathStr, Runtime, ex
-from services.api.tournaments import HANDLERS, sees_all, standings, view
+from services.api.tournament_views import HANDLERS, sees_all, service, standings, view
+from services.runtime import Runtime as OpenRuntime
 from services.tournaments import REGISTRY, TournamentService, UnknownTournament, stream_of
 
-POLL = load_settings().tournament_live_poll
+POLL = 1.0               # seconds between reads while nothing happens: ATOUT_TOURNAMENT_LIVE_POLL's default
 KEEPALIVE = 15.0
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
 AUTH_TIMEOUT = 10.0
@@ -100,8 +100,9 @@ def _event(version: int, body: dict[str, Any] | None) -> bytes:
     return _encode({"type": "event", "version": version, "event": body})
 
 
-def _service(runtime: Any) -> TournamentService:
-    return TournamentService(runtime.store, runtime.matches)
+def _messages(runtime: OpenRuntime, tournament_id: str, principal: Any,
+              after: int | None) -> AsyncIterator[bytes | None]:
+    return messages(service(runtime), tournament_id, principal, after, runtime.settings.tournament_live_poll)
 
 
 @get("/v1/tournaments/{tournament_id:str}/live", guards=[authenticated, rate_limited], tags=["tournaments"],
@@ -117,7 +118,8 @@ async def live(request: Request, tournament_id: PathStr, principal: Caller, runt
     last_id = request.headers.get("last-event-id", "").strip()
     if after is None and sse and last_id.isdigit():
         after = int(last_id)
-    stream = messages(_service(runtime), tournament_id, principal, after)
+    stream = _messages(runtime, tournament_id, principal, after)
+    poll = runtime.settings.tournament_live_poll
     first = await stream.__anext__()                   # UnknownTournament answers 404 here
 
     async def body() -> AsyncIterator[bytes]:
@@ -126,7 +128,7 @@ async def live(request: Request, tournament_id: PathStr, principal: Caller, runt
             quiet = 0.0
             async for message in stream:
                 if message is None:
-                    quiet += POLL
+                    quiet += poll
                     if sse and quiet >= KEEPALIVE:
                         quiet = 0.0
                         yield b": keep-alive\n\n"
@@ -163,7 +165,7 @@ async def live_ws(socket: WebSocket, tournament_id: str, after: int | None = Non
         await socket.send_data(_error("unauthorized", "send 'Authorization: Bearer <token>' or {type: auth, token}"))
         await socket.close(4401, "unauthorized")
         return
-    stream = messages(_service(socket.app.state.runtime), tournament_id, principal, after)
+    stream = _messages(socket.app.state.runtime, tournament_id, principal, after)
     sender = asyncio.create_task(_send_all(socket, stream))
     watcher = asyncio.create_task(until_disconnect(socket))   # notice a client gone while all is quiet
     try:

@@ -3,41 +3,40 @@
 Organiser-only commands (create; then start, pair, register house bots, withdraw any entry)
 need the organiser role and, after creation, to be this tournament's organiser (admins may
 too). Everyone signed in can read; a round's results (and its boards' seeds) are shown to
-players only once the round has closed at every table. Importing this module registers the
-routes, the standings projection, and the lookups disputes use, with `services.bootstrap`.
+players only once the round has closed at every table. `FEATURE` declares the routes (these
+and the live ones), the standings projection, the visibility checks (a board is sealed
+until its round has closed everywhere; who organises a match) and the workers' tasks.
 """
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import uuid
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Request, Response, delete, get, post
+from litestar import Response, delete, get, post
 from litestar.params import Body
 
 from domain import tournaments as rules
 from domain.game import RuleViolation
 from domain.tournaments import events as ev
-from domain.tournaments import scoring
-from infra.players import Principal
 from infra.projections.standings import TournamentStandings
-from services import visibility
 from services.api.auth import authenticated, requires
-from services.api.errors import ApiError, error_body
+from services.api.errors import ApiError
 from services.api.ratelimit import rate_limited
 from services.api import tournament_examples as X
+from services.api import tournament_live
 from services.api.schemas import BEARER, Caller, FromQuery, PathStr, Runtime, ex
-from services.tournaments import TournamentService, UnknownTournament
+from services.api.tournament_views import HANDLERS, _owner, owns, sees_all, service, standings, view
+from services.features import Feature, plain
+from services.runtime import Runtime as OpenRuntime
+from services.workers import tournaments as workers
 
 TAGS = ["tournaments"]
 READER = [authenticated, rate_limited]
 ORGANISER = [authenticated, rate_limited, requires("organiser")]
-CONFLICTS = {"already_started", "bad_round", "round_open", "entry_exists", "already_registered", "tournament_closed",
-             "registration_closed"}
 RECORD_CODES = {"bad_record", "bad_deck", "wrong_dealer", "not_enough_boards"}   # of imported boards: 400
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
 
@@ -65,77 +64,6 @@ class PairingIn(msgspec.Struct, forbid_unknown_fields=True):
     round: Annotated[int, msgspec.Meta(ge=1)]
     tables: list[list[str]]
     byes: list[str] = []
-
-
-def service(runtime: Any) -> TournamentService:
-    return TournamentService(runtime.store, runtime.matches)
-
-
-def _violation(_: Request, exc: RuleViolation) -> Response:
-    return Response(error_body(exc.code, exc.message, exc.details), status_code=409 if exc.code in CONFLICTS else 422)
-
-
-def _unknown(_: Request, exc: UnknownTournament) -> Response:
-    return Response(error_body("unknown_tournament", str(exc), {"tournament_id": exc.tournament_id}), status_code=404)
-
-
-HANDLERS = {RuleViolation: _violation, UnknownTournament: _unknown}
-
-
-def owns(principal: Principal, state: rules.State) -> bool:
-    return principal.has_role("admin") or (principal.role == "organiser" and principal.player_id == state.organiser)
-
-
-def sees_all(principal: Principal, state: rules.State) -> bool:
-    """Whether `principal` reads every result as it comes (the organiser's and admins' view):
-    not while he plays an entry of this tournament (services/visibility.py)."""
-    players = {p for entry in state.entries.values() for p in entry}
-    return visibility.may_review(principal, {state.organiser}, players)
-
-
-def _owner(principal: Principal, state: rules.State) -> None:
-    if not owns(principal, state):
-        raise ApiError(403, "forbidden", "only this tournament's organiser (or an admin) may do this")
-
-
-def view(state: rules.State, full: bool) -> dict[str, Any]:
-    """The tournament as its reader may see it: a round's results and seeds only once closed
-    (`full` for the organiser and admins)."""
-    rounds = []
-    for rnd in state.played:
-        shown = full or rnd.closed
-        rounds.append({"round": rnd.number, "closed": rnd.closed, "boards": rnd.boards, "byes": rnd.byes,
-                       "manual": rnd.manual,
-                       "tables": [{"table": t.table, "ns": t.home or None, "ew": t.away or None,
-                                   "seats": t.seats or None, "match_id": rnd.matches.get(t.table),
-                                   "result": msgspec.to_builtins(rnd.results[t.table]) if shown and t.table in rnd.results
-                                   else None} for t in rnd.tables],
-                       "seeds": rnd.seeds if rnd.closed else {}})
-    return {"tournament_id": state.tournament_id, "name": state.name, "organiser": state.organiser,
-            "game": state.game, "options": state.options, "format": state.format, "status": state.status,
-            "schedule": state.schedule, "bots": state.bots, "no_show_grace": state.no_show_grace,
-            "rounds_planned": state.rounds or state.rounds_wanted,
-            "individual": state.individual, "commitment": state.commitment, "board_count": state.board_count,
-            "boards": "record" if state.imported_boards else "shuffle" if state.options.get("deals") else None,
-            "board_digests": state.board_digests,
-            "entries": [{"entry_id": e, "players": p, "name": state.names.get(e, e),
-                         "withdrawn": e in state.withdrawn} for e, p in state.entries.items()],
-            "rounds": rounds, "version": state.version}
-
-
-def standings(state: rules.State) -> dict[str, Any]:
-    entries = list(state.entries)
-    by_round = {}
-    for rnd in state.played:
-        if rnd.closed:
-            cut = msgspec.structs.replace(state, played=[r for r in state.played if r.number <= rnd.number])
-            by_round[str(rnd.number)] = scoring.standings(rules.lines(cut, closed_only=True), entries,
-                                                          state.duplicate or state.individual)
-    overall = scoring.standings(rules.lines(state, closed_only=True), entries, state.duplicate or state.individual)
-    return {"tournament_id": state.tournament_id, "format": state.format, "status": state.status,
-            "overall": overall, "by_round": by_round,
-            "tie_breaks": ["matchpoints", "diff"] if state.duplicate else ["points", "diff"] if state.individual
-            else ["points", "buchholz", "diff"]}
 
 
 @post("/v1/tournaments", guards=ORGANISER, tags=TAGS, security=BEARER, exception_handlers=HANDLERS,
@@ -263,50 +191,21 @@ async def export(tournament_id: PathStr, principal: Caller, runtime: Runtime,
 ROUTES = [create, read, register_entry, withdraw, start, pair, results, get_standings, export]
 
 
-def register() -> None:
-    """Mount the feature: routes, standings projection, and the disputes lookups."""
-    from services import bootstrap
-    from services.api import tournament_live
-
-    for route in [*ROUTES, *tournament_live.ROUTES]:
-        if route not in bootstrap.EXTRA_ROUTES:
-            bootstrap.EXTRA_ROUTES.append(route)
-    if TournamentStandings not in bootstrap.EXTRA_PROJECTIONS:
-        bootstrap.EXTRA_PROJECTIONS.append(TournamentStandings)
-    if _lifespan not in bootstrap.LIFESPAN_HOOKS:
-        bootstrap.LIFESPAN_HOOKS.append(_lifespan)
-    if _organiser not in visibility.ORGANISER_LOOKUPS:
-        visibility.ORGANISER_LOOKUPS.append(_organiser)
-        visibility.PUBLIC_CHECKS.append(_public)
-        visibility.ENTRANT_LOOKUPS.append(_entrants)
+async def organiser_of(runtime: OpenRuntime, match_id: str) -> str | None:
+    """Who organises this match's tournament (None: no tournament's)."""
+    return await service(runtime).organiser_of(match_id)
 
 
-_runtime: dict[str, Any] = {}
+async def entrants_of(runtime: OpenRuntime, match_id: str) -> set[str]:
+    """The players of every entry of this match's tournament (none: no tournament's)."""
+    return await service(runtime).entrants_of(match_id)
 
 
-@contextlib.asynccontextmanager
-async def _lifespan(app: Any) -> Any:
-    """Give the disputes lookups this process's runtime."""
-    _runtime["runtime"] = app.state.runtime
-    try:
-        yield
-    finally:
-        _runtime.pop("runtime", None)
+async def board_public(runtime: OpenRuntime, match_id: str) -> bool:
+    """A tournament table is public once its round has closed at every table; any other match is."""
+    return await service(runtime).board_public(match_id)
 
 
-async def _organiser(match_id: str) -> str | None:
-    runtime = _runtime.get("runtime")
-    return None if runtime is None else await service(runtime).organiser_of(match_id)
-
-
-async def _entrants(match_id: str) -> set[str]:
-    runtime = _runtime.get("runtime")
-    return set() if runtime is None else await service(runtime).entrants_of(match_id)
-
-
-async def _public(match_id: str) -> bool:
-    runtime = _runtime.get("runtime")
-    return True if runtime is None else await service(runtime).board_public(match_id)
-
-
-register()
+FEATURE = Feature("tournaments", routes=(*ROUTES, *tournament_live.ROUTES), projections=(plain(TournamentStandings),),
+                  public_checks=(board_public,), organiser_lookups=(organiser_of,), entrant_lookups=(entrants_of,),
+                  after_commit=(workers.after_commit,), tasks=(workers.register_tasks,))

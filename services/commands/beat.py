@@ -1,4 +1,4 @@
-"""`atout beat`: the Celery beat scheduler, whose only job is the sweeper's timer (run one)."""
+"""`atout beat`: the Celery beat scheduler: the features' timers (the sweeper, the tournament tick; run one)."""
 
 from __future__ import annotations
 
@@ -23,8 +23,9 @@ def run(args: argparse.Namespace) -> int:
     if not settings.redis_url:
         print("atout beat: set ATOUT_REDIS_URL", file=sys.stderr)
         return 2
-    import services.workers.tournaments  # noqa: F401  (adds tournaments.tick to the schedule)
-    from services.workers.app import app
+    from services.bootstrap import worker_app
+
+    app = worker_app(settings)                # every feature's beat entries
 
     schedule = args.schedule or str(settings.data_path / "celerybeat-schedule")
     settings.data_path.mkdir(parents=True, exist_ok=True)

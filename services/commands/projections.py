@@ -7,23 +7,17 @@ import asyncio
 import json
 import sys
 
-from infra.projections import ProjectionRunner, RebuildBusy, default_projections, rebuild
+from infra.projections import Projection, ProjectionRunner, RebuildBusy, rebuild
+from infra.settings import Settings
 from infra.store import PostgresEventStore, create_pool
 from infra.store.connection import database_url_for_cli
 
 
-def all_projections() -> list:
-    """What the projector runs: `default_projections()` plus those registered with
-    `services.bootstrap.EXTRA_PROJECTIONS` (the live publisher registers on import)."""
-    try:
-        from services import bootstrap
-    except ImportError:
-        return default_projections()
-    try:
-        import services.api.live  # noqa: F401  (registers the publisher)
-    except ImportError:
-        pass
-    return bootstrap.projections()
+def all_projections(settings: Settings | None = None) -> list[Projection]:
+    """What the projector runs: every feature's projections (`services.bootstrap.FEATURES`)."""
+    from services import bootstrap  # the whole composition: only for the commands that need it
+
+    return bootstrap.projections(settings)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

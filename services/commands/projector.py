@@ -9,7 +9,10 @@ import os
 import signal
 import sys
 
+import msgspec
+
 from infra.projections import ProjectionRunner, run_projector
+from infra.settings import Settings, SettingsError, load_settings
 from infra.store import PostgresEventStore, create_pool
 from infra.store.connection import database_url_for_cli
 from services.commands.projections import all_projections
@@ -26,35 +29,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _redis_settings(args: argparse.Namespace) -> tuple[str | None, str]:
-    try:
-        from infra.settings import load_settings
-    except ImportError:  # pragma: no cover
-        url, prefix = os.environ.get("ATOUT_REDIS_URL"), os.environ.get("ATOUT_REDIS_PREFIX", "atout")
-    else:
-        settings = load_settings()
-        url, prefix = settings.redis_url, settings.redis_prefix
-    return args.redis_url or url, args.redis_prefix or prefix
+def _settings(args: argparse.Namespace) -> Settings:
+    settings = load_settings()
+    return msgspec.structs.replace(settings, redis_url=args.redis_url or settings.redis_url,
+                                   redis_prefix=args.redis_prefix or settings.redis_prefix)
 
 
-async def _run(url: str, redis_url: str | None, prefix: str, args: argparse.Namespace) -> None:
+async def _run(settings: Settings, args: argparse.Namespace) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    projections = all_projections()
+    assert settings.database_url is not None
+    projections = all_projections(settings)
     if args.only:
         wanted = set(args.only.split(","))
         unknown = wanted - {p.name for p in projections}
         if unknown:
             raise SystemExit(f"atout projector: unknown projection(s) {', '.join(sorted(unknown))}")
         projections = [p for p in projections if p.name in wanted]
-    pool = await create_pool(url, max_size=4)
+    pool = await create_pool(settings.database_url, max_size=4)
     try:
         runner = ProjectionRunner(PostgresEventStore(pool), batch_size=args.batch_size)
         await run_projector(
-            runner, projections, redis_url=redis_url, redis_prefix=prefix,
-            poll_interval=args.poll_interval, stop=stop,
+            runner, projections, redis_url=settings.redis_url, redis_prefix=settings.redis_prefix,
+            poll_interval=args.poll_interval, batch_delay=settings.projector_delay, stop=stop,
         )
     finally:
         await pool.close()
@@ -62,10 +61,14 @@ async def _run(url: str, redis_url: str | None, prefix: str, args: argparse.Name
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=os.environ.get("ATOUT_LOG_LEVEL", "info").upper(), stream=sys.stderr)
-    redis_url, prefix = _redis_settings(args)
+    try:
+        settings = _settings(args)
+    except SettingsError as error:
+        print(f"atout projector: {error}", file=sys.stderr)
+        return 2
     try:
         with database_url_for_cli(args.database_url, create=True) as url:
-            asyncio.run(_run(url, redis_url, prefix, args))
+            asyncio.run(_run(msgspec.structs.replace(settings, database_url=url), args))
     except (OSError, RuntimeError) as error:
         print(f"atout projector: {error}", file=sys.stderr)
         return 2

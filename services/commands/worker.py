@@ -31,11 +31,11 @@ def run(args: argparse.Namespace) -> int:
         print("atout worker: set ATOUT_DATABASE_URL and ATOUT_REDIS_URL (atout serve starts its own worker "
               "on the embedded servers)", file=sys.stderr)
         return 2
-    import services.workers.tasks  # noqa: F401  (registers the tasks)
-    import services.workers.tournaments  # noqa: F401  (tournament tasks and their beat entry)
     from infra.observability import WORKER_METRICS_PORT, instrument_celery
-    from services.workers.app import app, queues
+    from services.bootstrap import worker_app
+    from services.workers.app import queues
 
+    app = worker_app(settings)                # every feature's tasks and beat entries
     instrument_celery(metrics_port=WORKER_METRICS_PORT)
 
     argv = ["worker", "-Q", ",".join(queues(settings.redis_prefix).values()), "-P", args.pool,

@@ -4,7 +4,7 @@ Choices, and why:
 
 * `visibility_timeout` 60 s: with Redis a message taken by a worker that dies comes back
   only after it (an hour by default). Short, and the sweeper (on worker start and every
-  `SWEEP_EVERY` seconds from beat) re-schedules any overdue turn anyway, so nothing
+  `ATOUT_SWEEP_EVERY` seconds from beat) re-schedules any overdue turn anyway, so nothing
   depends on redelivery. A countdown longer than that would be redelivered while it
   waits, so a long clock waits in hops (`reactor.expire_at`).
 * `global_keyprefix` and queue names under the settings' `redis_prefix`, so deployments
@@ -20,28 +20,28 @@ from __future__ import annotations
 
 from celery import Celery
 
-from infra.settings import Settings, load_settings
+from infra.settings import Settings
 
 VISIBILITY_TIMEOUT = 60
-SWEEP_EVERY = load_settings().sweep_every
 
 
 def queues(prefix: str) -> dict[str, str]:
     return {"bots": f"{prefix}.bots", "clock": f"{prefix}.clock"}
 
 
-def make_app(settings: Settings | None = None) -> Celery:
-    settings = settings or load_settings()
+def make_app(settings: Settings) -> Celery:
+    """A Celery app on the settings' broker with no task of its own: enough to send tasks
+    (the fast path, the projection); `services.bootstrap.worker_app` adds every feature's
+    tasks and beat entries for `atout worker` and `atout beat`."""
     names = queues(settings.redis_prefix)
-    app = Celery("atout", broker=settings.redis_url or "redis://127.0.0.1:6379/0",
-                 include=["services.workers.tasks"], set_as_current=False)
+    app = Celery("atout", broker=settings.redis_url or "redis://127.0.0.1:6379/0", set_as_current=False)
     app.conf.update(
         broker_transport_options={"visibility_timeout": VISIBILITY_TIMEOUT,
                                   "global_keyprefix": f"{settings.redis_prefix}:"},
         broker_connection_retry_on_startup=True,
         task_default_queue=names["bots"],
         task_routes={"bots.*": {"queue": names["bots"]}, "clock.*": {"queue": names["clock"]},
-                     "sweeper.*": {"queue": names["clock"]}},
+                     "sweeper.*": {"queue": names["clock"]}, "tournaments.*": {"queue": names["clock"]}},
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         task_ignore_result=True,
@@ -53,10 +53,7 @@ def make_app(settings: Settings | None = None) -> Celery:
         worker_hijack_root_logger=False,
         timezone="UTC",
         enable_utc=True,
-        beat_schedule={"sweep": {"task": "sweeper.sweep", "schedule": SWEEP_EVERY}},
+        beat_schedule={},
     )
     app.conf.atout_settings = settings
     return app
-
-
-app = make_app()

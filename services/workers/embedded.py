@@ -47,11 +47,7 @@ class EmbeddedWorker:
 
 
 def start_worker(settings: Any, concurrency: int = 1) -> EmbeddedWorker:
-    """Start `atout worker --beat` on `settings` (URLs resolved) and point this process's
-    `bot_turns` projection at the same broker."""
-    from services.workers import reactor
-
-    reactor.configure(settings)
+    """Start `atout worker --beat` on `settings` (URLs resolved)."""
     env = {**os.environ, "ATOUT_DATABASE_URL": settings.database_url, "ATOUT_REDIS_URL": settings.redis_url,
            "ATOUT_REDIS_PREFIX": settings.redis_prefix, "ATOUT_DATA_DIR": str(settings.data_path),
            "ATOUT_LOG_LEVEL": settings.log_level}

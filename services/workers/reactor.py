@@ -1,9 +1,8 @@
-"""Scheduling: the `bot_turns` projection's `schedule`, the sweeper, and their wiring.
+"""Scheduling: the `bot_turns` projection's `schedule`, and the sweeper.
 
-Importing this module registers the `bot_turns` projection (with Celery scheduling) in
-`services.bootstrap.EXTRA_PROJECTIONS`, the way the live publisher registers itself, so the
-projector — its own process or the one beside the embedded API — runs it; and the fast
-path (`fastpath.py`) in `AFTER_COMMIT_HOOKS` / `LIFESPAN_HOOKS`.
+`projection(settings)` is the `bot_turns` projection with Celery scheduling on the settings'
+broker; the bots feature (`services/workers/tasks.py`) declares it, so the projector — its
+own process or the one beside the embedded API — runs it.
 """
 
 from __future__ import annotations
@@ -16,11 +15,12 @@ from typing import Any
 from celery import Celery
 
 from infra.projections.bot_turns import BotTurns, Turn
-from infra.settings import load_settings
+from infra.settings import Settings
+from services.workers.app import make_app
 
 log = logging.getLogger(__name__)
 
-OVERDUE_AFTER = load_settings().bot_overdue   # seconds a bot's turn may wait before a sweep re-schedules it
+OVERDUE_AFTER = Settings().bot_overdue   # the default of ATOUT_BOT_OVERDUE (the sweep task passes the setting)
 
 
 def scheduler(app: Celery) -> Any:
@@ -167,32 +167,9 @@ async def start_full(pool: Any, matches: Any, after: float, limit: int = 1000) -
     return out
 
 
-_settings: Any = None   # the process's resolved settings (embedded URLs included), see `configure`
-
-
-def configure(settings: Any) -> None:
-    """Use these settings (not the environment's) for the broker the projection sends to:
-    `atout serve` calls it with the embedded servers' URLs."""
-    global _settings
-    _settings = settings
-
-
-def projection() -> BotTurns:
-    from services.workers.app import make_app
-
-    settings = _settings or load_settings()
+def projection(settings: Settings) -> BotTurns:
+    """The `bot_turns` projection, scheduling on the settings' broker (none: it keeps the
+    table and schedules nothing)."""
     if not settings.redis_url:
-        return BotTurns(None, grace=settings.disconnect_grace)   # no broker known: keep the table, schedule nothing
+        return BotTurns(None, grace=settings.disconnect_grace)
     return BotTurns(scheduler(make_app(settings)), grace=settings.disconnect_grace)
-
-
-def register() -> None:
-    from services import bootstrap
-    from services.workers import fastpath
-
-    if projection not in bootstrap.EXTRA_PROJECTIONS:
-        bootstrap.EXTRA_PROJECTIONS.append(projection)
-    fastpath.register()
-
-
-register()

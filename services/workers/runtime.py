@@ -2,63 +2,76 @@
 
 Celery runs a task as a plain function; the game service is async. Opening a pool per
 task would cost a connection each time, so each process keeps one loop and one runtime
-(`services.bootstrap.open_runtime`, the same composition as the API: the store's
-after-commit hooks wake the projector) for its whole life, opened at its first task —
-after the prefork, so no connection is ever shared between processes.
+for its whole life, opened at its first task — after the prefork, so no connection is ever
+shared between processes. The runtime is the composition root's (`services.bootstrap
+.open_runtime`, with every feature's after-commit hooks: a bot's commit schedules the next
+bot at once); `services.bootstrap.worker_app` puts a `WorkerRuntime` that opens it on the
+Celery app (`app.conf.atout_runtime`), where the tasks find it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import threading
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from infra.settings import Settings, load_settings
+if TYPE_CHECKING:
+    from celery import Celery
+
+    from services.runtime import Runtime
 
 T = TypeVar("T")
-
-_lock = threading.Lock()
-_state: dict[str, Any] = {}
+Opener = Callable[[], contextlib.AbstractAsyncContextManager["Runtime"]]
 
 
-def _open(settings: Settings) -> tuple[asyncio.AbstractEventLoop, Any]:
-    from services.bootstrap import open_runtime
+class WorkerRuntime:
+    """The loop and runtime of this process, opened by `opener` at the first `run`, opened
+    again in a forked child (the parent's are never used across a fork)."""
 
-    loop = asyncio.new_event_loop()
-    stack = contextlib.AsyncExitStack()
-    runtime = loop.run_until_complete(stack.enter_async_context(open_runtime(settings, pool_size=2)))
-    from services.workers import fastpath
+    def __init__(self, opener: Opener) -> None:
+        self._opener = opener
+        self._lock = threading.Lock()
+        self._pid: int | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stack: contextlib.AsyncExitStack | None = None
+        self._runtime: Runtime | None = None
 
-    fastpath.bind(runtime.matches, settings)          # a bot's commit schedules the next bot
-    stack.callback(fastpath.unbind)
-    _state.update(loop=loop, stack=stack, runtime=runtime, pid=_pid())
-    return loop, runtime
+    def _open(self) -> tuple[asyncio.AbstractEventLoop, Runtime]:
+        loop = asyncio.new_event_loop()
+        stack = contextlib.AsyncExitStack()
+        runtime = loop.run_until_complete(stack.enter_async_context(self._opener()))
+        self._pid, self._loop, self._stack, self._runtime = os.getpid(), loop, stack, runtime
+        return loop, runtime
+
+    def run(self, job: Callable[[Runtime], Awaitable[T]]) -> T:
+        """Run `job(runtime)` to completion on this process's loop."""
+        with self._lock:
+            if self._pid != os.getpid() or self._loop is None or self._runtime is None:
+                loop, runtime = self._open()
+            else:
+                loop, runtime = self._loop, self._runtime
+            return loop.run_until_complete(job(runtime))
+
+    def close(self) -> None:
+        with self._lock:
+            if self._pid == os.getpid() and self._loop is not None:
+                if self._stack is not None:
+                    with contextlib.suppress(Exception):
+                        self._loop.run_until_complete(self._stack.aclose())
+                self._loop.close()
+            self._pid = self._loop = self._stack = self._runtime = None
 
 
-def _pid() -> int:
-    import os
-
-    return os.getpid()
-
-
-def run(job: Callable[[Any], Awaitable[T]], settings: Settings | None = None) -> T:
-    """Run `job(runtime)` to completion on this process's loop."""
-    with _lock:
-        if _state.get("pid") != _pid():
-            _state.clear()
-            loop, runtime = _open(settings or load_settings())
-        else:
-            loop, runtime = _state["loop"], _state["runtime"]
-        return loop.run_until_complete(job(runtime))
+def of(app: Celery) -> WorkerRuntime:
+    """The worker runtime `services.bootstrap.worker_app` put on `app`."""
+    runtime: Any = app.conf.get("atout_runtime")
+    if runtime is None:
+        raise RuntimeError("this Celery app has no runtime: build it with services.bootstrap.worker_app")
+    return runtime
 
 
-def close() -> None:
-    with _lock:
-        if _state.get("pid") == _pid():
-            loop = _state["loop"]
-            with contextlib.suppress(Exception):
-                loop.run_until_complete(_state["stack"].aclose())
-            loop.close()
-        _state.clear()
+def run(app: Celery, job: Callable[[Runtime], Awaitable[T]]) -> T:
+    return of(app).run(job)

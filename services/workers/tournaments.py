@@ -5,29 +5,32 @@ Two paths, both idempotent (`TournamentService.advance` is):
 
 * fast: an after-commit hook sees a `match_finished` event on a match stream, finds the
   match's tournament (`tournament_matches`) and sends `tournaments.advance(id)`;
-* reliable: beat sends `tournaments.tick` every `TICK_EVERY` seconds, which starts every
-  tournament whose scheduled time has passed and advances every running one (a lost
+* reliable: beat sends `tournaments.tick` every `ATOUT_TOURNAMENT_TICK` seconds, which starts
+  every tournament whose scheduled time has passed and advances every running one (a lost
   message or a crashed worker costs at most one tick).
 
-Registration: importing this module adds its tasks to the workers' Celery app and the tick
-to its beat schedule, and, in a worker process, its hook to `services.bootstrap.AFTER_COMMIT_HOOKS`. The worker
-and beat commands must import this module: see docs/tournaments.md ("Workers").
+The tournaments feature (`services/api/tournaments.py`) declares both: `register_tasks` adds
+the tasks and the tick's beat entry to the workers' app, `after_commit` is the hook of every
+runtime with a broker (see docs/tournaments.md, "Workers").
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import asyncpg
 
+from celery import Celery
+
 from infra.store import AppendResult
-from infra.settings import load_settings
+from infra.streams import match_id_of
+from services.features import AfterCommit
+from services.runtime import Runtime
 from services.tournaments import TournamentService
+from services.workers import runtime
+from services.workers.app import make_app
 
 log = logging.getLogger(__name__)
-
-TICK_EVERY = load_settings().tournament_tick
 
 DUE = """
 SELECT tournament_id, status FROM tournament_standings
@@ -58,8 +61,9 @@ async def tick(service: TournamentService, limit: int = 200) -> dict[str, int]:
 
 def finished_matches(result: AppendResult) -> list[str]:
     """The match this append finished, if it did (usually not)."""
-    if result.stream_id.startswith("match-") and any(e.type == "match_finished" for e in result.events):
-        return [result.stream_id.removeprefix("match-")]
+    match_id = match_id_of(result.stream_id)
+    if match_id is not None and any(e.type == "match_finished" for e in result.events):
+        return [match_id]
     return []
 
 
@@ -74,65 +78,49 @@ async def match_finished(service: TournamentService, match_id: str) -> str | Non
     return tid
 
 
-def _service(rt: Any) -> TournamentService:
+def _service(rt: Runtime) -> TournamentService:
     return TournamentService(rt.store, rt.matches)
 
 
-def register_tasks(app: Any) -> None:
+def register_tasks(app: Celery) -> None:
+    """The tournaments' tasks and the tick's beat entry, on the workers' app."""
     if "tournaments.tick" in app.tasks:
         return
-    from services.workers import runtime
 
-    @app.task(name="tournaments.advance", acks_late=True, autoretry_for=(OSError, asyncpg.PostgresConnectionError),
-              retry_backoff=0.5, max_retries=12)
+    @app.task(name="tournaments.advance", shared=False, acks_late=True,
+              autoretry_for=(OSError, asyncpg.PostgresConnectionError), retry_backoff=0.5, max_retries=12)
     def advance(tournament_id: str) -> str:
-        return runtime.run(lambda rt: _service(rt).advance(tournament_id)).status
+        return runtime.run(app, lambda rt: _service(rt).advance(tournament_id)).status
 
-    @app.task(name="tournaments.match_finished", acks_late=True,
+    @app.task(name="tournaments.match_finished", shared=False, acks_late=True,
               autoretry_for=(OSError, asyncpg.PostgresConnectionError), retry_backoff=0.5, max_retries=12)
     def on_match_finished(match_id: str) -> str | None:
-        return runtime.run(lambda rt: match_finished(_service(rt), match_id))
+        return runtime.run(app, lambda rt: match_finished(_service(rt), match_id))
 
-    @app.task(name="tournaments.tick", acks_late=True)
+    @app.task(name="tournaments.tick", shared=False, acks_late=True)
     def tick_task() -> dict[str, int]:
-        return runtime.run(lambda rt: tick(_service(rt)))
+        return runtime.run(app, lambda rt: tick(_service(rt)))
 
     app.conf.beat_schedule = {**(app.conf.beat_schedule or {}),
-                              "tournaments": {"task": "tournaments.tick", "schedule": TICK_EVERY}}
-    routes = dict(app.conf.task_routes or {})
-    routes.setdefault("tournaments.*", routes.get("clock.*") or {})
-    app.conf.task_routes = routes
+                              "tournaments": {"task": "tournaments.tick",
+                                              "schedule": app.conf.atout_settings.tournament_tick}}
 
 
-def after_commit(app: Any) -> Any:
-    """The hook: on a finished match, send `tournaments.match_finished` (after the commit,
-    never inside it; no database read here)."""
+def hook(app: Celery) -> AfterCommit:
+    """On a finished match, send `tournaments.match_finished` (after the commit, never
+    inside it; no database read here)."""
 
-    async def hook(result: AppendResult) -> None:
+    async def tournaments_after_commit(result: AppendResult) -> None:
         for match_id in finished_matches(result):
             app.send_task("tournaments.match_finished", args=[match_id])
 
-    hook.__qualname__ = "tournaments_after_commit"
-    return hook
+    return tournaments_after_commit
 
 
-def install_hook(app: Any) -> None:
-    from services import bootstrap
-
-    if not any(getattr(h, "__qualname__", "") == "tournaments_after_commit" for h in bootstrap.AFTER_COMMIT_HOOKS):
-        bootstrap.AFTER_COMMIT_HOOKS.append(after_commit(app))
-
-
-def register() -> None:
-    """Tasks and beat entry now; the hook only inside a Celery worker process (where bots
-    play the last card of most matches), so importing this module elsewhere (tests, the
-    API) never sends tasks. A match a human finishes through the API is picked up by the tick."""
-    from celery.signals import worker_process_init
-
-    from services.workers.app import app
-
-    register_tasks(app)
-    worker_process_init.connect(lambda **_: install_hook(app), weak=False)
-
-
-register()
+def after_commit(rt: Runtime) -> AfterCommit | None:
+    """The hook of one runtime (None without a broker: the tick alone moves tournaments on)."""
+    if not rt.settings.redis_url:
+        return None
+    app = make_app(rt.settings)
+    rt.closing.callback(app.close)
+    return hook(app)

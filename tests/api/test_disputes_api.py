@@ -11,12 +11,11 @@ import asyncio
 
 import pytest
 
-import services.api.disputes  # noqa: F401  (registers the feature, as the bootstrap does)
+
 from domain.record import play_record
 from infra.projections import MatchSummaries, ProjectionRunner, rebuild
 from infra.projections.disputes import DisputesQueue
 from infra.store import PostgresEventStore, create_pool
-from services import visibility
 from tests.api.conftest import finish, register, seated_match, view
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
@@ -144,7 +143,7 @@ async def test_dispute_replay_verify_void_audit_and_export(client, runner) -> No
 
 
 async def test_an_organiser_reviews_only_his_own_tournaments_matches(client, runner, monkeypatch) -> None:
-    """A stub ownership lookup stands in for the tournaments' (services.visibility.ORGANISER_LOOKUPS)."""
+    """A stub ownership lookup stands in for the tournaments' (the runtime's Visibility.organiser_lookups)."""
     match_id, players = await seated_match(client, "cinch", {"deals": 1})
     owner, stranger = await with_role(client, runner, "organiser"), await with_role(client, runner, "organiser")
     outsider = await register(client)
@@ -152,7 +151,7 @@ async def test_an_organiser_reviews_only_his_own_tournaments_matches(client, run
     async def organiser_of(mid: str) -> str | None:
         return owner.player_id if mid == match_id else None
 
-    monkeypatch.setattr(visibility, "ORGANISER_LOOKUPS", [organiser_of])
+    monkeypatch.setattr(client.app.state.runtime.visibility, "organiser_lookups", (organiser_of,))
     path = f"/v1/admin/matches/{match_id}/deals/0/replay"
     assert (await client.get(path, headers=stranger.headers)).status_code == 403
     replay = await client.get(path, headers=owner.headers)

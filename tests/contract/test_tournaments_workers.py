@@ -48,7 +48,10 @@ async def test_tick_starts_a_scheduled_tournament_and_a_finished_match_advances_
 
 
 def test_the_tasks_and_the_beat_entry_are_registered() -> None:
-    from services.workers.app import app
+    from infra.settings import Settings
+    from services.bootstrap import worker_app
+
+    app = worker_app(Settings())
 
     assert {"tournaments.tick", "tournaments.advance", "tournaments.match_finished"} <= set(app.tasks)
     assert app.conf.beat_schedule["tournaments"]["task"] == "tournaments.tick"

@@ -1,0 +1,49 @@
+"""The names of the event store's streams: one place for every prefix.
+
+A stream's name is its kind's prefix and its aggregate's id (`match-<id>`, `clock-<id>`, ...).
+Writers name a stream with the functions below, readers (projections, hooks) tell a stream's
+kind and id with `id_of`; no other module spells a prefix.
+"""
+
+from __future__ import annotations
+
+MATCH = "match-"            # a match: the match layer's and its game's events
+CLOCK = "clock-"            # a match's turn clock (`clock_set`), beside the match stream
+PRESENCE = "presence-"      # who of a match is connected (seat_disconnected, seat_reconnected)
+TOURNAMENT = "tournament-"  # a tournament
+DISPUTE = "dispute-"        # a dispute on a deal
+AUDIT = "audit-"            # one UTC day of the audit log (who saw or changed what)
+
+
+def match_stream(match_id: str) -> str:
+    return MATCH + match_id
+
+
+def clock_stream(match_id: str) -> str:
+    return CLOCK + match_id
+
+
+def presence_stream(match_id: str) -> str:
+    return PRESENCE + match_id
+
+
+def tournament_stream(tournament_id: str) -> str:
+    return TOURNAMENT + tournament_id
+
+
+def dispute_stream(dispute_id: str) -> str:
+    return DISPUTE + dispute_id
+
+
+def audit_stream(day: str) -> str:
+    """`day` in ISO form (YYYY-MM-DD)."""
+    return AUDIT + day
+
+
+def id_of(prefix: str, stream_id: str) -> str | None:
+    """The aggregate id of a stream of this kind; None for a stream of another kind."""
+    return stream_id[len(prefix):] if stream_id.startswith(prefix) else None
+
+
+def match_id_of(stream_id: str) -> str | None:
+    return id_of(MATCH, stream_id)

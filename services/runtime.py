@@ -1,0 +1,46 @@
+"""`Runtime`: everything a request handler, a task or a command needs, opened once per process.
+
+Built by `services.bootstrap.open_runtime` from the features' declarations; the API finds it
+on `app.state.runtime` (handlers take it as the `runtime` dependency), a worker keeps one per
+process, a CLI command opens one for its run. A type of its own (not the bootstrap's) so that
+every layer below the composition root can name it without importing the root.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import asyncpg
+import redis.asyncio as aioredis
+
+from infra.players import PlayerStore
+from infra.settings import Settings
+from infra.store import PostgresEventStore
+from infra.vault import Vault
+from services.api.ratelimit import RateLimiter
+from services.matches import MatchService
+from services.visibility import Visibility
+
+
+@dataclass
+class Runtime:
+    """The opened adapters and services of one process (see the module docstring).
+
+    `visibility` is the policy the features declared, bound to this runtime (closed until
+    then: nothing public, no organiser). `closing` is where what the features opened for
+    this runtime (a broker connection, ...) is closed, in reverse order, with the runtime."""
+
+    settings: Settings
+    pool: asyncpg.Pool
+    redis: aioredis.Redis | None
+    store: PostgresEventStore
+    vault: Vault
+    matches: MatchService
+    players: PlayerStore
+    limiter: RateLimiter
+    visibility: Visibility = field(default_factory=Visibility)
+    closing: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
+    tasks: list[asyncio.Task[Any]] = field(default_factory=list)

@@ -1,0 +1,172 @@
+"""The table's application logic: when one request is several commands, and who may ask.
+
+Service-layer handlers over the game service, called by the match routes (which only parse,
+call and map): creating a match (with its turn clock set before the start), taking a seat
+and then starting the match when it was the last one (matches auto-start, docs/api.md),
+who may start a match or send a bot away, and a rematch that keeps the seats, made once
+under an advisory lock however many players ask. No rule lives here: every decision about
+the game is the domain's; what is decided here is who may ask, and in which order the
+commands go.
+
+A refusal is a `Refused` (status, code, message, details); the API maps it to its error
+body as it stands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from domain import fair
+from domain import match as rules
+from domain.cards import Seat
+from domain.game import RuleViolation
+from infra.players import Principal
+from infra.store import ConcurrencyError
+from services.matches import MatchService, Outcome
+from services.workers.clocks import set_clock
+
+SEAT_NAMES = ("N", "E", "S", "W")
+REMATCH_LOCK = 0x726D7463  # 'rmtc'
+
+
+class Refused(Exception):
+    """What the service turns down for who asks or when: a 403 or 422 (or a 400 naming a
+    field whose validity depends on the match), with a stable code."""
+
+    def __init__(self, status: int, code: str, message: str, details: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.details = status, code, message, dict(details or {})
+
+
+def command_id_for(match_id: str, purpose: str) -> uuid.UUID:
+    """A deterministic command id, so that two callers doing the same thing at once (two
+    players taking the last seats, two asking for a rematch) make one command, not two."""
+    return uuid.uuid5(uuid.NAMESPACE_URL, f"atout:{match_id}:{purpose}")
+
+
+def seat_of(state: rules.MatchState, player_id: str) -> Seat | None:
+    """The caller's seat in this match (None: he holds none); one caller, one seat."""
+    seats = [Seat(s) for s, h in state.seats.items() if h is not None and h.player_id == player_id]
+    if len(seats) > 1:
+        raise Refused(422, "ambiguous_seat", "you hold more than one seat in this match", {"seats": seats})
+    return seats[0] if seats else None
+
+
+def checked_entropy(entropy: str | None, field: str = "$.entropy") -> str | None:
+    """The one entropy limit (domain.fair.check_entropy), as a 400 naming the field."""
+    if entropy is None:
+        return None
+    try:
+        return fair.check_entropy(entropy)
+    except fair.FairDealError as error:
+        raise Refused(400, "bad_entropy", str(error), {"field": field, "max_bytes": fair.MAX_ENTROPY_BYTES}) from None
+
+
+async def retrying(command: Callable[[], Awaitable[Outcome]], attempts: int = 5) -> Outcome:
+    """Seat commands carry no client version: on a concurrent write, decide again."""
+    for attempt in range(attempts):
+        try:
+            return await command()
+        except ConcurrencyError:
+            if attempt == attempts - 1:
+                raise
+            await asyncio.sleep(0.005 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+async def create(svc: MatchService, principal: Principal, game: str, options: dict[str, Any],
+                 seats: dict[str, str], *, entropy: str | None = None,
+                 predefined: list[dict[str, Any]] | None = None, clock: dict[str, float] | None = None,
+                 command_id: uuid.UUID | None = None) -> rules.MatchState:
+    """A new match (its clock set before the start, so the first turn is already timed),
+    started at once when its seats are all taken. A refused creation is the domain's
+    RuleViolation (the routes make it a 400 naming the field)."""
+    created = await svc.create_match(game, options, seats, player_id=principal.player_id, entropy=entropy,
+                                     predefined=predefined, command_id=command_id)
+    if clock is not None:
+        await set_clock(svc.store, created.match_id, clock)
+    await autostart(svc, created.match_id)
+    return await svc.load(created.match_id)
+
+
+async def autostart(svc: MatchService, match_id: str) -> Outcome | None:
+    """Start the match if every seat is taken; None when it is not (yet) or already started."""
+    state = await svc.load(match_id)
+    if state.status != "open" or state.free_seats:
+        return None
+    try:
+        return await svc.start(match_id, command_id=command_id_for(match_id, "start"))
+    except (RuleViolation, ConcurrencyError):
+        return None  # someone else started it, or a seat was left meanwhile
+
+
+async def take_seat(svc: MatchService, principal: Principal, match_id: str, seat: Seat,
+                    entropy: str | None, command_id: uuid.UUID | None) -> Outcome:
+    """Sit down; the last seat taken starts the match (the answer holds both)."""
+    checked_entropy(entropy)
+    taken = await retrying(lambda: svc.take_seat(match_id, seat, player_id=principal.player_id, entropy=entropy,
+                                                 command_id=command_id))
+    started = await autostart(svc, match_id)
+    if started is None:
+        return taken
+    return Outcome(match_id=match_id, version=started.version, events=taken.events + started.events)
+
+
+async def leave_seat(svc: MatchService, principal: Principal, match_id: str, seat: Seat) -> Outcome:
+    """A player leaves its own seat; a bot is sent away only by a player of the match (or
+    an organiser), not by any passer-by."""
+    state = await svc.load(match_id)
+    holder = state.seats.get(seat.value)
+    if holder is not None and holder.kind == "bot" and seat_of(state, principal.player_id) is None \
+            and not principal.has_role("organiser"):
+        raise Refused(403, "forbidden", "only a player of this match or an organiser may remove a bot")
+    return await retrying(lambda: svc.leave_seat(match_id, seat, player_id=principal.player_id))
+
+
+async def start(svc: MatchService, principal: Principal, match_id: str) -> Outcome:
+    """Start a fully seated match: a seated player or an organiser may ask."""
+    state = await svc.load(match_id)
+    if seat_of(state, principal.player_id) is None and not principal.has_role("organiser"):
+        raise Refused(403, "forbidden", "only a seated player or an organiser may start a match")
+    return await svc.start(match_id, command_id=command_id_for(match_id, "start"))
+
+
+async def rematch(svc: MatchService, principal: Principal, match_id: str,
+                  entropy: str | None = None) -> rules.MatchState:
+    """A new match with the same game, options and seat holders, made once however many
+    players ask for it (a deterministic command id, under a lock so that one secret and
+    one commitment are ever made for it). The caller's `entropy` goes to his seat in it."""
+    checked_entropy(entropy)
+    old = await svc.load(match_id)
+    if seat_of(old, principal.player_id) is None and not principal.has_role("organiser"):
+        raise Refused(403, "forbidden", "only a player of this match or an organiser may ask for a rematch")
+    if old.status != "finished":
+        raise Refused(422, "match_not_finished", "a rematch follows a finished match")
+    if entropy is not None and seat_of(old, principal.player_id) is None:
+        raise Refused(400, "bad_entropy", "entropy goes to the caller's seat, and you hold none in this match",
+                      {"field": "$.entropy"})
+    command_id = command_id_for(match_id, "rematch")
+    async with svc.store.pool.acquire() as conn:
+        await conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", REMATCH_LOCK, match_id)
+        try:
+            created = await svc.create_match(old.game_name, old.raw_options, {s: "open" for s in SEAT_NAMES},
+                                             command_id=command_id)
+            new_id = created.match_id
+            state = await svc.load(new_id)
+            for seat, holder in old.seats.items():
+                if holder is None or state.seats.get(seat) is not None:
+                    continue
+                await retrying(lambda: svc.take_seat(
+                    new_id, Seat(seat), player_id=holder.player_id,
+                    bot_level=holder.level if holder.kind == "bot" else None,
+                    command_id=command_id_for(new_id, f"seat-{seat}")))
+            mine = seat_of(await svc.load(new_id), principal.player_id)
+            if entropy is not None and mine is not None:   # before the start when this caller made it
+                await svc.give_entropy(new_id, mine, player_id=principal.player_id, entropy=entropy)
+        finally:
+            await conn.execute("SELECT pg_advisory_unlock($1, hashtext($2))", REMATCH_LOCK, match_id)
+    await autostart(svc, new_id)
+    return await svc.load(new_id)

@@ -1,0 +1,101 @@
+"""What each process runs is what the features declare, and nothing else decides it.
+
+The API app, the projector, the worker and beat are built here the way their commands build
+them (`services.api.app.create_app`, `services.commands.projections.all_projections`,
+`services.bootstrap.worker_app`), in a fresh interpreter that has imported nothing else, and
+compared with the features' declarations and with the literal list of what the system has.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from services.visibility import Visibility
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = r"""
+import json
+from litestar import Router
+from infra.settings import Settings
+from services import bootstrap
+from services.api.app import create_app
+from services.commands.projections import all_projections
+
+def handlers(items):
+    for item in items:
+        if not isinstance(item, Router):       # the web client's static files: a router of its own
+            yield item
+
+settings = Settings(redis_url="redis://127.0.0.1:1/0")
+app = create_app(settings)
+def route_handlers(route):
+    return getattr(route, "route_handlers", None) or [route.route_handler]
+
+mounted = {getattr(h, "fn", h) for route in app.routes for h in route_handlers(route)}
+declared = {getattr(h, "fn", h) for h in handlers(bootstrap.route_handlers())}
+worker = bootstrap.worker_app(settings)
+print(json.dumps({
+    "features": [f.name for f in bootstrap.FEATURES],
+    "missing_routes": sorted(str(getattr(h, "__name__", h)) for h in declared - mounted),
+    "paths": sorted({p for route in app.routes for p in [route.path]}),
+    "lifespans": len(bootstrap.lifespan_hooks()),
+    "projections": [p.name for p in all_projections(settings)],
+    "tasks": sorted(t for t in worker.tasks if not t.startswith("celery.")),
+    "beat": sorted(worker.conf.beat_schedule),
+}))
+"""
+
+
+@pytest.fixture(scope="module")
+def processes() -> dict:
+    out = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_the_features_are_the_literal_list(processes) -> None:
+    assert processes["features"] == ["site", "players", "matches", "hints", "live streams", "bots and clocks", "tournaments",
+                                     "disputes"]
+
+
+def test_the_api_mounts_every_declared_route(processes) -> None:
+    assert processes["missing_routes"] == []
+    paths = set(processes["paths"])
+    for path in ("/healthz", "/metrics", "/v1/players", "/v1/matches/{match_id:str}/actions",
+                 "/v1/matches/{match_id:str}/ws", "/v1/tournaments/{tournament_id:str}/live",
+                 "/v1/admin/disputes", "/v1/matches/{match_id:str}/disputes", "/v1/matches/{match_id:str}/hint"):
+        assert path in paths, path
+    assert processes["lifespans"] >= 1                     # the live streams' fan-out
+
+
+def test_the_projector_runs_every_declared_projection(processes) -> None:
+    assert processes["projections"] == ["match_summaries", "lobby", "hand_records", "publisher", "bot_turns",
+                                        "tournament_standings", "disputes"]
+
+
+def test_the_worker_and_beat_run_every_declared_task(processes) -> None:
+    assert processes["tasks"] == ["bots.play_turn", "clock.expire", "sweeper.sweep", "tournaments.advance",
+                                  "tournaments.match_finished", "tournaments.tick"]
+    assert processes["beat"] == ["sweep", "tournaments"]
+
+
+async def test_visibility_fails_closed() -> None:
+    """No check declared: no match is public, no organiser owns one, nobody is an entrant."""
+    closed = Visibility()
+    assert await closed.is_public("any") is False
+    assert await closed.organisers("any") == set() and await closed.entrants("any") == set()
+
+    async def yes(_: str) -> bool:
+        return True
+
+    async def no(_: str) -> bool:
+        return False
+
+    assert await Visibility([yes]).is_public("m") is True
+    assert await Visibility([yes, no]).is_public("m") is False
