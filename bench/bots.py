@@ -94,7 +94,7 @@ def _side(seat: Seat, individual: bool) -> str:
 
 def _pedros_lost(summary: dict[str, Any], individual: bool) -> int:
     from domain.cinch.state import NEXT
-    from domain.cinch.trumps import left_pedro, right_pedro
+    from domain.cinch.ranking import left_pedro, right_pedro
 
     trump = summary["contract"]["trump"]
     pedros = {left_pedro(trump), right_pedro(trump)}
