@@ -1,6 +1,6 @@
-"""The admins' rulings on Five Hundred deals (rules-five-hundred.md D-12, D-13): made
-between deals, on deals already played; the match is then decided again by replaying the
-deal history."""
+"""The admins' rulings on Five Hundred deals (rules-five-hundred.md D-12, D-13): checked by
+the shared `domain.rulings`, made only between deals; here, how they fold — the deal's
+record is marked void or adjusted, and the match is decided again by replaying the history."""
 
 from __future__ import annotations
 
@@ -8,29 +8,24 @@ from typing import Any
 
 import msgspec
 
+from domain import rulings
 from domain.five_hundred.events import DealVoided, ScoreAdjusted
 from domain.five_hundred.scoring import settle
 from domain.five_hundred.state import IN_DEAL, SIDE_NAMES, State
-from domain.game import AdjustScore, VoidDeal, verify
+from domain.game import AdjustScore, VoidDeal
 
 
-def _between_deals(state: State, deal: int) -> None:
-    verify(state.phase not in IN_DEAL, "wrong_phase", "a ruling is made between deals")
-    verify(0 <= deal < len(state.history), "bad_action", f"deal {deal} has not been played")
+def deals(state: State) -> rulings.Deals:
+    voided = {d for d, record in enumerate(state.history) if record.voided}
+    return rulings.Deals(state.deal, state.phase in IN_DEAL, voided, SIDE_NAMES, between_deals=True)
 
 
 def decide_void(state: State, command: VoidDeal) -> list[Any]:
-    _between_deals(state, command.deal)
-    verify(not state.history[command.deal].voided, "bad_action", f"deal {command.deal} is already void")
-    return [DealVoided(deal=command.deal, admin=command.admin, reason=command.reason)]
+    return rulings.decide_void(deals(state), command)
 
 
 def decide_adjust(state: State, command: AdjustScore) -> list[Any]:
-    verify(set(command.score) <= set(SIDE_NAMES) and
-           all(isinstance(v, int) and not isinstance(v, bool) for v in command.score.values()),
-           "bad_action", "an adjustment gives integer points to NS and/or EW")
-    _between_deals(state, command.deal)
-    return [ScoreAdjusted(deal=command.deal, score=dict(command.score), admin=command.admin, reason=command.reason)]
+    return rulings.decide_adjust(deals(state), command)
 
 
 def evolve_voided(state: State, event: DealVoided) -> dict[str, Any]:

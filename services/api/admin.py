@@ -17,7 +17,6 @@ import msgspec
 from litestar import get, post
 from litestar.params import Body, FromPath
 
-from services.api import admin_matches
 from services.api.auth import authenticated, requires
 from services.api.dispute_views import DISPUTE_EXAMPLE, HANDLERS, PATH_HANDLERS, Reason, dispute_out, queue, service
 from services.api.errors import ApiError
@@ -143,4 +142,4 @@ async def audit(runtime: Runtime, since: FromQuery[str | None] = None, until: Fr
     return await service(runtime).audit_log(first, last, match_id, actor)
 
 
-ROUTES = [disputes_queue, replay, rule, audit, *admin_matches.ROUTES]
+ROUTES = [disputes_queue, replay, rule, audit]

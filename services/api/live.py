@@ -4,7 +4,7 @@ Both carry one `infra.live_session.LiveSession`: `{"type":"snapshot","version":V
 caller's seat, or the spectator view for a caller who holds none), then with `after=V` the
 events `V < version <= V0` from the store, then live `{"type":"event","version":V,"event":…}`
 (`"event": null` for what this seat may not see), ending after `match_finished`. A client
-that falls behind gets `{"type":"error","code":"resync",…}` and the stream ends (WebSocket
+that falls behind gets `{"type":"error","version":V,"code":"resync",…}` and the stream ends (WebSocket
 close 4008): it reconnects with `after=` its last version. See `docs/live.md`.
 
 What this module needs from the rest of the API it finds on `app.state` at first use
@@ -59,13 +59,16 @@ def _bearer(value: str | None) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def _error(code: str, message: str, details: Any = None) -> bytes:
-    return msgspec.json.encode({"type": "error", "code": code, "message": message, "details": details or {}})
+def _error(code: str, message: str, details: Any = None, version: int = 0) -> bytes:
+    """Every message of a stream has `type` and `version`: an error's is the last version the
+    stream sent (0 before any), so a client resumes with `after=` it whatever ended it."""
+    return msgspec.json.encode({"type": "error", "version": version, "code": code, "message": message,
+                                "details": details or {}})
 
 
 def _resync(session: LiveSession, reason: str) -> bytes:
     return _error("resync", "this stream fell behind; reconnect with after=<last version>",
-                  {"reason": reason, "after": session.last})
+                  {"reason": reason, "after": session.last}, session.last)
 
 
 # Why a stream may end other than by falling behind: its caller changed while it was open.
@@ -77,7 +80,7 @@ def _ending(session: LiveSession, reason: str) -> tuple[int, bytes]:
     """The close code and last message of a stream that ends for `reason`."""
     if reason in ENDED:
         code, error, message = ENDED[reason]
-        return code, _error(error, message, {"reason": reason, "after": session.last})
+        return code, _error(error, message, {"reason": reason, "after": session.last}, session.last)
     return WS_RESYNC, _resync(session, reason)
 
 

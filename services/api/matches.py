@@ -184,5 +184,5 @@ async def _answer(runtime: Any, match_id: str, outcome: Any, principal: Principa
 
 ROUTES = [create_match, list_matches, my_matches, get_match, take_seat, give_entropy, leave_seat, start_match,
           rematch]
-FEATURE = Feature("matches", routes=(*ROUTES, *play.ROUTES, *hints.ROUTES, *records.ROUTES),
+FEATURE = Feature("matches", routes=(*ROUTES, *play.ROUTES, *records.ROUTES),
                   projections=(plain(MatchSummaries), plain(Lobby), plain(HandRecords)))
