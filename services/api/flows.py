@@ -10,6 +10,7 @@ events and views to one seat. No rule lives here: every decision is the domain's
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -26,6 +27,8 @@ from infra.store import ConcurrencyError
 from services.api.errors import ApiError, malformed
 from services.api.schemas import CreateMatch, EventOut
 from services.matches import MatchService, Outcome
+
+log = logging.getLogger(__name__)
 
 SEAT_NAMES = ("N", "E", "S", "W")
 REMATCH_LOCK = 0x726D7463  # 'rmtc'
@@ -147,7 +150,9 @@ async def create(svc: MatchService, principal: Principal, body: CreateMatch) -> 
 # --- seats, start, rematch -------------------------------------------------------------------
 
 async def autostart(svc: MatchService, match_id: str) -> Outcome | None:
-    """Start the match if every seat is taken; None when it is not (yet) or already started."""
+    """Start the match if every seat is taken; None when it is not (yet), already started, or
+    the start failed: the request that took the seat is answered for what it did, and the
+    sweeper starts the full match later (`services.workers.reactor.start_full`)."""
     state = await svc.load(match_id)
     if state.status != "open" or state.free_seats:
         return None
@@ -155,6 +160,9 @@ async def autostart(svc: MatchService, match_id: str) -> Outcome | None:
         return await svc.start(match_id, command_id=command_id_for(match_id, "start"))
     except (RuleViolation, ConcurrencyError):
         return None  # someone else started it, or a seat was left meanwhile
+    except Exception as error:  # the type only: a dealing error's text is not for logs
+        log.error("match %s is full but could not start: %s", match_id, type(error).__name__)
+        return None
 
 
 def checked_entropy(entropy: str | None, field: str = "$.entropy") -> str | None:

@@ -83,7 +83,8 @@ def _left(seconds: Any) -> float | None:
 async def sweep(pool: Any, app: Celery, overdue: float = OVERDUE_AFTER, limit: int = 1000, *,
                 matches: Any = None, abandon_after: float | None = None) -> int:
     """Re-schedule the turn of every match whose bot, clock or takeover is overdue, and
-    (given the game service) abandon the matches idle for `abandon_after`; how many."""
+    (given the game service) start the full matches that did not start and abandon the
+    matches idle for `abandon_after`; how many."""
     import asyncpg
 
     try:
@@ -95,10 +96,12 @@ async def sweep(pool: Any, app: Celery, overdue: float = OVERDUE_AFTER, limit: i
     if turns:
         log.info("sweeper: re-scheduling %d overdue turns", len(turns))
         scheduler(app)(turns)
-    abandoned = 0
+    abandoned = started = 0
+    if matches is not None:
+        started = len(await start_full(pool, matches, overdue, limit))
     if matches is not None and abandon_after is not None:
         abandoned = len(await abandon_idle(pool, matches, abandon_after, limit))
-    return len(turns) + abandoned
+    return len(turns) + started + abandoned
 
 
 async def abandon_idle(pool: Any, matches: Any, after: float, limit: int = 1000) -> list[str]:
@@ -123,6 +126,44 @@ async def abandon_idle(pool: Any, matches: Any, after: float, limit: int = 1000)
         out.append(row["match_id"])
     if out:
         log.info("sweeper: abandoned %d idle matches", len(out))
+    return out
+
+
+FULL = """
+SELECT l.match_id FROM lobby l JOIN bot_turns b USING (match_id)
+WHERE l.free_seats = 0 AND b.last_event_at < now() - make_interval(secs => $1)
+ORDER BY b.last_event_at LIMIT $2
+"""
+
+
+async def start_full(pool: Any, matches: Any, after: float, limit: int = 1000) -> list[str]:
+    """Start every open match whose seats have all been taken for `after` seconds: its
+    auto-start was interrupted (a crash) or failed (a match repaired since). The command id is
+    the one the API's auto-start uses, so racing it makes one start."""
+    import uuid
+
+    import asyncpg
+
+    from domain.game import RuleViolation
+    from infra.store import CommandConflictError, ConcurrencyError
+
+    try:
+        rows = await pool.fetch(FULL, after, limit)
+    except asyncpg.UndefinedTableError:
+        return []
+    out = []
+    for row in rows:
+        match_id = row["match_id"]
+        try:
+            await matches.start(match_id, command_id=uuid.uuid5(uuid.NAMESPACE_URL, f"atout:{match_id}:start"))
+        except (ConcurrencyError, CommandConflictError, RuleViolation):
+            continue                   # started, or a seat left, meanwhile
+        except Exception as error:     # the next sweep tries again; say so without the message
+            log.warning("sweeper: match %s could not start: %s", match_id, type(error).__name__)
+            continue
+        out.append(match_id)
+    if out:
+        log.info("sweeper: started %d full matches", len(out))
     return out
 
 
