@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import asyncpg
+
 from infra.projections.base import RowProjection
 from infra.projections.match_summaries import jsonb, match_id_of, match_id_of_row
 from infra.store.model import RecordedEvent
@@ -65,8 +67,6 @@ ORDER BY created_at DESC LIMIT $2
 async def open_matches(pool: Any, game: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
     """The lobby's rows with a free seat, newest first (of one game, or all); empty before
     the projector has created the table."""
-    import asyncpg
-
     try:
         rows = await pool.fetch(LOBBY, game, limit)
     except asyncpg.UndefinedTableError:

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from litestar import Litestar
+from litestar import Litestar, Request, Response
 from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin, YamlRenderPlugin
@@ -22,10 +22,11 @@ from litestar.openapi.spec import Components, SecurityScheme, Tag
 from infra.settings import Settings
 from services import bootstrap
 from services.api.auth import DEPENDENCIES
-from services.api.errors import HANDLERS, error_body
+from services.api.errors import HANDLERS, ApiError, error_body, http_exception
 from services.api.logs import CorrelationMiddleware
 from services.api.ratelimit import RateLimit
 from services.features import Feature
+from services.tables import Refused
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,11 @@ OPENAPI = OpenAPIConfig(
                                                                      description="POST /v1/players gives a token")}),
     tags=[Tag(name="players"), Tag(name="matches"), Tag(name="play"), Tag(name="records"), Tag(name="health")],
 )
+
+
+def _refused(request: Request, exc: Refused) -> Response:
+    """The service layer's refusals (who may ask, when) in the API's error body."""
+    return http_exception(request, ApiError(exc.status, exc.code, exc.message, exc.details))
 
 
 def create_app(
@@ -73,7 +79,7 @@ def create_app(
         lifespan=[runtime, *(hook for hook in lifespan if hook not in entered)],
         state=State({"settings": settings, "runtime": None}),
         dependencies=DEPENDENCIES,
-        exception_handlers=HANDLERS,
+        exception_handlers={**HANDLERS, Refused: _refused},
         middleware=[CorrelationMiddleware],
         openapi_config=OPENAPI,
         logging_config=None,  # the process configures logging (JSON lines: services/api/logs.py)

@@ -12,7 +12,7 @@ from typing import Any
 from litestar import Request, Response, get
 from litestar.openapi.datastructures import ResponseSpec
 
-from services.api import flows
+from services import tables
 from services.api.auth import authenticated
 from services.api.errors import error_body
 from services.api.ratelimit import rate_limited
@@ -86,7 +86,7 @@ def _refused(_: Request, exc: HintRefused) -> Response:
      exception_handlers={HintRefused: _refused})
 async def hint(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
-    seat = flows.seat_of(state, principal.player_id)
+    seat = tables.seat_of(state, principal.player_id)
     return await service(runtime).give(state, seat, principal.player_id)
 
 
