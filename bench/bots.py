@@ -1,9 +1,22 @@
-"""Bot benchmarks; prints one JSON object (not a test: run it by hand, outside make test).
+"""Bot benchmarks; JSON (not a test: run it by hand, outside make test).
 
-    .venv/bin/python bench/bots.py [--deals 6] [--matches 12] [--parallel 4] [--skip-dispatch]
+    .venv/bin/python bench/bots.py [--jobs 2] [--out bench-bots.json] [--games coinche,cinch]
+        [--rates-basic 400] [--rates-expert 150] [--duel-boards 300] [--ladder-boards 100]
+        [--bound-boards 100] [--decision-deals 4] [--skip-figures] [--skip-dispatch]
 
+* `rates` (per game and level, four bots of that level, deals from seeded decks): contracts
+  made %, partner outbidding wars (a side raising its own partner twice or more in a deal),
+  the share of top-level contracts (Coinche 250 or more or capot, Five Hundred 10 tricks)
+  and how often they are made, thrown-in deals, stuck-dealer deals (the three others
+  passed), and in Cinch the pedros lost to another side per deal.
+* `ladder`: duplicate duels (`atout bots duel`'s boards), expert−basic and basic−random,
+  margin per deal with its 95% interval.
+* `bound`: the perfect-information bound (`bench/bound.py`) against basic on the first
+  boards of the expert−basic duel, and the expert's share of its margin there.
 * `decision`: time of an `expert` decision (the policy call, from the seat's view to the
-  action), p50/p99/max per game, over whole deals played by four experts on one core.
+  action) p50/p99/max per game: `one_core` from whole deals of four experts played in one
+  process before anything else starts (the load average is stated beside it); `under_jobs` from
+  the expert rates, while `--jobs` processes ran.
 * `dispatch`: event committed -> bot action committed, through the real path: the
   projector's `bot_turns` projection (beside the default read models and the live
   publisher) schedules `bots.play_turn` on the Redis broker, a real `atout worker`
@@ -15,6 +28,10 @@
   the API does). Needs a Postgres server
   (`--database-url`, default the local one; a fresh database is made and dropped) and
   Redis (`--redis-url`).
+
+The figures run is split in small tasks spread over `--jobs` processes; the JSON (with
+the sample sizes asked and done) is rewritten to `--out` after every task, so a run cut
+short still reports what it finished. The last complete JSON is printed at the end.
 """
 
 from __future__ import annotations
@@ -29,18 +46,31 @@ import statistics
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from domain.bots import policy_for  # noqa: E402
-from domain.bots.arena import play_deal  # noqa: E402
-from domain.cards import SEATS  # noqa: E402
+from domain.bots.arena import board_margins, play, summarize  # noqa: E402
+from domain.cards import PARTNER, SEATS, Seat  # noqa: E402
 from domain.games import load  # noqa: E402
 
+GAMES: dict[str, tuple[str, dict[str, Any]]] = {
+    "classic": ("belote", {"variant": "classic"}),
+    "sans_atout": ("belote", {"variant": "sans_atout"}),
+    "coinche": ("belote", {"variant": "coinche"}),
+    "coinche_official": ("belote", {"variant": "coinche", "rules": "official"}),
+    "cinch": ("cinch", {}),
+    "cinch_individual": ("cinch", {"mode": "individual"}),
+    "five_hundred": ("five_hundred", {}),
+}
 CONFIGS = [("belote", {"variant": "classic"}), ("belote", {"variant": "coinche"}), ("cinch", {}),
-           ("five_hundred", {})]
+           ("five_hundred", {})]          # the dispatch's matches
+SEED = 7
+CHUNK = 10
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -49,31 +79,261 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def figures(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {"n": 0}
     ms = [v * 1000 for v in values]
     return {"n": len(ms), "p50_ms": round(percentile(ms, 50), 1), "p99_ms": round(percentile(ms, 99), 1),
             "max_ms": round(max(ms), 1), "mean_ms": round(statistics.fmean(ms), 1)}
 
 
-def decisions(deals: int, seed: int) -> dict[str, dict[str, float]]:
-    out = {}
-    for game_name, raw in CONFIGS:
+# --- what one deal says ---------------------------------------------------------------------
+
+def _side(seat: Seat, individual: bool) -> str:
+    return str(seat) if individual else ("NS" if seat in (Seat.N, Seat.S) else "EW")
+
+
+def _pedros_lost(summary: dict[str, Any], individual: bool) -> int:
+    from domain.cinch.state import NEXT
+    from domain.cinch.ranking import left_pedro, right_pedro
+
+    trump = summary["contract"]["trump"]
+    pedros = {left_pedro(trump), right_pedro(trump)}
+    lost = 0
+    for trick in summary["tricks"]:
+        seat = Seat(trick["leader"])
+        for card in trick["cards"]:
+            if card in pedros and _side(seat, individual) != _side(Seat(trick["winner"]), individual):
+                lost += 1
+            seat = NEXT[seat]
+    return lost
+
+
+def deal_facts(game_name: str, raw: dict[str, Any], dealer: Seat, actions: list[dict[str, Any]],
+               summary: dict[str, Any]) -> dict[str, Any]:
+    individual = raw.get("mode") == "individual"
+    contract = summary.get("contract")
+    raises = {"NS": 0, "EW": 0}
+    high: Seat | None = None
+    auction = [a for a in actions if a["action"] in ("bid", "pass", "take", "name")]
+    for a in actions:
+        if a["action"] != "bid":
+            continue
+        seat = Seat(a["seat"])
+        if high is not None and not individual and high == PARTNER[seat]:
+            raises[_side(seat, False)] += 1
+        high = seat
+    facts: dict[str, Any] = {"contract": contract is not None, "made": summary.get("result") == "made",
+                             "war": max(raises.values()) >= 2, "top": False}
+    if contract is not None:
+        if game_name == "belote" and raw.get("variant") == "coinche":
+            value = contract.get("value")
+            facts["top"] = value == "capot" or (isinstance(value, int) and value >= 250)
+        elif game_name == "five_hundred":
+            facts["top"] = contract.get("tricks") == 10
+    if game_name == "cinch":
+        facts["stuck"] = len(auction) >= 3 and all(a["action"] == "pass" for a in auction[:3])
+        facts["pedros_lost"] = _pedros_lost(summary, individual) if contract else 0
+    return facts
+
+
+def rates(records: list[dict[str, Any]]) -> dict[str, Any]:
+    n = len(records)
+    if not n:
+        return {"deals": 0}
+    with_contract = [r for r in records if r["contract"]]
+    top = [r for r in with_contract if r["top"]]
+    pct = lambda k, rs: round(100 * sum(1 for r in rs if r[k]) / len(rs), 1) if rs else None  # noqa: E731
+    out = {"deals": n, "contracts_made_pct": pct("made", with_contract), "wars_pct": pct("war", records),
+           "top_contracts_pct": pct("top", with_contract), "top_made_pct": pct("made", top),
+           "thrown_in_pct": round(100 * (n - len(with_contract)) / n, 1)}
+    if "stuck" in records[0]:
+        out["stuck_dealer_pct"] = pct("stuck", records)
+        out["pedros_lost_per_deal"] = round(sum(r["pedros_lost"] for r in records) / n, 3)
+    return out
+
+
+# --- tasks (one process each) ---------------------------------------------------------------
+
+def _rates_task(key: str, level: str, deals: list[int]) -> dict[str, Any]:
+    game_name, raw = GAMES[key]
+    game = load(game_name)
+    options = game.parse_options(raw)
+    policy = policy_for(game_name, level, **({"options": raw} if level == "expert" else {}))
+    times: list[float] = []
+
+    def record(seat: Seat, seconds: float) -> None:
+        if getattr(policy, "last_worlds", 0):
+            times.append(seconds)
+
+    out = []
+    for k in deals:
+        rng = random.Random(f"rates/{SEED}/{k}")
+        deck = list(game.deck)
+        rng.shuffle(deck)
+        state, actions = play(game, options, SEATS[k % 4], deck, {s: policy for s in SEATS}, rng,
+                              on_decision=record)
+        out.append(deal_facts(game_name, raw, SEATS[k % 4], actions, game.deal_summary(state)))
+    return {"records": out, "times": times}
+
+
+def _duel_task(key: str, a: str, b: str, boards: list[int]) -> dict[str, Any]:
+    game_name, raw = GAMES[key]
+    game = load(game_name)
+    options = game.parse_options(raw)
+    pa = policy_for(game_name, a, **({"options": raw} if a == "expert" else {}))
+    pb = policy_for(game_name, b, **({"options": raw} if b == "expert" else {}))
+    margins = {}
+    for board in boards:
+        m = board_margins(game, options, board, SEED, pa, pb)
+        margins[board] = sum(m) / len(m)
+    return {"margins": margins}
+
+
+def _bound_task(key: str, boards: list[int]) -> dict[str, Any]:
+    from bench.bound import Oracle
+
+    game_name, raw = GAMES[key]
+    game = load(game_name)
+    options = game.parse_options(raw)
+    oracle = Oracle(game_name, options=raw)
+    basic = policy_for(game_name, "basic")
+    margins = {}
+    for board in boards:
+        m = board_margins(game, options, board, SEED, oracle, basic, before=oracle.observe)
+        margins[board] = sum(m) / len(m)
+    return {"margins": margins}
+
+
+def run_task(task: tuple) -> tuple[tuple, dict[str, Any]]:
+    kind, *args = task
+    fn = {"rates": _rates_task, "duel": _duel_task, "bound": _bound_task}[kind]
+    return task, fn(*args)
+
+
+def _chunks(n: int) -> list[list[int]]:
+    return [list(range(k, min(n, k + CHUNK))) for k in range(0, n, CHUNK)]
+
+
+def plan(games: list[str], sizes: dict[str, int]) -> list[tuple]:
+    """Cheap tasks first, then game by game in turn, so a cut run has some of everything."""
+    stages: list[list[tuple]] = [
+        [("rates", g, "basic", c) for g in games for c in _chunks(sizes["rates_basic"])],
+        [("duel", g, "basic", "random", c) for g in games for c in _chunks(sizes["ladder_boards"])],
+    ]
+    bound = _chunks(sizes["bound_boards"])
+    duel = _chunks(sizes["duel_boards"])
+    expert_rates = _chunks(sizes["rates_expert"])
+    mixed = []
+    for i in range(max(len(duel), len(expert_rates), len(bound))):
+        for g in games:
+            if i < len(duel):
+                mixed.append(("duel", g, "expert", "basic", duel[i]))
+            if i < len(bound):
+                mixed.append(("bound", g, bound[i]))
+            if i < len(expert_rates):
+                mixed.append(("rates", g, "expert", expert_rates[i]))
+    return [t for stage in stages for t in stage] + mixed
+
+
+class Report:
+    """What the finished tasks say, rewritten to `path` after each."""
+
+    def __init__(self, path: str | None, games: list[str], sizes: dict[str, int], jobs: int) -> None:
+        self.path, self.games, self.sizes, self.jobs = path, games, sizes, jobs
+        self.records: dict[tuple[str, str], list] = {}
+        self.times: dict[str, list[float]] = {}
+        self.margins: dict[tuple[str, str], dict[int, float]] = {}
+        self.extra: dict[str, Any] = {}
+        self.started = time.monotonic()
+        self.load = [os.getloadavg()]
+
+    def add(self, task: tuple, result: dict[str, Any]) -> None:
+        kind = task[0]
+        if kind == "rates":
+            self.records.setdefault((task[1], task[2]), []).extend(result["records"])
+            if task[2] == "expert":
+                self.times.setdefault(task[1], []).extend(result["times"])
+        elif kind == "duel":
+            self.margins.setdefault((task[1], f"{task[2]}-{task[3]}"), {}).update(result["margins"])
+        else:
+            self.margins.setdefault((task[1], "bound-basic"), {}).update(result["margins"])
+        self.load.append(os.getloadavg())
+        self.write()
+
+    def json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "cpus": os.cpu_count(), "jobs": self.jobs, "seed": SEED, "sizes_asked": self.sizes,
+            "seconds": round(time.monotonic() - self.started), "load_average_1min": {
+                "min": round(min(x[0] for x in self.load), 2), "max": round(max(x[0] for x in self.load), 2)},
+            "rates": {}, "ladder": {}, "bound": {}, "decision": {"under_jobs": {}}}
+        for g in self.games:
+            out["rates"][g] = {lvl: rates(self.records.get((g, lvl), [])) for lvl in ("basic", "expert")}
+            out["ladder"][g] = {}
+            for pair in ("expert-basic", "basic-random"):
+                m = self.margins.get((g, pair), {})
+                if m:
+                    out["ladder"][g][pair] = summarize([m[k] for k in sorted(m)])
+            bound, expert = self.margins.get((g, "bound-basic"), {}), self.margins.get((g, "expert-basic"), {})
+            both = sorted(set(bound) & set(expert))
+            if both:
+                b = summarize([bound[k] for k in both])
+                e = summarize([expert[k] for k in both])
+                gap = b["margin_per_deal"]
+                out["bound"][g] = {"boards": len(both), "bound_minus_basic": b, "expert_minus_basic": e,
+                                   "expert_share": round(e["margin_per_deal"] / gap, 3) if gap > 0 else None}
+            out["decision"]["under_jobs"][g] = figures(self.times.get(g, []))
+        out.update(self.extra)
+        return out
+
+    def write(self) -> None:
+        if self.path:
+            tmp = self.path + ".tmp"
+            with open(tmp, "w") as f:
+                json.dump(self.json(), f, indent=1)
+            os.replace(tmp, self.path)
+
+
+def decisions(games: list[str], deals: int) -> dict[str, Any]:
+    """Expert decision times in this one process: whole deals of four experts."""
+    out: dict[str, Any] = {"load_average_1min_before": round(os.getloadavg()[0], 2)}
+    for key in games:
+        game_name, raw = GAMES[key]
         game = load(game_name)
-        expert = policy_for(game_name, "expert")
+        expert = policy_for(game_name, "expert", options=raw)
         searched: list[float] = []
 
-        def record(seat, seconds, expert=expert) -> None:
+        def record(seat: Seat, seconds: float, expert: Any = expert) -> None:
             if expert.last_worlds:
                 searched.append(seconds)
-            expert.last_worlds = 0
 
         for k in range(deals):
-            rng = random.Random(f"{seed}/{k}")
+            rng = random.Random(f"decision/{k}")
             deck = list(game.deck)
             rng.shuffle(deck)
-            play_deal(game, game.parse_options(raw), SEATS[k % 4], deck, {s: expert for s in SEATS}, rng,
-                      on_decision=record)
-        out[f"{game_name} {json.dumps(raw)}"] = figures(searched)
+            play(game, game.parse_options(raw), SEATS[k % 4], deck, {s: expert for s in SEATS}, rng,
+                 on_decision=record)
+        out[key] = figures(searched)
+    out["load_average_1min_after"] = round(os.getloadavg()[0], 2)
     return out
+
+
+def run_figures(games: list[str], sizes: dict[str, int], jobs: int, path: str | None) -> Report:
+    report = Report(path, games, sizes, jobs)
+    if sizes["decision_deals"]:                  # first, while none of this run's processes compete
+        report.extra["decision_one_core"] = decisions(games, sizes["decision_deals"])
+        report.write()
+    tasks = plan(games, sizes)
+    report.extra["tasks"] = {"planned": len(tasks), "done": 0}
+    if jobs <= 1:
+        for task in tasks:
+            report.extra["tasks"]["done"] += 1
+            report.add(*run_task(task))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for future in as_completed([pool.submit(run_task, t) for t in tasks]):
+                report.extra["tasks"]["done"] += 1
+                report.add(*future.result())
+    return report
 
 
 async def dispatch(database_url: str, redis_url: str, matches: int, parallel: int) -> dict[str, float]:
@@ -175,21 +435,40 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--deals", type=int, default=6, help="deals of four experts per game (decision times)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", default=",".join(GAMES), help=f"of {', '.join(GAMES)}")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--out", default=None, help="file rewritten with the JSON after every task")
+    parser.add_argument("--rates-basic", type=int, default=400, help="deals per game, four basic bots")
+    parser.add_argument("--rates-expert", type=int, default=150, help="deals per game, four experts")
+    parser.add_argument("--duel-boards", type=int, default=300, help="expert-basic boards per game")
+    parser.add_argument("--ladder-boards", type=int, default=100, help="basic-random boards per game")
+    parser.add_argument("--bound-boards", type=int, default=100, help="bound-basic boards per game")
+    parser.add_argument("--decision-deals", type=int, default=4, help="deals of four experts per game, one core")
     parser.add_argument("--matches", type=int, default=12, help="one-deal matches of four random bots (dispatch)")
     parser.add_argument("--parallel", type=int, default=4, help="matches played at once (dispatch)")
     parser.add_argument("--database-url", default=os.environ.get("ATOUT_DATABASE_URL")
                         or "postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--redis-url", default=os.environ.get("ATOUT_REDIS_URL") or "redis://127.0.0.1:6379/0")
+    parser.add_argument("--skip-figures", action="store_true", help="only the dispatch")
     parser.add_argument("--skip-dispatch", action="store_true")
-    parser.add_argument("--skip-decision", action="store_true")
     args = parser.parse_args()
-    out: dict = {"cpus": os.cpu_count()}
-    if not args.skip_decision:
-        out["expert_decision"] = decisions(args.deals, args.seed)
+    games = [g for g in args.games.split(",") if g]
+    unknown = [g for g in games if g not in GAMES]
+    if unknown:
+        parser.error(f"unknown games {unknown}; games are {', '.join(GAMES)}")
+    sizes = {"rates_basic": args.rates_basic, "rates_expert": args.rates_expert, "duel_boards": args.duel_boards,
+             "ladder_boards": args.ladder_boards, "bound_boards": min(args.bound_boards, args.duel_boards),
+             "decision_deals": args.decision_deals}
+    out: dict[str, Any] = {"cpus": os.cpu_count()}
+    report = None
+    if not args.skip_figures:
+        report = run_figures(games, sizes, args.jobs, args.out)
+        out = report.json()
     if not args.skip_dispatch:
         out["dispatch"] = asyncio.run(dispatch(args.database_url, args.redis_url, args.matches, args.parallel))
+        if report is not None:
+            report.extra["dispatch"] = out["dispatch"]
+            report.write()
     print(json.dumps(out))
 
 

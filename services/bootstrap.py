@@ -49,7 +49,7 @@ from infra.projections import Projection, ProjectionRunner, WakePublisher, run_p
 from infra.settings import Settings, load_settings
 from infra.store import AppendResult, PostgresEventStore, create_pool, migrate
 from infra.vault import Vault
-from services.api import disputes, live, matches, players, site, tournaments
+from services.api import disputes, hints, live, matches, players, site, tournaments
 from services.api.ratelimit import RateLimit, RateLimiter
 from services.features import AfterCommit, Feature, Lifespan, each
 from services.matches import MatchService
@@ -69,6 +69,7 @@ FEATURES: tuple[Feature, ...] = (
     site.FEATURE,          # probes, metrics, the web client
     players.FEATURE,       # identity
     matches.FEATURE,       # matches, play, records; the lobby, summaries and hand records
+    hints.FEATURE,         # hints for human seats (their own hints-<id> streams, counted in the view)
     live.FEATURE,          # live match streams and their publisher
     bots.FEATURE,          # bots' turns, turn clocks, the sweeper; the bot_turns read model and fast path
     tournaments.FEATURE,   # tournaments, their live streams, standings; who may see a board

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from collections import Counter
 from typing import Any
 
@@ -21,13 +22,22 @@ import msgspec
 from domain import match as rules
 from domain.bots import hints as advice
 from domain.cards import Seat
+from infra.lru import Lru
 from infra.store import CommandConflictError, ConcurrencyError, NewEvent, PostgresEventStore
+from infra import streams
 from services.matches import MatchService
 
-PREFIX = "hints-"
+PREFIX = streams.HINTS
 HINT_GIVEN = "hint_given"
 SEATS = ("N", "E", "S", "W")
 ATTEMPTS = 5
+# Whether hints are off in a match never changes once it exists (a tournament table is
+# registered before its match is created), so each process keeps what it found.
+_OFF: Lru[str, "HintRefused | None"] = Lru(4096)
+# The expert's search is CPU work (tens of ms, up to about a second on a loaded machine):
+# one search at a time per process, beside the event loop, so that hints asked together
+# queue behind each other instead of all taking the API's CPU from every other request.
+_SEARCH = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hint-search")
 
 
 class HintRefused(Exception):
@@ -94,7 +104,8 @@ class HintService:
                                   {"limit": self.per_match, "used": len(mine)})
             if hint is None:
                 view = rules.view(state, seat)
-                hint = await asyncio.to_thread(advice.suggest, state.game_name, view)
+                hint = await asyncio.get_running_loop().run_in_executor(_SEARCH, advice.suggest,
+                                                                         state.game_name, view)
             record = Given(seat=str(seat), version=state.version, player_id=player_id,
                            action=None if hint.action is None else {k: v for k, v in hint.action.items() if k != "seat"},
                            reason=msgspec.to_builtins(hint.reason))
@@ -108,15 +119,29 @@ class HintService:
             return self._answer(state.match_id, record, len(mine) + 1, replayed=False)
         raise HintRefused(409, "hint_busy", "hints for this match kept changing while this one was recorded; ask again")
 
+    async def limit(self, match_id: str) -> int:
+        """Hints each seat may have in this match: 0 where they are off."""
+        return 0 if await self._off(match_id) is not None else self.per_match
+
     async def _check_allowed(self, state: rules.MatchState) -> None:
+        refused = await self._off(state.match_id)
+        if refused is not None:
+            raise refused
+
+    async def _off(self, match_id: str) -> HintRefused | None:
         """The one place that says where hints are off. Tournament tables: a hint is help
         from outside the table. Rated matches: once ranked play exists, refuse them here
         too, as `hints_off_rated` (422) — nothing else needs to change."""
+        if match_id in _OFF:
+            return _OFF.get(match_id)
         from services.tournaments import TournamentService
 
-        if await TournamentService(self.store, self.matches).tournament_of(state.match_id) is not None:
-            raise HintRefused(422, "hints_off_tournament", "hints are off in tournament matches",
-                              {"match_id": state.match_id})
+        refused = None
+        if await TournamentService(self.store, self.matches).tournament_of(match_id) is not None:
+            refused = HintRefused(422, "hints_off_tournament", "hints are off in tournament matches",
+                                  {"match_id": match_id})
+        _OFF.put(match_id, refused)
+        return refused
 
     def _answer(self, match_id: str, given: Given, used: int, replayed: bool) -> dict[str, Any]:
         return {"match_id": match_id, "seat": given.seat, "version": given.version, "action": given.action,

@@ -153,12 +153,13 @@ class Visibility:
 
     async def reader_of(self, principal: Principal | None, match_id: str, seat: str | None) -> Reader:
         """The facts about `principal` and one match, from the declared lookups."""
-        if principal is None:
-            return Reader(seat=seat, public=await self.is_public(match_id))
-        return Reader(admin=principal.has_role("admin"), seat=seat,
-                      organiser=principal.role == "organiser" and principal.player_id in await self.organisers(match_id),
-                      entrant=principal.player_id in await self.entrants(match_id),
-                      public=await self.is_public(match_id))
+        public = await self.is_public(match_id)
+        if principal is None or not principal.has_role("organiser"):
+            return Reader(seat=seat, public=public)   # no role: who organises or enters changes nothing
+        admin = principal.has_role("admin")
+        return Reader(admin=admin, seat=seat, public=public,
+                      organiser=not admin and principal.player_id in await self.organisers(match_id),
+                      entrant=principal.player_id in await self.entrants(match_id))
 
     async def check(self, principal: Principal | None, state: rules.MatchState, read: Read,
                     deal: int | None = None) -> Refusal | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from typing import Any, Callable, Mapping, Sequence
 
 from domain.cards import SEATS, Seat
@@ -17,17 +18,19 @@ from domain.game import GameRules, StartDeal
 Policy = Callable[[Any, random.Random], "dict[str, Any] | None"]
 
 
-def play_deal(game: GameRules, options: Any, dealer: Seat, deck: Sequence[str],
-              policies: Mapping[Seat, Policy], rng: random.Random, max_actions: int = 600,
-              on_decision: Callable[[Seat, float], None] | None = None) -> dict[str, int]:
-    """Play one deal from `deck`; return what it adds to each side's score."""
-    import time
-
+def play(game: GameRules, options: Any, dealer: Seat, deck: Sequence[str], policies: Mapping[Seat, Policy],
+         rng: random.Random, max_actions: int = 600, on_decision: Callable[[Seat, float], None] | None = None,
+         before: Callable[[Any], None] | None = None) -> tuple[Any, list[dict[str, Any]]]:
+    """Play one deal from `deck`; return the final state and every action taken, in order.
+    `before(state)` is called before each decision (the bench's bound reads the truth there)."""
     state, _ = game.apply(game.initial(options), StartDeal(dealer=dealer, deck=tuple(deck)))
+    actions: list[dict[str, Any]] = []
     for _ in range(max_actions):
         status = game.status(state)
         if status.phase != "in_deal":
-            return dict(game.deal_summary(state)["score"])
+            return state, actions
+        if before is not None:
+            before(state)
         action = None
         views = {seat: game.view(state, seat) for seat in status.to_act}
         order = sorted(status.to_act, key=lambda s: views[s].turn == s)
@@ -40,30 +43,59 @@ def play_deal(game: GameRules, options: Any, dealer: Seat, deck: Sequence[str],
                 break
         if action is None:
             raise AssertionError(f"nobody acts although {status.to_act} may")
+        actions.append(action)
         state, _ = game.apply(state, game.parse_action(action))
     raise AssertionError("the deal did not end")
 
 
-def margin(score: Mapping[str, int], side: str) -> int:
-    other = "EW" if side == "NS" else "NS"
-    return score.get(side, 0) - score.get(other, 0)
+def play_deal(game: GameRules, options: Any, dealer: Seat, deck: Sequence[str],
+              policies: Mapping[Seat, Policy], rng: random.Random, max_actions: int = 600,
+              on_decision: Callable[[Seat, float], None] | None = None) -> dict[str, int]:
+    """Play one deal from `deck`; return what it adds to each side's score."""
+    state, _ = play(game, options, dealer, deck, policies, rng, max_actions, on_decision)
+    return dict(game.deal_summary(state)["score"])
 
 
-def duplicate_board(game: GameRules, options: Any, board: int, seed: int, a: Policy, b: Policy
-                    ) -> tuple[float, float]:
-    """Board `board` of a duel: one deal played twice with the partnerships swapped, from
-    the same deck and dealer. Returns (A's margin as NS, A's margin as EW)."""
+def margin(score: Mapping[str, int], side: str) -> float:
+    """`side`'s lead: over the other side, or (a seat for itself) over the others' average."""
+    if side in ("NS", "EW"):
+        other = "EW" if side == "NS" else "NS"
+        return float(score.get(side, 0) - score.get(other, 0))
+    others = [v for k, v in score.items() if k != side]
+    return score.get(side, 0) - sum(others) / len(others)
+
+
+def seatings(game: GameRules, options: Any) -> list[tuple[str, frozenset[Seat]]]:
+    """How a board is replayed: each side (or, each seat for itself, each seat) once as A."""
+    sides = game.sides(options)
+    if set(sides) == {"NS", "EW"}:
+        return [("NS", frozenset({Seat.N, Seat.S})), ("EW", frozenset({Seat.E, Seat.W}))]
+    return [(str(s), frozenset({s})) for s in SEATS]
+
+
+def board_margins(game: GameRules, options: Any, board: int, seed: int, a: Policy, b: Policy,
+                  before: Callable[[Any], None] | None = None) -> list[float]:
+    """Board `board` of a duel: one deck and dealer played once per seating of A (the two
+    partnerships swapped; in a game of four players for themselves, A in each seat in turn,
+    B in the other three). A's margin in each."""
     deal_rng = random.Random(f"{seed}/{board}")
     deck = list(game.deck)
     deal_rng.shuffle(deck)
     dealer = SEATS[board % 4]
     out = []
-    for a_side in ("NS", "EW"):
-        seats = {s: (a if (s in (Seat.N, Seat.S)) == (a_side == "NS") else b) for s in SEATS}
-        rng = random.Random(f"{seed}/{board}/{a_side}")
-        score = play_deal(game, options, dealer, deck, seats, rng)
-        out.append(float(margin(score, a_side)))
-    return out[0], out[1]
+    for name, seats_of_a in seatings(game, options):
+        seats = {s: (a if s in seats_of_a else b) for s in SEATS}
+        rng = random.Random(f"{seed}/{board}/{name}")
+        state, _ = play(game, options, dealer, deck, seats, rng, before=before)
+        out.append(margin(game.deal_summary(state)["score"], name))
+    return out
+
+
+def duplicate_board(game: GameRules, options: Any, board: int, seed: int, a: Policy, b: Policy
+                    ) -> tuple[float, float]:
+    """A partnership board: (A's margin as NS, A's margin as EW)."""
+    as_ns, as_ew = board_margins(game, options, board, seed, a, b)
+    return as_ns, as_ew
 
 
 def summarize(margins: Sequence[float]) -> dict[str, Any]:

@@ -16,7 +16,8 @@ from domain.bots import cardplay, five_hundred_auction
 from domain.bots.sampling import deal_hidden
 from domain.cards import DECK_43, JOKER, PARTNER, SEATS, Seat
 from domain.five_hundred.bids import BIDS, find
-from domain.five_hundred.messages import DealScored, Play
+from domain.five_hundred.commands import Play
+from domain.five_hundred.events import DealScored
 from domain.five_hundred.options import Options
 from domain.five_hundred.play import legal_cards
 from domain.five_hundred.ranking import NO_TRUMP, STRENGTH, SUIT_OF, plain_order

@@ -152,10 +152,37 @@ def _individual(table: Any) -> bool:
 
 
 def _count(hand: Any, suit: str, game_name: str) -> int:
-    return sum(1 for c in hand or () if len(c) == 2 and c[1] == suit and c != "JK")
+    """The hand's cards that are trumps if `suit` is (Cinch's off-five, Five Hundred's left
+    bower and Joker included)."""
+    return sum(1 for c in hand or () if _trump_suit(game_name, suit, c) == suit)
+
+
+def _trump_suit(game_name: str, trump: str, card: str) -> str | None:
+    if game_name == "cinch":
+        from domain.cinch.ranking import TABLES
+
+        return TABLES[trump].suit_of[card]
+    if game_name == "five_hundred":
+        from domain.five_hundred.ranking import SUIT_OF
+
+        return SUIT_OF[trump][card]
+    return card[1]
 
 
 HONOUR_NAMES = {"J": "jack", "9": "nine", "A": "ace"}
+LEFT_BOWER = {"S": "JC", "C": "JS", "H": "JD", "D": "JH"}
+
+
+def _honours_of(game_name: str, hand: list[str], suit: str) -> tuple[str, ...]:
+    """The trumps that make a bid, named: Belote's jack and nine, Five Hundred's Joker,
+    bowers and ace."""
+    held = set(hand)
+    if game_name == "belote":
+        return tuple(HONOUR_NAMES[r] for r in "J9" if f"{r}{suit}" in held)
+    if game_name == "five_hundred":
+        named = (("JK", "Joker"), (f"J{suit}", "right bower"), (LEFT_BOWER[suit], "left bower"), (f"A{suit}", "ace"))
+        return tuple(name for card, name in named if card in held)
+    return ()
 
 
 def _bid(game_name: str, table: Any, action: dict[str, Any]) -> Reason:
@@ -178,9 +205,8 @@ def _bid(game_name: str, table: Any, action: dict[str, Any]) -> Reason:
     if bidder is not None and not _individual(table) and bidder == PARTNER.get(table.seat) \
             and getattr(_last_bid(game_name, table), "suit", None) == suit:
         return _reason("raise_partner", suit=suit)
-    honours = [HONOUR_NAMES[c[0]] for c in sorted(hand, key=lambda c: "J9A".find(c[0]))
-               if c[1] == suit and c[0] in ("J9" if game_name == "belote" else "A")]
-    trumps = sum(1 for c in hand if len(c) == 2 and c[1] == suit)
+    honours = _honours_of(game_name, hand, suit)
+    trumps = _count(hand, suit, game_name)
     if kind_is_take(action):
         return _reason("take_trumps", suit=suit, trumps=trumps, honours=tuple(honours))
     level = action.get("value", action.get("tricks"))

@@ -1,5 +1,6 @@
-"""The admins' rulings on finished Cinch deals (rules-cinch.md CD-11): a voided deal leaves
-the match score, an adjustment adds its points; the match is then judged again."""
+"""The admins' rulings on finished Cinch deals (rules-cinch.md CD-11): checked by the shared
+`domain.rulings`; here, how they fold — the deal's record is marked void or gains the
+adjustment, and the match is judged again from the whole history."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.game import AdjustScore, RuleViolation, VoidDeal, verify
+from domain import rulings
+from domain.game import AdjustScore, VoidDeal
 
 from domain.cinch.events import DealVoided, ScoreAdjusted
 from domain.cinch.options import sides
@@ -15,26 +17,17 @@ from domain.cinch.scoring import settle
 from domain.cinch.state import State
 
 
-def _verify_ruled_deal(state: State, deal: int) -> None:
-    verify(0 <= deal < len(state.history), "wrong_phase",
-           f"deal {deal} has not been finished; rulings apply to finished deals", deal=deal)
+def deals(state: State) -> rulings.Deals:
+    voided = {d for d, record in enumerate(state.history) if record.voided}
+    return rulings.Deals(state.deals_played, state.in_deal, voided, sides(state.options))
 
 
 def decide_void(state: State, command: VoidDeal) -> list[Any]:
-    _verify_ruled_deal(state, command.deal)
-    verify(not state.history[command.deal].voided, "wrong_phase", f"deal {command.deal} is already void")
-    return [DealVoided(deal=command.deal, admin=command.admin, reason=command.reason)]
+    return rulings.decide_void(deals(state), command)
 
 
 def decide_adjust(state: State, command: AdjustScore) -> list[Any]:
-    _verify_ruled_deal(state, command.deal)
-    known = sides(state.options)
-    for side in command.score:
-        if side not in known:
-            raise RuleViolation("bad_action", f"unknown side {side!r}; the sides are {', '.join(known)}",
-                                {"side": side})
-    return [ScoreAdjusted(deal=command.deal, score=dict(command.score), admin=command.admin,
-                          reason=command.reason)]
+    return rulings.decide_adjust(deals(state), command)
 
 
 def _ruled(state: State, deal: int, **changes: Any) -> State:

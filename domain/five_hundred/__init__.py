@@ -10,17 +10,14 @@ from __future__ import annotations
 
 from domain.cards import DECK_43
 from domain.five_hundred.actions import legal_actions, parse_action
+from domain.five_hundred.commands import COMMAND_TYPES
 from domain.five_hundred.decider import decide, evolve
-from domain.five_hundred.messages import COMMANDS, EVENTS
-from domain.five_hundred.options import Options, parse_options
+from domain.five_hundred.events import EVENT_TYPES
+from domain.five_hundred.options import Options, parse_options, sides
 from domain.five_hundred.state import State, initial
 from domain.five_hundred.summary import deal_summary, status
 from domain.five_hundred.views import redact, view
 from domain.game import AdjustScore, GameRules, StartDeal, VoidDeal
-
-
-def sides(options: Options) -> tuple[str, ...]:
-    return ("NS", "EW")
 
 
 GAME = GameRules(
@@ -38,8 +35,8 @@ GAME = GameRules(
     parse_action=parse_action,
     status=status,
     deal_summary=deal_summary,
-    command_types=(StartDeal, VoidDeal, AdjustScore, *COMMANDS),
-    event_types=EVENTS,
+    command_types=(StartDeal, VoidDeal, AdjustScore, *COMMAND_TYPES),
+    event_types=EVENT_TYPES,
 )
 
 __all__ = ["GAME", "Options", "State"]

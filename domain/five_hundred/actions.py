@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from domain.cards import JOKER, RANKS, SUITS, CardCodeError, Seat, parse_card
 from domain.five_hundred.auction import legal_calls
 from domain.five_hundred.bids import MISERE, OPEN_MISERE
-from domain.five_hundred.messages import Bid, Discard, Pass, Play
+from domain.five_hundred.commands import Bid, Discard, Pass, Play
 from domain.five_hundred.play import joker_suits, legal_cards
 from domain.five_hundred.ranking import DENOMINATIONS, NO_TRUMP
 from domain.five_hundred.state import AUCTION, DISCARD, PLAY, SEAT_INDEX, State

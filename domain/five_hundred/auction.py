@@ -11,8 +11,9 @@ from typing import Any
 
 from domain.cards import SEATS
 from domain.five_hundred import bids
-from domain.five_hundred.messages import Bid, BidMade, ContractWon, DealScored, KittyTaken, Pass, Passed
-from domain.five_hundred.state import AUCTION, SEAT_INDEX, State
+from domain.five_hundred.commands import Bid, Pass
+from domain.five_hundred.events import BidMade, ContractWon, DealScored, KittyTaken, Passed
+from domain.five_hundred.state import AUCTION, DISCARD, SEAT_INDEX, State, make_contract
 from domain.game import RuleViolation, verify
 
 _PASS = {"action": "pass"}
@@ -92,3 +93,8 @@ def evolve_pass(state: State, event: Passed) -> dict[str, Any]:
     passed = state.passed[:i] + (True,) + state.passed[i + 1:]
     return {"auction": state.auction + ((event.seat, -1),), "passed": passed,
             "turn": SEATS[next_bidder(passed, i)]}
+
+
+def evolve_contract(state: State, event: ContractWon) -> dict[str, Any]:
+    index = bids.find(event.tricks, event.suit, None if event.contract == "tricks" else event.contract)
+    return {"contract": make_contract(event.seat, index), "phase": DISCARD, "turn": event.seat}  # type: ignore[arg-type]

@@ -34,3 +34,8 @@ def parse_options(raw: Mapping[str, Any]) -> Options:
     deals = raw.get("deals")
     deals = None if deals is None else positive_int_option("deals", deals)
     return Options(target=target, misere=misere, deals=deals)
+
+
+def sides(options: Any) -> tuple[str, ...]:
+    """The two partnerships score; there is no individual mode."""
+    return ("NS", "EW")

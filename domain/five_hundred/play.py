@@ -1,6 +1,5 @@
-"""The kitty discard (B.4) and trick play (B.5, B.6): following by effective suit, the Joker
-in no-trumps and misère, the partner who sits out, the open misère hand going face up, and
-play stopping when a misère contractor takes a trick.
+"""Trick play (B.5, B.6): following by effective suit, the Joker in no-trumps and misère, the
+partner who sits out, the open misère hand going face up, and play stopping when a misère contractor takes a trick.
 
 Following goes through the shared `domain.tricks` machinery with this contract's
 `TrickRules` (ranking.py), so the bowers and the Joker follow as trumps without a special case.
@@ -12,36 +11,16 @@ from typing import Any
 
 from domain.cards import JOKER, SEATS, SUITS, Card
 from domain.five_hundred.bids import BIDS, OPEN_MISERE
-from domain.five_hundred.messages import CardPlayed, Discard, Discarded, DealScored, HandExposed, Play, TrickTaken
+from domain.five_hundred.commands import Play
+from domain.five_hundred.events import CardPlayed, DealScored, HandExposed, TrickTaken
 from domain.five_hundred.ranking import NO_TRUMP, SUIT_OF, TRICK_RULES
 from domain.five_hundred.scoring import score_deal
-from domain.five_hundred.state import DISCARD, IN_DEAL, NOBODY, PLAY, SEAT_INDEX, SIDE_OF, State, next_in_play
-from domain.game import RuleViolation, verify
+from domain.five_hundred.state import IN_DEAL, NOBODY, PLAY, SEAT_INDEX, SIDE_OF, State, next_in_play
+from domain.game import RuleViolation
 from domain.tricks import Trick, current_winner, play_to_trick
 from msgspec.structs import replace
 
 TRICKS_PER_DEAL = 10
-
-
-# --- The kitty ---------------------------------------------------------------------------------
-
-def decide_discard(state: State, command: Discard) -> list[Any]:
-    verify(len(command.cards) == 3 and len(set(command.cards)) == 3, "bad_action",
-           "discard exactly three different cards")
-    verify(state.phase == DISCARD, "wrong_phase", "cards are discarded only after taking the kitty")
-    verify(state.turn == command.seat, "not_your_turn", f"only the contractor {state.turn} discards",
-           turn=str(state.turn))
-    hand = state.hands[SEAT_INDEX[command.seat]]
-    for card in command.cards:
-        verify(card in hand, "card_not_in_hand", f"{card} is not in your hand", card=card)
-    return [Discarded(seat=command.seat, cards=tuple(command.cards))]
-
-
-def evolve_discard(state: State, event: Discarded) -> dict[str, Any]:
-    i = SEAT_INDEX[event.seat]
-    hand = tuple(c for c in state.hands[i] if c not in event.cards)
-    return {"hands": state.hands[:i] + (hand,) + state.hands[i + 1:], "discards": event.cards, "phase": PLAY,
-            "trick": Trick(leader=event.seat)}  # B.5.1 / B.6.3: the contractor leads
 
 
 # --- Legal plays --------------------------------------------------------------------------------

@@ -7,11 +7,12 @@ that deal ended: the first deal after which a side qualifies decides the match.
 
 from __future__ import annotations
 
-from typing import Final, Sequence
+from typing import Any, Final, Sequence
 
 from domain.five_hundred.bids import BIDS
+from domain.five_hundred.events import DealScored
 from domain.five_hundred.options import Options
-from domain.five_hundred.state import SIDE_NAMES, Contract, DealRecord
+from domain.five_hundred.state import AWAITING_DEAL, MATCH_OVER, SIDE_NAMES, Contract, DealRecord, State
 
 SLAM: Final = 250
 DEFENDER_TRICK: Final = 10
@@ -91,3 +92,17 @@ def outcome(history: Sequence[DealRecord], options: Options) -> tuple[tuple[int,
         if winner is not None:
             return match_score(history), True, winner
     return total, False, None
+
+
+def settle(state: State, history: tuple[DealRecord, ...]) -> dict[str, Any]:
+    """Between deals (the only time history changes): the match score and winner follow
+    from the whole history, so a ruling can end, change or reopen the match."""
+    score, over, winner = outcome(history, state.options)
+    return {"history": history, "score": score, "winner": winner, "phase": MATCH_OVER if over else AWAITING_DEAL}
+
+
+def evolve_scored(state: State, event: DealScored) -> dict[str, Any]:
+    record = DealRecord(deal=event.deal, dealer=state.dealer, contract=state.contract,  # type: ignore[arg-type]
+                        result=event.result, tricks=state.tricks, points=(event.points["NS"], event.points["EW"]),
+                        score=(event.score["NS"], event.score["EW"]))
+    return {**settle(state, state.history + (record,)), "turn": None}

@@ -15,7 +15,7 @@ import msgspec
 from domain.cards import SEATS, Card, Seat
 from domain.five_hundred.actions import legal_actions
 from domain.five_hundred.bids import BIDS
-from domain.five_hundred.messages import CardsDealt, Discarded, HandDealt, KittyTaken
+from domain.five_hundred.events import CardsDealt, Discarded, HandDealt, KittyTaken
 from domain.five_hundred.state import IN_DEAL, MATCH_OVER, NOBODY, SEAT_INDEX, SIDE_NAMES, State
 from domain.five_hundred.summary import contract_json, trick_json
 from domain.tricks import Trick, deal_packets

@@ -39,13 +39,34 @@ class RulingIn(msgspec.Struct, forbid_unknown_fields=True):
 
 
 @get("/v1/admin/disputes", guards=ADMIN, tags=TAGS, security=BEARER, summary="The disputes queue (admin)",
-     description="`status`: pending (open or in review, the default), open, in_review, resolved, rejected, all.",
+     description="`status`: pending (open or in review, the default), open, in_review, resolved, rejected, all. "
+                 "A dispute on a tournament table the admin may not watch while he plays in that tournament "
+                 "keeps its place, without its reason and position (`sealed: true`).",
      responses=responses(200, list, [ex("the queue", [DISPUTE_EXAMPLE])], "Disputes, newest first", 400, 401, 403,
                          429))
-async def disputes_queue(runtime: Runtime, limit: Limit = 100,
+async def disputes_queue(principal: Caller, runtime: Runtime, limit: Limit = 100,
                          status: FromQuery[Literal["pending", "open", "in_review", "resolved", "rejected", "all"]]
                          = "pending") -> list[dict[str, Any]]:
-    return await queue(runtime.pool, STATUS_SETS.get(status, [status]), None, limit)
+    return await _sealed_rows(principal, runtime, await queue(runtime.pool, STATUS_SETS.get(status, [status]), None,
+                                                              limit))
+
+
+async def _sealed_rows(principal: Any, runtime: Any, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A dispute's reason and position may name cards: on a match the admin may not watch
+    (he plays in its tournament, its round still open) they stay out, `sealed: true`."""
+    from services.matches import UnknownMatch
+
+    shown, states = [], {}
+    for row in rows:
+        match_id = row["match_id"]
+        if match_id not in states:
+            try:
+                states[match_id] = await runtime.visibility.check(principal, await runtime.matches.load(match_id),
+                                                                  "view")
+            except UnknownMatch:                # a match the store does not have: nothing to seal
+                states[match_id] = None
+        shown.append(row if states[match_id] is None else {**row, "reason": None, "position": None, "sealed": True})
+    return shown
 
 
 REPLAY_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "deal": 0, "dealer": "N", "finished": True,

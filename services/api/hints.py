@@ -15,7 +15,9 @@ from litestar.openapi.datastructures import ResponseSpec
 from services import tables
 from services.api.auth import authenticated
 from services.api.errors import error_body
+from services.api.play import ensure_readable
 from services.api.ratelimit import rate_limited
+from services.features import Feature
 from services.api.schemas import BEARER, MATCH_ID, Caller, ErrorOut, PathStr, Runtime, ex, responses
 from services.hints import HintRefused, HintService
 
@@ -39,9 +41,12 @@ def _error(summary: str, code: str, message: str, details: dict[str, Any]) -> An
 
 ERRORS = {
     403: ResponseSpec(data_container=ErrorOut, generate_examples=False,
-                      description="No seat: a hint is for the caller's own seat (`no_seat`)",
+                      description="No seat: a hint is for the caller's own seat (`no_seat`); a tournament table "
+                                  "read from outside before its round has closed (`board_sealed`)",
                       examples=[_error("no seat", "no_seat", "a hint is for a seat's own decision: you hold no seat "
-                                       "in this match", {"match_id": MATCH_ID})]),
+                                       "in this match", {"match_id": MATCH_ID}),
+                                _error("sealed board", "board_sealed", "a tournament table is shown only to its "
+                                       "seats until its round has closed at every table", {"match_id": MATCH_ID})]),
     409: ResponseSpec(data_container=ErrorOut, generate_examples=False,
                       description="Other hints kept being recorded meanwhile (`hint_busy`): ask again",
                       examples=[_error("busy", "hint_busy", "hints for this match kept changing while this one "
@@ -86,13 +91,19 @@ def _refused(_: Request, exc: HintRefused) -> Response:
      exception_handlers={HintRefused: _refused})
 async def hint(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
+    await ensure_readable(runtime, principal, state, "view", route="hint")  # services/visibility.py
     seat = tables.seat_of(state, principal.player_id)
     return await service(runtime).give(state, seat, principal.player_id)
 
 
-async def used(runtime: Any, match_id: str) -> dict[str, int]:
-    """Every seat's count of hints used in the match, for the match view."""
-    return await service(runtime).used(match_id)
+async def counts(runtime: Any, match_id: str) -> dict[str, Any]:
+    """For the match view: every seat's count of hints used (never what they said), and
+    each seat's allowance in this match (`hints_limit`, 0 where hints are off)."""
+    hints = service(runtime)
+    return {"hints_used": await hints.used(match_id), "hints_limit": await hints.limit(match_id)}
 
 
 ROUTES = [hint]
+# The hint route. Its stream (`hints-<match id>`) needs no projection: the match view reads
+# the counts straight from it (`counts`), and nothing else reads it.
+FEATURE = Feature("hints", routes=tuple(ROUTES))

@@ -4,7 +4,7 @@ Both carry one `infra.live_session.LiveSession`: `{"type":"snapshot","version":V
 caller's seat, or the spectator view for a caller who holds none), then with `after=V` the
 events `V < version <= V0` from the store, then live `{"type":"event","version":V,"event":…}`
 (`"event": null` for what this seat may not see), ending after `match_finished`. A client
-that falls behind gets `{"type":"error","code":"resync",…}` and the stream ends (WebSocket
+that falls behind gets `{"type":"error","version":V,"code":"resync",…}` and the stream ends (WebSocket
 close 4008): it reconnects with `after=` its last version. See `docs/live.md`.
 
 What this module needs from the rest of the API it finds on `app.state` at first use
@@ -39,6 +39,7 @@ from services.api.live_deps import (  # noqa: F401  (drain: used by serve)
     publisher,
     until_disconnect,
 )
+from services.api.schemas import responses
 from services.features import Feature
 
 log = logging.getLogger(__name__)
@@ -58,13 +59,16 @@ def _bearer(value: str | None) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def _error(code: str, message: str, details: Any = None) -> bytes:
-    return msgspec.json.encode({"type": "error", "code": code, "message": message, "details": details or {}})
+def _error(code: str, message: str, details: Any = None, version: int = 0) -> bytes:
+    """Every message of a stream has `type` and `version`: an error's is the last version the
+    stream sent (0 before any), so a client resumes with `after=` it whatever ended it."""
+    return msgspec.json.encode({"type": "error", "version": version, "code": code, "message": message,
+                                "details": details or {}})
 
 
 def _resync(session: LiveSession, reason: str) -> bytes:
     return _error("resync", "this stream fell behind; reconnect with after=<last version>",
-                  {"reason": reason, "after": session.last})
+                  {"reason": reason, "after": session.last}, session.last)
 
 
 # Why a stream may end other than by falling behind: its caller changed while it was open.
@@ -76,7 +80,7 @@ def _ending(session: LiveSession, reason: str) -> tuple[int, bytes]:
     """The close code and last message of a stream that ends for `reason`."""
     if reason in ENDED:
         code, error, message = ENDED[reason]
-        return code, _error(error, message, {"reason": reason, "after": session.last})
+        return code, _error(error, message, {"reason": reason, "after": session.last}, session.last)
     return WS_RESYNC, _resync(session, reason)
 
 
@@ -209,7 +213,8 @@ def _frame_ndjson(message: bytes | None) -> bytes:
 @get("/v1/matches/{match_id:str}/stream", name="match_stream", tags=["live"],
      responses={200: ResponseSpec(data_container=str, media_type="application/x-ndjson", generate_examples=False,
                                   description="One JSON message a line (SSE events with Accept: text/event-stream)",
-                                  examples=[Example(summary="snapshot, then events", value=STREAM_EXAMPLE)])})
+                                  examples=[Example(summary="snapshot, then events", value=STREAM_EXAMPLE)]),
+                **{code: spec for code, spec in responses(200, str, [], "", 403).items() if code != 200}})
 async def match_stream(request: Request, match_id: str, after: int | None = None) -> Stream:
     """Live messages of a match: SSE when `Accept` names `text/event-stream`, else NDJSON.
     On SSE a `Last-Event-ID` header (what EventSource sends on reconnect) counts as `after`."""

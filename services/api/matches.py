@@ -50,7 +50,7 @@ SUMMARY_EXAMPLE = [{"match_id": MATCH_ID, "game": "cinch", "options": {"deals": 
 
 async def _created(runtime: Any, state: Any, principal: Principal) -> Response:
     body = flows.view(state, tables.seat_of(state, principal.player_id))
-    body["hints_used"] = await hints.used(runtime, state.match_id)
+    body.update(await hints.counts(runtime, state.match_id))
     return Response(body, status_code=201, headers={"Location": f"/v1/matches/{state.match_id}"})
 
 
@@ -86,15 +86,15 @@ async def my_matches(principal: Caller, runtime: Runtime, status: FromQuery[Lite
 
 
 @get("/v1/matches/{match_id:str}", guards=PLAYER, tags=TAGS, summary="The match as my seat sees it", security=BEARER,
-     description="My seat's view (hand, legal actions, trick, contract, scores), `to_act`, `deadline` and "
-                 "`hints_used` (every seat's count of hints used, never what they said); the spectator view when I "
-                 "hold no seat.",
-     responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 404, 429))
+     description="My seat's view (hand, legal actions, trick, contract, scores), `to_act`, `deadline`, "
+                 "`hints_used` (every seat's count of hints used, never what they said) and `hints_limit` (each "
+                 "seat's allowance here, 0 where hints are off); the spectator view when I hold no seat.",
+     responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 403, 404, 429))
 async def get_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
     await ensure_readable(runtime, principal, state, "view", route="view")
     view = flows.view(state, tables.seat_of(state, principal.player_id))
-    view["hints_used"] = await hints.used(runtime, match_id)
+    view.update(await hints.counts(runtime, match_id))
     if state.status == "playing":
         store = runtime.matches.store
         view["clock"] = await clocks.clock_of(store, match_id)
@@ -185,5 +185,5 @@ async def _answer(runtime: Any, match_id: str, outcome: Any, principal: Principa
 
 ROUTES = [create_match, list_matches, my_matches, get_match, take_seat, give_entropy, leave_seat, start_match,
           rematch]
-FEATURE = Feature("matches", routes=(*ROUTES, *play.ROUTES, *hints.ROUTES, *records.ROUTES),
+FEATURE = Feature("matches", routes=(*ROUTES, *play.ROUTES, *records.ROUTES),
                   projections=(plain(MatchSummaries), plain(Lobby), plain(HandRecords)))

@@ -92,7 +92,7 @@ async def act(match_id: PathStr, data: Annotated[dict[str, Any], ACTION_BODY], p
      summary="Events after a version, as my seat sees them",
      description="Every version after `after`, without gaps: an event hidden from my seat is `{version, event: "
                  "null}`. A reconnecting client asks from the version it holds.",
-     responses=responses(200, EventsOut, [ex("from the start", EVENTS_EXAMPLE)], "The events", 400, 401, 404, 429))
+     responses=responses(200, EventsOut, [ex("from the start", EVENTS_EXAMPLE)], "The events", 400, 401, 403, 404, 429))
 async def events(match_id: PathStr, principal: Caller, runtime: Runtime,
                  after: After = 0) -> EventsOut:
     state = await runtime.matches.load(match_id)
@@ -114,7 +114,7 @@ RECORD_EXAMPLE = {"game": "belote", "options": {"variant": "classic", "deals": 1
      summary="The match record of the finished deals",
      description="Each finished deal's dealer, deck, actions and verifiable-shuffle inputs with the revealed seed: "
                  "public once the deal is over. `POST /v1/records/play` replays it.",
-     responses=responses(200, dict, [ex("one finished deal", RECORD_EXAMPLE)], "The record", 401, 404, 429))
+     responses=responses(200, dict, [ex("one finished deal", RECORD_EXAMPLE)], "The record", 401, 403, 404, 429))
 async def record(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
     await ensure_readable(runtime, principal, state, "record", route="record")

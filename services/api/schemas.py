@@ -160,7 +160,8 @@ VIEW_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "options": {"variant": "
                 "status": "playing", "version": 9, "commitment": "9f2c…", "seat": "N", "details": None,
                 "table": {"phase": "auction", "turn": "N", "hand": ["7S", "JH", "AD", "KC", "9H"],
                           "turn_up": "TS", "legal": [{"action": "pass"}, {"action": "take"}]},
-                "to_act": ["N"], "clock": None, "deadline": None, "hints_used": {"N": 1, "E": 0, "S": 0, "W": 0}}
+                "to_act": ["N"], "clock": None, "deadline": None, "hints_used": {"N": 1, "E": 0, "S": 0, "W": 0},
+                "hints_limit": 10}
 
 ERRORS: dict[int, tuple[str, list[Example]]] = {
     400: ("Malformed request: bad JSON, a wrong type, an unknown game or option", [
@@ -171,9 +172,17 @@ ERRORS: dict[int, tuple[str, list[Example]]] = {
     401: ("No token, or an unknown or revoked one", [
         ex("missing token", {"code": "unauthorized", "message": "send 'Authorization: Bearer <token>'",
                              "details": {}})]),
-    403: ("The caller's role does not allow this", [
+    403: ("The caller's role does not allow this (`forbidden`); a tournament board not yet public "
+          "(`board_sealed`); a role read beyond the seat by someone who plays in the match or its tournament "
+          "(`privileged_while_playing`, written to the audit). See docs/api.md, \"Who may read what\".", [
         ex("not an admin", {"code": "forbidden", "message": "this needs the admin role",
-                            "details": {"required_role": "admin", "role": "player"}})]),
+                            "details": {"required_role": "admin", "role": "player"}}),
+        ex("a sealed board", {"code": "board_sealed", "message": "a tournament board is shown only to its seats, "
+                              "and its hand records to no one, until its round has closed at every table",
+                              "details": {"match_id": MATCH_ID}}),
+        ex("a role that plays", {"code": "privileged_while_playing", "message": "you hold a seat in this match or an "
+                                 "entry in its tournament: you read only what your seat may see, whatever your "
+                                 "role, until it is public", "details": {"match_id": MATCH_ID, "deal": 0}})]),
     404: ("No such match (or player)", [
         ex("unknown match", {"code": "unknown_match", "message": f"no match '{MATCH_ID}'",
                              "details": {"match_id": MATCH_ID}})]),

@@ -191,8 +191,10 @@ async def _send_all(socket: WebSocket, stream: AsyncIterator[bytes | None]) -> N
             await socket.send_data(message.decode())
 
 
-def _error(code: str, message: str) -> str:
-    return _encode({"type": "error", "code": code, "message": message, "details": {}}).decode()
+def _error(code: str, message: str, version: int = 0) -> str:
+    """Errors carry `type` and `version` like every message: the stream's last version sent
+    (0 before any)."""
+    return _encode({"type": "error", "version": version, "code": code, "message": message, "details": {}}).decode()
 
 
 ROUTES = [live, live_ws]

@@ -1,8 +1,10 @@
 """`atout bots duel`: two bot levels over duplicate deals; prints one JSON object.
 
-Each board is one shuffled deck played twice from the same dealer, once with A as NS and
-once with A as EW, so the luck of the cards cancels out: what is left is the difference
-in play. Per board we take A's average margin over its two seatings; the output gives the
+Each board is one shuffled deck played from the same dealer once per seating of A: twice
+in a partnership game (A as NS, then as EW), four times in Cinch individual (A in each
+seat in turn, B in the other three, A's margin being its score less the others' average),
+so the luck of the cards cancels out: what is left is the difference in play. Per board we
+take A's average margin over its seatings; the output gives the
 boards each side won, the mean margin per deal and its 95% confidence interval (normal
 approximation over boards). Boards are spread over one process per core (`--jobs`).
 
@@ -48,18 +50,19 @@ def _settings(args: Any) -> dict[str, Any]:
 
 def _boards(job: tuple[str, dict[str, Any], str, str, int, list[int], dict[str, Any]]) -> list[float]:
     from domain.bots import policy_for
-    from domain.bots.arena import duplicate_board
+    from domain.bots.arena import board_margins
     from domain.games import load
 
     game_name, raw, a_level, b_level, seed, boards, settings = job
     game = load(game_name)
     options = game.parse_options(raw)
-    a = policy_for(game_name, a_level, **(settings if a_level == "expert" else {}))
-    b = policy_for(game_name, b_level, **(settings if b_level == "expert" else {}))
+    expert = {**settings, "options": raw}
+    a = policy_for(game_name, a_level, **(expert if a_level == "expert" else {}))
+    b = policy_for(game_name, b_level, **(expert if b_level == "expert" else {}))
     out = []
     for board in boards:
-        as_ns, as_ew = duplicate_board(game, options, board, seed, a, b)
-        out.append((as_ns + as_ew) / 2)
+        margins = board_margins(game, options, board, seed, a, b)
+        out.append(sum(margins) / len(margins))
     return out
 
 
@@ -94,8 +97,6 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("options must be a JSON object")
         if args.game not in FAMILIES or args.a not in LEVELS or args.b not in LEVELS:
             raise ValueError(f"games: {', '.join(FAMILIES)}; levels: {', '.join(LEVELS)}")
-        if args.game == "cinch" and raw.get("mode") == "individual":
-            raise ValueError("a duel pits two partnerships: cinch individual mode has none")
         from domain.games import load
 
         load(args.game).parse_options(raw)

@@ -10,6 +10,7 @@
 
 import { api, uuid } from "./api.js";
 import { choiceAction, renderActions, renderChoice } from "./actions.js";
+import { renderHint } from "./hints.js";
 import { SEATS, auctionOf, contractText, dealScoreOf, describeAction, h, renderTable, scoresOf } from "./table.js";
 
 const BOTS = ["random", "basic", "expert"];
@@ -33,6 +34,7 @@ const state = {
   clockTimer: null,
   reconnectTimer: null,
   pick: null,           // a choice of several cards in progress: {key, chosen: Set}
+  hint: null,           // the last hint asked: {match, version, action, reason, used, limit}
 };
 
 function loadSession() {
@@ -148,7 +150,8 @@ async function join(matchId, seat) {
 function enterMatch(id) {
   if (state.matchId === id) return;
   leaveMatch();
-  Object.assign(state, { matchId: id, view: null, lastVersion: 0, finished: false, retry: 0, log: [], pick: null });
+  Object.assign(state, { matchId: id, view: null, lastVersion: 0, finished: false, retry: 0, log: [], pick: null,
+                         hint: null });
   show("table");
   $("table").replaceChildren(h("p", { class: "loading" }, "Loading the table…"));
   $("log").replaceChildren();
@@ -337,7 +340,24 @@ function render() {
   $("dispute-panel").hidden = !(me && view.status === "finished");
   $("rematch-panel").hidden = !(me && view.status === "finished");
 
+  renderHint(view, myTurn && !automatic, state.hint, state.busy);
   renderClock(view.deadline);
+}
+
+async function askHint() {
+  const view = state.view;
+  if (!view || state.busy) return;
+  $("hint").disabled = true;
+  try {
+    const out = await call("GET", `/v1/matches/${view.match_id}/hint`);
+    state.hint = { match: out.match_id, version: out.version, action: out.action, reason: out.reason,
+                   used: out.used, limit: out.limit };
+    say("");
+  } catch (err) {
+    say(`${err.code}: ${err.message}`, "error");
+  }
+  await refresh();   // the counts moved; the view is the same version, so draw it again
+  render();
 }
 
 // A choice of k cards (a discard, a rob): the cards picked so far, kept while the view's version stays.
@@ -417,6 +437,7 @@ function boot() {
   $("lobby-refresh").addEventListener("click", refreshLobby);
   $("dispute-form").addEventListener("submit", fileDispute);
   $("rematch").addEventListener("click", rematch);
+  $("hint").addEventListener("click", askHint);
   $("signout").addEventListener("click", async () => {
     try { await call("DELETE", "/v1/players/me/token"); } catch { /* signed out anyway */ }
     localStorage.removeItem(STORE_KEY); location.hash = "#/"; route();

@@ -98,6 +98,7 @@ async def test_a_hint_for_the_seat_to_act_is_legal_and_counted_once(client, trut
     for other in "NESW":
         seen = await client.get(f"/v1/matches/{match_id}", headers=players[other].headers)
         assert seen.json()["hints_used"] == {s: int(s == seat) for s in "NESW"}
+        assert seen.json()["hints_limit"] == 10
         assert body["reason"]["words"] not in seen.text
     outsider = await register(client)
     watched = (await client.get(f"/v1/matches/{match_id}", headers=outsider.headers)).json()
@@ -106,6 +107,19 @@ async def test_a_hint_for_the_seat_to_act_is_legal_and_counted_once(client, trut
     # The hinted action is accepted as it is.
     acted = await act(client, match_id, players[seat], body["version"], **body["action"])
     assert acted.status_code == 200, acted.text
+
+
+async def test_two_requests_at_once_for_one_decision_record_one_hint(client, truth) -> None:
+    import asyncio
+
+    match_id, players = await seated_match(client, "five_hundred", {"deals": 1})
+    seat, mine = await seat_to_act(client, match_id, players)
+    first, second = await asyncio.gather(hint(client, match_id, players[seat]), hint(client, match_id, players[seat]))
+    assert first.status_code == second.status_code == 200, (first.text, second.text)
+    strip = lambda body: {k: v for k, v in body.items() if k != "replayed"}  # noqa: E731
+    assert strip(first.json()) == strip(second.json()) and first.json()["used"] == 1
+    assert len(await truth.store.read_stream(f"hints-{match_id}")) == 1
+    assert (await view(client, match_id, players["N"]))["hints_used"][seat] == 1
 
 
 async def test_no_seat_is_a_403_and_an_unknown_match_a_404(client) -> None:
@@ -175,7 +189,8 @@ async def test_a_tournament_match_refuses_hints(client, pool) -> None:
     refused = await hint(client, table, alice)
     assert refused.status_code == 422, refused.text
     assert refused.json()["code"] == "hints_off_tournament"
-    assert (await view(client, table, alice))["hints_used"] == {s: 0 for s in "NESW"}
+    seen = await view(client, table, alice)
+    assert seen["hints_used"] == {s: 0 for s in "NESW"} and seen["hints_limit"] == 0
 
 
 async def _recorded_match(client, deck: list[str], script: list[tuple[str, dict[str, Any]]] | None):

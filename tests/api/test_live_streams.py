@@ -381,7 +381,8 @@ async def test_refusals(server, http, svc) -> None:
     assert response.status_code == 404 and response.json()["code"] == "unknown_match"
     async with ws_connect(ws_url(server, match_id)) as ws:
         await ws.send(json.dumps({"type": "auth", "token": "nope"}))
-        assert json.loads(await ws.recv())["code"] == "unauthorized"
+        refused = json.loads(await ws.recv())
+        assert refused["code"] == "unauthorized" and refused["type"] == "error" and refused["version"] == 0
         with pytest.raises(ConnectionClosed):
             await ws.recv()
         assert ws.close_code == 4401

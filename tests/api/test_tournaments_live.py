@@ -106,7 +106,7 @@ async def test_a_tournament_followed_live_from_start_to_close(server, pool) -> N
 
         # Item 1 on a real socket: the outsider may not watch a table of an open round live.
         sealed, code = await follow_ws(server, f"/v1/matches/{bots_table}/ws?after=0", outsider_token)
-        assert sealed == [{"type": "error", "code": "board_sealed", "message": sealed[0]["message"],
+        assert sealed == [{"type": "error", "version": 0, "code": "board_sealed", "message": sealed[0]["message"],
                            "details": {"match_id": bots_table}}] and code == 4403
 
         await play_out(svc.matches, bots_table, random.Random(1))

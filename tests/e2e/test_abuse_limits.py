@@ -159,6 +159,7 @@ async def test_a_revoked_token_or_an_erased_player_loses_its_open_streams(
         assert messages[0]["type"] == "snapshot"
         assert messages[-1]["type"] == "error" and messages[-1]["code"] == "unauthorized"
         assert messages[-1]["details"]["reason"] == "token_revoked" and code == 4401
+        assert messages[-1]["version"] == messages[-1]["details"]["after"] == messages[0]["version"]
     assert lines[0]["type"] == "snapshot" and lines[-1]["code"] == "unauthorized"
     assert took < 2.0 + 2.5, f"the streams followed the revocation after {took:.1f} s"
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from domain.cards import DECK_43, JOKER, SEATS, Seat
 from domain.five_hundred import GAME
 from domain.five_hundred.bids import BIDS
-from domain.five_hundred.messages import EVENTS, DealScored
+from domain.five_hundred.events import DealScored, EVENT_TYPES as EVENTS
 from domain.game import RuleViolation, StartDeal
 from domain.playout import choose_action, concrete
 

@@ -12,7 +12,7 @@ from domain.bots import policy_for
 from domain.cards import Seat
 from domain.five_hundred import GAME
 from domain.five_hundred.bids import find
-from domain.five_hundred.messages import Play
+from domain.five_hundred.commands import Play
 from domain.five_hundred.options import Options
 from domain.five_hundred.state import PLAY, State, make_contract
 from domain.tricks import Trick

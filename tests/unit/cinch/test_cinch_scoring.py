@@ -213,7 +213,7 @@ def test_void_deal_reopens_a_won_match():
     assert status.next_dealer == "S"
     with pytest.raises(RuleViolation) as error:
         GAME.decide(state, VoidDeal(deal=1))
-    assert error.value.code == "wrong_phase"
+    assert error.value.code == "bad_action"
 
 
 def test_adjust_score_changes_the_winner():
@@ -227,7 +227,7 @@ def test_adjust_score_changes_the_winner():
     assert error.value.code == "bad_action"
     with pytest.raises(RuleViolation) as error:
         GAME.decide(state, AdjustScore(deal=4, score={"NS": 3}))
-    assert error.value.code == "wrong_phase"
+    assert error.value.code == "bad_action"
 
 
 def test_scores_through_a_record_with_rulings():

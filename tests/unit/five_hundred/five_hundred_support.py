@@ -9,7 +9,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from domain.cards import DECK_43, Seat
 from domain.five_hundred import GAME
-from domain.five_hundred.decider import DIRECTION, PACKETS
+from domain.five_hundred.dealing import DIRECTION, PACKETS
 from domain.game import RuleViolation, StartDeal
 from domain.tricks import deal_packets
 

@@ -8,7 +8,7 @@ from five_hundred_support import E, N, S, W, act, bid, deal, pass_, refused, whe
 
 from domain.five_hundred import GAME
 from domain.five_hundred.bids import BIDS, avondale
-from domain.five_hundred.messages import BidMade, ContractWon, DealScored, KittyTaken, Passed
+from domain.five_hundred.events import BidMade, ContractWon, DealScored, KittyTaken, Passed
 
 
 def names(state):
@@ -169,7 +169,7 @@ def test_out_of_phase_and_out_of_turn_codes():
 
 
 def test_parse_action_reads_the_vocabulary_and_refuses_anything_else():
-    from domain.five_hundred.messages import Bid, Discard, Pass, Play
+    from domain.five_hundred.commands import Bid, Discard, Pass, Play
     from domain.game import RuleViolation
 
     assert GAME.parse_action({"seat": N, "action": "pass"}) == Pass(seat=N)

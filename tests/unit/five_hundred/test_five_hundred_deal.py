@@ -8,7 +8,7 @@ from five_hundred_support import E, N, S, W, contract, deal, deck_for, hand
 
 from domain.cards import DECK_43, JOKER
 from domain.five_hundred import GAME
-from domain.five_hundred.messages import CardsDealt
+from domain.five_hundred.events import CardsDealt
 from domain.five_hundred.options import Options
 from domain.five_hundred.ranking import STRENGTH, SUIT_OF, trumps
 from domain.game import RuleViolation, StartDeal

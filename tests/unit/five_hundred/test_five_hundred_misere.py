@@ -8,7 +8,7 @@ from five_hundred_support import E, N, S, W, act, contract, hand, play, refused,
 
 from domain.cards import JOKER
 from domain.five_hundred import GAME
-from domain.five_hundred.messages import CardPlayed, DealScored, HandExposed, TrickTaken
+from domain.five_hundred.events import CardPlayed, DealScored, HandExposed, TrickTaken
 
 LOW = ["5S", "6S", "7S", "8S", "9S", "5C", "6C", "7C", "8C", "9C"]
 """Every other spade and club is higher: N cannot take a trick with these (the Joker is with S)."""

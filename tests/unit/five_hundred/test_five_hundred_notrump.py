@@ -7,7 +7,7 @@ from __future__ import annotations
 from five_hundred_support import E, N, S, W, act, contract, hand, play, refused, when
 
 from domain.five_hundred import GAME
-from domain.five_hundred.messages import CardPlayed, TrickTaken
+from domain.five_hundred.events import CardPlayed, TrickTaken
 from domain.five_hundred.play import joker_suits
 import msgspec
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from five_hundred_support import E, N, S, W, act, bid, contract, deal, discard, hand, pass_, play, refused, when
 
 from domain.five_hundred import GAME
-from domain.five_hundred.messages import CardPlayed, Discarded, TrickTaken
+from domain.five_hundred.events import CardPlayed, Discarded, TrickTaken
 
 
 def legal(state, seat):

@@ -9,7 +9,7 @@ from five_hundred_support import E, N, S, W, contract, refused
 
 from domain.five_hundred import GAME
 from domain.five_hundred.bids import BIDS, find
-from domain.five_hundred.messages import BidMade, ContractWon, DealScored, DealVoided, ScoreAdjusted
+from domain.five_hundred.events import BidMade, ContractWon, DealScored, DealVoided, ScoreAdjusted
 from domain.five_hundred.options import Options
 from domain.five_hundred.scoring import score_deal
 from domain.five_hundred.state import make_contract

@@ -7,7 +7,7 @@ import msgspec
 from five_hundred_support import E, N, S, W, act, bid, contract, deal, discard, hand, pass_, play
 
 from domain.five_hundred import GAME
-from domain.five_hundred.messages import CardsDealt, Discarded, HandDealt, KittyTaken
+from domain.five_hundred.events import CardsDealt, Discarded, HandDealt, KittyTaken
 
 
 def test_each_seat_sees_its_own_hand_and_its_legal_actions_only():

@@ -1,7 +1,8 @@
-"""Commands (a seat's decisions) and events (what happened) of Five Hundred.
+"""The events of Five Hundred: what happened.
 
 Tags are stable snake_case names stored in the match stream; they must not collide with the
-match layer's tags (`deal_dealt`, `action_taken`, ...) nor with each other. Events carry what
+match layer's tags (`deal_dealt`, `action_taken`, ...), nor with each other, nor with the
+commands' tags (the action names). Events carry what
 `evolve` needs and nothing it would have to re-check: `decide` has validated already.
 """
 
@@ -11,40 +12,6 @@ import msgspec
 
 from domain.cards import Card, Seat
 from domain.game import DealVoided, ScoreAdjusted  # noqa: F401  (part of this game's events)
-
-# --- Commands (carry the acting seat) ------------------------------------------------------
-
-
-class Pass(msgspec.Struct, frozen=True, tag="pass"):
-    seat: Seat
-
-
-class Bid(msgspec.Struct, frozen=True, tag="bid"):
-    """`tricks` 6..10 with `suit` (S C D H NT), or `contract` "misere" / "open_misere"."""
-
-    seat: Seat
-    tricks: int | None = None
-    suit: str | None = None
-    contract: str | None = None
-
-
-class Discard(msgspec.Struct, frozen=True, tag="discard"):
-    """The contractor's three cards out, after taking the kitty (B.4.1)."""
-
-    seat: Seat
-    cards: tuple[Card, ...]
-
-
-class Play(msgspec.Struct, frozen=True, tag="play"):
-    """`suit` is the suit named when leading the Joker in no-trumps or misère (B.5.4)."""
-
-    seat: Seat
-    card: Card
-    suit: str | None = None
-
-
-# --- Events --------------------------------------------------------------------------------
-
 
 class CardsDealt(msgspec.Struct, frozen=True, tag="cards_dealt"):
     """The whole deal; hands and kitty follow from `deck` and `dealer` (3, kitty 3, 4, 3).
@@ -129,8 +96,7 @@ class DealScored(msgspec.Struct, frozen=True, tag="deal_scored"):
 # DealVoided and ScoreAdjusted (the rulings' events) are shared: domain.game.
 
 
-COMMANDS = (Pass, Bid, Discard, Play)
-EVENTS = (CardsDealt, BidMade, Passed, ContractWon, KittyTaken, Discarded, CardPlayed, TrickTaken,
-          HandExposed, DealScored, DealVoided, ScoreAdjusted)
+EVENT_TYPES = (CardsDealt, BidMade, Passed, ContractWon, KittyTaken, Discarded, CardPlayed, TrickTaken,
+               HandExposed, DealScored, DealVoided, ScoreAdjusted)
 REDACTED_EVENTS = (HandDealt,)
 """Shapes that exist only in a seat's copy of the stream, never stored."""

@@ -1,0 +1,96 @@
+"""The perfect-information bound: what the expert's own search would reach if every world
+it sampled were the true deal.
+
+`Oracle` is the `expert` — the same candidates (calls and cards), the same playouts by
+`basic`, the same budget — with one change: where the expert deals the cards it cannot
+see (`play_world`, `auction_world`), the oracle is handed the true state of the deal. The
+playouts are deterministic given a world, so one world says what any number of copies of
+it would; the oracle searches that one. It cheats by construction, so it lives here, in
+`bench/`, and nothing the service, the API or a worker runs can reach it: no module under
+`domain/`, `infra/` or `services/` imports `bench`, and `policy_for` has no level for it
+(`tests/unit/bots/test_bots_bound.py`).
+
+The bound measures the expert: on the same boards, expert−basic over bound−basic is the
+share of the margin perfect information would buy that the expert's inference gets.
+
+    .venv/bin/python bench/bound.py --game cinch --boards 20 [--options JSON] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from domain.bots import FAMILIES, policy_for  # noqa: E402
+from domain.bots.arena import board_margins  # noqa: E402
+from domain.bots.expert import Expert  # noqa: E402
+from domain.games import load  # noqa: E402
+
+
+class Oracle(Expert):
+    """The expert given the true deal as its only world; `truth` is set before each
+    decision by the arena's `before` hook."""
+
+    def __init__(self, game_name: str, **settings: Any) -> None:
+        super().__init__(FAMILIES[game_name], game_name, **{**settings, "worlds": 1, "min_worlds": 1})
+        self.truth: Any = None
+
+    def play_world(self, table: Any, rng: random.Random, options: Any) -> Any:
+        return self.truth
+
+    def auction_world(self, table: Any, rng: random.Random, options: Any) -> Any:
+        return self.truth
+
+    def observe(self, state: Any) -> None:
+        self.truth = state
+
+
+def boards(game_name: str, raw: dict[str, Any], indices: list[int], seed: int, settings: dict[str, Any]
+           ) -> dict[str, list[float]]:
+    """Per board, the average margin over its seatings of bound−basic and expert−basic."""
+    game = load(game_name)
+    options = game.parse_options(raw)
+    basic = policy_for(game_name, "basic")
+    expert = policy_for(game_name, "expert", options=raw, **settings)
+    oracle = Oracle(game_name, options=raw, **settings)
+    out: dict[str, list[float]] = {"bound": [], "expert": []}
+    for board in indices:
+        m = board_margins(game, options, board, seed, oracle, basic, before=oracle.observe)
+        out["bound"].append(sum(m) / len(m))
+        m = board_margins(game, options, board, seed, expert, basic)
+        out["expert"].append(sum(m) / len(m))
+    return out
+
+
+def share(bound: list[float], expert: list[float]) -> dict[str, Any]:
+    """Expert's share of the bound's margin over basic, on the same boards."""
+    from domain.bots.arena import summarize
+
+    b, e = summarize(bound), summarize(expert)
+    gap = b["margin_per_deal"]
+    return {"boards": len(bound), "bound_minus_basic": b, "expert_minus_basic": e,
+            "share": round(e["margin_per_deal"] / gap, 3) if gap > 0 else None}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--options", default="{}")
+    parser.add_argument("--boards", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    raw = json.loads(args.options)
+    out = boards(args.game, raw, list(range(args.boards)), args.seed, {})
+    print(json.dumps({"game": args.game, "options": raw, "seed": args.seed, **share(out["bound"], out["expert"])}))
+
+
+if __name__ == "__main__":
+    main()

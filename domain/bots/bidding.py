@@ -1,0 +1,96 @@
+"""The calls worth simulating: of an auction's legal actions, the few a player would
+seriously weigh, so the expert's budget goes to telling them apart.
+
+Every list holds `basic`'s choice and, when legal, passing; then per game the plausible
+strains at realistic levels — the cheapest bid in each of the hand's best strains and a
+step or two above it. The search (`expert.py`) decides between them by playing each
+out; nothing here says which is best.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.cards import JOKER
+
+LIMIT = 7
+_BELOTE_TRUMP = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 1, "7": 1}
+
+
+def _add(out: list[dict[str, Any]], action: dict[str, Any] | None, legal: list[dict[str, Any]]) -> None:
+    if action is not None and action in legal and action not in out:
+        out.append(action)
+
+
+def _belote_strength(hand: list[str], suit: str) -> int:
+    return sum(_BELOTE_TRUMP[c[0]] + 6 for c in hand if c[1] == suit)
+
+
+def _coinche(hand: list[str], legal: list[dict[str, Any]], out: list[dict[str, Any]],
+             basic_action: dict[str, Any] | None) -> None:
+    """Coinche or surcoinche, and the strain basic would name (or the hand's best) at its
+    cheapest level and a step either side of basic's: wider choices only fed the search's
+    noise (measured)."""
+    _add(out, {"action": "coinche"}, legal)
+    _add(out, {"action": "surcoinche"}, legal)
+    bids = [a for a in legal if a["action"] == "bid" and a["value"] != "capot"]
+    if basic_action is not None and basic_action.get("action") == "bid" and basic_action.get("value") != "capot":
+        suit, around = basic_action["suit"], basic_action["value"]
+    else:
+        suit = max("SHDC", key=lambda s: _belote_strength(hand, s))
+        around = None
+    values = sorted(a["value"] for a in bids if a["suit"] == suit)
+    wanted = values[:1] + ([around - 10, around + 10] if around is not None else values[1:2])
+    for value in wanted:
+        _add(out, {"action": "bid", "value": value, "suit": suit}, legal)
+
+
+def _cinch(legal: list[dict[str, Any]], out: list[dict[str, Any]]) -> None:
+    trumps = [a for a in legal if a["action"] == "trump"]
+    if trumps:
+        out.extend(a for a in trumps if a not in out)
+        return
+    values = sorted(a["value"] for a in legal if a["action"] == "bid")
+    wanted = [v for v in values if v >= 5][:3] or values[:1]
+    for value in wanted:
+        _add(out, {"action": "bid", "value": value}, legal)
+
+
+def _five_hundred_strength(hand: list[str], denomination: str) -> float:
+    if denomination == "NT":
+        return sum(1.0 for c in hand if c[0] == "A") + (1.5 if JOKER in hand else 0.0)
+    bowers = {"S": "C", "C": "S", "D": "H", "H": "D"}
+    trumps = [c for c in hand if c == JOKER or c[1] == denomination or c == "J" + bowers[denomination]]
+    return len(trumps) + sum(0.5 for c in trumps if c == JOKER or c[0] in "JAK")
+
+
+def _five_hundred(hand: list[str], legal: list[dict[str, Any]], out: list[dict[str, Any]]) -> None:
+    bids = [a for a in legal if a["action"] == "bid" and "tricks" in a]
+    strains = sorted({a["suit"] for a in bids}, key=lambda s: -_five_hundred_strength(hand, s))
+    for rank, suit in enumerate(strains[:2]):
+        levels = sorted(a["tricks"] for a in bids if a["suit"] == suit)
+        for tricks in levels[:2 if rank == 0 else 1]:
+            _add(out, {"action": "bid", "tricks": tricks, "suit": suit}, legal)
+    for a in legal:
+        if a["action"] == "bid" and "tricks" not in a:
+            _add(out, a, legal)                       # misère and open misère
+
+
+def candidates(game_name: str, table: Any, basic_action: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The auction actions (without "seat") the expert simulates, `basic`'s first."""
+    legal = list(table.legal)
+    hand = list(table.hand)
+    out: list[dict[str, Any]] = []
+    if basic_action is not None:
+        _add(out, {k: v for k, v in basic_action.items() if k != "seat"}, legal)
+    _add(out, {"action": "pass"}, legal)
+    if game_name == "belote":
+        if table.options.variant == "coinche":
+            _coinche(hand, legal, out, basic_action)
+        else:
+            out.extend(a for a in legal if a not in out)
+    elif game_name == "cinch":
+        _cinch(legal, out)
+    else:
+        _five_hundred(hand, legal, out)
+    return out[:LIMIT]

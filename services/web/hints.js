@@ -1,0 +1,38 @@
+// The "Hint" control and the hint counts (docs/web-client.md, "Hints"): drawn from the view
+// (`hints_used`, `hints_limit`) and the last hint asked (GET /v1/matches/{id}/hint).
+
+import { SEATS, describeAction } from "./table.js";
+
+const $ = (id) => document.getElementById(id);
+
+// Hints (docs/api.md, "Hints"): a button while it is my turn and I have hints left here
+// (`hints_limit` is 0 where they are off); the expert's suggestion and its reason in words,
+// its card or button outlined, until the table moves on. Everyone's counts, never the words.
+export function renderHint(view, myTurn, hint, busy) {
+  const me = view.seat;
+  const limit = view.hints_limit || 0;
+  const used = me ? (view.hints_used || {})[me] || 0 : 0;
+  const current = hint && hint.match === view.match_id && hint.version === view.version ? hint : null;
+  const box = $("hint-box");
+  box.hidden = !(myTurn && limit > 0);
+  const button = $("hint");
+  button.disabled = !!current || used >= limit || busy;
+  button.textContent = used >= limit && !current ? "No hints left" : `Hint (${limit - used} left)`;
+  const text = $("hint-text");
+  text.textContent = current ? `${current.action ? `${describeAction(current.action)}: ` : ""}${current.reason.words}` : "";
+  text.dataset.code = current ? current.reason.code : "";
+  document.body.dataset.hint = current ? JSON.stringify(current.action) : "";
+  if (current && current.action) {
+    const a = current.action;
+    if (a.action === "play" && a.card) {
+      const el = document.querySelector(`#table .seat-bottom .card[data-card="${a.card}"]`);
+      if (el) el.classList.add("hinted");
+    }
+    for (const b of document.querySelectorAll("#actions [data-action]")) {
+      if (b.dataset.action === JSON.stringify(a)) b.classList.add("hinted");
+    }
+  }
+  const counts = view.hints_used || {};
+  const any = SEATS.some((s) => counts[s]);
+  $("hints-used").textContent = any ? `Hints used: ${SEATS.map((s) => `${s} ${counts[s] || 0}`).join(" · ")}` : "";
+}

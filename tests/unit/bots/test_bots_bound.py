@@ -1,0 +1,77 @@
+"""The perfect-information bound cheats by construction, so nothing that serves a match
+may reach it: no module of the service, the infrastructure or the domain imports `bench`,
+no bot level names it, and only the bench's own arena hook hands it the truth."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+from domain.bots import LEVELS, policy_for
+from domain.bots.arena import board_margins
+from domain.games import load
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) in (
+                "import_module", "__import__") and node.args and isinstance(node.args[0], ast.Constant):
+            out.add(str(node.args[0].value))
+    return out
+
+
+@pytest.mark.parametrize("package", ["domain", "infra", "services"])
+def test_nothing_that_serves_a_match_imports_the_bench(package) -> None:
+    files = sorted((ROOT / package).rglob("*.py"))
+    assert files
+    offenders = {str(f.relative_to(ROOT)): sorted(m for m in _imports(f) if m == "bench" or m.startswith("bench."))
+                 for f in files}
+    assert {f: m for f, m in offenders.items() if m} == {}
+    assert not any("Oracle" in f.read_text() for f in files)
+
+
+def test_no_bot_level_is_the_bound() -> None:
+    for name in ("bound", "oracle", "perfect"):
+        assert name not in LEVELS
+        with pytest.raises(ValueError):
+            policy_for("cinch", name)
+    for level in LEVELS:
+        policy = policy_for("five_hundred", level)
+        assert type(policy).__name__ != "Oracle"
+
+
+def test_the_import_check_would_see_an_import(tmp_path) -> None:
+    bad = tmp_path / "leak.py"
+    bad.write_text("from bench.bound import Oracle\nimport bench.bots\n")
+    assert _imports(bad) >= {"bench.bound", "bench.bots"}
+
+
+def test_the_bound_searches_the_true_deal() -> None:
+    from bench.bound import Oracle
+
+    game = load("cinch")
+    options = game.parse_options({})
+    oracle = Oracle("cinch", budget=None)
+    seen: list = []
+
+    def observe(state) -> None:
+        oracle.observe(state)
+        seen.append(state)
+
+    basic = policy_for("cinch", "basic")
+    board_margins(game, options, 1, 5, oracle, basic, before=observe)
+    assert seen and oracle.truth is seen[-1]
+    table = game.view(seen[-1], game.status(seen[-1]).to_act[0])
+    assert oracle.play_world(table, random.Random(0), options) is seen[-1]
+    assert oracle.auction_world(table, random.Random(0), options) is seen[-1]
