@@ -70,7 +70,9 @@ GAMES: dict[str, tuple[str, dict[str, Any]]] = {
 CONFIGS = [("belote", {"variant": "classic"}), ("belote", {"variant": "coinche"}), ("cinch", {}),
            ("five_hundred", {})]          # the dispatch's matches
 SEED = 7
-CHUNK = 10
+CHUNK = 5
+EXPERT: dict[str, Any] = {}                  # the expert's settings inside a task
+EXPERT_SETTINGS: dict[str, Any] = {}         # what `--worlds` asks for the figures (none: its own budget)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -158,7 +160,7 @@ def _rates_task(key: str, level: str, deals: list[int]) -> dict[str, Any]:
     game_name, raw = GAMES[key]
     game = load(game_name)
     options = game.parse_options(raw)
-    policy = policy_for(game_name, level, **({"options": raw} if level == "expert" else {}))
+    policy = policy_for(game_name, level, **({"options": raw, **EXPERT} if level == "expert" else {}))
     times: list[float] = []
 
     def record(seat: Seat, seconds: float) -> None:
@@ -180,8 +182,8 @@ def _duel_task(key: str, a: str, b: str, boards: list[int]) -> dict[str, Any]:
     game_name, raw = GAMES[key]
     game = load(game_name)
     options = game.parse_options(raw)
-    pa = policy_for(game_name, a, **({"options": raw} if a == "expert" else {}))
-    pb = policy_for(game_name, b, **({"options": raw} if b == "expert" else {}))
+    pa = policy_for(game_name, a, **({"options": raw, **EXPERT} if a == "expert" else {}))
+    pb = policy_for(game_name, b, **({"options": raw, **EXPERT} if b == "expert" else {}))
     margins = {}
     for board in boards:
         m = board_margins(game, options, board, SEED, pa, pb)
@@ -195,7 +197,7 @@ def _bound_task(key: str, boards: list[int]) -> dict[str, Any]:
     game_name, raw = GAMES[key]
     game = load(game_name)
     options = game.parse_options(raw)
-    oracle = Oracle(game_name, options=raw)
+    oracle = Oracle(game_name, options=raw, **EXPERT)
     basic = policy_for(game_name, "basic")
     margins = {}
     for board in boards:
@@ -204,7 +206,9 @@ def _bound_task(key: str, boards: list[int]) -> dict[str, Any]:
     return {"margins": margins}
 
 
-def run_task(task: tuple) -> tuple[tuple, dict[str, Any]]:
+def run_task(task: tuple, expert: dict[str, Any] | None = None) -> tuple[tuple, dict[str, Any]]:
+    EXPERT.clear()
+    EXPERT.update(expert or {})
     kind, *args = task
     fn = {"rates": _rates_task, "duel": _duel_task, "bound": _bound_task}[kind]
     return task, fn(*args)
@@ -263,6 +267,7 @@ class Report:
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "cpus": os.cpu_count(), "jobs": self.jobs, "seed": SEED, "sizes_asked": self.sizes,
+            "expert_settings": EXPERT_SETTINGS or "default (its time budget)",
             "seconds": round(time.monotonic() - self.started), "load_average_1min": {
                 "min": round(min(x[0] for x in self.load), 2), "max": round(max(x[0] for x in self.load), 2)},
             "rates": {}, "ladder": {}, "bound": {}, "decision": {"under_jobs": {}}}
@@ -327,12 +332,17 @@ def run_figures(games: list[str], sizes: dict[str, int], jobs: int, path: str | 
     if jobs <= 1:
         for task in tasks:
             report.extra["tasks"]["done"] += 1
-            report.add(*run_task(task))
+            report.add(*run_task(task, EXPERT_SETTINGS))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for future in as_completed([pool.submit(run_task, t) for t in tasks]):
+            futures = {pool.submit(run_task, t, EXPERT_SETTINGS): t for t in tasks}
+            for future in as_completed(futures):
                 report.extra["tasks"]["done"] += 1
-                report.add(*future.result())
+                try:
+                    report.add(*future.result())
+                except Exception as error:            # one broken task must not lose the run
+                    report.extra.setdefault("errors", []).append(f"{futures[future]}: {error!r}")
+                    report.write()
     return report
 
 
@@ -443,6 +453,9 @@ def main() -> None:
     parser.add_argument("--duel-boards", type=int, default=300, help="expert-basic boards per game")
     parser.add_argument("--ladder-boards", type=int, default=100, help="basic-random boards per game")
     parser.add_argument("--bound-boards", type=int, default=100, help="bound-basic boards per game")
+    parser.add_argument("--worlds", type=int, default=None,
+                        help="strength figures with the expert at this many worlds and no time budget, so a loaded "
+                             "machine does not weaken it (decision times always use the default budget)")
     parser.add_argument("--decision-deals", type=int, default=4, help="deals of four experts per game, one core")
     parser.add_argument("--matches", type=int, default=12, help="one-deal matches of four random bots (dispatch)")
     parser.add_argument("--parallel", type=int, default=4, help="matches played at once (dispatch)")
@@ -459,6 +472,8 @@ def main() -> None:
     sizes = {"rates_basic": args.rates_basic, "rates_expert": args.rates_expert, "duel_boards": args.duel_boards,
              "ladder_boards": args.ladder_boards, "bound_boards": min(args.bound_boards, args.duel_boards),
              "decision_deals": args.decision_deals}
+    if args.worlds is not None:
+        EXPERT_SETTINGS.update({"budget": None, "worlds": args.worlds})
     out: dict[str, Any] = {"cpus": os.cpu_count()}
     report = None
     if not args.skip_figures:

@@ -19,6 +19,8 @@ the feature adds to each process:
                       players`. Fails closed: with no check declared no match is public.
 `tasks`               `install(celery_app)`: Celery tasks and beat entries (`atout worker`,
                       `atout beat`)
+`channels`            the live routes' `services.api.asyncapi.Channel`s: what each stream
+                      carries, in the AsyncAPI document (`/schema/asyncapi.json`)
 ====================  ========================================================================
 
 To add a route, a projection or a hook: put it in your feature's `FEATURE` (or declare a new
@@ -49,7 +51,8 @@ from infra.projections import Projection, ProjectionRunner, WakePublisher, run_p
 from infra.settings import Settings, load_settings
 from infra.store import AppendResult, PostgresEventStore, create_pool, migrate
 from infra.vault import Vault
-from services.api import disputes, hints, live, matches, players, site, tournaments
+from services import suspensions
+from services.api import admin_matches, disputes, hints, live, matches, players, site, tournaments
 from services.api.ratelimit import RateLimit, RateLimiter
 from services.features import AfterCommit, Feature, Lifespan, each
 from services.matches import MatchService
@@ -74,6 +77,7 @@ FEATURES: tuple[Feature, ...] = (
     bots.FEATURE,          # bots' turns, turn clocks, the sweeper; the bot_turns read model and fast path
     tournaments.FEATURE,   # tournaments, their live streams, standings; who may see a board
     disputes.FEATURE,      # disputes and the admin routes; the disputes queue
+    admin_matches.FEATURE,  # suspended matches: the admin's list, resume, void, abandon
 )
 
 
@@ -86,6 +90,11 @@ def projections(settings: Settings | None = None, features: Sequence[Feature] = 
 def route_handlers(features: Sequence[Feature] = FEATURES) -> list[Any]:
     """Every route of the API, in the features' order."""
     return list(dict.fromkeys(each(features, "routes")))
+
+
+def channels(features: Sequence[Feature] = FEATURES) -> list[Any]:
+    """Every live route's channel, for the AsyncAPI document (`services.api.asyncapi`)."""
+    return each(features, "channels")
 
 
 def lifespan_hooks(features: Sequence[Feature] = FEATURES) -> list[Lifespan]:
@@ -141,7 +150,7 @@ async def open_runtime(settings: Settings, *, features: Sequence[Feature] = FEAT
     store = PostgresEventStore(pool, after_append=_after_commit(hooks))
     vault = Vault(pool)
     runtime = Runtime(settings=settings, pool=pool, redis=redis, store=store, vault=vault,
-                      matches=MatchService(store, vault), players=PlayerStore(pool),
+                      matches=MatchService(store, vault, on_stuck=suspensions.on_stuck), players=PlayerStore(pool),
                       limiter=RateLimiter(redis, settings.redis_prefix, rate_limit or RateLimit(
                           settings.rate_limit_requests, settings.rate_limit_window)))
     runtime.visibility = Visibility(*([_bound(check, runtime) for check in each(features, kind)]

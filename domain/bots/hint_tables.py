@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.bots import belote, cardplay, cinch, five_hundred
-from domain.cards import Seat
+from domain.cards import TEAM, Seat
 
 
 def card_table(game_name: str, view: Any) -> tuple[cardplay.Table | None, bool]:
@@ -67,8 +67,13 @@ def high_bidder(game_name: str, view: Any) -> Seat | None:
 
 def contract_tricks(game_name: str, view: Any) -> tuple[str | None, int | None]:
     """("contract_needs" or "defence_needs", tricks still needed by the seat's side) where
-    the contract counts tricks (Five Hundred, a trick contract being played); else (None, None)."""
-    if game_name != "five_hundred" or view.phase != "play" or view.contract is None:
+    the contract counts tricks (Five Hundred, a trick contract being played; a Coinche capot:
+    every trick); else (None, None)."""
+    if view.phase != "play" or view.contract is None:
+        return None, None
+    if game_name == "belote":
+        return _capot(view)
+    if game_name != "five_hundred":
         return None, None
     contract = view.contract
     if contract.get("contract") is not None or contract.get("tricks") is None:
@@ -81,3 +86,18 @@ def contract_tricks(game_name: str, view: Any) -> tuple[str | None, int | None]:
         return ("contract_needs", needed) if needed > 0 else (None, None)
     needed = 11 - contract["tricks"] - won[side]
     return ("defence_needs", needed) if needed > 0 else (None, None)
+
+
+def _capot(view: Any) -> tuple[str | None, int | None]:
+    """A Coinche capot: its takers need every trick, so one trick defeats it."""
+    contract = view.contract
+    if contract.value != "capot":
+        return None, None
+    team = contract.team
+    mine = TEAM[view.seat] == team
+    taken = [t for t in view.tricks if t.winner is not None and TEAM[t.winner] == team]
+    if len(taken) < len(view.tricks):
+        return None, None                   # already lost
+    if mine:
+        return "contract_needs", 8 - len(view.tricks)
+    return "defence_needs", 1

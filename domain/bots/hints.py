@@ -203,7 +203,7 @@ def _bid(game_name: str, table: Any, action: dict[str, Any]) -> Reason:
                                                                    aces=sum(1 for c in hand if c[0] == "A"))
     bidder = high_bidder(game_name, table)
     if bidder is not None and not _individual(table) and bidder == PARTNER.get(table.seat) \
-            and getattr(_last_bid(game_name, table), "suit", None) == suit:
+            and _high_suit(game_name, table) == suit:
         return _reason("raise_partner", suit=suit)
     honours = _honours_of(game_name, hand, suit)
     trumps = _count(hand, suit, game_name)
@@ -217,9 +217,14 @@ def kind_is_take(action: dict[str, Any]) -> bool:
     return action.get("action") in ("take", "name")
 
 
-def _last_bid(game_name: str, table: Any) -> Any:
+def _high_suit(game_name: str, table: Any) -> str | None:
+    """The suit of the auction's highest bid so far (Belote, Five Hundred), None without one."""
     if game_name == "belote":
-        return next((c for c in reversed(table.calls) if c.action == "bid"), None)
+        call = next((c for c in reversed(table.calls) if c.action == "bid"), None)
+        return None if call is None else call.suit
+    if game_name == "five_hundred":
+        call = next((c for c in reversed(table.auction) if c.get("action") == "bid"), None)
+        return None if call is None else call.get("suit")
     return None
 
 

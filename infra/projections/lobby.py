@@ -74,3 +74,20 @@ async def open_matches(pool: Any, game: str | None = None, limit: int = 50) -> l
     return [{"match_id": match_id_of_row(r["match_id"]), "game": r["game"], "options": jsonb(r["options"]),
              "seats": jsonb(r["seats"]), "free_seats": r["free_seats"], "created_at": r["created_at"].isoformat()}
             for r in rows]
+
+
+FULL = """
+SELECT l.match_id FROM lobby l JOIN bot_turns b USING (match_id)
+WHERE l.free_seats = 0 AND b.last_event_at < now() - make_interval(secs => $1)
+ORDER BY b.last_event_at LIMIT $2
+"""
+
+
+async def full_matches(pool: Any, after: float, limit: int = 1000) -> list[str]:
+    """The open matches whose seats have all been taken and nothing happened for `after`
+    seconds (by the `bot_turns` read model's last event): their start did not happen."""
+    try:
+        rows = await pool.fetch(FULL, after, limit)
+    except asyncpg.UndefinedTableError:
+        return []
+    return [r["match_id"] for r in rows]

@@ -18,6 +18,7 @@ from litestar import get, post
 from litestar.params import Body
 
 from services import suspensions
+from services.features import Feature
 from services.api import queries
 from services.api.auth import authenticated, requires
 from services.api.dispute_views import Reason
@@ -89,3 +90,4 @@ abandon = _route("abandon", "Abandon a match (admin)",
                  "the reason). 422 `match_over` once it is over.")
 
 ROUTES = [suspended, resume, void, abandon]
+FEATURE = Feature("suspended matches", routes=tuple(ROUTES))

@@ -16,9 +16,11 @@ from celery import Celery
 
 from domain.game import RuleViolation
 from infra.projections.bot_turns import BotTurns, Turn, idle_matches, overdue_turns
+from infra.projections.lobby import full_matches
 from infra.store import CommandConflictError, ConcurrencyError
 from infra.settings import Settings
 from services.matches import UnknownMatch
+from services.tables import command_id_for
 from services.workers.app import make_app
 
 log = logging.getLogger(__name__)
@@ -65,15 +67,18 @@ def takeover_at(app: Celery, match_id: str, seat: str, version: int, due: float)
 async def sweep(pool: Any, app: Celery, overdue: float = OVERDUE_AFTER, limit: int = 1000, *,
                 matches: Any = None, abandon_after: float | None = None) -> int:
     """Re-schedule the turn of every match whose bot, clock or takeover is overdue, and
-    (given the game service) abandon the matches idle for `abandon_after`; how many."""
+    (given the game service) start the full matches that did not start and abandon the
+    matches idle for `abandon_after`; how many."""
     turns = await overdue_turns(pool, overdue, limit)
     if turns:
         log.info("sweeper: re-scheduling %d overdue turns", len(turns))
         scheduler(app)(turns)
-    abandoned = 0
+    abandoned = started = 0
+    if matches is not None:
+        started = len(await start_full(pool, matches, overdue, limit))
     if matches is not None and abandon_after is not None:
         abandoned = len(await abandon_idle(pool, matches, abandon_after, limit))
-    return len(turns) + abandoned
+    return len(turns) + started + abandoned
 
 
 async def abandon_idle(pool: Any, matches: Any, after: float, limit: int = 1000) -> list[str]:
@@ -88,6 +93,25 @@ async def abandon_idle(pool: Any, matches: Any, after: float, limit: int = 1000)
         out.append(match_id)
     if out:
         log.info("sweeper: abandoned %d idle matches", len(out))
+    return out
+
+
+async def start_full(pool: Any, matches: Any, after: float, limit: int = 1000) -> list[str]:
+    """Start every open match whose seats have all been taken for `after` seconds: its
+    auto-start was interrupted (a crash) or failed (a match repaired since). The command id is
+    the one the API's auto-start uses, so racing it makes one start."""
+    out = []
+    for match_id in await full_matches(pool, after, limit):
+        try:
+            await matches.start(match_id, command_id=command_id_for(match_id, "start"))
+        except (ConcurrencyError, CommandConflictError, RuleViolation):
+            continue                   # started, or a seat left, meanwhile
+        except Exception as error:     # the next sweep tries again; say so without the message
+            log.warning("sweeper: match %s could not start: %s", match_id, type(error).__name__)
+            continue
+        out.append(match_id)
+    if out:
+        log.info("sweeper: started %d full matches", len(out))
     return out
 
 

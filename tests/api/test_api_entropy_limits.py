@@ -125,3 +125,21 @@ async def test_the_bounds_themselves_are_accepted(client) -> None:
                                      json={"game": game, "options": options, "seats": OPEN,
                                            "command_id": str(uuid.uuid4())})
         assert response.status_code == 201, (game, response.text)
+
+
+async def test_the_last_seat_is_answered_for_what_it_did_when_the_start_fails(client, kept) -> None:
+    creator, last = await register(client), await register(client)
+    created = await client.post("/v1/matches", headers=creator.headers,
+                                json={"game": "cinch", "options": {"deals": 1},
+                                      "seats": {"N": "me", "E": "bot:basic", "S": "bot:basic", "W": "open"}})
+    match_id = created.json()["match_id"]
+    # A vault that no longer fits the match: its first deal cannot be dealt.
+    await kept.pool.execute("UPDATE match_secrets SET chain_length = 0 WHERE match_id = $1", match_id)
+    taken = await client.post(f"/v1/matches/{match_id}/seats/W", headers=last.headers, json={})
+    assert taken.status_code == 200, taken.text                  # the seat was taken: not a 500
+    assert [e["event"]["type"] for e in taken.json()["events"]] == ["seat_taken"]
+    table = await client.get(f"/v1/matches/{match_id}", headers=last.headers)
+    assert table.json()["status"] == "open" and table.json()["seats"]["W"]["player_id"] == last.player_id
+    await kept.pool.execute("UPDATE match_secrets SET chain_length = 1000 WHERE match_id = $1", match_id)
+    started = await client.post(f"/v1/matches/{match_id}/start", headers=last.headers)
+    assert started.status_code == 200, started.text

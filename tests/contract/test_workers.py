@@ -312,3 +312,35 @@ async def test_a_failure_is_logged_and_counted_once(system, caplog) -> None:
 
     with pytest.raises(ConnectionRefusedError):     # transient: the Celery task retries it
         await turns.guarded(svc, match_id, version + 1, "bots.play_turn", away)
+
+
+async def test_a_match_wedged_by_too_long_entropy_starts_after_the_migration_by_the_sweeper(system) -> None:
+    import hashlib
+
+    from domain import fair
+    from infra.projections import Lobby
+
+    svc, _, app = system
+    created = await svc.create_match("cinch", {"deals": 1}, {"N": "me", "E": "bot:basic", "S": "bot:basic",
+                                                             "W": "open"}, player_id="p-long")
+    match_id = created.match_id
+    await svc.vault.give_entropy(match_id, "N", "é" * 600)     # kept at creation before the limit
+    await svc.take_seat(match_id, Seat.W, player_id="p-west")    # full: its auto-start failed with a 500
+    with pytest.raises(fair.FairDealError):
+        await svc.start(match_id)
+    sql = (ROOT / "infra/migrations/0057_chain_renewals.sql").read_text()
+    await svc.store.pool.execute(sql[sql.index("UPDATE seat_entropy"):])         # the upgrade's repair
+    runner = ProjectionRunner(svc.store)
+    await runner.ensure(Lobby())
+    deadline = time.monotonic() + 10
+    while await svc.store.pool.fetchrow("SELECT 1 FROM bot_turns WHERE match_id = $1", match_id) is None:
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.1)
+    await svc.store.settle()
+    await runner.catch_up(Lobby())
+    await asyncio.sleep(1.2)
+    await reactor.sweep(svc.store.pool, app, overdue=1.0, matches=svc)
+    state = await svc.load(match_id)
+    assert state.status == "playing"                            # it moves again, nobody pressed start
+    dealt = [e for _, e, _ in await svc.events(match_id) if isinstance(e, rules.DealDealt)]
+    assert dealt[0].fair["entropy"]["N"] == hashlib.sha256(("é" * 600).encode()).hexdigest()

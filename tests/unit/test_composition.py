@@ -61,7 +61,7 @@ def processes() -> dict:
 
 def test_the_features_are_the_literal_list(processes) -> None:
     assert processes["features"] == ["site", "players", "matches", "hints", "live streams", "bots and clocks",
-                                     "tournaments", "disputes"]
+                                     "tournaments", "disputes", "suspended matches"]
 
 
 def test_the_api_mounts_every_declared_route(processes) -> None:
@@ -69,7 +69,8 @@ def test_the_api_mounts_every_declared_route(processes) -> None:
     paths = set(processes["paths"])
     for path in ("/healthz", "/metrics", "/v1/players", "/v1/matches/{match_id:str}/actions",
                  "/v1/matches/{match_id:str}/ws", "/v1/tournaments/{tournament_id:str}/live",
-                 "/v1/admin/disputes", "/v1/matches/{match_id:str}/disputes", "/v1/matches/{match_id:str}/hint"):
+                 "/v1/admin/disputes", "/v1/matches/{match_id:str}/disputes", "/v1/matches/{match_id:str}/hint",
+                 "/v1/admin/matches/suspended"):
         assert path in paths, path
     assert processes["lifespans"] >= 1                     # the live streams' fan-out
 

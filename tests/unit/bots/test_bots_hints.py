@@ -82,3 +82,39 @@ def test_every_code_is_documented() -> None:
         assert f"`{code}`" in text, code
     assert msgspec.json.encode(reason("cinch", None, None)) == msgspec.json.encode(Reason(
         code="nothing_now", words=REASONS["nothing_now"], params={}))
+
+
+def test_a_capot_needs_every_trick() -> None:
+    """Coinche capot: the takers are told how many tricks remain (all of them are needed),
+    the defence that one trick defeats it, nobody anything once a trick is lost."""
+    from domain.bots.hint_tables import contract_tricks
+    from domain.cards import SEATS, TEAM
+
+    seen = set()
+    for seed in range(4, 40):
+        game, state, to_act = _midplay("belote", {"variant": "coinche"}, seed, 2)
+        me = Seat(SEATS[seed % 4]) if seed % 2 else to_act     # a seat waiting too: its reason's clause
+        view = game.view(state, me)
+        done = len(view.tricks)
+        winners = {TEAM[t.winner] for t in view.tricks}
+        for team in ("NS", "EW"):
+            capot = msgspec.structs.replace(view, contract=msgspec.structs.replace(view.contract, team=team,
+                                                                                   value="capot"))
+            needs = contract_tricks("belote", capot)
+            if winners != {team}:
+                assert needs == (None, None)
+                seen.add("lost")
+            elif team == TEAM[me]:
+                assert needs == ("contract_needs", 8 - done)
+                if me == to_act:
+                    card = next(a["card"] for a in capot.legal if a["action"] == "play")
+                    said = reason("belote", capot, {"action": "play", "card": card})
+                    assert said.params["needs"] == "contract_needs" and said.params["tricks_needed"] == 8 - done
+                    seen.add("said")
+                seen.add("takers")
+            else:
+                assert needs == ("defence_needs", 1)
+                seen.add("defence")
+        if contract_tricks("belote", view) != (None, None):
+            assert view.contract.value == "capot"
+    assert seen == {"lost", "takers", "defence", "said"}
