@@ -19,6 +19,8 @@ the feature adds to each process:
                       players`. Fails closed: with no check declared no match is public.
 `tasks`               `install(celery_app)`: Celery tasks and beat entries (`atout worker`,
                       `atout beat`)
+`channels`            the live routes' `services.api.asyncapi.Channel`s: what each stream
+                      carries, in the AsyncAPI document (`/schema/asyncapi.json`)
 ====================  ========================================================================
 
 To add a route, a projection or a hook: put it in your feature's `FEATURE` (or declare a new
@@ -87,6 +89,11 @@ def projections(settings: Settings | None = None, features: Sequence[Feature] = 
 def route_handlers(features: Sequence[Feature] = FEATURES) -> list[Any]:
     """Every route of the API, in the features' order."""
     return list(dict.fromkeys(each(features, "routes")))
+
+
+def channels(features: Sequence[Feature] = FEATURES) -> list[Any]:
+    """Every live route's channel, for the AsyncAPI document (`services.api.asyncapi`)."""
+    return each(features, "channels")
 
 
 def lifespan_hooks(features: Sequence[Feature] = FEATURES) -> list[Lifespan]:

@@ -29,6 +29,8 @@ from litestar.openapi.spec import Example
 from litestar.response import Stream
 
 from infra.fanout import Dropped, envelope
+from services.api import asyncapi as A
+from services.api.asyncapi import Channel
 from infra.live_session import Gone, LiveSession
 from services import visibility
 from services.api.live_deps import (  # noqa: F401  (drain: used by serve)
@@ -271,4 +273,15 @@ async def match_stream(request: Request, match_id: str, after: int | None = None
 
 
 ROUTES = [match_ws, match_stream]
-FEATURE = Feature("live streams", routes=tuple(ROUTES), lifespans=(live_lifespan,), projections=(publisher,))
+CHANNELS = (
+    Channel("matchSocket", "/v1/matches/{match_id}/ws", "ws",
+            "A match as the caller's seat (or a spectator) sees it: the snapshot, then every event; closes 1000 "
+            "after match_finished, 4401 unauthorized, 4403 board_sealed, 4404 unknown_match, 4008 resync, "
+            "1013 unavailable (docs/live.md).",
+            (A.SNAPSHOT, A.EVENT, A.ERROR), (A.AUTH,), A.AFTER),
+    Channel("matchStream", "/v1/matches/{match_id}/stream", "http",
+            "The same messages as matchSocket on SSE or NDJSON (by Accept); SSE ids are versions and "
+            "Last-Event-ID counts as after.", (A.SNAPSHOT, A.EVENT, A.ERROR), (), A.AFTER),
+)
+FEATURE = Feature("live streams", routes=tuple(ROUTES), lifespans=(live_lifespan,), projections=(publisher,),
+                  channels=CHANNELS)
