@@ -51,6 +51,7 @@ from infra.projections import Projection, ProjectionRunner, WakePublisher, run_p
 from infra.settings import Settings, load_settings
 from infra.store import AppendResult, PostgresEventStore, create_pool, migrate
 from infra.vault import Vault
+from services import suspensions
 from services.api import admin_matches, disputes, hints, live, matches, players, site, tournaments
 from services.api.ratelimit import RateLimit, RateLimiter
 from services.features import AfterCommit, Feature, Lifespan, each
@@ -149,7 +150,7 @@ async def open_runtime(settings: Settings, *, features: Sequence[Feature] = FEAT
     store = PostgresEventStore(pool, after_append=_after_commit(hooks))
     vault = Vault(pool)
     runtime = Runtime(settings=settings, pool=pool, redis=redis, store=store, vault=vault,
-                      matches=MatchService(store, vault), players=PlayerStore(pool),
+                      matches=MatchService(store, vault, on_stuck=suspensions.on_stuck), players=PlayerStore(pool),
                       limiter=RateLimiter(redis, settings.redis_prefix, rate_limit or RateLimit(
                           settings.rate_limit_requests, settings.rate_limit_window)))
     runtime.visibility = Visibility(*([_bound(check, runtime) for check in each(features, kind)]
