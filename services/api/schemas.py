@@ -228,7 +228,10 @@ ERRORS: dict[int, tuple[str, list[Example]]] = {
 
 def responses(status: int, container: Any, examples: list[Example], description: str,
               *errors: int) -> dict[int, ResponseSpec]:
-    """The success response with its examples, plus the listed error responses with theirs."""
+    """The success response with its examples, plus the listed error responses with theirs. A
+    bare `list` is a list of JSON objects: an array schema without `items` leaves generated
+    clients unable to read the answer."""
+    container = list[dict[str, Any]] if container is list else container
     out = {status: ResponseSpec(data_container=container, description=description, examples=examples,
                                 generate_examples=False)}
     for code in errors:
