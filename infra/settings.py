@@ -40,6 +40,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     tournament_tick: float = 15.0      # seconds between the tournament ticks (beat): scheduled starts, no-shows
     tournament_live_poll: float = 1.0  # seconds between a live tournament stream's reads while nothing happens
     projector_delay: float = 0.0       # seconds the projector waits between two batches of a projection
+    metrics_token: str | None = None   # when set, GET /metrics needs "Authorization: Bearer <it>"
     trusted_proxies: tuple[str, ...] = ()  # addresses/CIDRs whose X-Forwarded-For is believed; none by default
     write_timeout: float = 30.0        # seconds a connection's sent bytes may stay unread before it is cut
     send_buffer: int = 65536           # bytes the kernel may hold unread per connection (0: the OS's autotuning)
@@ -77,6 +78,7 @@ ENV_VARS: dict[str, str] = {
     "tournament_live_poll": "ATOUT_TOURNAMENT_LIVE_POLL",
     "projector_delay": "ATOUT_PROJECTOR_DELAY",
     "trusted_proxies": "ATOUT_TRUSTED_PROXIES",
+    "metrics_token": "ATOUT_METRICS_TOKEN",
     "write_timeout": "ATOUT_WRITE_TIMEOUT",
     "send_buffer": "ATOUT_SEND_BUFFER",
     "hints_per_match": "ATOUT_HINTS_PER_MATCH",

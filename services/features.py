@@ -68,6 +68,7 @@ class Feature:
     organiser_lookups: tuple[OrganiserLookup, ...] = ()
     entrant_lookups: tuple[EntrantLookup, ...] = ()
     tasks: tuple[TaskInstaller, ...] = ()
+    channels: tuple[Any, ...] = ()     # live routes' `services.api.asyncapi.Channel`s: the AsyncAPI document
 
 
 def each(features: Any, kind: str) -> list[Any]:

@@ -125,7 +125,11 @@ class TournamentService:
         if state.status == "registering":
             rounds, per_round = rules.plan(state)
             commitment, digests = None, []
-            if per_round:
+            if per_round and rounds > 0:    # no entries yet: the Start below refuses it (too_few_entries)
+                if rounds * per_round > fair.MAX_CHAIN_LENGTH:
+                    raise RuleViolation("too_many_boards", f"{rounds} rounds of {per_round} boards exceed the "
+                                        f"{fair.MAX_CHAIN_LENGTH} boards one commitment covers",
+                                        {"boards": rounds * per_round, "max": fair.MAX_CHAIN_LENGTH})
                 secret = await self._keep_secret(tournament_id, rounds * per_round)
                 commitment = fair.make_chain_tip(secret, rounds * per_round).hex()
                 if state.imported_boards:

@@ -1,8 +1,9 @@
 """Admin routes of the disputes feature: the queue, the replay of a deal, rulings, the audit.
 
 Declared with the disputes feature (`services.api.disputes.FEATURE`). The replay shows hidden cards, so it is for
-admins and for the organiser of the match's own tournament only, and every read of it is
-written to the audit stream before the answer leaves (services/disputes.py). Rulings and
+admins and for the organiser of the match's own tournament only — neither while he plays in
+the match or its tournament (services/visibility.py) — and every read of it, or refusal of one
+to a role that plays, is written to the audit stream before the answer leaves. Rulings and
 the audit log are for admins.
 """
 
@@ -82,7 +83,10 @@ REPLAY_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "deal": 0, "dealer": "
                  "seat's cards — or with `?seat=N` only what that seat saw. Automatic plays, clock expiries and bot "
                  "takeovers are marked; every action is re-checked against the current rules (`illegal`); the "
                  "deal is verified. The read is recorded in the audit log; `?dispute=ID` also puts that dispute in "
-                 "review.",
+                 "review. Not for someone who holds a seat in the match or an entry in its tournament, whatever "
+                 "his role, while the deal is hidden from his seat (not over; another table of his tournament "
+                 "before its round has closed; a sealed board before the match is over and its round closed): 403 "
+                 "`privileged_while_playing`, the refusal recorded in the audit log.",
      responses=responses(200, dict, [ex("the table", REPLAY_EXAMPLE)], "The replay", 400, 401, 403, 404, 429))
 async def replay(match_id: PathStr, deal: FromPath[int], principal: Caller, runtime: Runtime,
                  seat: FromQuery[str | None] = None, dispute: FromQuery[str | None] = None) -> dict[str, Any]:

@@ -21,7 +21,9 @@ from litestar.openapi.spec import Components, SecurityScheme, Tag
 
 from infra.settings import Settings
 from services import bootstrap
+from services.api import contract
 from services.api.auth import DEPENDENCIES
+from services.api.bodies import JsonRequest
 from services.api.errors import HANDLERS, error_body
 from services.api.logs import CorrelationMiddleware
 from services.api.ratelimit import RateLimit
@@ -68,13 +70,15 @@ def create_app(
     entered = bootstrap.lifespan_hooks(features)
     return Litestar(
         route_handlers=list(dict.fromkeys([*bootstrap.route_handlers(features), *route_handlers])),
-        on_startup=list(on_startup),
+        on_startup=[contract.install, *on_startup],
         on_shutdown=list(on_shutdown),
         lifespan=[runtime, *(hook for hook in lifespan if hook not in entered)],
-        state=State({"settings": settings, "runtime": None}),
+        state=State({"settings": settings, "runtime": None,
+                     "live_channels": bootstrap.channels(features)}),  # the AsyncAPI document's
         dependencies=DEPENDENCIES,
         exception_handlers=HANDLERS,
         middleware=[CorrelationMiddleware],
+        request_class=JsonRequest,
         openapi_config=OPENAPI,
         logging_config=None,  # the process configures logging (JSON lines: services/api/logs.py)
         debug=debug,

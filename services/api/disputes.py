@@ -79,7 +79,10 @@ async def _readable_match(runtime: Runtime, match_id: str, principal: Any, route
      exception_handlers=PATH_HANDLERS, summary="Verify a finished deal's shuffle",
      description="The revealed seed against the commitment chain (the previous element and the published tip), "
                  "the deck it gives against the deck and the hands dealt. `status`: verified, failed, pending (the "
-                 "deal is not over), predefined (an imported deck).",
+                 "deal is not over), predefined (an imported deck). For the match's players, and anyone once the "
+                 "match is over; a sealed tournament board: no one until the match is over and its round has "
+                 "closed (403 `board_sealed`); a role that plays in the match or its tournament reads no more "
+                 "than its seat (403 `privileged_while_playing`). See docs/api.md, \"Who may read what\".",
      responses=responses(200, dict, [ex("verified", VERIFY_EXAMPLE)], "The verification", 401, 403, 404, 429))
 async def verify_deal(match_id: PathStr, deal: FromPath[int], principal: Caller, runtime: Runtime) -> dict[str, Any]:
     svc = await _readable_match(runtime, match_id, principal, "verify")
@@ -89,7 +92,8 @@ async def verify_deal(match_id: PathStr, deal: FromPath[int], principal: Caller,
 @get("/v1/matches/{match_id:str}/export", guards=PLAYER, tags=TAGS, security=BEARER, exception_handlers=PATH_HANDLERS,
      summary="The match (or one finished deal) as a match record, with seeds, commitments and rulings",
      description="`atout record play` (or `POST /v1/records/play`) on it gives back `result`. `?deal=d` exports "
-                 "one finished deal alone.",
+                 "one finished deal alone. Who may read it: as for `…/verify` (a sealed board's seats too get "
+                 "403 `board_sealed` until its round has closed at every table).",
      responses=responses(200, dict, [ex("a record", {"game": "belote", "options": {"deals": 2}, "deals": [],
                                                      "rulings": [{"deal": 0, "ruling": "void", "reason": "…"}],
                                                      "result": {"match_score": {"NS": 0, "EW": 0}}})],

@@ -3,8 +3,10 @@
 Routes never build error responses: they raise, and the handlers here map every kind of
 failure to its status once — the framework's own validation errors (400 with the field
 path), the service's (UnknownMatch 404, ConcurrencyError 409 `stale_version`,
-CommandConflictError 409 `command_conflict`) and the rules' (RuleViolation 422 with the
-rule's own code). Keeping the mapping in one table is what keeps the order of checks and
+CommandConflictError 409 `command_conflict`), the rules' (RuleViolation 422 with the
+rule's own code), and a database that cannot be reached (503 `not_ready`: Postgres down,
+restarting or out of connections is the server's state, never the request's fault, and a
+client may retry). Keeping the mapping in one table is what keeps the order of checks and
 the codes identical across routes.
 """
 
@@ -15,6 +17,7 @@ import re
 from http import HTTPStatus
 from typing import Any, TypeVar
 
+import asyncpg
 import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
@@ -130,6 +133,20 @@ def command_conflict(_: Request, exc: CommandConflictError) -> Response:
                     {"command_id": str(exc.command_id)})
 
 
+# What a request meets when Postgres cannot serve it: refused or lost connections (OSError,
+# timeouts included), a server starting or shutting down, no connection slot left.
+UNAVAILABLE: tuple[type[Exception], ...] = (OSError, asyncpg.PostgresConnectionError,
+                                           asyncpg.exceptions.OperatorInterventionError,
+                                           asyncpg.exceptions.TooManyConnectionsError)
+RETRY_AFTER = 1
+
+
+def unavailable(request: Request, exc: Exception) -> Response:
+    log.warning("database unavailable on %s %s: %s", request.method, request.url.path, exc)
+    return _respond(503, "not_ready", "the service cannot reach its database; retry shortly",
+                    {"retry_after": RETRY_AFTER}, headers={"Retry-After": str(RETRY_AFTER)})
+
+
 def unhandled(request: Request, exc: Exception) -> Response:
     log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return _respond(500, "internal_error", "internal server error")
@@ -142,5 +159,6 @@ HANDLERS: dict[type[Exception], Any] = {
     UnknownMatch: unknown_match,
     ConcurrencyError: stale_version,
     CommandConflictError: command_conflict,
+    **{kind: unavailable for kind in UNAVAILABLE},
     Exception: unhandled,
 }

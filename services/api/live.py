@@ -27,10 +27,16 @@ from litestar.exceptions import HTTPException, WebSocketDisconnect
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.response import Stream
+from litestar.params import FromPath, FromQuery
 
 from infra.fanout import Dropped, envelope
+from services.api import asyncapi as A
+from services.api.asyncapi import Channel
 from infra.live_session import Gone, LiveSession
 from services import visibility
+from services.api.bodies import loads
+from services.api.errors import ApiError
+from services.api.schemas import BEARER, AfterOrNone, ErrorOut, PathStr, live_params
 from services.api.live_deps import (  # noqa: F401  (drain: used by serve)
     Unauthorized,
     drain,
@@ -39,7 +45,6 @@ from services.api.live_deps import (  # noqa: F401  (drain: used by serve)
     publisher,
     until_disconnect,
 )
-from services.api.schemas import responses
 from services.features import Feature
 
 log = logging.getLogger(__name__)
@@ -48,7 +53,7 @@ AUTH_TIMEOUT = 10.0      # seconds a WebSocket may take to send its auth message
 KEEPALIVE = 15.0         # seconds between SSE comments on a quiet stream
 STUCK_SENDER = 2.0       # seconds a dropped WebSocket's sender may take to say so and close
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
-WS_UNAUTHORIZED, WS_FORBIDDEN, WS_NOT_FOUND, WS_RESYNC, WS_TRY_LATER = 4401, 4403, 4404, 4008, 1013
+WS_INVALID, WS_UNAUTHORIZED, WS_FORBIDDEN, WS_NOT_FOUND, WS_RESYNC, WS_TRY_LATER = 4400, 4401, 4403, 4404, 4008, 1013
 STREAM_EXAMPLE = ('{"type":"snapshot","version":9,"view":{"seat":"N","table":{"hand":["7S","JH"],"legal":[]}}}\n'
                   '{"type":"event","version":10,"event":{"type":"card_played","seat":"E","card":"AS"}}\n'
                   '{"type":"event","version":11,"event":null}\n')
@@ -115,7 +120,7 @@ async def _ws_token(socket: WebSocket) -> str | None:
         return token
     try:
         async with asyncio.timeout(AUTH_TIMEOUT):
-            first = msgspec.json.decode(await socket.receive_data(mode="text"))
+            first = loads(await socket.receive_data(mode="text"))
     except (TimeoutError, msgspec.DecodeError):
         return None
     if isinstance(first, dict) and first.get("type") == "auth" and isinstance(first.get("token"), str):
@@ -124,8 +129,14 @@ async def _ws_token(socket: WebSocket) -> str | None:
 
 
 @websocket("/v1/matches/{match_id:str}/ws", name="match_ws")
-async def match_ws(socket: WebSocket, match_id: str, after: int | None = None) -> None:
+async def match_ws(socket: WebSocket, match_id: FromPath[str], after: FromQuery[str | None] = None) -> None:
     await socket.accept()
+    try:
+        version = live_params("match_id", match_id, after)
+    except ApiError as bad:
+        await socket.send_data(_error(bad.code, bad.detail, bad.details))
+        await socket.close(WS_INVALID, bad.code)
+        return
     deps = await live_deps(socket.app)
     token = None
     try:
@@ -136,7 +147,7 @@ async def match_ws(socket: WebSocket, match_id: str, after: int | None = None) -
             await socket.send_data(_error(refused.code, refused.message, {"match_id": match_id}))
             await socket.close(WS_FORBIDDEN, refused.code)
             return
-        session = deps.session(match_id, getattr(principal, "player_id", None), after)
+        session = deps.session(match_id, getattr(principal, "player_id", None), version)
         await session.open()
     except Unauthorized as exc:
         await socket.send_data(_error("unauthorized", str(exc)))
@@ -210,12 +221,25 @@ def _frame_ndjson(message: bytes | None) -> bytes:
     return b"" if message is None else message + b"\n"
 
 
-@get("/v1/matches/{match_id:str}/stream", name="match_stream", tags=["live"],
+def _refusal(description: str, *refusals: tuple[str, str]) -> ResponseSpec:
+    return ResponseSpec(data_container=ErrorOut, description=description, generate_examples=False,
+                        examples=[Example(summary=code, value={"code": code, "message": message, "details": {}})
+                                  for code, message in refusals])
+
+
+@get("/v1/matches/{match_id:str}/stream", name="match_stream", tags=["live"], security=BEARER,
      responses={200: ResponseSpec(data_container=str, media_type="application/x-ndjson", generate_examples=False,
                                   description="One JSON message a line (SSE events with Accept: text/event-stream)",
                                   examples=[Example(summary="snapshot, then events", value=STREAM_EXAMPLE)]),
-                **{code: spec for code, spec in responses(200, str, [], "", 403).items() if code != 200}})
-async def match_stream(request: Request, match_id: str, after: int | None = None) -> Stream:
+                401: _refusal("No token, or an unknown or revoked one",
+                              ("unauthorized", "this token is unknown or was revoked")),
+                403: _refusal("Not for this reader: a sealed tournament table, or a privileged read while seated",
+                              (visibility.SEALED.code, visibility.SEALED.message),
+                              (visibility.PLAYING.code, visibility.PLAYING.message)),
+                404: _refusal("No such match", ("match_not_found", "no match '5b0c1f9e-…'")),
+                503: _refusal("Live updates (Redis) or the database cannot be reached; retry after Retry-After",
+                              ("unavailable", "live updates are unavailable: Connection refused"))})
+async def match_stream(request: Request, match_id: PathStr, after: AfterOrNone = None) -> Stream:
     """Live messages of a match: SSE when `Accept` names `text/event-stream`, else NDJSON.
     On SSE a `Last-Event-ID` header (what EventSource sends on reconnect) counts as `after`."""
     deps = await live_deps(request.app)
@@ -271,4 +295,15 @@ async def match_stream(request: Request, match_id: str, after: int | None = None
 
 
 ROUTES = [match_ws, match_stream]
-FEATURE = Feature("live streams", routes=tuple(ROUTES), lifespans=(live_lifespan,), projections=(publisher,))
+CHANNELS = (
+    Channel("matchSocket", "/v1/matches/{match_id}/ws", "ws",
+            "A match as the caller's seat (or a spectator) sees it: the snapshot, then every event; closes 1000 "
+            "after match_finished, 4401 unauthorized, 4403 board_sealed, 4404 unknown_match, 4008 resync, "
+            "1013 unavailable (docs/live.md).",
+            (A.SNAPSHOT, A.EVENT, A.ERROR), (A.AUTH,), A.AFTER),
+    Channel("matchStream", "/v1/matches/{match_id}/stream", "http",
+            "The same messages as matchSocket on SSE or NDJSON (by Accept); SSE ids are versions and "
+            "Last-Event-ID counts as after.", (A.SNAPSHOT, A.EVENT, A.ERROR), (), A.AFTER),
+)
+FEATURE = Feature("live streams", routes=tuple(ROUTES), lifespans=(live_lifespan,), projections=(publisher,),
+                  channels=CHANNELS)

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from litestar import Response, delete, get, post, put
 from litestar.params import Body
 
+from domain.cards import DECK_32
 from infra.players import Principal
 from infra.projections import HandRecords, Lobby, MatchSummaries
 from services.api import flows, hints, play, queries, records
@@ -37,7 +38,7 @@ CREATE_EXAMPLES = [
     ex("replay a board from a record", {"game": "belote", "options": {"deals": 1},
                                         "seats": {"N": "me", "E": "open", "S": "open", "W": "open"},
                                         "record": {"game": "belote", "deals": [{"dealer": "N",
-                                                                                "deck": ["7S", "8S", "…"]}]}}),
+                                                                                "deck": list(DECK_32)}]}}),
 ]
 LOBBY_EXAMPLE = [{"match_id": MATCH_ID, "game": "belote", "options": {"variant": "coinche"},
                   "seats": {"N": {"kind": "player", "player_id": PLAYER_ID, "level": None}, "E": None, "S": None,

@@ -9,11 +9,14 @@ projector runs in another process (`atout projector`).
 
 from __future__ import annotations
 
+import hmac
 import logging
 
 from litestar import Request, Response, get
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
+from services.api.errors import ApiError
+from services.api.schemas import ErrorOut
 from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, Histogram, generate_latest
 
 log = logging.getLogger(__name__)
@@ -70,10 +73,28 @@ atout_actions_total{action="play",outcome="rejected"} 3.0
 """
 
 
+def _scraper_allowed(request: Request) -> bool:
+    """Open unless ATOUT_METRICS_TOKEN is set; then only with that bearer token."""
+    wanted = getattr(request.app.state.settings, "metrics_token", None)
+    if not wanted:
+        return True
+    scheme, _, given = request.headers.get("authorization", "").partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), wanted.encode())
+
+
 @get("/metrics", tags=["health"], summary="Prometheus metrics", include_in_schema=True,
+     description="Open, unless `ATOUT_METRICS_TOKEN` is set: then it needs `Authorization: Bearer <that token>` "
+                 "(docs/settings.md). The compose proxy and the k8s ingress never route it from outside.",
      responses={200: ResponseSpec(data_container=str, media_type="text/plain", description="Prometheus text format",
-                                  examples=[Example(summary="a few lines", value=EXAMPLE)])})
+                                  examples=[Example(summary="a few lines", value=EXAMPLE)]),
+                401: ResponseSpec(data_container=ErrorOut, generate_examples=False,
+                                  description="ATOUT_METRICS_TOKEN is set and this is not it",
+                                  examples=[Example(summary="no scrape token", value={
+                                      "code": "unauthorized", "message": "this needs the metrics token",
+                                      "details": {}})])})
 async def metrics(request: Request) -> Response:
+    if not _scraper_allowed(request):
+        raise ApiError(401, "unauthorized", "this needs the metrics token", headers={"WWW-Authenticate": "Bearer"})
     await _measure_projection_lag(request)
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 

@@ -112,7 +112,9 @@ RECORD_EXAMPLE = {"game": "belote", "options": {"variant": "classic", "deals": 1
 @get("/v1/matches/{match_id:str}/record", guards=PLAYER, tags=TAGS, security=BEARER,
      summary="The match record of the finished deals",
      description="Each finished deal's dealer, deck, actions and verifiable-shuffle inputs with the revealed seed: "
-                 "public once the deal is over. `POST /v1/records/play` replays it.",
+                 "public once the deal is over; a sealed tournament board's only once the match is over and its "
+                 "round has closed at every table (403 `board_sealed`, its own seats included). `POST "
+                 "/v1/records/play` replays it. Who may read what: docs/api.md.",
      responses=responses(200, dict, [ex("one finished deal", RECORD_EXAMPLE)], "The record", 401, 403, 404, 429))
 async def record(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)

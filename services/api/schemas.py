@@ -7,6 +7,7 @@ are the shapes the tests exchange, so the document at `/schema` can be trusted.
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Annotated, Any, Literal
 
@@ -14,7 +15,7 @@ import msgspec
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.di import NamedDependency
-from litestar.params import Body, FromPath, FromQuery, QueryParameter
+from litestar.params import Body, FromQuery, PathParameter, QueryParameter
 
 from domain.envelope import ALIASES, ENVELOPE_FIELDS
 from infra.players import Principal
@@ -28,10 +29,35 @@ Name = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 # Handler parameter kinds, spelled out as Litestar 3 will require.
 Runtime = NamedDependency[OpenRuntime]  # the process's runtime, from app.state
 Caller = NamedDependency[Principal]     # the authenticated caller (services.api.auth)
-PathStr = FromPath[str]
+# An id in a path is what the server mints (UUIDs and the like): printable ASCII but `%` (so
+# that an id is the same escaped or not), so a NUL byte or a megabyte of text is a 400 naming
+# the parameter, never a query Postgres refuses.
+ID_PATTERN = r"^[!-$&-~]+$"
+MAX_ID = 128
+PathStr = Annotated[str, PathParameter(min_length=1, max_length=MAX_ID, pattern=ID_PATTERN)]
 Limit = Annotated[int, QueryParameter(ge=1, le=200)]
-After = Annotated[int, QueryParameter(ge=0)]
-__all__ = ["FromQuery", "Runtime", "Caller", "PathStr", "Limit", "After"]
+# A version: one rule for `after` on every route that takes it (events, streams, WebSockets),
+# up to the largest integer every JSON client holds exactly.
+MAX_VERSION = 2**53
+After = Annotated[int, QueryParameter(ge=0, le=MAX_VERSION)]
+AfterOrNone = Annotated[int | None, QueryParameter(ge=0, le=MAX_VERSION)]
+__all__ = ["FromQuery", "Runtime", "Caller", "PathStr", "Limit", "After", "AfterOrNone", "live_params"]
+_ID = re.compile(ID_PATTERN)
+
+
+def live_params(name: str, ident: str, after: str | None) -> int | None:
+    """A WebSocket's id and `after`, by the HTTP routes' rules (the handshake cannot answer a
+    400, so the socket checks them itself): `after` as an int, or ApiError 400 naming the field."""
+    from services.api.errors import malformed
+
+    if not (0 < len(ident) <= MAX_ID and _ID.match(ident)):
+        raise malformed(name, f"{name}: expected printable ASCII but %, 1 to {MAX_ID} characters", source="path")
+    if after is None:
+        return None
+    if not (after.isascii() and after.isdigit() and int(after) <= MAX_VERSION):
+        raise malformed("after", f"after: expected an integer from 0 to {MAX_VERSION}, got {after[:40]!r}",
+                        source="query")
+    return int(after)
 
 
 # --- requests -------------------------------------------------------------------------------
@@ -221,7 +247,10 @@ ERRORS: dict[int, tuple[str, list[Example]]] = {
 
 def responses(status: int, container: Any, examples: list[Example], description: str,
               *errors: int) -> dict[int, ResponseSpec]:
-    """The success response with its examples, plus the listed error responses with theirs."""
+    """The success response with its examples, plus the listed error responses with theirs. A
+    bare `list` is a list of JSON objects: an array schema without `items` leaves generated
+    clients unable to read the answer."""
+    container = list[dict[str, Any]] if container is list else container
     out = {status: ResponseSpec(data_container=container, description=description, examples=examples,
                                 generate_examples=False)}
     for code in errors:

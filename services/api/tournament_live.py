@@ -28,14 +28,19 @@ import msgspec
 from litestar import Request, WebSocket, get, websocket
 from litestar.exceptions import WebSocketDisconnect
 from litestar.response import Stream
+from litestar.params import FromPath, FromQuery
 
 from domain import tournaments as rules
 from domain.tournaments import events as ev
+from services.api import asyncapi as A
 from services.api import tournament_examples as X
+from services.api.asyncapi import Channel
 from services.api.auth import authenticated, bearer_token, principal_from_token
 from services.api.live_deps import until_disconnect
 from services.api.ratelimit import rate_limited
-from services.api.schemas import BEARER, Caller, PathStr, Runtime, ex
+from services.api.bodies import loads
+from services.api.errors import ApiError
+from services.api.schemas import BEARER, AfterOrNone, Caller, PathStr, Runtime, ex, live_params
 from services.api.tournament_views import HANDLERS, sees_all, service, standings, view
 from services.runtime import Runtime as OpenRuntime
 from services.tournaments import REGISTRY, TournamentService, UnknownTournament, stream_of
@@ -113,7 +118,7 @@ def _messages(runtime: OpenRuntime, tournament_id: str, principal: Any,
      responses=X.answers(200, str, [ex("NDJSON", X.LIVE)], "One JSON message a line (or SSE events)", 401, 404,
                          429, media_type="application/x-ndjson"))
 async def live(request: Request, tournament_id: PathStr, principal: Caller, runtime: Runtime,
-               after: int | None = None) -> Stream:
+               after: AfterOrNone = None) -> Stream:
     sse = SSE in request.headers.get("accept", "")
     last_id = request.headers.get("last-event-id", "").strip()
     if after is None and sse and last_id.isdigit():
@@ -150,22 +155,29 @@ def _frame(message: bytes, sse: bool) -> bytes:
 
 
 @websocket("/v1/tournaments/{tournament_id:str}/ws", name="tournament_ws")
-async def live_ws(socket: WebSocket, tournament_id: str, after: int | None = None) -> None:
-    """The same messages on a WebSocket; closes 1000 after `tournament_closed`, 4401 without a
-    valid token, 4404 for an unknown tournament."""
+async def live_ws(socket: WebSocket, tournament_id: FromPath[str], after: FromQuery[str | None] = None) -> None:
+    """The same messages on a WebSocket; closes 1000 after `tournament_closed`, 4400 for a bad
+    id or `after`, 4401 without a valid token, 4404 for an unknown tournament."""
     await socket.accept()
+    try:
+        version = live_params("tournament_id", tournament_id, after)
+    except ApiError as bad:
+        await socket.send_data(_encode({"type": "error", "code": bad.code, "message": bad.detail,
+                                        "details": bad.details}).decode())
+        await socket.close(4400, bad.code)
+        return
     token = bearer_token(socket.headers)
     if token is None:
         with contextlib.suppress(TimeoutError, msgspec.DecodeError, WebSocketDisconnect):
             async with asyncio.timeout(AUTH_TIMEOUT):
-                first = msgspec.json.decode(await socket.receive_data(mode="text"))
+                first = loads(await socket.receive_data(mode="text"))
             token = first.get("token") if isinstance(first, dict) and first.get("type") == "auth" else None
     principal = await principal_from_token(socket.app.state, token)
     if principal is None:
         await socket.send_data(_error("unauthorized", "send 'Authorization: Bearer <token>' or {type: auth, token}"))
         await socket.close(4401, "unauthorized")
         return
-    stream = _messages(socket.app.state.runtime, tournament_id, principal, after)
+    stream = _messages(socket.app.state.runtime, tournament_id, principal, version)
     sender = asyncio.create_task(_send_all(socket, stream))
     watcher = asyncio.create_task(until_disconnect(socket))   # notice a client gone while all is quiet
     try:
@@ -198,3 +210,12 @@ def _error(code: str, message: str, version: int = 0) -> str:
 
 
 ROUTES = [live, live_ws]
+CHANNELS = (
+    Channel("tournamentSocket", "/v1/tournaments/{tournament_id}/ws", "ws",
+            "A tournament as the caller may see it: the snapshot with the standings, then every event; closes "
+            "1000 after tournament_closed, 4401 unauthorized, 4404 unknown_tournament.",
+            (A.TOURNAMENT_SNAPSHOT, A.EVENT, A.ERROR), (A.AUTH,), A.AFTER),
+    Channel("tournamentStream", "/v1/tournaments/{tournament_id}/live", "http",
+            "The same messages as tournamentSocket on SSE or NDJSON (by Accept).",
+            (A.TOURNAMENT_SNAPSHOT, A.EVENT, A.ERROR), (), A.AFTER),
+)

@@ -11,6 +11,7 @@ until its round has closed everywhere; who organises a match) and the workers' t
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import uuid
 from typing import Annotated, Any
@@ -66,12 +67,25 @@ class PairingIn(msgspec.Struct, forbid_unknown_fields=True):
     byes: list[str] = []
 
 
+def _check_schedule(schedule: str) -> None:
+    """A start time the tick and the standings can read: ISO 8601 with its offset."""
+    try:
+        parsed = dt.datetime.fromisoformat(schedule.replace("Z", "+00:00"))
+    except ValueError:
+        parsed = None
+    if parsed is None or parsed.tzinfo is None:
+        raise ApiError(400, "invalid_field", "$.schedule: a date-time with its offset, e.g. 2026-12-04T20:00:00Z",
+                       {"field": "$.schedule"})
+
+
 @post("/v1/tournaments", guards=ORGANISER, tags=TAGS, security=BEARER, exception_handlers=HANDLERS,
       summary="Create a tournament (organisers)",
       responses=X.answers(201, dict, [ex("the new tournament", {**X.VIEW, "status": "registering", "rounds": []})],
-                          "The tournament as its organiser sees it", 400, 401, 403, 429))
+                          "The tournament as its organiser sees it", 400, 401, 403, 409, 422, 429))
 async def create(data: Annotated[CreateIn, Body(examples=X.CREATE_EXAMPLES)], principal: Caller,
                  runtime: Runtime) -> Response:
+    if data.schedule is not None:
+        _check_schedule(data.schedule)
     try:
         tid = await service(runtime).create(principal.player_id, data.name, data.game, data.options, data.format,
                                             data.rounds, data.schedule, data.bots, data.command_id,
@@ -138,7 +152,7 @@ async def start(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> 
 @post("/v1/tournaments/{tournament_id:str}/pairings", guards=ORGANISER, tags=TAGS, security=BEARER,
       exception_handlers=HANDLERS, status_code=200,
       summary="Pair the next round by hand (all or nothing); it replaces the automatic pairing",
-      responses=X.answers(200, dict, [ex("paired", X.VIEW)], "The tournament", 400, 401, 403, 404, 422, 429))
+      responses=X.answers(200, dict, [ex("paired", X.VIEW)], "The tournament", 400, 401, 403, 404, 409, 422, 429))
 async def pair(tournament_id: PathStr, data: Annotated[PairingIn, Body(examples=X.PAIRING_EXAMPLES)], principal: Caller,
                runtime: Runtime) -> dict[str, Any]:
     svc = service(runtime)
@@ -208,4 +222,5 @@ async def board_public(runtime: OpenRuntime, match_id: str) -> bool:
 
 FEATURE = Feature("tournaments", routes=(*ROUTES, *tournament_live.ROUTES), projections=(plain(TournamentStandings),),
                   public_checks=(board_public,), organiser_lookups=(organiser_of,), entrant_lookups=(entrants_of,),
-                  after_commit=(workers.after_commit,), tasks=(workers.register_tasks,))
+                  after_commit=(workers.after_commit,), tasks=(workers.register_tasks,),
+                  channels=tournament_live.CHANNELS)

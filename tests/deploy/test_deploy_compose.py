@@ -105,6 +105,14 @@ def test_the_proxy_spreads_over_the_api_replicas_and_passes_websockets(services:
     assert "./deploy/nginx.conf:/etc/nginx/conf.d/default.conf:ro" in services["proxy"]["volumes"]
 
 
+def test_the_proxy_keeps_the_metrics_inside(services: dict) -> None:
+    """What Prometheus scrapes on each api replica (port 8000 inside the network) is not served
+    on the published port (the k8s ingress likewise routes no /metrics)."""
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    block = re.search(r"location = /metrics \{([^}]*)\}", conf)
+    assert block and "return 404;" in block.group(1), conf
+
+
 def test_worker_exposes_its_task_metrics(services: dict) -> None:
     from infra.observability import WORKER_METRICS_PORT
 
