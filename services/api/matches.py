@@ -22,8 +22,8 @@ from services.api.auth import authenticated
 from services.api.play import ensure_readable
 from services.api.ratelimit import rate_limited
 from services.features import Feature, plain
-from services.api.schemas import (BEARER, COMMAND_EXAMPLE, MATCH_ID, PLAYER_ID, VIEW_EXAMPLE, Caller, CommandOut,
-                                  CreateMatch, FromQuery, GiveEntropy, Limit, PathStr, Rematch, Runtime, TakeSeat, ex,
+from services.api.schemas import (BEARER, COMMAND_EXAMPLE, MATCH_ID, PLAYER_ID, TABLE_ENVELOPE, VIEW_EXAMPLE, Caller,
+                                  CommandOut, CreateMatch, FromQuery, GiveEntropy, Limit, PathStr, Rematch, Runtime, TakeSeat, ex,
                                   responses)
 
 TAGS = ["matches"]
@@ -89,7 +89,8 @@ async def my_matches(principal: Caller, runtime: Runtime, status: FromQuery[Lite
 @get("/v1/matches/{match_id:str}", guards=PLAYER, tags=TAGS, summary="The match as my seat sees it", security=BEARER,
      description="My seat's view (hand, legal actions, trick, contract, scores), `to_act`, `deadline`, "
                  "`hints_used` (every seat's count of hints used, never what they said) and `hints_limit` (each "
-                 "seat's allowance here, 0 where hints are off); the spectator view when I hold no seat.",
+                 "seat's allowance here, 0 where hints are off); the spectator view when I hold no seat. "
+                 + TABLE_ENVELOPE,
      responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 403, 404, 429))
 async def get_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
