@@ -183,13 +183,11 @@ class Expired(LookupError):
 
 
 async def head(conn: Connection, player_id: str) -> int:
-    import asyncpg
-
-    try:
-        value = await conn.fetchval("SELECT seq FROM account_heads WHERE player_id = $1", player_id)
-    except asyncpg.UndefinedTableError:
+    """The player's last number (0 before any, or before the projector created its tables:
+    checked first, so the caller's transaction is never aborted by a missing table)."""
+    if await conn.fetchval("SELECT to_regclass('account_heads')") is None:
         return 0
-    return int(value or 0)
+    return int(await conn.fetchval("SELECT seq FROM account_heads WHERE player_id = $1", player_id) or 0)
 
 
 async def since(conn: Connection, player_id: str, after: int, upto: int) -> list[bytes]:
