@@ -19,9 +19,14 @@ the feature adds to each process:
                       players`. Fails closed: with no check declared no match is public.
 `tasks`               `install(celery_app)`: Celery tasks and beat entries (`atout worker`,
                       `atout beat`)
+<<<<<<< HEAD
 `account_events`      `factory(settings) -> AccountProducer`: the notices a feature puts on its
                       players' account streams (`GET /v1/stream/me`), all run by the one
                       `account_events` projection (`infra.projections.account_events`)
+=======
+`channels`            the live routes' `services.api.asyncapi.Channel`s: what each stream
+                      carries, in the AsyncAPI document (`/schema/asyncapi.json`)
+>>>>>>> main
 ====================  ========================================================================
 
 To add a route, a projection or a hook: put it in your feature's `FEATURE` (or declare a new
@@ -52,8 +57,13 @@ from infra.projections import Projection, ProjectionRunner, WakePublisher, run_p
 from infra.settings import Settings, load_settings
 from infra.store import AppendResult, PostgresEventStore, create_pool, migrate
 from infra.vault import Vault
+<<<<<<< HEAD
 from infra.projections.account_events import AccountEvents, AccountProducer
 from services.api import account_live, admin_matches, disputes, hints, live, matches, players, site, tournaments
+=======
+from services import suspensions
+from services.api import admin_matches, disputes, hints, live, matches, players, site, tournaments
+>>>>>>> main
 from services.api.ratelimit import RateLimit, RateLimiter
 from services.features import AfterCommit, Feature, Lifespan, each
 from services.matches import MatchService
@@ -103,6 +113,11 @@ def account_producers(settings: Settings, features: Sequence[Feature] = FEATURES
 def route_handlers(features: Sequence[Feature] = FEATURES) -> list[Any]:
     """Every route of the API, in the features' order."""
     return list(dict.fromkeys(each(features, "routes")))
+
+
+def channels(features: Sequence[Feature] = FEATURES) -> list[Any]:
+    """Every live route's channel, for the AsyncAPI document (`services.api.asyncapi`)."""
+    return each(features, "channels")
 
 
 def lifespan_hooks(features: Sequence[Feature] = FEATURES) -> list[Lifespan]:
@@ -158,7 +173,7 @@ async def open_runtime(settings: Settings, *, features: Sequence[Feature] = FEAT
     store = PostgresEventStore(pool, after_append=_after_commit(hooks))
     vault = Vault(pool)
     runtime = Runtime(settings=settings, pool=pool, redis=redis, store=store, vault=vault,
-                      matches=MatchService(store, vault), players=PlayerStore(pool),
+                      matches=MatchService(store, vault, on_stuck=suspensions.on_stuck), players=PlayerStore(pool),
                       limiter=RateLimiter(redis, settings.redis_prefix, rate_limit or RateLimit(
                           settings.rate_limit_requests, settings.rate_limit_window)))
     runtime.visibility = Visibility(*([_bound(check, runtime) for check in each(features, kind)]

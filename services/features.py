@@ -74,6 +74,7 @@ class Feature:
     organiser_lookups: tuple[OrganiserLookup, ...] = ()
     entrant_lookups: tuple[EntrantLookup, ...] = ()
     tasks: tuple[TaskInstaller, ...] = ()
+    channels: tuple[Any, ...] = ()     # live routes' `services.api.asyncapi.Channel`s: the AsyncAPI document
     account_events: tuple[AccountProducerFactory, ...] = ()   # notices on the players' account streams
 
 

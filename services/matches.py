@@ -54,8 +54,10 @@ def _fingerprint(kind: str, body: Any) -> bytes:
 
 class MatchService:
     def __init__(self, store: PostgresEventStore, vault: Vault, *, chain_length: int = fair.DEFAULT_CHAIN_LENGTH,
-                 cache_size: int = 10_000, rng: secrets.SystemRandom | None = None) -> None:
+                 cache_size: int = 10_000, rng: secrets.SystemRandom | None = None,
+                 on_stuck: Callable[[MatchService, str, int, Exception], Awaitable[bool]] | None = None) -> None:
         self.store, self.vault = store, vault
+        self.on_stuck = on_stuck
         self.chain_length = chain_length
         self.rng = rng or secrets.SystemRandom()
         self._cache: Lru[str, rules.MatchState] = Lru(cache_size)
@@ -216,7 +218,17 @@ class MatchService:
             if first is not None:
                 return first
             raise
-        more, after = await self._follow_up(state, events)
+        try:
+            more, after = await self._follow_up(state, events)
+        except Exception as error:
+            # What follows the action (the seed revealed, the next deal) is the server's work:
+            # when it cannot be done no action can end this deal, so `on_stuck` (the composition
+            # root's: services.suspensions.on_stuck) suspends the match, and the caller is told.
+            if self.on_stuck is None or not await self.on_stuck(self, match_id, state.version, error):
+                raise
+            suspended = await self.load(match_id)
+            raise RuleViolation("match_suspended", "the match is suspended until an admin resumes it",
+                                {"reason": (suspended.suspension or {}).get("reason")}) from None
         return await self._append(match_id, state, state.version, events + more, command_id, fingerprint, after)
 
     async def abandon(self, match_id: str, *, expected_version: int, idle_seconds: float) -> Outcome:

@@ -11,10 +11,13 @@ again, once the cause is fixed), voids it, or abandons it — each an event of t
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import traceback
 import uuid
 from typing import Any
+
+import asyncpg
 
 from domain import fair
 from domain import match as rules
@@ -24,6 +27,11 @@ from infra.store import CommandConflictError, ConcurrencyError
 from services.matches import MatchService, Outcome
 
 log = logging.getLogger(__name__)
+
+TRANSIENT = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.CannotConnectNowError,
+             asyncpg.TooManyConnectionsError, asyncpg.TransactionRollbackError, asyncpg.QueryCanceledError,
+             ConnectionError, OSError, TimeoutError, asyncio.TimeoutError)
+"""What a retry can fix: the database or the broker away for a moment, a deadlock, a timeout."""
 
 SUSPENSIONS = uuid.UUID("0c6f1a8e-52d4-4b7e-9d0e-8a1f3c5b7e29")
 ADMIN_ACTIONS = ("resume", "void", "abandon")
@@ -64,6 +72,14 @@ async def suspend(matches: MatchService, match_id: str, version: int, task: str,
         log.error("match %s suspended at v%d: %s (%s)", match_id, version, reason, command.message,
                   extra={"match_id": match_id, "reason": reason})
     return True
+
+
+async def on_stuck(matches: MatchService, match_id: str, version: int, error: Exception) -> bool:
+    """The game service's hook when the end of a deal fails after an action was decided:
+    suspend (True), unless a retry can fix it (False: the error propagates)."""
+    if isinstance(error, TRANSIENT):
+        return False
+    return await suspend(matches, match_id, version, "the end of a deal", error)
 
 
 async def act_on(matches: MatchService, match_id: str, action: str, admin: str, reason: str,

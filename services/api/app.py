@@ -73,7 +73,8 @@ def create_app(
         on_startup=[contract.install, *on_startup],
         on_shutdown=list(on_shutdown),
         lifespan=[runtime, *(hook for hook in lifespan if hook not in entered)],
-        state=State({"settings": settings, "runtime": None}),
+        state=State({"settings": settings, "runtime": None,
+                     "live_channels": bootstrap.channels(features)}),  # the AsyncAPI document's
         dependencies=DEPENDENCIES,
         exception_handlers=HANDLERS,
         middleware=[CorrelationMiddleware],

@@ -32,7 +32,7 @@ TOKEN = "atk_Jd8x2m…"
 async def register(data: Annotated[Register, Body(examples=[ex("a name", {"name": "Ada"})])],
                    runtime: Runtime) -> Registered:
     name = data.name.strip()
-    if not name or any(ord(c) < 32 for c in name):
+    if not name or any(ord(c) < 32 for c in data.name):   # a control character anywhere, as the schema says
         raise ApiError(400, "invalid_field", "$.name: a name needs printable characters", {"field": "$.name"})
     player_id, token = await runtime.players.register(name)
     return Registered(player_id=player_id, token=token)

@@ -28,9 +28,10 @@ Name = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 # Handler parameter kinds, spelled out as Litestar 3 will require.
 Runtime = NamedDependency[OpenRuntime]  # the process's runtime, from app.state
 Caller = NamedDependency[Principal]     # the authenticated caller (services.api.auth)
-# An id in a path is what the server mints (UUIDs and the like): printable ASCII, so a NUL
-# byte or a megabyte of text is a 400 naming the parameter, never a query Postgres refuses.
-ID_PATTERN = r"^[!-~]+$"
+# An id in a path is what the server mints (UUIDs and the like): printable ASCII but `%` (so
+# that an id is the same escaped or not), so a NUL byte or a megabyte of text is a 400 naming
+# the parameter, never a query Postgres refuses.
+ID_PATTERN = r"^[!-$&-~]+$"
 MAX_ID = 128
 PathStr = Annotated[str, PathParameter(min_length=1, max_length=MAX_ID, pattern=ID_PATTERN)]
 Limit = Annotated[int, QueryParameter(ge=1, le=200)]
@@ -49,7 +50,7 @@ def live_params(name: str, ident: str, after: str | None) -> int | None:
     from services.api.errors import malformed
 
     if not (0 < len(ident) <= MAX_ID and _ID.match(ident)):
-        raise malformed(name, f"{name}: expected printable ASCII, 1 to {MAX_ID} characters", source="path")
+        raise malformed(name, f"{name}: expected printable ASCII but %, 1 to {MAX_ID} characters", source="path")
     if after is None:
         return None
     if not (after.isascii() and after.isdigit() and int(after) <= MAX_VERSION):
@@ -228,7 +229,10 @@ ERRORS: dict[int, tuple[str, list[Example]]] = {
 
 def responses(status: int, container: Any, examples: list[Example], description: str,
               *errors: int) -> dict[int, ResponseSpec]:
-    """The success response with its examples, plus the listed error responses with theirs."""
+    """The success response with its examples, plus the listed error responses with theirs. A
+    bare `list` is a list of JSON objects: an array schema without `items` leaves generated
+    clients unable to read the answer."""
+    container = list[dict[str, Any]] if container is list else container
     out = {status: ResponseSpec(data_container=container, description=description, examples=examples,
                                 generate_examples=False)}
     for code in errors:

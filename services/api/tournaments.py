@@ -222,4 +222,5 @@ async def board_public(runtime: OpenRuntime, match_id: str) -> bool:
 
 FEATURE = Feature("tournaments", routes=(*ROUTES, *tournament_live.ROUTES), projections=(plain(TournamentStandings),),
                   public_checks=(board_public,), organiser_lookups=(organiser_of,), entrant_lookups=(entrants_of,),
-                  after_commit=(workers.after_commit,), tasks=(workers.register_tasks,))
+                  after_commit=(workers.after_commit,), tasks=(workers.register_tasks,),
+                  channels=tournament_live.CHANNELS)

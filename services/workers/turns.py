@@ -9,15 +9,12 @@ or finds the match moved on, so no action is ever applied twice.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 import time
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
-
-import asyncpg
 
 from domain import match as rules
 from domain.bots import policy_for
@@ -31,10 +28,7 @@ from services.matches import MatchService, UnknownMatch
 
 log = logging.getLogger(__name__)
 
-TRANSIENT = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.CannotConnectNowError,
-             asyncpg.TooManyConnectionsError, asyncpg.TransactionRollbackError, asyncpg.QueryCanceledError,
-             ConnectionError, OSError, TimeoutError, asyncio.TimeoutError)
-"""What a retry can fix: the database or the broker away for a moment, a deadlock, a timeout."""
+TRANSIENT = suspensions.TRANSIENT
 
 COMMANDS = uuid.UUID("5b0f6a52-7d0e-4c61-9a53-3b1f1c0c7e11")
 FALLBACK_LEVEL = "basic"       # plays for a human whose clock ran out
@@ -71,6 +65,8 @@ async def _submit(matches: MatchService, match_id: str, version: int, seat: str,
     except (ConcurrencyError, CommandConflictError):
         return "stale"
     except RuleViolation as violation:
+        if violation.code == "match_suspended":
+            return "suspended"                         # the end of the deal failed: `act` suspended it
         # The same action on the same state is refused again on every retry: suspend (logged
         # there, once, with the code only: a rule's message may name a card of a hidden hand).
         return "suspended" if await suspensions.suspend(matches, match_id, version, f"a {by} action",

@@ -94,8 +94,9 @@ async def test_a_suspended_match_is_visible_refuses_actions_and_an_admin_resumes
 async def test_an_admin_voids_or_abandons_a_suspended_match(client, svc, action, status) -> None:
     match_id, players = await suspended_match(client, svc)
     admin = await admin_of(client, svc)
-    missing = await client.post(f"/v1/admin/matches/{match_id}/{action}", json={}, headers=admin.headers)
-    assert (missing.status_code, missing.json()["code"]) == (400, "invalid_field")
+    for body in ({}, {"reason": "a\x00b"}, {"reason": "   "}):
+        refused = await client.post(f"/v1/admin/matches/{match_id}/{action}", json=body, headers=admin.headers)
+        assert refused.status_code == 400 and refused.json()["details"]["field"] == "$.reason", refused.text
     done = await client.post(f"/v1/admin/matches/{match_id}/{action}", json={"reason": "a bot kept failing"},
                              headers=admin.headers)
     assert done.status_code == 200, done.text
@@ -113,3 +114,40 @@ async def test_an_admin_voids_or_abandons_a_suspended_match(client, svc, action,
     unknown = await client.post(f"/v1/admin/matches/{uuid.uuid4()}/{action}", json={"reason": "x"},
                                 headers=admin.headers)
     assert unknown.status_code == 404
+
+
+async def test_a_deal_that_cannot_end_suspends_the_match_instead_of_a_500(client, svc) -> None:
+    import random
+
+    from domain.playout import concrete
+
+    match_id, players = await seated_match(client, "cinch", {"deals": 2})
+    # The vault no longer fits the match: the end of deal 0 cannot reveal its seed.
+    await svc.store.pool.execute("UPDATE match_secrets SET chain_length = 0 WHERE match_id = $1", match_id)
+    rng = random.Random(2)
+    for _ in range(400):
+        table = await view(client, match_id, players["N"])
+        if table["status"] != "playing":
+            break
+        seat = rng.choice(table["to_act"])
+        mine = await view(client, match_id, players[seat])
+        action = {k: v for k, v in concrete(rng.choice(mine["table"]["legal"]), rng).items() if k != "seat"}
+        response = await act(client, match_id, players[seat], mine["version"], **action)
+        assert response.status_code in (200, 422), response.text
+        if response.status_code == 422:
+            assert response.json()["code"] == "match_suspended"
+            assert response.json()["details"]["reason"] == "deal_failed"
+    table = await view(client, match_id, players["N"])
+    assert table["status"] == "suspended" and table["details"]["reason"] == "deal_failed"
+    await svc.store.pool.execute("UPDATE match_secrets SET chain_length = 1000 WHERE match_id = $1", match_id)
+    admin = await admin_of(client, svc)
+    resumed = await client.post(f"/v1/admin/matches/{match_id}/resume", json={"reason": "vault repaired"},
+                                headers=admin.headers)
+    assert resumed.json()["status"] == "playing"
+    state = await svc.load(match_id)
+    seat = str(state.game.status(state.game_state).to_act[0])
+    mine = await view(client, match_id, players[seat])
+    action = {k: v for k, v in concrete(mine["table"]["legal"][0], rng).items() if k != "seat"}
+    played = await act(client, match_id, players[seat], mine["version"], **action)
+    assert played.status_code == 200, played.text                 # the deal ends, the next is dealt
+    assert any(e["event"] and e["event"]["type"] == "deal_finished" for e in played.json()["events"])

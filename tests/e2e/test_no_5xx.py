@@ -116,6 +116,13 @@ def test_a_tournament_cannot_be_made_that_breaks_later(system, admin) -> None:
     assert started.status_code == 422 and started.json()["code"] == "too_few_entries", started.text
 
 
+def test_a_name_with_a_control_character_anywhere_is_refused(system) -> None:
+    """As the schema's pattern says: stripping the name's ends does not make a vertical tab fine."""
+    for name in ("\u000b\u009c", "Ada\u0007", " \t"):
+        answer = httpx.post(f"{system.base}/v1/players", json={"name": name}, timeout=10)
+        assert answer.status_code == 400 and answer.json()["details"]["field"] == "$.name", (name, answer.text)
+
+
 def test_the_depth_limit_is_exact(system) -> None:
     """MAX_DEPTH levels are JSON like any other (here, the wrong type); one more is too deep."""
     def register(depth: int) -> httpx.Response:
@@ -140,7 +147,7 @@ def test_a_nul_byte_or_a_huge_id_in_a_path_is_a_400_on_every_route(system, admin
     for method, path, _ in operations(document):
         if "{" not in path:
             continue
-        for bad in ("a%00b", "x" * 5000, "%C3%A9t%C3%A9"):
+        for bad in ("a%00b", "x" * 5000, "%C3%A9t%C3%A9", "a%25b"):
             answer = httpx.request(method, system.base + fill(path, bad), headers=admin, timeout=10)
             assert answer.status_code == 400, (method, path, bad[:10], answer.status_code, answer.text[:300])
             assert answer.json()["details"]["source"] == "path"
