@@ -57,13 +57,9 @@ from infra.projections import Projection, ProjectionRunner, WakePublisher, run_p
 from infra.settings import Settings, load_settings
 from infra.store import AppendResult, PostgresEventStore, create_pool, migrate
 from infra.vault import Vault
-<<<<<<< HEAD
 from infra.projections.account_events import AccountEvents, AccountProducer
-from services.api import account_live, admin_matches, disputes, hints, live, matches, players, site, tournaments
-=======
 from services import suspensions
-from services.api import admin_matches, disputes, hints, live, matches, players, site, tournaments
->>>>>>> main
+from services.api import account_live, admin_matches, disputes, hints, live, matches, players, site, tournaments
 from services.api.ratelimit import RateLimit, RateLimiter
 from services.features import AfterCommit, Feature, Lifespan, each
 from services.matches import MatchService

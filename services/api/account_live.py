@@ -32,6 +32,7 @@ from prometheus_client import Gauge
 from infra.fanout import Dropped
 from infra.projections.account_producers import DisputeNotices, MatchNotices, TournamentNotices
 from services.account import AccountSession, Expired
+from services.api.account_messages import CHANNELS
 from services.api.live import (KEEPALIVE, NDJSON, SSE, STUCK_SENDER, WS_INVALID, WS_RESYNC, WS_TRY_LATER,
                                WS_UNAUTHORIZED, _bearer, _error, _frame_ndjson, _frame_sse, _refusal, _ws_token)
 from services.api.errors import ApiError
@@ -216,5 +217,5 @@ async def account_stream(request: Request, after: AfterOrNone = None) -> Stream:
                   headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-FEATURE = Feature("account stream", routes=(account_stream, account_ws),
+FEATURE = Feature("account stream", routes=(account_stream, account_ws), channels=CHANNELS,
                   account_events=(plain(MatchNotices), plain(TournamentNotices), plain(DisputeNotices)))

@@ -23,6 +23,7 @@ from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
 from domain.playout import concrete
+from services.api.account_messages import DECODER, AccountEvent, AccountSnapshot
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -171,6 +172,8 @@ async def test_each_turn_seat_start_and_end_reach_the_players_and_resume_gives_w
             [finished] = stream.of("match_finished", match_id=match_id)
             assert finished["status"] == "finished" and finished["winner"] in ("NS", "EW")
             assert not any(CARD.search(line) for line in stream.raw), f"{seat} saw a card"
+            decoded = [DECODER.decode(line) for line in stream.raw]     # strictly what the AsyncAPI says
+            assert isinstance(decoded[0], AccountSnapshot) and all(isinstance(m, AccountEvent) for m in decoded[1:])
         # the seats taken after each one's own, at his table; the creator saw all three
         assert [e["seat"] for e in streams["N"].of("seat_taken")] == ["E", "S", "W"]
         assert [e["seat"] for e in streams["E"].of("seat_taken")] == ["S", "W"]
@@ -250,6 +253,7 @@ async def test_a_tournament_round_start_reaches_its_entrants(system) -> None:
         assert mine["status"] == "running" and mine["round"] == 1 and mine["match_id"] == round_started["match_id"]
         for stream in streams.values():
             assert not any(CARD.search(line) for line in stream.raw)
+            assert all(DECODER.decode(line) for line in stream.raw)
             await stream.stop()
 
 
