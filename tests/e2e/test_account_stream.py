@@ -195,6 +195,22 @@ async def test_each_turn_seat_start_and_end_reach_the_players_and_resume_gives_w
         nothing = await follow(system.base, players["N"]["token"], "ndjson", after=head)
         await asyncio.sleep(0.3)
         assert [m["type"] for m in nothing.messages] == ["snapshot"]
+
+        # a dispute filed by S, ruled by an admin: S hears of it (the match is over: only he)
+        filed = await http.post(f"/v1/matches/{match_id}/disputes", headers=auth(players["S"]),
+                                json={"deal": 0, "reason": "W did not follow suit"})
+        assert filed.status_code == 201, filed.text
+        dispute_id = filed.json()["dispute_id"]
+        admin = {"token": system.admin_token("acct admin")}
+        ruled = await http.post(f"/v1/admin/disputes/{dispute_id}/rulings", headers=auth(admin),
+                                json={"ruling": "reject", "reason": "it was followed"})
+        assert ruled.status_code == 200, ruled.text
+        await streams["S"].until(lambda f: f.of("dispute_ruled"))
+        assert streams["S"].of("dispute_ruled") == [{"type": "dispute_ruled", "dispute_id": dispute_id,
+                                                     "match_id": match_id, "ruling": "reject", "status": "rejected",
+                                                     "at": streams["S"].of("dispute_ruled")[0]["at"]}]
+        await asyncio.sleep(0.3)
+        assert not streams["N"].of("dispute_ruled")
         for stream in (*streams.values(), again, nothing):
             await stream.stop()
 
