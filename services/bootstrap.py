@@ -19,14 +19,11 @@ the feature adds to each process:
                       players`. Fails closed: with no check declared no match is public.
 `tasks`               `install(celery_app)`: Celery tasks and beat entries (`atout worker`,
                       `atout beat`)
-<<<<<<< HEAD
+`channels`            the live routes' `services.api.asyncapi.Channel`s: what each stream
+                      carries, in the AsyncAPI document (`/schema/asyncapi.json`)
 `account_events`      `factory(settings) -> AccountProducer`: the notices a feature puts on its
                       players' account streams (`GET /v1/stream/me`), all run by the one
                       `account_events` projection (`infra.projections.account_events`)
-=======
-`channels`            the live routes' `services.api.asyncapi.Channel`s: what each stream
-                      carries, in the AsyncAPI document (`/schema/asyncapi.json`)
->>>>>>> main
 ====================  ========================================================================
 
 To add a route, a projection or a hook: put it in your feature's `FEATURE` (or declare a new
@@ -65,6 +62,7 @@ from services.features import AfterCommit, Feature, Lifespan, each
 from services.matches import MatchService
 from services.runtime import Runtime
 from services.visibility import Visibility
+from services.workers.clocks import Clocks
 from services.workers import tasks as bots
 
 if TYPE_CHECKING:
@@ -170,6 +168,7 @@ async def open_runtime(settings: Settings, *, features: Sequence[Feature] = FEAT
     vault = Vault(pool)
     runtime = Runtime(settings=settings, pool=pool, redis=redis, store=store, vault=vault,
                       matches=MatchService(store, vault, on_stuck=suspensions.on_stuck), players=PlayerStore(pool),
+                      clocks=Clocks(store),
                       limiter=RateLimiter(redis, settings.redis_prefix, rate_limit or RateLimit(
                           settings.rate_limit_requests, settings.rate_limit_window)))
     runtime.visibility = Visibility(*([_bound(check, runtime) for check in each(features, kind)]
