@@ -52,7 +52,7 @@ from infra.settings import Settings, load_settings
 from infra.store import AppendResult, PostgresEventStore, create_pool, migrate
 from infra.vault import Vault
 from services import suspensions
-from services.api import admin_matches, disputes, hints, live, matches, players, site, tournaments
+from services.api import admin_matches, disputes, hints, live, matches, players, ratings, site, tournaments
 from services.api.ratelimit import RateLimit, RateLimiter
 from services.features import AfterCommit, Feature, Lifespan, each
 from services.matches import MatchService
@@ -78,6 +78,7 @@ FEATURES: tuple[Feature, ...] = (
     tournaments.FEATURE,   # tournaments, their live streams, standings; who may see a board
     disputes.FEATURE,      # disputes and the admin routes; the disputes queue
     admin_matches.FEATURE,  # suspended matches: the admin's list, resume, void, abandon
+    ratings.FEATURE,       # ranked play: the ratings read model, leaderboards, players' ratings and stats
 )
 
 

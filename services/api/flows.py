@@ -89,7 +89,7 @@ async def retrying(command: Callable[[], Awaitable[Outcome]], attempts: int = 5)
 # --- create ----------------------------------------------------------------------------------
 
 _FIELD_OF = {"bad_entropy": "$.entropy", "bad_seats": "$.seats", "bad_deck": "$.record.deals", "wrong_dealer": "$.record.deals",
-             "bad_record": "$.game"}
+             "bad_record": "$.game", "not_rateable": "$.rated"}
 
 
 def _creation_error(violation: RuleViolation) -> ApiError:
@@ -138,7 +138,8 @@ async def create(svc: MatchService, principal: Principal, body: CreateMatch) -> 
     try:
         load(body.game).parse_options(body.options)
         created = await svc.create_match(body.game, body.options, body.seats, player_id=principal.player_id,
-                                         entropy=body.entropy, predefined=predefined, command_id=body.command_id)
+                                         entropy=body.entropy, predefined=predefined, rated=body.rated,
+                                         command_id=body.command_id)
     except RuleViolation as violation:
         raise _creation_error(violation) from None
     if clock is not None:  # before the start, so the first turn is already timed
