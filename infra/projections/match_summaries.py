@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import asyncpg
+
 import msgspec
 
 from infra.projections.base import RowProjection
 from infra.store.model import RecordedEvent
+from infra import streams
 
-MATCH_STREAM_PREFIX = "match-"
+MATCH_STREAM_PREFIX = streams.MATCH
 MATCH_EVENTS = frozenset(
     {"match_created", "seat_taken", "seat_left", "match_started", "deal_finished", "match_finished",
      "match_reopened", "match_abandoned", "match_suspended", "match_resumed", "match_voided"}
@@ -122,8 +125,6 @@ async def summaries(pool: Any, status: str | None = None, player_id: str | None 
                     limit: int = 50) -> list[dict[str, Any]]:
     """Summaries newest first: of one status (or all), where `player_id` holds a seat (or
     anyone's); empty before the projector has created the table."""
-    import asyncpg
-
     try:
         rows = await pool.fetch(SUMMARIES, status, player_id, limit)
     except asyncpg.UndefinedTableError:

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import asyncpg
+
 from domain.tournaments import individual, scoring
 from infra.projections.base import RowProjection
 from infra.store.model import RecordedEvent
+from infra import streams
 
-PREFIX = "tournament-"
+PREFIX = streams.TOURNAMENT
 EVENTS = frozenset({"tournament_created", "entry_registered", "entry_withdrawn", "tournament_started",
                     "round_paired", "table_opened", "result_recorded", "round_closed", "tournament_closed"})
 
@@ -125,8 +128,6 @@ ORDER BY schedule NULLS LAST LIMIT $1
 async def due_tournaments(pool: Any, limit: int = 200) -> list[tuple[str, str]]:
     """(tournament id, status) of the tournaments to start (their schedule has passed) or
     to move on (running); empty before the projector has created the table."""
-    import asyncpg
-
     try:
         rows = await pool.fetch(DUE, limit)
     except asyncpg.UndefinedTableError:

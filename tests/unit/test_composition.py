@@ -60,8 +60,8 @@ def processes() -> dict:
 
 
 def test_the_features_are_the_literal_list(processes) -> None:
-    assert processes["features"] == ["site", "players", "matches", "hints", "live streams", "bots and clocks", "tournaments",
-                                     "disputes", "suspended matches", "ratings"]
+    assert processes["features"] == ["site", "players", "matches", "hints", "live streams", "bots and clocks",
+                                     "tournaments", "disputes", "suspended matches", "ratings"]
 
 
 def test_the_api_mounts_every_declared_route(processes) -> None:
