@@ -160,7 +160,7 @@ async def rematch(svc: MatchService, principal: Principal, match_id: str,
     async with svc.store.pool.acquire() as conn:
         await conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", REMATCH_LOCK, match_id)
         try:
-            created = await svc.create_match(old.game_name, old.raw_options, {s: "open" for s in SEAT_NAMES},
+            created = await svc.create_match(old.game_name, old.raw_options, {s: "open" for s in SEAT_NAMES}, rated=old.rated,
                                              command_id=command_id)
             new_id = created.match_id
             state = await svc.load(new_id)
