@@ -58,6 +58,7 @@ from services.features import AfterCommit, Feature, Lifespan, each
 from services.matches import MatchService
 from services.runtime import Runtime
 from services.visibility import Visibility
+from services.workers.clocks import Clocks
 from services.workers import tasks as bots
 
 if TYPE_CHECKING:
@@ -152,6 +153,7 @@ async def open_runtime(settings: Settings, *, features: Sequence[Feature] = FEAT
     vault = Vault(pool)
     runtime = Runtime(settings=settings, pool=pool, redis=redis, store=store, vault=vault,
                       matches=MatchService(store, vault, on_stuck=suspensions.on_stuck), players=PlayerStore(pool),
+                      clocks=Clocks(store),
                       limiter=RateLimiter(redis, settings.redis_prefix, rate_limit or RateLimit(
                           settings.rate_limit_requests, settings.rate_limit_window)))
     runtime.visibility = Visibility(*([_bound(check, runtime) for check in each(features, kind)]

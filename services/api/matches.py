@@ -99,7 +99,7 @@ async def get_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> d
     view.update(await hints.counts(runtime, match_id))
     if state.status == "playing":
         store = runtime.matches.store
-        view["clock"] = await clocks.clock_of(store, match_id)
+        view["clock"] = await runtime.clocks.of(match_id)
         deadline = await clocks.deadline_of(store, state, view["clock"])
         view["deadline"] = deadline.isoformat().replace("+00:00", "Z") if deadline is not None else None
     return view
