@@ -107,10 +107,14 @@ class _Batch:
         self.players: dict[tuple[str, str], dict[str, Any]] = {}
         self.history: list[tuple[Any, ...]] = []
         self.dirty: set[str] = set()
+        self.known_players: set[str] = set()          # players whose every pool is in `players`
+        self.recent: dict[tuple[str, str], dict[str, tuple[int, Any]]] = {}  # rated results of four players
+        self.known_foursomes: set[str] = set()        # foursomes whose every pool is in `recent`
 
     async def run(self, changes: Sequence[Change]) -> None:
         ids = list(dict.fromkeys(e.stream_id.removeprefix(self.match).removeprefix(self.presence) for e, _ in changes))
         await self._load_matches(ids)
+        await self._prefetch(changes)
         for event, data in changes:
             await self._fold(event, data)
         await self._flush()
@@ -125,6 +129,32 @@ class _Batch:
             self.matches[row["match_id"]] = row
         for i in ids:
             self.matches.setdefault(i, None)
+
+    async def _prefetch(self, changes: Sequence[Change]) -> None:
+        """The ratings and recent results of every player the batch may rate, in two queries."""
+        seats = {i: dict(r["seats"]) for i, r in self.matches.items() if r is not None}
+        for event, data in changes:
+            match_id = event.stream_id.removeprefix(self.match)
+            if event.type == "match_created":
+                seats[match_id] = {s: (h or {}).get("player_id") for s, h in (data.get("seats") or {}).items()}
+            elif event.type == "seat_taken" and match_id in seats:
+                seats[match_id][data["seat"]] = (data.get("holder") or {}).get("player_id")
+        players = {p for table in seats.values() for p in table.values() if p}
+        foursomes = {",".join(sorted(table.values())) for table in seats.values()
+                     if len(table) == 4 and all(table.values())}
+        for rec in await self.conn.fetch(f"SELECT pool, player_id, mu, sigma, games, wins, seq FROM {self.r}"
+                                         " WHERE player_id = ANY($1::text[])", list(players)):
+            self.players.setdefault((rec["pool"], rec["player_id"]), {k: rec[k] for k in ("mu", "sigma", "games",
+                                                                                          "wins", "seq")})
+        self.known_players |= players
+        await self._load_recent(list(foursomes))
+
+    async def _load_recent(self, foursomes: list[str]) -> None:
+        for rec in await self.conn.fetch(f"SELECT match_id, pool, foursome, seq, finished_at FROM {self.m}"
+                                         " WHERE foursome = ANY($1::text[]) AND result IS NOT NULL", foursomes):
+            self.recent.setdefault((rec["pool"], rec["foursome"]), {})[rec["match_id"]] = (rec["seq"],
+                                                                                          rec["finished_at"])
+        self.known_foursomes |= set(foursomes)
 
     async def _fold(self, event: Any, data: dict[str, Any]) -> None:
         t, stream = event.type, event.stream_id
@@ -184,28 +214,23 @@ class _Batch:
 
     async def _earlier(self, row: dict[str, Any]) -> int:
         """Rated results of the same four players in the pool within the day before this one."""
+        if row["foursome"] not in self.known_foursomes:
+            await self._load_recent([row["foursome"]])
         since = row["finished_at"] - WINDOW
-        pending = {r["match_id"] for r in self.matches.values() if r is not None and r["match_id"] in self.dirty}
-        count = await self.conn.fetchval(
-            f"SELECT count(*) FROM {self.m} WHERE pool = $1 AND foursome = $2 AND finished_at > $3 AND seq < $4"
-            " AND result IS NOT NULL AND NOT (match_id = ANY($5::text[]))",
-            row["pool"], row["foursome"], since, row["seq"], list(pending))
-        return int(count) + sum(1 for r in self.matches.values()
-                                if r is not None and r["match_id"] in pending and r["match_id"] != row["match_id"]
-                                and r["pool"] == row["pool"] and r["foursome"] == row["foursome"]
-                                and r["result"] is not None and r["seq"] is not None and r["seq"] < row["seq"]
-                                and r["finished_at"] > since)
+        return sum(1 for match_id, (seq, at) in self.recent.get((row["pool"], row["foursome"]), {}).items()
+                   if match_id != row["match_id"] and seq < row["seq"] and at > since)
 
     async def _player(self, pool: str, player: str) -> dict[str, Any]:
         key = (pool, player)
         if key not in self.players:
-            rec = await self.conn.fetchrow(f"SELECT mu, sigma, games, wins FROM {self.r} WHERE pool = $1 AND player_id = $2",
-                                           pool, player)
+            rec = None if player in self.known_players else await self.conn.fetchrow(
+                f"SELECT mu, sigma, games, wins FROM {self.r} WHERE pool = $1 AND player_id = $2", pool, player)
             self.players[key] = dict(rec) if rec else {"mu": MODEL.mu, "sigma": MODEL.sigma, "games": 0, "wins": 0}
         return self.players[key]
 
     async def _rate_one(self, row: dict[str, Any]) -> None:
         pool, result = row["pool"], row["result"]
+        self.recent.setdefault((pool, row["foursome"]), {})[row["match_id"]] = (row["seq"], row["finished_at"])
         before = {p: await self._player(pool, p) for team, _ in result for p in team}
         after = rate({p: (v["mu"], v["sigma"]) for p, v in before.items()}, [(team, rank) for team, rank in result],
                      row["weight"])
@@ -222,6 +247,9 @@ class _Batch:
         """Rate `pool` again from the result at `seq` on, from the history before it."""
         await self._flush()
         self.players.clear()
+        self.recent.clear()
+        self.known_players.clear()
+        self.known_foursomes.clear()
         touched = await self.conn.fetch(f"SELECT DISTINCT player_id FROM {self.h} WHERE pool = $1 AND seq >= $2",
                                         pool, seq)
         await self.conn.execute(f"DELETE FROM {self.h} WHERE pool = $1 AND seq >= $2", pool, seq)
