@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from litestar import Response, delete, get, post, put
+from litestar import Request, Response, delete, get, post, put
 from litestar.params import Body
 
 from domain.cards import DECK_32
 from infra.players import Principal
 from infra.projections import HandRecords, Lobby, MatchSummaries
 from services import tables
-from services.api import flows, hints, play, queries, records
+from services.api import flows, hints, paging, play, queries, records
 from services.workers import clocks
 from services.api.auth import authenticated
 from services.api.play import ensure_readable
@@ -27,6 +27,8 @@ from services.api.schemas import (BEARER, COMMAND_EXAMPLE, MATCH_ID, PLAYER_ID, 
                                   responses)
 
 TAGS = ["matches"]
+PAGED = ("Pages of `limit` (1..200, default 50) newest first; when a next page may exist the answer has "
+         "`Link: <…&cursor=…>; rel=\"next\"` (docs/api.md, \"Lists and pages\").")
 PLAYER = [authenticated, rate_limited]
 
 CREATE_EXAMPLES = [
@@ -67,23 +69,30 @@ async def create_match(data: Annotated[CreateMatch, Body(examples=CREATE_EXAMPLE
 
 
 @get("/v1/matches", guards=PLAYER, tags=TAGS, summary="The lobby (open matches), or matches by status",
-     security=BEARER, responses=responses(200, list, [ex("open matches", LOBBY_EXAMPLE)], "Matches, newest first",
-                                          400, 401, 429))
-async def list_matches(principal: Caller, runtime: Runtime,
+     security=BEARER, description=PAGED,
+     responses=responses(200, list, [ex("open matches", LOBBY_EXAMPLE)], "Matches, newest first", 400, 401, 429))
+async def list_matches(request: Request, principal: Caller, runtime: Runtime,
                        status: FromQuery[Literal["open", "playing", "finished"]] = "open",
-                       game: FromQuery[str | None] = None, limit: Limit = 50
-                       ) -> list[dict[str, Any]]:
+                       game: FromQuery[str | None] = None, limit: Limit = 50, cursor: paging.Cursor = None
+                       ) -> Response:
+    before = paging.decode(cursor)
     if status == "open":
-        return await queries.open_matches(runtime.pool, game, limit)
-    return await runtime.visibility.seal_listing(principal, await queries.matches_by_status(runtime.pool, status, limit))
+        return paging.page(request, await queries.open_matches(runtime.pool, game, limit, before), limit,
+                           "created_at", "match_id")
+    rows = await queries.matches_by_status(runtime.pool, status, limit, before)
+    return paging.page(request, await runtime.visibility.seal_listing(principal, rows), limit, "updated_at",
+                       "match_id")
 
 
 @get("/v1/matches/mine", guards=PLAYER, tags=TAGS, summary="My matches", security=BEARER,
+     description=PAGED,
      responses=responses(200, list, [ex("my matches", SUMMARY_EXAMPLE)], "Matches where I hold a seat", 400, 401,
                          429))
-async def my_matches(principal: Caller, runtime: Runtime, status: FromQuery[Literal["open", "playing", "finished"] | None] = None,
-                     limit: Limit = 50) -> list[dict[str, Any]]:
-    return await queries.my_matches(runtime.pool, principal.player_id, status, limit)
+async def my_matches(request: Request, principal: Caller, runtime: Runtime,
+                     status: FromQuery[Literal["open", "playing", "finished"] | None] = None,
+                     limit: Limit = 50, cursor: paging.Cursor = None) -> Response:
+    rows = await queries.my_matches(runtime.pool, principal.player_id, status, limit, paging.decode(cursor))
+    return paging.page(request, rows, limit, "updated_at", "match_id")
 
 
 @get("/v1/matches/{match_id:str}", guards=PLAYER, tags=TAGS, summary="The match as my seat sees it", security=BEARER,

@@ -171,7 +171,7 @@ function enterMatch(id) {
   if (state.matchId === id) return;
   leaveMatch();
   Object.assign(state, { matchId: id, view: null, lastVersion: 0, finished: false, retry: 0, log: [], pick: null,
-                         hint: null, fair: null });
+                         hint: null, fair: null, renewed: 0, entropyChain: 0 });
   show("table");
   $("table").replaceChildren(h("p", { class: "loading" }, "Loading the table…"));
   $("log").replaceChildren();
@@ -217,7 +217,10 @@ function connect() {
       if (m.event) addLog(m.version, m.event);
       if (m.event && m.event.type === "match_finished") state.finished = true;
       if (m.event && (m.event.type === "deal_finished" || m.event.type === "match_finished")) verifyDeals();
-      if (m.event && m.event.type === "chain_renewed") giveFreshEntropy(m.event.chain);
+      if (m.event && m.event.type === "chain_renewed") {
+        state.renewed = Math.max(state.renewed || 0, m.event.chain);
+        giveFreshEntropy();
+      }
       schedule(40);
     } else if (m.type === "error") {
       if (m.details && m.details.after) state.lastVersion = Math.max(state.lastVersion, m.details.after);
@@ -254,7 +257,7 @@ async function refresh() {
     try {
       const view = await call("GET", `/v1/matches/${id}`);
       if (id !== state.matchId) return;
-      if (!state.view || view.version >= state.view.version) { state.view = view; render(); }
+      if (!state.view || view.version >= state.view.version) { state.view = view; render(); giveFreshEntropy(); }
     } catch (err) {
       if (err.status === 404) say("no such match", "error");
     } finally {
@@ -304,6 +307,9 @@ async function verifyDeals() {
       const seat = state.view && state.view.seat;
       const given = givenEntropy(id);
       state.fair = verifyRecord(record, seat && given.length ? { seat, given } : null);
+      // the stream's chain_renewed may have passed unseen (before this page, or in a replay)
+      for (const r of record.renewals || []) state.renewed = Math.max(state.renewed || 0, r.chain);
+      giveFreshEntropy();
     } catch (err) {
       if (id !== state.matchId) return;
       state.fair = { error: err.code === "board_sealed" ? "sealed until the round closes at every table"
@@ -344,14 +350,16 @@ function renderFair() {
       : d.ok ? `deal ${d.deal} ✓ verified` : `deal ${d.deal ?? "?"} ✗ FAILED: ${d.failed.join(", ")}`)));
 }
 
-// A renewed chain takes only entropy given after its tip was published: give fresh words.
-async function giveFreshEntropy(chain) {
-  const view = state.view, seat = view && view.seat;
-  if (!seat || !state.matchId) return;
+// A renewed chain takes only entropy given after its tip was published: give fresh words, once
+// per chain, as soon as the view says which seat is mine (the event may come first).
+async function giveFreshEntropy() {
+  const id = state.matchId, seat = state.view && state.view.seat, chain = state.renewed || 0;
+  if (!id || !seat || chain <= (state.entropyChain || 0) || state.view.status === "finished") return;
+  state.entropyChain = chain;
   const entropy = freshEntropy();
   try {
-    await call("PUT", `/v1/matches/${state.matchId}/seats/${seat}/entropy`, { entropy });
-    rememberEntropy(state.matchId, entropy);
+    await call("PUT", `/v1/matches/${id}/seats/${seat}/entropy`, { entropy });
+    rememberEntropy(id, entropy);
   } catch (err) { say(`entropy for chain ${chain}: ${err.code}: ${err.message}`, "error"); }
 }
 

@@ -211,3 +211,39 @@ async def test_a_real_match_is_verified_on_the_table_and_a_tampered_record_fails
     await fetcher.wait_for_selector("#verdict[data-ok=false]")
     assert "401" in await fetcher.inner_text("#verdict")
     assert not [e for e in errors if "401" not in e], errors
+
+
+@pytest.mark.db
+@pytest.mark.redis
+@pytest.mark.slow
+async def test_the_client_gives_fresh_entropy_when_the_chain_is_renewed(web_system, web_svc, browser):
+    """A match whose first chain holds two deals and which plays three: the next chain is
+    published with the first deal; the client answers `chain_renewed` with new words, which the
+    third deal (the new chain's first) takes, and the browser verifies all three deals."""
+    from services.matches import MatchService
+
+    short = MatchService(web_svc.store, web_svc.vault, chain_length=2)
+    created = await short.create_match("belote", {"variant": "classic", "deals": 3},
+                                       {"N": "bot:basic", "E": "bot:basic", "S": "open", "W": "bot:basic"})
+    match_id = created.match_id
+    base = web_system.base
+    errors: list[str] = []
+    page = await new_page(browser, errors)
+    await page.goto(f"{base}/#/match/{match_id}")
+    await page.fill("#signin-name", "Renée")
+    await page.click("#signin-go")
+    await page.click(".open-seats button:has-text('sit S')")
+    await page.wait_for_selector("body[data-seat=S]")
+    await _play_to_the_end(page, 3)
+    await page.wait_for_selector("#fair[data-state=verified][data-verified='3']", timeout=30_000)
+
+    session = await page.evaluate("JSON.parse(localStorage.getItem('atout.session'))")
+    given = await page.evaluate(f"JSON.parse(localStorage.getItem('atout.entropy'))[{json.dumps(match_id)}]")
+    record = httpx.get(f"{base}/v1/matches/{match_id}/record",
+                       headers={"Authorization": f"Bearer {session['token']}"}).raise_for_status().json()
+    assert record["chain_length"] == 2 and [r["first_deal"] for r in record["renewals"]] == [2], record["renewals"]
+    assert len(given) == 2 and given[0] != given[1], given        # the seat's words, then fresh ones
+    used = [d["fair"]["entropy"].get("S") for d in record["deals"]]
+    # deal 2 is the old chain's: it takes the fresh words too if they came before it was dealt
+    assert used[0] == given[0] and used[1] in given and used[2] == given[1], (used, given)
+    assert not errors, errors
