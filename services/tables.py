@@ -83,12 +83,12 @@ async def retrying(command: Callable[[], Awaitable[Outcome]], attempts: int = 5)
 async def create(svc: MatchService, principal: Principal, game: str, options: dict[str, Any],
                  seats: dict[str, str], *, entropy: str | None = None,
                  predefined: list[dict[str, Any]] | None = None, clock: dict[str, float] | None = None,
-                 command_id: uuid.UUID | None = None) -> rules.MatchState:
+                 rated: bool = False, command_id: uuid.UUID | None = None) -> rules.MatchState:
     """A new match (its clock set before the start, so the first turn is already timed),
     started at once when its seats are all taken. A refused creation is the domain's
     RuleViolation (the routes make it a 400 naming the field)."""
     created = await svc.create_match(game, options, seats, player_id=principal.player_id, entropy=entropy,
-                                     predefined=predefined, command_id=command_id)
+                                     predefined=predefined, rated=rated, command_id=command_id)
     if clock is not None:
         await set_clock(svc.store, created.match_id, clock)
     await autostart(svc, created.match_id)
@@ -179,7 +179,7 @@ async def rematch(svc: MatchService, principal: Principal, match_id: str,
     async with svc.store.pool.acquire() as conn:
         await conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", REMATCH_LOCK, match_id)
         try:
-            created = await svc.create_match(old.game_name, old.raw_options, {s: "open" for s in SEAT_NAMES},
+            created = await svc.create_match(old.game_name, old.raw_options, {s: "open" for s in SEAT_NAMES}, rated=old.rated,
                                              command_id=command_id)
             new_id = created.match_id
             state = await svc.load(new_id)
