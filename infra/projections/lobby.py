@@ -60,15 +60,19 @@ class Lobby(RowProjection):
 LOBBY = """
 SELECT match_id, game, options, seats, free_seats, created_at FROM lobby
 WHERE free_seats > 0 AND ($1::text IS NULL OR game = $1)
-ORDER BY created_at DESC LIMIT $2
+  AND ($3::timestamptz IS NULL OR (created_at, match_id) < ($3, $4))
+ORDER BY created_at DESC, match_id DESC LIMIT $2
 """
 
 
-async def open_matches(pool: Any, game: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
-    """The lobby's rows with a free seat, newest first (of one game, or all); empty before
+async def open_matches(pool: Any, game: str | None = None, limit: int = 50,
+                       before: tuple[Any, str] | None = None) -> list[dict[str, Any]]:
+    """The lobby's rows with a free seat, newest first (of one game, or all), those older
+    than the key `before` (created_at, match id: a page's cursor) if given; empty before
     the projector has created the table."""
+    at, key = before or (None, None)
     try:
-        rows = await pool.fetch(LOBBY, game, limit)
+        rows = await pool.fetch(LOBBY, game, limit, at, key)
     except asyncpg.UndefinedTableError:
         return []
     return [{"match_id": match_id_of_row(r["match_id"]), "game": r["game"], "options": jsonb(r["options"]),

@@ -114,7 +114,8 @@ SELECT match_id, game, options, seats, status, score, deals, winner, version, cr
 FROM match_summaries
 WHERE ($1::text IS NULL OR status = $1)
   AND ($2::text IS NULL OR EXISTS (SELECT 1 FROM jsonb_each(seats) s WHERE s.value->>'player_id' = $2))
-ORDER BY updated_at DESC NULLS LAST LIMIT $3
+  AND ($4::timestamptz IS NULL OR (updated_at, match_id) < ($4, $5))
+ORDER BY updated_at DESC NULLS LAST, match_id DESC LIMIT $3
 """
 _json = msgspec.json.Decoder()
 
@@ -128,11 +129,13 @@ def match_id_of_row(stream_or_id: str) -> str:
 
 
 async def summaries(pool: Any, status: str | None = None, player_id: str | None = None,
-                    limit: int = 50) -> list[dict[str, Any]]:
+                    limit: int = 50, before: tuple[Any, str] | None = None) -> list[dict[str, Any]]:
     """Summaries newest first: of one status (or all), where `player_id` holds a seat (or
-    anyone's); empty before the projector has created the table."""
+    anyone's), those older than the key `before` (updated_at, match id: a page's cursor) if
+    given; empty before the projector has created the table."""
+    at, key = before or (None, None)
     try:
-        rows = await pool.fetch(SUMMARIES, status, player_id, limit)
+        rows = await pool.fetch(SUMMARIES, status, player_id, limit, at, key)
     except asyncpg.UndefinedTableError:
         return []
     return [{"match_id": match_id_of_row(r["match_id"]), "game": r["game"], "options": jsonb(r["options"]),

@@ -115,6 +115,7 @@ def document(channels: list[Channel], title: str = "Atout live streams") -> dict
             operations[f"{channel.name}Send"] = {
                 "action": "send", "channel": {"$ref": ref},
                 "messages": [{"$ref": f"{ref}/messages/{m.name}"} for m in channel.sends]}
+    _asyncapi_discriminators(schemas)
     return {
         "asyncapi": "3.0.0",
         "info": {"title": title, "version": "1",
@@ -132,6 +133,20 @@ def document(channels: list[Channel], title: str = "Atout live streams") -> dict
             "schemas": schemas,
         },
     }
+
+
+def _asyncapi_discriminators(node: Any) -> None:
+    """msgspec writes a tagged union's `discriminator` as OpenAPI's object; an AsyncAPI
+    schema's is the property's name alone (each variant's `type` enum already maps it)."""
+    if isinstance(node, dict):
+        found = node.get("discriminator")
+        if isinstance(found, dict) and "propertyName" in found:
+            node["discriminator"] = found["propertyName"]
+        for value in node.values():
+            _asyncapi_discriminators(value)
+    elif isinstance(node, list):
+        for value in node:
+            _asyncapi_discriminators(value)
 
 
 def _query(query: dict[str, str] | None) -> str:

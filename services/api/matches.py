@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from litestar import Response, delete, get, post, put
+from litestar import Request, Response, delete, get, post, put
 from litestar.params import Body
 
 from domain.cards import DECK_32
 from infra.players import Principal
 from infra.projections import HandRecords, Lobby, MatchSummaries
 from services import tables
-from services.api import flows, hints, play, queries, records
+from services.api import flows, hints, paging, play, queries, records
 from services.workers import clocks
 from services.api.auth import authenticated
 from services.api.play import ensure_readable
@@ -27,6 +27,8 @@ from services.api.schemas import (BEARER, COMMAND_EXAMPLE, MATCH_ID, PLAYER_ID, 
                                   responses)
 
 TAGS = ["matches"]
+PAGED = ("Pages of `limit` (1..200, default 50) newest first; when a next page may exist the answer has "
+         "`Link: <…&cursor=…>; rel=\"next\"` (docs/api.md, \"Lists and pages\").")
 PLAYER = [authenticated, rate_limited]
 
 CREATE_EXAMPLES = [
@@ -67,23 +69,30 @@ async def create_match(data: Annotated[CreateMatch, Body(examples=CREATE_EXAMPLE
 
 
 @get("/v1/matches", guards=PLAYER, tags=TAGS, summary="The lobby (open matches), or matches by status",
-     security=BEARER, responses=responses(200, list, [ex("open matches", LOBBY_EXAMPLE)], "Matches, newest first",
-                                          400, 401, 429))
-async def list_matches(principal: Caller, runtime: Runtime,
+     security=BEARER, description=PAGED,
+     responses=responses(200, list, [ex("open matches", LOBBY_EXAMPLE)], "Matches, newest first", 400, 401, 429))
+async def list_matches(request: Request, principal: Caller, runtime: Runtime,
                        status: FromQuery[Literal["open", "playing", "finished"]] = "open",
-                       game: FromQuery[str | None] = None, limit: Limit = 50
-                       ) -> list[dict[str, Any]]:
+                       game: FromQuery[str | None] = None, limit: Limit = 50, cursor: paging.Cursor = None
+                       ) -> Response:
+    before = paging.decode(cursor)
     if status == "open":
-        return await queries.open_matches(runtime.pool, game, limit)
-    return await runtime.visibility.seal_listing(principal, await queries.matches_by_status(runtime.pool, status, limit))
+        return paging.page(request, await queries.open_matches(runtime.pool, game, limit, before), limit,
+                           "created_at", "match_id")
+    rows = await queries.matches_by_status(runtime.pool, status, limit, before)
+    return paging.page(request, await runtime.visibility.seal_listing(principal, rows), limit, "updated_at",
+                       "match_id")
 
 
 @get("/v1/matches/mine", guards=PLAYER, tags=TAGS, summary="My matches", security=BEARER,
+     description=PAGED,
      responses=responses(200, list, [ex("my matches", SUMMARY_EXAMPLE)], "Matches where I hold a seat", 400, 401,
                          429))
-async def my_matches(principal: Caller, runtime: Runtime, status: FromQuery[Literal["open", "playing", "finished"] | None] = None,
-                     limit: Limit = 50) -> list[dict[str, Any]]:
-    return await queries.my_matches(runtime.pool, principal.player_id, status, limit)
+async def my_matches(request: Request, principal: Caller, runtime: Runtime,
+                     status: FromQuery[Literal["open", "playing", "finished"] | None] = None,
+                     limit: Limit = 50, cursor: paging.Cursor = None) -> Response:
+    rows = await queries.my_matches(runtime.pool, principal.player_id, status, limit, paging.decode(cursor))
+    return paging.page(request, rows, limit, "updated_at", "match_id")
 
 
 @get("/v1/matches/{match_id:str}", guards=PLAYER, tags=TAGS, summary="The match as my seat sees it", security=BEARER,
@@ -132,7 +141,8 @@ ENTROPY_OUT = {"match_id": MATCH_ID, "seat": "N", "chain": 2}
                  "(`chain` in the answer): a deal uses only entropy given after its chain's tip was published "
                  "(docs/fair-deal.md). Give it after each `chain_renewed` event so the next chain's deals have "
                  "yours. The seat must be yours (422 `not_your_seat`) and the match not over (422 `match_over`); "
-                 "at most 1024 bytes in UTF-8 (400 `bad_entropy`).",
+                 "at most 1024 bytes in UTF-8 (400 `bad_entropy`). A rematch waiting for its players' entropy "
+                 "starts with the last player's.",
      responses=responses(200, dict, [ex("given under chain 2", ENTROPY_OUT)], "The seat and the chain", 400, 401,
                          404, 422, 429))
 async def give_entropy(match_id: PathStr, seat: PathStr, principal: Caller, runtime: Runtime,
@@ -141,7 +151,7 @@ async def give_entropy(match_id: PathStr, seat: PathStr, principal: Caller, runt
                        ) -> dict[str, Any]:
     at = flows.parse_seat(seat)
     entropy = tables.checked_entropy(data.entropy)
-    chain = await runtime.matches.give_entropy(match_id, at, player_id=principal.player_id, entropy=entropy)
+    chain = await tables.give_entropy(runtime.matches, principal, match_id, at, entropy)
     return {"match_id": match_id, "seat": str(at), "chain": chain}
 
 
@@ -168,8 +178,11 @@ async def start_match(match_id: PathStr, principal: Caller, runtime: Runtime) ->
 @post("/v1/matches/{match_id:str}/rematch", guards=PLAYER, tags=TAGS, security=BEARER,
       summary="A new match with the same game, options and seats",
       description="For a player of a finished match (or an organiser). Every player asking gets the same new match, "
-                  "which starts at once since its seats are all taken. Optional `entropy` goes to the caller's seat "
-                  "in it (the same limit as a seat's; 400 `bad_entropy` when the caller holds no seat).",
+                  "its seats taken by the same holders. Optional `entropy` goes to the caller's seat in it, after its "
+                  "tip was published (the same limit as a seat's; 400 `bad_entropy` when the caller holds no seat). "
+                  "It starts once every player seat has given entropy (asking with it, or `PUT …/entropy`), when "
+                  "a seated player starts it, or when the sweeper starts full matches left idle "
+                  "(docs/fair-deal.md, \"Entropy when it helps\").",
       responses=responses(201, dict, [ex("the new match", VIEW_EXAMPLE)], "The new match as I see it", 401, 403,
                           404, 422, 429))
 async def rematch(match_id: PathStr, principal: Caller, runtime: Runtime,

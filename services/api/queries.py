@@ -19,9 +19,10 @@ from infra.players import PlayerStore
 from infra.projections import lobby, match_summaries
 
 
-async def open_matches(pool: asyncpg.Pool, game: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+async def open_matches(pool: asyncpg.Pool, game: str | None = None, limit: int = 50,
+                       before: tuple[Any, str] | None = None) -> list[dict[str, Any]]:
     """The lobby, each seated player with his display `name` (None once erased)."""
-    out = await lobby.open_matches(pool, game, limit)
+    out = await lobby.open_matches(pool, game, limit, before)
     holders = [h for m in out for h in (m["seats"] or {}).values() if isinstance(h, dict) and h.get("player_id")]
     if holders:
         try:
@@ -33,10 +34,11 @@ async def open_matches(pool: asyncpg.Pool, game: str | None = None, limit: int =
     return out
 
 
-async def matches_by_status(pool: asyncpg.Pool, status: str, limit: int = 50) -> list[dict[str, Any]]:
-    return await match_summaries.summaries(pool, status, None, limit)
+async def matches_by_status(pool: asyncpg.Pool, status: str, limit: int = 50,
+                            before: tuple[Any, str] | None = None) -> list[dict[str, Any]]:
+    return await match_summaries.summaries(pool, status, None, limit, before)
 
 
 async def my_matches(pool: asyncpg.Pool, player_id: str, status: str | None = None,
-                     limit: int = 50) -> list[dict[str, Any]]:
-    return await match_summaries.summaries(pool, status, player_id, limit)
+                     limit: int = 50, before: tuple[Any, str] | None = None) -> list[dict[str, Any]]:
+    return await match_summaries.summaries(pool, status, player_id, limit, before)

@@ -168,21 +168,25 @@ export function verifyDeal(record, position, previous) {
   const deal = record.deals[position];
   const fair = deal.fair;
   const checks = {};
-  const found = /^match:([A-Za-z0-9._-]{1,128}):deal:([1-9][0-9]{0,8})$/.exec(fair.context || "");
-  const k = found ? Number(found[2]) : null;
-  checks.context = !!found && (record.match_id === undefined || found[1] === record.match_id)
-    && (!previous || previous.k === null || k > previous.k);
+  // A match's own deal, or a tournament board (its seed from the tournament's chain, no entropy).
+  const found = /^(match|tournament):([A-Za-z0-9._-]{1,128}):(deal|board):([1-9][0-9]{0,8})$/.exec(fair.context || "");
+  const board = !!found && found[1] === "tournament" && found[3] === "board";
+  const own = !!found && found[1] === "match" && found[3] === "deal";
+  const k = found ? Number(found[4]) : null;
+  checks.context = (board || (own && (record.match_id === undefined || found[2] === record.match_id)))
+    && (!previous || previous.k === null || previous.board !== board || k > previous.k);
   const seed = fromHex(fair.seed), commitment = fromHex(fair.commitment);
   const seedOk = !!seed && seed.length === 32 && !!commitment && commitment.length === 32;
   checks.commitment = seedOk && equal(sha256(seed), commitment);
   // Consecutive deals of one chain: this deal's commitment is the seed the previous revealed.
   checks.chain_link = true;
   const chains = chainsOf(record);
-  const chain = k === null ? null : chains.filter((c) => c.first_deal <= k - 1).pop() || null;
-  if (previous && previous.k !== null && k === previous.k + 1 && chain && previous.chain === chain.chain) {
+  const chain = k === null || board ? null : chains.filter((c) => c.first_deal <= k - 1).pop() || null;
+  if (previous && previous.k !== null && k === previous.k + 1 && previous.board === board
+      && (board || (chain && previous.chain === chain.chain))) {
     checks.chain_link = (previous.fair.seed || "").toLowerCase() === (fair.commitment || "").toLowerCase();
   }
-  if (!chains.length) checks.tip = null;
+  if (!chains.length || board) checks.tip = null;  // a board's tip is the tournament's, not in the record
   else if (!chain || !seedOk) checks.tip = false;
   else {
     const steps = k - chain.first_deal;
@@ -191,17 +195,19 @@ export function verifyDeal(record, position, previous) {
   }
   const entropy = fair.entropy || {};
   checks.entropy = typeof entropy === "object" && !Array.isArray(entropy)
-    && Object.entries(entropy).every(([s, t]) => SEATS.includes(s) && typeof t === "string");
+    && Object.entries(entropy).every(([s, t]) => SEATS.includes(s) && typeof t === "string")
+    && !(board && Object.keys(entropy).length);
   const game = record.game;
   checks.deck = seedOk && checks.entropy && canonicalDeck(game) !== null && found !== null
     && JSON.stringify(shuffle(game, seed, fair.context, entropy)) === JSON.stringify(deal.deck);
   const failed = Object.keys(checks).filter((c) => checks[c] === false);
-  return { deal: k, position, chain: chain ? chain.chain : null, fair, checks, ok: failed.length === 0, failed };
+  return { deal: k, board, position, chain: chain ? chain.chain : null, fair, checks, ok: failed.length === 0, failed };
 }
 
 /**
  * Verify every deal of a match record. Deals without `fair` (imported ones) are listed as
- * not shuffled. `mine` ({seat, given: [strings]}) adds the check that my seat's entropy in
+ * not shuffled; `tip_checked` is false when some deal's tip could not be checked (no tip in the
+ * record, or a tournament board, whose tip the tournament published). `mine` ({seat, given: [strings]}) adds the check that my seat's entropy in
  * each deal is absent or one I gave. Returns {ok, tip_checked, deals: [...]}.
  */
 export function verifyRecord(record, mine) {
@@ -215,9 +221,10 @@ export function verifyRecord(record, mine) {
       if (!result.checks.my_entropy) { result.ok = false; result.failed.push("my_entropy"); }
     }
     deals.push(result);
-    previous = { k: result.deal, chain: result.chain, fair: deal.fair };
+    previous = { k: result.deal, board: result.board, chain: result.chain, fair: deal.fair };
   });
-  return { ok: deals.every((d) => d.ok), tip_checked: chainsOf(record).length > 0, deals };
+  const tipChecked = deals.filter((d) => !d.imported).every((d) => d.checks.tip !== null);
+  return { ok: deals.every((d) => d.ok), tip_checked: tipChecked, deals };
 }
 
 /** Random words for a seat's entropy: 128 bits from crypto.getRandomValues, as hex. */

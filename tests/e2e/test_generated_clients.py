@@ -99,7 +99,7 @@ def test_the_asyncapi_document_validates(node_tools: Path, documents: dict[str, 
     errors = [d for d in report["diagnostics"] if d["severity"] == 0]
     assert report["parsed"] and not errors, errors
     assert {"/v1/matches/{match_id}/ws", "/v1/matches/{match_id}/stream", "/v1/tournaments/{tournament_id}/ws",
-            "/v1/tournaments/{tournament_id}/live"} <= set(report["channels"])
+            "/v1/tournaments/{tournament_id}/live", "/v1/stream/me", "/v1/stream/me/ws"} <= set(report["channels"])
 
 
 # --- TypeScript -----------------------------------------------------------------------------------
@@ -155,7 +155,8 @@ def python_client(documents: dict[str, Path], tmp_path_factory) -> Any:
     omitted = [line for line in lines if "will be omitted" in line and "application/x-ndjson" not in line]
     streams = [line for line in lines if line.startswith("WARNING parsing")]
     assert not omitted, "the generator could not use parts of the document:\n" + "\n".join(lines)
-    assert all(line.endswith(("/stream within live.", "/live within tournaments.")) for line in streams), streams
+    assert all(line.endswith(("/stream within live.", "/stream/me within live.", "/live within tournaments."))
+               for line in streams), streams
     sys.path.insert(0, str(folder))
     try:
         yield importlib.import_module("atout_client")

@@ -51,6 +51,20 @@ RUN_VECTORS = """async (vectors) => {
                      swaps: F.swapIndices(F.canonicalDeck(d.game).length, key),
                      deck: F.shuffle(d.game, seed, d.context, d.entropy) });
   }
+  // a tournament table's record: boards b, b+1 of the vector's chain, the tip not in the record
+  const chainDeal = (d) => ({ dealer: "N", deck: F.shuffle(d.game, F.fromHex(d.seed), d.context, d.entropy), fair: d });
+  const [one, two] = vectors.deals.slice(0, 2).map(chainDeal);
+  const asBoard = (deal, b) => ({ ...deal, fair: { ...deal.fair, context: `tournament:cup:board:${b}` },
+                                  deck: F.shuffle("belote", F.fromHex(deal.fair.seed), `tournament:cup:board:${b}`, {}) });
+  const boards = { match_id: "t-1", game: "belote", tip: "00".repeat(32), chain_length: 1000, renewals: [],
+                   deals: [asBoard(one, 1), asBoard(two, 2)] };
+  out.boards = F.verifyRecord(boards);
+  const stirred = structuredClone(boards);
+  stirred.deals[1].fair.entropy = { N: "x" };
+  out.boards_with_entropy = F.verifyRecord(stirred);
+  const match = { match_id: "demo-match", game: "belote", tip: c.c_0, chain_length: 1000, renewals: [], deals: [one, two] };
+  out.match = F.verifyRecord(match);
+  out.unlinked = F.verifyRecord({ ...match, deals: [one, { ...two, fair: { ...two.fair, commitment: c.c_2 } }] });
   out.empty = hex(F.sha256(new Uint8Array(0)));
   out.abc = hex(F.sha256(new TextEncoder().encode("abc")));
   out.long = hex(F.sha256(new Uint8Array(1000).fill(97)));
@@ -87,6 +101,15 @@ async def test_fair_js_reproduces_every_test_vector_without_webcrypto(web_system
             assert mine[field] == vector[field], (vector["name"], field)
         if vector["game"] == "five_hundred":
             assert mine["key_message"] == FIVE_HUNDRED_KEY_MESSAGE
+    # the chain's two deals verify against its tip; a commitment that is not the previous seed does not
+    assert got["match"]["ok"] and got["match"]["tip_checked"], got["match"]
+    assert [d["checks"] for d in got["match"]["deals"]] == [dict.fromkeys(
+        ("context", "commitment", "chain_link", "tip", "entropy", "deck"), True)] * 2
+    assert not got["unlinked"]["ok"] and {"commitment", "chain_link"} <= set(got["unlinked"]["deals"][1]["failed"])
+    # boards: links, commitments and decks checked, the tournament's tip not (it is not in the record)
+    assert got["boards"]["ok"] and not got["boards"]["tip_checked"], got["boards"]
+    assert all(d["checks"]["tip"] is None and d["checks"]["chain_link"] for d in got["boards"]["deals"])
+    assert got["boards_with_entropy"]["deals"][1]["failed"] == ["entropy", "deck"], got["boards_with_entropy"]
     assert not errors, errors
 
 
@@ -211,3 +234,39 @@ async def test_a_real_match_is_verified_on_the_table_and_a_tampered_record_fails
     await fetcher.wait_for_selector("#verdict[data-ok=false]")
     assert "401" in await fetcher.inner_text("#verdict")
     assert not [e for e in errors if "401" not in e], errors
+
+
+@pytest.mark.db
+@pytest.mark.redis
+@pytest.mark.slow
+async def test_the_client_gives_fresh_entropy_when_the_chain_is_renewed(web_system, web_svc, browser):
+    """A match whose first chain holds two deals and which plays three: the next chain is
+    published with the first deal; the client answers `chain_renewed` with new words, which the
+    third deal (the new chain's first) takes, and the browser verifies all three deals."""
+    from services.matches import MatchService
+
+    short = MatchService(web_svc.store, web_svc.vault, chain_length=2)
+    created = await short.create_match("belote", {"variant": "classic", "deals": 3},
+                                       {"N": "bot:basic", "E": "bot:basic", "S": "open", "W": "bot:basic"})
+    match_id = created.match_id
+    base = web_system.base
+    errors: list[str] = []
+    page = await new_page(browser, errors)
+    await page.goto(f"{base}/#/match/{match_id}")
+    await page.fill("#signin-name", "Renée")
+    await page.click("#signin-go")
+    await page.click(".open-seats button:has-text('sit S')")
+    await page.wait_for_selector("body[data-seat=S]")
+    await _play_to_the_end(page, 3)
+    await page.wait_for_selector("#fair[data-state=verified][data-verified='3']", timeout=30_000)
+
+    session = await page.evaluate("JSON.parse(localStorage.getItem('atout.session'))")
+    given = await page.evaluate(f"JSON.parse(localStorage.getItem('atout.entropy'))[{json.dumps(match_id)}]")
+    record = httpx.get(f"{base}/v1/matches/{match_id}/record",
+                       headers={"Authorization": f"Bearer {session['token']}"}).raise_for_status().json()
+    assert record["chain_length"] == 2 and [r["first_deal"] for r in record["renewals"]] == [2], record["renewals"]
+    assert len(given) == 2 and given[0] != given[1], given        # the seat's words, then fresh ones
+    used = [d["fair"]["entropy"].get("S") for d in record["deals"]]
+    # deal 2 is the old chain's: it takes the fresh words too if they came before it was dealt
+    assert used[0] == given[0] and used[1] in given and used[2] == given[1], (used, given)
+    assert not errors, errors
