@@ -68,7 +68,7 @@ def _tally(tally: dict[str, Any], summary: Mapping[str, Any]) -> dict[str, Any]:
 
 class Ratings(Projection):
     name = "ratings"
-    version = 1
+    version = 2                    # 2: indexes by foursome and by player
     tables: tuple[str, ...] = ("rating_matches", "ratings", "rating_history")
     event_types = EVENTS
     catch_up_delay = 0.05
@@ -80,12 +80,13 @@ class Ratings(Projection):
             f"CREATE TABLE IF NOT EXISTS {m} (match_id text PRIMARY KEY, pool text NOT NULL, rated boolean NOT NULL,"
             " seats jsonb NOT NULL, away jsonb NOT NULL, status text NOT NULL, seq bigint, finished_at timestamptz,"
             " result jsonb, weight double precision, foursome text, tally jsonb NOT NULL)",
-            f"CREATE INDEX IF NOT EXISTS {m}_repeat_idx ON {m} (pool, foursome, finished_at)",
+            f"CREATE INDEX IF NOT EXISTS {m}_foursome_idx ON {m} (foursome) WHERE result IS NOT NULL",
             f"CREATE INDEX IF NOT EXISTS {m}_seq_idx ON {m} (pool, seq)",
             f"CREATE TABLE IF NOT EXISTS {r} (pool text, player_id text, mu double precision NOT NULL,"
             " sigma double precision NOT NULL, rating double precision NOT NULL, games integer NOT NULL,"
             " wins integer NOT NULL, seq bigint NOT NULL, PRIMARY KEY (pool, player_id))",
             f"CREATE INDEX IF NOT EXISTS {r}_board_idx ON {r} (pool, rating DESC, player_id)",
+            f"CREATE INDEX IF NOT EXISTS {r}_player_idx ON {r} (player_id)",
             f"CREATE TABLE IF NOT EXISTS {h} (pool text, player_id text, seq bigint, match_id text NOT NULL,"
             " at timestamptz, mu double precision NOT NULL, sigma double precision NOT NULL,"
             " rating double precision NOT NULL, games integer NOT NULL, wins integer NOT NULL,"
@@ -108,6 +109,7 @@ class _Batch:
         self.history: list[tuple[Any, ...]] = []
         self.dirty: set[str] = set()
         self.known_players: set[str] = set()          # players whose every pool is in `players`
+        self.moved: set[tuple[str, str]] = set()      # (pool, player) rated in this batch, to write
         self.recent: dict[tuple[str, str], dict[str, tuple[int, Any]]] = {}  # rated results of four players
         self.known_foursomes: set[str] = set()        # foursomes whose every pool is in `recent`
 
@@ -240,6 +242,7 @@ class _Batch:
                 v = {"mu": mu, "sigma": sigma, "games": before[p]["games"] + 1,
                      "wins": before[p]["wins"] + (1 if rank == 1 else 0), "seq": row["seq"]}
                 self.players[(pool, p)] = v
+                self.moved.add((pool, p))
                 self.history.append((pool, p, row["seq"], row["match_id"], row["finished_at"], mu, sigma,
                                      rules.display(mu, sigma), v["games"], v["wins"], row["weight"]))
 
@@ -261,6 +264,7 @@ class _Batch:
                                         rec["player_id"])
             else:
                 self.players[(pool, rec["player_id"])] = dict(last)
+                self.moved.add((pool, rec["player_id"]))
         later = await self.conn.fetch(f"SELECT {', '.join(MATCH_COLS)} FROM {self.m} WHERE pool = $1 AND seq >= $2"
                                       " ORDER BY seq", pool, seq)
         for record in later:
@@ -289,8 +293,9 @@ class _Batch:
                 f"INSERT INTO {self.m} ({', '.join(MATCH_COLS)}) SELECT * FROM unnest({casts}) ON CONFLICT (match_id)"
                 f" DO UPDATE SET {', '.join(f'{c} = EXCLUDED.{c}' for c in MATCH_COLS[1:])}", *arrays)
         self.dirty.clear()
-        if self.players:
-            items = list(self.players.items())
+        if self.moved:
+            items = [(k, self.players[k]) for k in self.moved]
+            self.moved.clear()
             await self.conn.execute(
                 f"INSERT INTO {self.r} (pool, player_id, mu, sigma, rating, games, wins, seq) SELECT * FROM unnest("
                 "$1::text[], $2::text[], $3::float8[], $4::float8[], $5::float8[], $6::int[], $7::int[], $8::bigint[])"

@@ -221,3 +221,54 @@ async def test_rebuild_equals_live_over_many_interleaved_matches(store) -> None:
     assert [dict(r) for r in await store.pool.fetch(f"SELECT * FROM {proj.tables[2]} ORDER BY pool, player_id, seq")] \
         == [dict(r) for r in live_history]
     assert len(live_numbers) > 10
+
+
+@pytest.mark.parametrize("rated, bots, expected", [(True, False, True), (False, False, False), (True, True, False)])
+async def test_tournament_tables_are_rated_unless_turned_off_or_a_seat_is_a_bot(store, rated, bots, expected) -> None:
+    from domain.tournaments import events as ev
+    from infra.vault import Vault
+    from services.matches import MatchService
+    from services.tournaments import TournamentService
+
+    svc = TournamentService(store, MatchService(store, Vault(store.pool)))
+    tid = await svc.create("organiser-r", "Ranked cup", "belote", {"deals": 1}, "swiss", rounds=1, rated=rated)
+    for i in range(2):
+        players = [f"tp-{secrets.token_hex(3)}", "bot:random" if bots and i else f"tp-{secrets.token_hex(3)}"]
+        await svc.execute(tid, ev.Register(entry_id=f"e{i}", players=players))
+    await svc.start(tid)
+    [match_id] = (await svc.load(tid)).current.matches.values()
+    assert (await svc.matches.load(match_id)).rated is expected
+
+
+@pytest.mark.parametrize("seeding, expected", [("rating", [{"e0", "e2"}, {"e1", "e3"}]),
+                                               ("registration", [{"e0", "e3"}, {"e1", "e2"}])])
+async def test_an_elimination_may_seed_by_rating(store, seeding, expected) -> None:
+    from domain.tournaments import events as ev
+    from infra.vault import Vault
+    from services.matches import MatchService
+    from services.tournaments import TournamentService
+
+    await ProjectionRunner(store).ensure(Ratings())
+    svc = TournamentService(store, MatchService(store, Vault(store.pool)))
+    tid = await svc.create("organiser-s", "Seeded cup", "belote", {"deals": 1}, "elimination", seeding=seeding)
+    strength = {"e0": 30.0, "e1": 20.0, "e2": -5.0, "e3": 10.0}     # by rating: e0, e1, e3, e2
+    for entry, rating in strength.items():
+        players = [f"sp-{secrets.token_hex(3)}", f"sp-{secrets.token_hex(3)}"]
+        await svc.execute(tid, ev.Register(entry_id=entry, players=players))
+        for p in players:
+            await store.pool.execute("INSERT INTO ratings (pool, player_id, mu, sigma, rating, games, wins, seq)"
+                                     " VALUES ('belote_classic', $1, 0, 1, $2, 10, 5, 0)", p, rating)
+    await svc.start(tid)
+    tables = (await svc.load(tid)).current.tables
+    assert sorted(({t.home, t.away} for t in tables), key=sorted) == expected
+
+
+def test_only_a_swiss_or_an_elimination_seeds_by_rating() -> None:
+    from domain.game import RuleViolation
+    from domain.tournaments import aggregate
+    from domain.tournaments import events as ev
+
+    with pytest.raises(RuleViolation) as refused:
+        aggregate.decide(aggregate.State(), ev.Create(tournament_id="t", organiser="o", name="n", game="belote",
+                                                      options={}, format="round_robin", seeding="rating"))
+    assert refused.value.code == "bad_seeding"

@@ -51,7 +51,7 @@ RUN_VECTORS = """async (vectors) => {
                      swaps: F.swapIndices(F.canonicalDeck(d.game).length, key),
                      deck: F.shuffle(d.game, seed, d.context, d.entropy) });
   }
-  // a tournament table's record: boards b, b+1 of the vector's chain, the tip not in the record
+  // a tournament table's record: two boards, their tip (the tournament's) not in the record
   const chainDeal = (d) => ({ dealer: "N", deck: F.shuffle(d.game, F.fromHex(d.seed), d.context, d.entropy), fair: d });
   const [one, two] = vectors.deals.slice(0, 2).map(chainDeal);
   const asBoard = (deal, b) => ({ ...deal, fair: { ...deal.fair, context: `tournament:cup:board:${b}` },
@@ -103,12 +103,14 @@ async def test_fair_js_reproduces_every_test_vector_without_webcrypto(web_system
             assert mine["key_message"] == FIVE_HUNDRED_KEY_MESSAGE
     # the chain's two deals verify against its tip; a commitment that is not the previous seed does not
     assert got["match"]["ok"] and got["match"]["tip_checked"], got["match"]
-    assert [d["checks"] for d in got["match"]["deals"]] == [dict.fromkeys(
-        ("context", "commitment", "chain_link", "tip", "entropy", "deck"), True)] * 2
+    every = dict.fromkeys(("context", "entropy", "commitment", "deck", "chain_link", "tip"), True)
+    assert [d["checks"] for d in got["match"]["deals"]] == [{**every, "chain_link": None}, every]
+    assert [d["kind"] for d in got["match"]["deals"]] == ["shuffled", "shuffled"]
     assert not got["unlinked"]["ok"] and {"commitment", "chain_link"} <= set(got["unlinked"]["deals"][1]["failed"])
-    # boards: links, commitments and decks checked, the tournament's tip not (it is not in the record)
+    # boards: commitments and decks checked, no entropy; the tournament's tip is not in the record
     assert got["boards"]["ok"] and not got["boards"]["tip_checked"], got["boards"]
-    assert all(d["checks"]["tip"] is None and d["checks"]["chain_link"] for d in got["boards"]["deals"])
+    assert all(d["kind"] == "board" and d["checks"]["tip"] is None and d["checks"]["chain_link"] is None
+               and d["checks"]["deck"] for d in got["boards"]["deals"])
     assert got["boards_with_entropy"]["deals"][1]["failed"] == ["entropy", "deck"], got["boards_with_entropy"]
     assert not errors, errors
 
