@@ -214,6 +214,9 @@ async def test_every_route_answers_503_while_the_database_is_down(redis_url: str
             if path in NO_DATABASE:
                 assert answer.status_code in (200, 503), (path, answer.text)
                 continue
+            if path.startswith("/schema"):       # the documents need no database (contract.py's rule)
+                assert answer.status_code == 200, (path, answer.text[:300])
+                continue
             assert answer.status_code == 503, (method, path, answer.status_code, answer.text[:300])
             assert answer.json()["code"] == "not_ready" and answer.headers["retry-after"] == "1"
             assert "503" in op["responses"], f"{method.upper()} {path} does not document its 503"
