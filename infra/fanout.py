@@ -115,7 +115,11 @@ class Fanout:
 
     async def subscribe(self, match_id: str, seat: Seat | str | None) -> Client:
         """A new client of the channel of `seat` (None: spectators), once Redis confirms."""
-        channel = match_channel(self.prefix, match_id, seat)
+        return await self.subscribe_channel(match_channel(self.prefix, match_id, seat))
+
+    async def subscribe_channel(self, channel: str) -> Client:
+        """A new client of any channel whose messages carry a `version` (a match audience's,
+        a player's account stream), once Redis confirms."""
         client = Client(channel, self.queue_size)
         async with self._lock:
             redis = await self._start()

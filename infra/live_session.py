@@ -17,6 +17,7 @@ from infra.lru import Lru
 from infra.presence import PRESENCE
 from infra.projections.publisher import decode, event_message, fold, snapshot_message
 from infra.store import PostgresEventStore
+from infra.streams import match_stream
 
 
 class Gone(LookupError):
@@ -33,7 +34,7 @@ class MatchStates:
 
     async def load(self, match_id: str) -> rules.MatchState | None:
         state = self._states.get(match_id) or rules.initial()
-        recorded = await self.store.read_stream(f"match-{match_id}", state.version)
+        recorded = await self.store.read_stream(match_stream(match_id), state.version)
         if not recorded and state.version == 0:
             return None
         state = fold(state, recorded)
@@ -99,7 +100,7 @@ class LiveSession:
         """The state at the store's version and the messages of the events after `after`,
         each redacted with the state folded up to it (from `start`, else from the start)."""
         state = rules.initial() if start is None else start
-        recorded = await self.states.store.read_stream(f"match-{self.match_id}", state.version)
+        recorded = await self.states.store.read_stream(match_stream(self.match_id), state.version)
         messages = []
         for r in recorded:
             event = decode(state, r)

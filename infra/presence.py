@@ -22,10 +22,11 @@ from typing import Any
 import msgspec
 
 from infra.store import ConcurrencyError, NewEvent
+from infra import streams
 
 log = logging.getLogger(__name__)
 
-PRESENCE_PREFIX = "presence-"
+PRESENCE_PREFIX = streams.PRESENCE
 SEAT_CONNECTED = "seat_connected"
 SEAT_DISCONNECTED = "seat_disconnected"
 PRESENCE_EVENTS = frozenset({SEAT_CONNECTED, SEAT_DISCONNECTED})

@@ -45,6 +45,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     write_timeout: float = 30.0        # seconds a connection's sent bytes may stay unread before it is cut
     send_buffer: int = 65536           # bytes the kernel may hold unread per connection (0: the OS's autotuning)
     hints_per_match: int = 10          # hints each seat may ask for in one match (0: none)
+    account_retention: float = 86400.0  # seconds an account stream's notices are kept for after=
 
     @property
     def embedded_database(self) -> bool:
@@ -82,6 +83,7 @@ ENV_VARS: dict[str, str] = {
     "write_timeout": "ATOUT_WRITE_TIMEOUT",
     "send_buffer": "ATOUT_SEND_BUFFER",
     "hints_per_match": "ATOUT_HINTS_PER_MATCH",
+    "account_retention": "ATOUT_ACCOUNT_RETENTION",
 }
 
 
@@ -116,7 +118,7 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
                 raise SettingsError(f"{ENV_VARS[field]} must be positive, got {raw[field]!r}")
             values[field] = number
     for field in ("disconnect_grace", "abandon_after", "bot_overdue", "sweep_every", "tournament_tick",
-                  "tournament_live_poll", "write_timeout"):
+                  "tournament_live_poll", "write_timeout", "account_retention"):
         if field in raw:
             try:
                 seconds = float(raw[field])

@@ -13,6 +13,7 @@ PRESENCE = "presence-"      # who of a match is connected (seat_disconnected, se
 TOURNAMENT = "tournament-"  # a tournament
 DISPUTE = "dispute-"        # a dispute on a deal
 AUDIT = "audit-"            # one UTC day of the audit log (who saw or changed what)
+HINTS = "hints-"            # the hints given in a match (counted in its view)
 
 
 def match_stream(match_id: str) -> str:

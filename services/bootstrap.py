@@ -19,6 +19,11 @@ the feature adds to each process:
                       players`. Fails closed: with no check declared no match is public.
 `tasks`               `install(celery_app)`: Celery tasks and beat entries (`atout worker`,
                       `atout beat`)
+`channels`            the live routes' `services.api.asyncapi.Channel`s: what each stream
+                      carries, in the AsyncAPI document (`/schema/asyncapi.json`)
+`account_events`      `factory(settings) -> AccountProducer`: the notices a feature puts on its
+                      players' account streams (`GET /v1/stream/me`), all run by the one
+                      `account_events` projection (`infra.projections.account_events`)
 ====================  ========================================================================
 
 To add a route, a projection or a hook: put it in your feature's `FEATURE` (or declare a new
@@ -49,13 +54,15 @@ from infra.projections import Projection, ProjectionRunner, WakePublisher, run_p
 from infra.settings import Settings, load_settings
 from infra.store import AppendResult, PostgresEventStore, create_pool, migrate
 from infra.vault import Vault
+from infra.projections.account_events import AccountEvents, AccountProducer
 from services import suspensions
-from services.api import admin_matches, disputes, hints, live, matches, players, site, tournaments
+from services.api import account_live, admin_matches, disputes, hints, live, matches, players, site, tournaments
 from services.api.ratelimit import RateLimit, RateLimiter
 from services.features import AfterCommit, Feature, Lifespan, each
 from services.matches import MatchService
 from services.runtime import Runtime
 from services.visibility import Visibility
+from services.workers.clocks import Clocks
 from services.workers import tasks as bots
 
 if TYPE_CHECKING:
@@ -76,18 +83,35 @@ FEATURES: tuple[Feature, ...] = (
     tournaments.FEATURE,   # tournaments, their live streams, standings; who may see a board
     disputes.FEATURE,      # disputes and the admin routes; the disputes queue
     admin_matches.FEATURE,  # suspended matches: the admin's list, resume, void, abandon
+    account_live.FEATURE,  # each player's account stream; the notices of matches, tournaments, disputes
 )
 
 
 def projections(settings: Settings | None = None, features: Sequence[Feature] = FEATURES) -> list[Projection]:
     """What the projector runs for `settings` (default: the environment's)."""
     settings = settings or load_settings()
-    return [factory(settings) for factory in each(features, "projections")]
+    result = [factory(settings) for factory in each(features, "projections")]
+    producers = account_producers(settings, features)
+    if producers:
+        result.append(AccountEvents(producers, redis_url=settings.redis_url, prefix=settings.redis_prefix,
+                                    retention=settings.account_retention))
+    return result
+
+
+def account_producers(settings: Settings, features: Sequence[Feature] = FEATURES) -> list[AccountProducer]:
+    """What every feature tells its players on their account streams (`account_events`):
+    the `account_events` projection runs them all, and their tables make the snapshot."""
+    return [factory(settings) for factory in each(features, "account_events")]
 
 
 def route_handlers(features: Sequence[Feature] = FEATURES) -> list[Any]:
     """Every route of the API, in the features' order."""
     return list(dict.fromkeys(each(features, "routes")))
+
+
+def channels(features: Sequence[Feature] = FEATURES) -> list[Any]:
+    """Every live route's channel, for the AsyncAPI document (`services.api.asyncapi`)."""
+    return each(features, "channels")
 
 
 def lifespan_hooks(features: Sequence[Feature] = FEATURES) -> list[Lifespan]:
@@ -144,6 +168,7 @@ async def open_runtime(settings: Settings, *, features: Sequence[Feature] = FEAT
     vault = Vault(pool)
     runtime = Runtime(settings=settings, pool=pool, redis=redis, store=store, vault=vault,
                       matches=MatchService(store, vault, on_stuck=suspensions.on_stuck), players=PlayerStore(pool),
+                      clocks=Clocks(store),
                       limiter=RateLimiter(redis, settings.redis_prefix, rate_limit or RateLimit(
                           settings.rate_limit_requests, settings.rate_limit_window)))
     runtime.visibility = Visibility(*([_bound(check, runtime) for check in each(features, kind)]
@@ -211,6 +236,7 @@ def lifespan(settings: Settings, *, features: Sequence[Feature] = FEATURES,
         async with open_runtime(settings, features=features, **options) as runtime, \
                 contextlib.AsyncExitStack() as stack:
             app.state.runtime = runtime
+            app.state.account_producers = account_producers(settings, features)
             for extra in lifespan_hooks(features):
                 await stack.enter_async_context(extra(app))
             try:

@@ -30,6 +30,7 @@ from domain.game import RuleViolation
 from infra.players import Principal
 from infra.serialization import EventRegistry
 from infra.store import CommandConflictError, ConcurrencyError, PostgresEventStore
+from infra import streams
 from services.matches import MatchService, registry_for, stream_of
 from services.visibility import Visibility, may_review
 from services.visibility import _seated
@@ -56,7 +57,7 @@ class UnknownDispute(LookupError):
 
 REGISTRY = EventRegistry()
 REGISTRY.register_all((*cases.DISPUTE_EVENTS, AuditEntry))
-DISPUTE_PREFIX, AUDIT_PREFIX = "dispute-", "audit-"
+DISPUTE_PREFIX, AUDIT_PREFIX = streams.DISPUTE, streams.AUDIT
 
 def dispute_stream(dispute_id: str) -> str:
     return f"{DISPUTE_PREFIX}{dispute_id}"

@@ -2,6 +2,7 @@
 
 A `Feature` is data: the routes it mounts on the API, the projections the projector runs,
 the hooks every appending process runs after each commit, the lifespans the API enters,
+the notices it puts on its players' account streams,
 the visibility checks it adds to the policy, and the Celery tasks (with their beat entries)
 it adds to the workers' app. `services/bootstrap.py` holds the one literal list of them and
 the builders that turn it into an app, a projector, a worker or a CLI runtime; nothing is
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from infra.projections import Projection
+from infra.projections.account_events import AccountProducer
 from infra.settings import Settings
 from infra.store import AppendResult
 
@@ -54,6 +56,10 @@ EntrantLookup = Callable[["Runtime", str], Awaitable["set[str]"]]
 TaskInstaller = Callable[["Celery"], None]
 """Adds a feature's Celery tasks (and beat entries, routes) to the workers' app."""
 
+AccountProducerFactory = Callable[[Settings], AccountProducer]
+"""What a feature tells its players on their account stream (`GET /v1/stream/me`): an
+`infra.projections.account_events.AccountProducer` for a process's settings."""
+
 
 @dataclass(frozen=True)
 class Feature:
@@ -68,6 +74,8 @@ class Feature:
     organiser_lookups: tuple[OrganiserLookup, ...] = ()
     entrant_lookups: tuple[EntrantLookup, ...] = ()
     tasks: tuple[TaskInstaller, ...] = ()
+    channels: tuple[Any, ...] = ()     # live routes' `services.api.asyncapi.Channel`s: the AsyncAPI document
+    account_events: tuple[AccountProducerFactory, ...] = ()   # notices on the players' account streams
 
 
 def each(features: Any, kind: str) -> list[Any]:

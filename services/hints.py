@@ -24,9 +24,10 @@ from domain.bots import hints as advice
 from domain.cards import Seat
 from infra.lru import Lru
 from infra.store import CommandConflictError, ConcurrencyError, NewEvent, PostgresEventStore
+from infra import streams
 from services.matches import MatchService
 
-PREFIX = "hints-"
+PREFIX = streams.HINTS
 HINT_GIVEN = "hint_given"
 SEATS = ("N", "E", "S", "W")
 ATTEMPTS = 5

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import uuid
+from collections.abc import Awaitable, Callable
 from typing import Any, Mapping
 
 import msgspec

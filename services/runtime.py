@@ -23,13 +23,14 @@ from infra.vault import Vault
 from services.api.ratelimit import RateLimiter
 from services.matches import MatchService
 from services.visibility import Visibility
+from services.workers.clocks import Clocks
 
 
 @dataclass
 class Runtime:
     """The opened adapters and services of one process (see the module docstring).
 
-    `visibility` is the policy the features declared, bound to this runtime (closed until
+    `clocks` caches the started matches' turn clocks. `visibility` is the policy the features declared, bound to this runtime (closed until
     then: nothing public, no organiser). `closing` is where what the features opened for
     this runtime (a broker connection, ...) is closed, in reverse order, with the runtime."""
 
@@ -41,6 +42,7 @@ class Runtime:
     matches: MatchService
     players: PlayerStore
     limiter: RateLimiter
+    clocks: Clocks
     visibility: Visibility = field(default_factory=Visibility)
     closing: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)

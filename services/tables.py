@@ -15,6 +15,7 @@ body as it stands.
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -27,6 +28,8 @@ from infra.players import Principal
 from infra.store import ConcurrencyError
 from services.matches import MatchService, Outcome
 from services.workers.clocks import set_clock
+
+log = logging.getLogger(__name__)
 
 SEAT_NAMES = ("N", "E", "S", "W")
 REMATCH_LOCK = 0x726D7463  # 'rmtc'
@@ -93,7 +96,9 @@ async def create(svc: MatchService, principal: Principal, game: str, options: di
 
 
 async def autostart(svc: MatchService, match_id: str) -> Outcome | None:
-    """Start the match if every seat is taken; None when it is not (yet) or already started."""
+    """Start the match if every seat is taken; None when it is not (yet), already started, or
+    the start failed: the request that took the seat is answered for what it did, and the
+    sweeper starts the full match later (`services.workers.reactor.start_full`)."""
     state = await svc.load(match_id)
     if state.status != "open" or state.free_seats:
         return None
@@ -101,6 +106,9 @@ async def autostart(svc: MatchService, match_id: str) -> Outcome | None:
         return await svc.start(match_id, command_id=command_id_for(match_id, "start"))
     except (RuleViolation, ConcurrencyError):
         return None  # someone else started it, or a seat was left meanwhile
+    except Exception as error:  # the type only: a dealing error's text is not for logs
+        log.error("match %s is full but could not start: %s", match_id, type(error).__name__)
+        return None
 
 
 async def take_seat(svc: MatchService, principal: Principal, match_id: str, seat: Seat,

@@ -28,6 +28,7 @@ from domain.tournaments import events as ev
 from domain.tournaments import forfeits, individual
 from infra.serialization import EventRegistry
 from infra.store import CommandConflictError, ConcurrencyError, PostgresEventStore
+from infra import streams
 from services import tournament_no_shows as no_shows
 from services.matches import MatchService, UnknownMatch
 from services import tournament_boards
@@ -35,7 +36,7 @@ from services.tournament_boards import board_deals, board_scores
 
 REGISTRY = EventRegistry()
 REGISTRY.register_all(rules.EVENTS)
-PREFIX = "tournament-"
+PREFIX = streams.TOURNAMENT
 NS = uuid.UUID("0b8f2f6e-2b0a-4f51-8f0e-6a1f7d3c9a21")
 SKIP = {"bad_round", "round_open", "no_more_rounds", "awaiting_pairing", "not_running", "tournament_closed",
         "table_open", "result_recorded", "unknown_table", "grace_running"}

@@ -14,37 +14,34 @@ from typing import Any
 import msgspec
 
 from domain.cards import SEATS, Seat
+from domain.envelope import Envelope, deal_index, zero
 from domain.tricks import Trick
 
 from domain.belote.actions import legal_actions
 from domain.belote.dealing import first_cards
 from domain.belote.events import (Combination, CombinationsDeclined, Contract, DealSeen, DealStarted,
                                   RestDealt, RestSeen)
-from domain.belote.options import Options
+from domain.belote.options import Options, sides
 from domain.belote.state import Call, State
 
 _PUBLIC_FAIR_KEYS = ("commitment", "context", "entropy")
 
 
-class View(msgspec.Struct, frozen=True):
-    options: Options
-    seat: Seat | None
-    phase: str                          # "awaiting_deal", "auction", "play", "match_over"
-    match_score: dict[str, int]
-    history: tuple[dict[str, int], ...]  # what each deal added
-    pool: int                           # litige points waiting for the next winner
-    winner: str | None
-    deal: int = 0                       # deals started so far (the current deal is deal - 1)
-    dealer: Seat | None = None
-    turn: Seat | None = None
-    hand: tuple[str, ...] | None = None  # None for a spectator
-    hand_sizes: dict[Seat, int] = {}
-    turn_up: str | None = None
-    calls: tuple[Call, ...] = ()
+class View(Envelope, frozen=True, kw_only=True):
+    """The envelope (phases "awaiting_deal", "auction", "play", "match_over"; `deal_points`
+    the card points of this deal's completed tricks) and what is Belote's own."""
+
     contract: Contract | None = None
     trick: Trick | None = None
     tricks: tuple[Trick, ...] = ()
-    points: dict[str, int] = {}         # card points of this deal's completed tricks
+    options: Options
+    history: tuple[dict[str, int], ...]  # what each deal added
+    pool: int                           # litige points waiting for the next winner
+    deal: int = 0                       # deprecated: deals started (deal_index + 1)
+    points: dict[str, int] = {}         # deprecated alias of deal_points
+    hand_sizes: dict[Seat, int] = {}
+    turn_up: str | None = None
+    calls: tuple[Call, ...] = ()
     announces: tuple[tuple[Seat, str], ...] = ()
     declared: dict[Seat, str] = {}      # the kind each seat said at trick 1
     combinations_team: str | None = None
@@ -63,16 +60,20 @@ def _phase(state: State) -> str:
 
 
 def view(state: State, seat: Seat | None) -> View:
-    match = dict(options=state.options, seat=seat, phase=_phase(state), match_score=dict(state.match_score),
-                 history=state.history, pool=state.pool, winner=state.winner)
+    match = dict(game="belote", options=state.options, seat=seat, phase=_phase(state),
+                 match_score=dict(state.match_score), history=state.history, pool=state.pool, winner=state.winner,
+                 deal_index=deal_index(state.deals_played), deal=state.deals_played)
     deal = state.deal
     if deal is None:
-        return View(**match, hand=None if seat is None else ())
+        nothing = zero(sides(state.options))
+        return View(**match, dealer=None, turn=None, hand=None if seat is None else (), legal=[],
+                    deal_points=nothing, points=nothing)
+    points = dict(deal.points)
     return View(
-        **match, deal=state.deals_played, dealer=deal.dealer, turn=deal.turn,
+        **match, dealer=deal.dealer, turn=deal.turn,
         hand=None if seat is None else tuple(deal.hands[seat]),
         hand_sizes={s: len(deal.hands[s]) for s in SEATS}, turn_up=deal.turn_up, calls=deal.calls,
-        contract=deal.contract, trick=deal.trick, tricks=deal.tricks, points=dict(deal.points),
+        contract=deal.contract, trick=deal.trick, tricks=deal.tricks, deal_points=points, points=points,
         announces=deal.announces, declared=dict(deal.declared), combinations_team=deal.combination_team,
         combinations_shown=deal.shown, result=deal.result, deal_score=dict(deal.score),
         legal=[] if seat is None else legal_actions(state, seat))

@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 DEFAULT_BUDGET = 0.12      # seconds per decision
 DEFAULT_WORLDS = 48
 MAX_STEPS = 400
-ANCHOR = {"five_hundred": "pass"}      # the call that stands unless beaten clearly; else basic's
+ANCHOR: dict[str, str] = {}      # per game, the call that stands unless beaten clearly: "pass"; else basic's
 
 
 class Expert:

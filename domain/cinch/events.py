@@ -2,8 +2,8 @@
 
 Tags are stable snake_case names stored in the match stream; they must not collide with the
 match layer's tags (`deal_dealt`, `action_taken`, ...), nor with each other, nor with the
-commands' tags (the action names). Events carry what
-`evolve` needs and nothing it would have to re-check: `decide` has validated already.
+commands' tags (the action names). Events carry what `evolve` needs and nothing it would
+have to re-check: `decide` has validated already.
 A seat's copy of a hidden event (`redact`) is the same Struct with the hidden cards emptied
 and their number kept, so every copy decodes with the same tag.
 """

@@ -14,11 +14,13 @@ import msgspec
 from msgspec.structs import replace
 
 from domain.cards import Seat
+from domain.envelope import Envelope, deal_index, zero
 from domain.tricks import Trick
 
 from domain.cinch.actions import legal_actions
 from domain.cinch.events import CardsDrawn, DealStarted, PackRobbed
-from domain.cinch.options import Options
+from domain.cinch.options import Options, sides
+from domain.cinch.scoring import credits, points_of
 from domain.cinch.state import Contract, State
 
 
@@ -35,18 +37,16 @@ class DealScore(msgspec.Struct, frozen=True):
     adjustments: tuple[dict[str, int], ...]
 
 
-class CinchView(msgspec.Struct, frozen=True):
-    game: str
-    options: Options
-    seat: Seat | None
-    phase: str
-    deal_number: int                       # 0-based index of the current/last deal; -1 before the first
-    dealer: Seat | None
-    turn: Seat | None
-    hand: tuple[str, ...] | None           # None for a spectator
-    legal: list[dict[str, Any]]
-    bids: tuple[tuple[Seat, int | None], ...]
+class CinchView(Envelope, frozen=True, kw_only=True):
+    """The envelope (`deal_points`: the counting points — high, low, jack, game, pedros —
+    each side holds so far, in tricks taken and trumps shed) and what is Cinch's own."""
+
     contract: Contract | None
+    trick: Trick | None
+    tricks: tuple[Trick, ...]
+    options: Options
+    deal_number: int                       # deprecated alias of deal_index
+    bids: tuple[tuple[Seat, int | None], ...]
     discards: tuple[tuple[Seat, str], ...]  # face-up non-trumps, in order
     reused: tuple[tuple[Seat, str], ...]    # face-up discards given back when the stock ran out
     shown: tuple[tuple[Seat, str], ...]     # trumps shown and out of play
@@ -57,18 +57,21 @@ class CinchView(msgspec.Struct, frozen=True):
     buried: int                             # how many cards the dealer put face down
     buried_cards: tuple[str, ...] | None    # only the dealer
     hand_sizes: dict[str, int]
-    trick: Trick | None
-    tricks: tuple[Trick, ...]
-    match_score: dict[str, int]
     deals: tuple[DealScore, ...]
-    winner: str | None
+
+
+def _deal_points(state: State) -> dict[str, int]:
+    if state.contract is None or state.contract.trump is None:
+        return zero(sides(state.options))
+    return points_of(state.options, state.contract.trump, credits(state))
 
 
 def view(state: State, seat: Seat | None) -> CinchView:
     dealer = state.dealer
     is_dealer = seat is not None and seat == dealer
     return CinchView(
-        game="cinch", options=state.options, seat=seat, phase=state.phase, deal_number=state.deals_played - 1,
+        game="cinch", options=state.options, seat=seat, phase=state.phase,
+        deal_index=deal_index(state.deals_played), deal_number=deal_index(state.deals_played),
         dealer=dealer, turn=state.turn, hand=state.hand(seat) if seat is not None else None,
         legal=legal_actions(state, seat) if seat is not None else [],
         bids=state.bids, contract=state.contract, discards=state.face_up, reused=state.reused, shown=state.shed,
@@ -76,7 +79,7 @@ def view(state: State, seat: Seat | None) -> CinchView:
         stock=state.stock if is_dealer and state.phase == "rob" else None,
         took=state.took, buried=len(state.buried), buried_cards=state.buried if is_dealer else None,
         hand_sizes={str(s): len(state.hand(s)) for s in (Seat.N, Seat.E, Seat.S, Seat.W)},
-        trick=state.trick, tricks=state.tricks, match_score=state.match_score,
+        trick=state.trick, tricks=state.tricks, match_score=state.match_score, deal_points=_deal_points(state),
         deals=tuple(DealScore(deal=i, dealer=r.dealer, contract=r.contract, result="made" if r.made else "failed",
                               points=r.points, score=r.score, voided=r.voided, adjustments=r.adjustments)
                     for i, r in enumerate(state.history)),

@@ -13,39 +13,36 @@ from typing import Any
 import msgspec
 
 from domain.cards import SEATS, Card, Seat
+from domain.envelope import Envelope, deal_index, trick_plays
 from domain.five_hundred.actions import legal_actions
 from domain.five_hundred.bids import BIDS
 from domain.five_hundred.events import CardsDealt, Discarded, HandDealt, KittyTaken
-from domain.five_hundred.state import IN_DEAL, MATCH_OVER, NOBODY, SEAT_INDEX, SIDE_NAMES, State
+from domain.five_hundred.state import IN_DEAL, MATCH_OVER, NOBODY, PLAY, SEAT_INDEX, SIDE_NAMES, State
 from domain.five_hundred.summary import contract_json, trick_json
 from domain.tricks import Trick, deal_packets
 
 
-class TableView(msgspec.Struct, frozen=True):
-    game: str
-    seat: Seat | None
-    phase: str                          # awaiting_deal, auction, discard, play, match_over
-    deal: int                           # deals started
-    dealer: Seat | None
-    turn: Seat | None
-    hand: tuple[Card, ...]              # this seat's own cards (a spectator: none)
-    legal: list[dict[str, Any]]         # this seat's legal actions now
+class TableView(Envelope, frozen=True, kw_only=True):
+    """The envelope (phases awaiting_deal, auction, discard, play, match_over; `deal_points`:
+    tricks each side has won this deal) and what is Five Hundred's own. A trick also lists
+    its `cards` in play order (deprecated: `plays` names the seats)."""
+
+    contract: dict[str, Any] | None
+    trick: dict[str, Any] | None        # and `led`: the suit to follow (a Joker led in no-trumps
+    tricks: list[dict[str, Any]]        # or misère: the suit its leader named)
+    deal: int                           # deprecated: deals started (deal_index + 1)
+    score: dict[str, int]               # deprecated alias of match_score
+    tricks_won: dict[str, int]          # deprecated alias of deal_points
     hand_sizes: dict[str, int]
     kitty_size: int
     kitty_taken: tuple[Card, ...]       # only the contractor: which cards of his hand came from the kitty
     auction: list[dict[str, Any]]       # every call so far, public
     high_bid: dict[str, Any] | None
-    contract: dict[str, Any] | None
     sitting_out: Seat | None            # the misère contractor's partner
     discarded: tuple[Card, ...]         # only the contractor sees his own discards
     exposed: dict[str, tuple[Card, ...]]  # open misère: the contractor's hand, face up after trick 1
-    trick: dict[str, Any] | None        # leader, cards, winner, and `led`: the suit to follow (a Joker led
-    tricks: list[dict[str, Any]]        # in no-trumps or misère: the suit its leader named)
-    tricks_won: dict[str, int]
     shown_void: dict[str, str]          # suits each seat has shown void in (public: it follows from the plays)
     deals: list[dict[str, Any]]         # per-deal results of the match, with rulings
-    score: dict[str, int]
-    winner: str | None
     match_over: bool
 
 
@@ -56,7 +53,7 @@ def _call(seat: Seat, index: int) -> dict[str, Any]:
 def _trick(trick: Trick) -> dict[str, Any]:
     """A trick as the record has it, plus the effective suit led: a Joker led in no-trumps
     names a suit that no card shows, and every later card must follow it."""
-    return {**trick_json(trick), "led": trick.led}
+    return {**trick_json(trick), "plays": trick_plays(trick), "led": trick.led}
 
 
 def view(state: State, seat: Seat | None) -> TableView:
@@ -67,11 +64,13 @@ def view(state: State, seat: Seat | None) -> TableView:
     exposed: dict[str, tuple[Card, ...]] = {}
     if state.exposed and contract is not None:
         exposed[str(contract.seat)] = state.hands[SEAT_INDEX[contract.seat]]
-    trick = state.trick if in_deal and state.trick is not None and state.trick.plays else None
+    trick = state.trick if state.phase == PLAY else None
+    score = {SIDE_NAMES[0]: state.score[0], SIDE_NAMES[1]: state.score[1]}
+    won = {SIDE_NAMES[0]: state.won[0], SIDE_NAMES[1]: state.won[1]}
     return TableView(
-        game="five_hundred", seat=seat, phase=state.phase, deal=state.deal, dealer=state.dealer,
-        turn=state.turn if in_deal else None,
-        hand=state.hands[own] if own != NOBODY and in_deal else (),
+        game="five_hundred", seat=seat, phase=state.phase, deal_index=deal_index(state.deal), deal=state.deal,
+        dealer=state.dealer, turn=state.turn if in_deal else None,
+        hand=None if seat is None else state.hands[own] if in_deal else (),
         legal=legal_actions(state, seat) if seat is not None else [],
         hand_sizes={str(s): len(state.hands[i]) for i, s in enumerate(SEATS)} if in_deal else {},
         kitty_size=len(state.kitty) if in_deal else 0,
@@ -84,12 +83,12 @@ def view(state: State, seat: Seat | None) -> TableView:
         exposed=exposed,
         trick=_trick(trick) if trick is not None else None,
         tricks=[_trick(t) for t in state.tricks],
-        tricks_won={SIDE_NAMES[0]: state.won[0], SIDE_NAMES[1]: state.won[1]},
+        deal_points=won, tricks_won=won,
         shown_void={str(s): state.void[i] for i, s in enumerate(SEATS) if state.void[i]},
         deals=[{"deal": r.deal, "dealer": str(r.dealer), "contract": contract_json(r.contract), "result": r.result,
                 "score": {"NS": r.score[0], "EW": r.score[1]}, "voided": r.voided,
                 "adjust": {"NS": r.adjust[0], "EW": r.adjust[1]}} for r in state.history],
-        score={SIDE_NAMES[0]: state.score[0], SIDE_NAMES[1]: state.score[1]},
+        match_score=score, score=score,
         winner=state.winner, match_over=state.phase == MATCH_OVER,
     )
 

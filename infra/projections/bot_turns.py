@@ -30,6 +30,8 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import asyncpg
+
 import msgspec
 
 from domain import match as rules
@@ -39,10 +41,11 @@ from infra.projections.match_states import MatchStates
 from infra.projections.publisher import STREAM_PREFIX, all_event_types, decode, fold
 from infra.store.model import RecordedEvent
 from infra.store.postgres import Connection
+from infra import streams
 
 log = logging.getLogger(__name__)
 
-CLOCK_PREFIX = "clock-"
+CLOCK_PREFIX = streams.CLOCK
 CLOCK_SET = "clock_set"
 
 
@@ -212,8 +215,6 @@ def _left(seconds: Any) -> float | None:
 async def overdue_turns(pool: Any, overdue: float, limit: int = 1000) -> list[Turn]:
     """The turns whose bot has waited `overdue` seconds, or whose clock or takeover is past
     due (a lost task): empty before the projector has created the table."""
-    import asyncpg
-
     try:
         rows = await pool.fetch(OVERDUE, overdue, limit)
     except asyncpg.UndefinedTableError:
@@ -224,8 +225,6 @@ async def overdue_turns(pool: Any, overdue: float, limit: int = 1000) -> list[Tu
 
 async def idle_matches(pool: Any, after: float, limit: int = 1000) -> list[tuple[str, int]]:
     """(match id, version) of the matches with no event for `after` seconds."""
-    import asyncpg
-
     try:
         rows = await pool.fetch(IDLE, after, limit)
     except asyncpg.UndefinedTableError:

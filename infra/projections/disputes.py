@@ -14,8 +14,9 @@ import msgspec
 
 from infra.projections.base import RowProjection
 from infra.store.model import RecordedEvent
+from infra import streams
 
-DISPUTE_STREAM_PREFIX = "dispute-"
+DISPUTE_STREAM_PREFIX = streams.DISPUTE
 DISPUTE_EVENTS = frozenset({"dispute_filed", "dispute_status_changed", "dispute_ruled"})
 
 

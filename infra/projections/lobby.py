@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import asyncpg
+
 from infra.projections.base import RowProjection
 from infra.projections.match_summaries import jsonb, match_id_of, match_id_of_row
 from infra.store.model import RecordedEvent
@@ -58,19 +60,38 @@ class Lobby(RowProjection):
 LOBBY = """
 SELECT match_id, game, options, seats, free_seats, created_at FROM lobby
 WHERE free_seats > 0 AND ($1::text IS NULL OR game = $1)
-ORDER BY created_at DESC LIMIT $2
+  AND ($3::timestamptz IS NULL OR (created_at, match_id) < ($3, $4))
+ORDER BY created_at DESC, match_id DESC LIMIT $2
 """
 
 
-async def open_matches(pool: Any, game: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
-    """The lobby's rows with a free seat, newest first (of one game, or all); empty before
+async def open_matches(pool: Any, game: str | None = None, limit: int = 50,
+                       before: tuple[Any, str] | None = None) -> list[dict[str, Any]]:
+    """The lobby's rows with a free seat, newest first (of one game, or all), those older
+    than the key `before` (created_at, match id: a page's cursor) if given; empty before
     the projector has created the table."""
-    import asyncpg
-
+    at, key = before or (None, None)
     try:
-        rows = await pool.fetch(LOBBY, game, limit)
+        rows = await pool.fetch(LOBBY, game, limit, at, key)
     except asyncpg.UndefinedTableError:
         return []
     return [{"match_id": match_id_of_row(r["match_id"]), "game": r["game"], "options": jsonb(r["options"]),
              "seats": jsonb(r["seats"]), "free_seats": r["free_seats"], "created_at": r["created_at"].isoformat()}
             for r in rows]
+
+
+FULL = """
+SELECT l.match_id FROM lobby l JOIN bot_turns b USING (match_id)
+WHERE l.free_seats = 0 AND b.last_event_at < now() - make_interval(secs => $1)
+ORDER BY b.last_event_at LIMIT $2
+"""
+
+
+async def full_matches(pool: Any, after: float, limit: int = 1000) -> list[str]:
+    """The open matches whose seats have all been taken and nothing happened for `after`
+    seconds (by the `bot_turns` read model's last event): their start did not happen."""
+    try:
+        rows = await pool.fetch(FULL, after, limit)
+    except asyncpg.UndefinedTableError:
+        return []
+    return [r["match_id"] for r in rows]

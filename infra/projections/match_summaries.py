@@ -1,21 +1,28 @@
 """`match_summaries`: one row per match (game, options, seats, status, score, winner).
 
-It folds only the match layer's events (`domain.match`), never a game's own, so every
-game gets a summary without this module knowing its rules: `deal_finished` and
-`match_finished` carry the running `match_score`. Payloads are read as dicts, by the
-field names listed in docs/event-store.md ("The event-type contract").
+Its columns come from the match layer's events (`domain.match`), never a game's own, so
+every game gets a summary without this module knowing its rules: `deal_finished` and
+`match_finished` carry the running `match_score`. It still reads every event a match
+stream holds, the games' too, for one reason: `version` and `updated_at` are the match's
+own (the version a client sends as `expected_version`, the time of the last action), not
+those of the last change of status. Payloads are read as dicts, by the field names listed
+in docs/event-store.md ("The event-type contract").
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import asyncpg
+
 import msgspec
 
 from infra.projections.base import RowProjection
+from infra.projections.publisher import all_event_types
 from infra.store.model import RecordedEvent
+from infra import streams
 
-MATCH_STREAM_PREFIX = "match-"
+MATCH_STREAM_PREFIX = streams.MATCH
 MATCH_EVENTS = frozenset(
     {"match_created", "seat_taken", "seat_left", "match_started", "deal_finished", "match_finished",
      "match_reopened", "match_abandoned", "match_suspended", "match_resumed", "match_voided"}
@@ -30,9 +37,9 @@ def match_id_of(event: RecordedEvent) -> str:
 class MatchSummaries(RowProjection):
     name = "match_summaries"
     table = "match_summaries"
-    version = 4  # 2: follows match_reopened (a ruling can reopen a finished match); 3: status "abandoned";
-    # 4: "suspended" (and back) and "void"
-    event_types = MATCH_EVENTS
+    version = 5  # 2: follows match_reopened (a ruling can reopen a finished match); 3: status "abandoned";
+    # 4: "suspended" (and back) and "void"; 5: version and updated_at follow every event of the match
+    event_types = all_event_types()
     columns = {
         "match_id": "text",
         "game": "text",
@@ -68,7 +75,9 @@ class MatchSummaries(RowProjection):
             return None  # not a match (or its creation is unknown): nothing to summarise
         else:
             row = dict(row)
-            if event.type == "seat_taken":
+            if event.type not in MATCH_EVENTS:
+                pass      # a game's event, or the match layer's between deals: only the version moves
+            elif event.type == "seat_taken":
                 row["seats"] = {**row["seats"], data["seat"]: data["holder"]}
             elif event.type == "seat_left":
                 row["seats"] = {**row["seats"], data["seat"]: None}
@@ -105,7 +114,8 @@ SELECT match_id, game, options, seats, status, score, deals, winner, version, cr
 FROM match_summaries
 WHERE ($1::text IS NULL OR status = $1)
   AND ($2::text IS NULL OR EXISTS (SELECT 1 FROM jsonb_each(seats) s WHERE s.value->>'player_id' = $2))
-ORDER BY updated_at DESC NULLS LAST LIMIT $3
+  AND ($4::timestamptz IS NULL OR (updated_at, match_id) < ($4, $5))
+ORDER BY updated_at DESC NULLS LAST, match_id DESC LIMIT $3
 """
 _json = msgspec.json.Decoder()
 
@@ -119,13 +129,13 @@ def match_id_of_row(stream_or_id: str) -> str:
 
 
 async def summaries(pool: Any, status: str | None = None, player_id: str | None = None,
-                    limit: int = 50) -> list[dict[str, Any]]:
+                    limit: int = 50, before: tuple[Any, str] | None = None) -> list[dict[str, Any]]:
     """Summaries newest first: of one status (or all), where `player_id` holds a seat (or
-    anyone's); empty before the projector has created the table."""
-    import asyncpg
-
+    anyone's), those older than the key `before` (updated_at, match id: a page's cursor) if
+    given; empty before the projector has created the table."""
+    at, key = before or (None, None)
     try:
-        rows = await pool.fetch(SUMMARIES, status, player_id, limit)
+        rows = await pool.fetch(SUMMARIES, status, player_id, limit, at, key)
     except asyncpg.UndefinedTableError:
         return []
     return [{"match_id": match_id_of_row(r["match_id"]), "game": r["game"], "options": jsonb(r["options"]),

@@ -33,10 +33,11 @@ from infra.projections.base import Change, Projection
 from infra.projections.match_states import MatchStates
 from infra.store.model import RecordedEvent
 from infra.store.postgres import Connection
+from infra import streams
 
 log = logging.getLogger(__name__)
 
-STREAM_PREFIX = "match-"
+STREAM_PREFIX = streams.MATCH
 # One EVAL publishes a whole chunk: ~5 µs a message, against ~40 µs through redis-py's
 # pipeline (whose Python packing and reply parsing dominate at five messages per event).
 PUBLISH_ALL = "for i = 1, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end return #ARGV / 2"

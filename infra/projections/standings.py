@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import asyncpg
+
 from domain.tournaments import individual, scoring
 from infra.projections.base import RowProjection
+from infra.projections.match_summaries import jsonb
 from infra.store.model import RecordedEvent
+from infra import streams
 
-PREFIX = "tournament-"
+PREFIX = streams.TOURNAMENT
 EVENTS = frozenset({"tournament_created", "entry_registered", "entry_withdrawn", "tournament_started",
                     "round_paired", "table_opened", "result_recorded", "round_closed", "tournament_closed"})
 
@@ -35,7 +39,8 @@ def compute(row: dict[str, Any], up_to: int) -> list[dict[str, Any]]:
 
 class TournamentStandings(RowProjection):
     name = "tournament_standings"
-    version = 2                    # 2: individual tournaments (seats, the `individual` column), forfeits
+    version = 3                    # 2: individual tournaments (seats, the `individual` column), forfeits;
+                                   # 3: `created_at`, the listing's order
     table = "tournament_standings"
     event_types = EVENTS
     columns = {
@@ -55,8 +60,9 @@ class TournamentStandings(RowProjection):
         "by_round": "jsonb",       # round -> standings after it
         "overall": "jsonb",
         "version": "bigint",
+        "created_at": "timestamptz",
     }
-    indexes = ("status, schedule",)
+    indexes = ("status, schedule", "created_at")
 
     def key_of(self, event: RecordedEvent, data: dict[str, Any]) -> str:
         return event.stream_id.removeprefix(PREFIX)
@@ -72,7 +78,7 @@ class TournamentStandings(RowProjection):
                    "game": data["game"], "format": data["format"], "individual": bool(data.get("individual")),
                    "status": "registering", "schedule": schedule,
                    "entries": {}, "tables": {}, "byes": {}, "results": [], "closed_rounds": 0,
-                   "by_round": {}, "overall": []}
+                   "by_round": {}, "overall": [], "created_at": event.recorded_at}
         elif row is None:
             return None
         else:
@@ -125,10 +131,40 @@ ORDER BY schedule NULLS LAST LIMIT $1
 async def due_tournaments(pool: Any, limit: int = 200) -> list[tuple[str, str]]:
     """(tournament id, status) of the tournaments to start (their schedule has passed) or
     to move on (running); empty before the projector has created the table."""
-    import asyncpg
-
     try:
         rows = await pool.fetch(DUE, limit)
     except asyncpg.UndefinedTableError:
         return []
     return [(r["tournament_id"], r["status"]) for r in rows]
+
+
+LIST = """
+SELECT tournament_id, name, game, format, individual, status, schedule, organiser, entries, created_at
+FROM tournament_standings
+WHERE ($1::text IS NULL OR status = $1)
+  AND ($2::text IS NULL OR organiser = $2
+       OR EXISTS (SELECT 1 FROM jsonb_each(entries) e WHERE e.value->'players' ? $2))
+  AND ($4::timestamptz IS NULL OR (created_at, tournament_id) < ($4, $5))
+ORDER BY created_at DESC, tournament_id DESC LIMIT $3
+"""
+
+
+async def listing(pool: Any, status: str | None = None, player_id: str | None = None, limit: int = 50,
+                  before: tuple[Any, str] | None = None) -> list[dict[str, Any]]:
+    """Tournaments newest first: of one status (or all), that `player_id` organises or plays
+    an entry in (or anyone's), older than the key `before` (created_at, id: a page's cursor);
+    empty before the projector has created the table."""
+    at, key = before or (None, None)
+    try:
+        rows = await pool.fetch(LIST, status, player_id, limit, at, key)
+    except asyncpg.UndefinedTableError:
+        return []
+    out = []
+    for r in rows:
+        entries = jsonb(r["entries"]) or {}
+        out.append({"tournament_id": r["tournament_id"], "name": r["name"], "game": r["game"], "format": r["format"],
+                    "individual": r["individual"], "status": r["status"], "organiser": r["organiser"],
+                    "schedule": r["schedule"].isoformat() if r["schedule"] else None,
+                    "entries": sum(1 for e in entries.values() if not e.get("withdrawn")),
+                    "created_at": r["created_at"].isoformat() if r["created_at"] else None})
+    return out

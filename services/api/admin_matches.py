@@ -22,6 +22,7 @@ from services.features import Feature
 from services.api import queries
 from services.api.auth import authenticated, requires
 from services.api.dispute_views import Reason
+from services.api.errors import malformed
 from services.api.ratelimit import rate_limited
 from services.api.schemas import BEARER, MATCH_ID, Caller, Limit, PathStr, Runtime, ex, responses
 
@@ -70,6 +71,8 @@ def _route(action: Literal["resume", "void", "abandon"], summary: str, descripti
               "The match's new version and status", 400, 401, 403, 404, 422, 429))
     async def handler(match_id: PathStr, principal: Caller, runtime: Runtime,
                       data: Annotated[AdminAction, Body(examples=ACTION_EXAMPLES)]) -> dict[str, Any]:
+        if not data.reason.strip():
+            raise malformed("$.reason", "the reason must say something")
         outcome = await suspensions.act_on(runtime.matches, match_id, action, principal.player_id,
                                            data.reason.strip(), data.command_id)
         state = await runtime.matches.load(match_id)

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from litestar import Litestar
+from litestar import Litestar, Request, Response
 from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin, YamlRenderPlugin
@@ -24,10 +24,11 @@ from services import bootstrap
 from services.api import contract
 from services.api.auth import DEPENDENCIES
 from services.api.bodies import JsonRequest
-from services.api.errors import HANDLERS, error_body
+from services.api.errors import HANDLERS, ApiError, error_body, http_exception
 from services.api.logs import CorrelationMiddleware
 from services.api.ratelimit import RateLimit
 from services.features import Feature
+from services.tables import Refused
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,11 @@ OPENAPI = OpenAPIConfig(
                                                                      description="POST /v1/players gives a token")}),
     tags=[Tag(name="players"), Tag(name="matches"), Tag(name="play"), Tag(name="records"), Tag(name="health")],
 )
+
+
+def _refused(request: Request, exc: Refused) -> Response:
+    """The service layer's refusals (who may ask, when) in the API's error body."""
+    return http_exception(request, ApiError(exc.status, exc.code, exc.message, exc.details))
 
 
 def create_app(
@@ -73,9 +79,10 @@ def create_app(
         on_startup=[contract.install, *on_startup],
         on_shutdown=list(on_shutdown),
         lifespan=[runtime, *(hook for hook in lifespan if hook not in entered)],
-        state=State({"settings": settings, "runtime": None}),
+        state=State({"settings": settings, "runtime": None,
+                     "live_channels": bootstrap.channels(features)}),  # the AsyncAPI document's
         dependencies=DEPENDENCIES,
-        exception_handlers=HANDLERS,
+        exception_handlers={**HANDLERS, Refused: _refused},
         middleware=[CorrelationMiddleware],
         request_class=JsonRequest,
         openapi_config=OPENAPI,

@@ -298,6 +298,19 @@ def _parameters(path: str, op: dict[str, Any]) -> None:
                 parameter["schema"] = {"oneOf": [copy.deepcopy(rule), {"type": "null"}]}
 
 
+LINK_HEADER = {"Link": {"description": 'The next page, when one may exist: `<…?cursor=…>; rel="next"` '
+                                      "(services/api/paging.py)", "required": False,
+                       "schema": {"type": "string"}}}
+
+
+def _paged(op: dict[str, Any]) -> None:
+    """A list that takes a `cursor` gives the next one in a `Link` header."""
+    if any(p.get("name") == "cursor" and p.get("in") == "query" for p in op.get("parameters", [])):
+        ok = op["responses"].get("200")
+        if ok is not None:
+            ok.setdefault("headers", {}).update(copy.deepcopy(LINK_HEADER))
+
+
 def _links(doc: dict[str, Any]) -> None:
     paths = doc["paths"]
     for (method, path, status), targets in LINKS:
@@ -341,6 +354,7 @@ def finish(doc: dict[str, Any]) -> dict[str, Any]:
             if isinstance(op, dict) and "responses" in op:
                 _errors(path, method, op, schemas)
                 _parameters(path, op)
+                _paged(op)
     schemas["ErrorOut"] = copy.deepcopy(ERROR_SCHEMA)
     for (method, path, status), media in OTHER_MEDIA.items():
         response = doc["paths"].get(path, {}).get(method, {}).get("responses", {}).get(status)

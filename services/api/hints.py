@@ -12,7 +12,7 @@ from typing import Any
 from litestar import Request, Response, get
 from litestar.openapi.datastructures import ResponseSpec
 
-from services.api import flows
+from services import tables
 from services.api.auth import authenticated
 from services.api.errors import error_body
 from services.api.play import ensure_readable
@@ -92,7 +92,7 @@ def _refused(_: Request, exc: HintRefused) -> Response:
 async def hint(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
     await ensure_readable(runtime, principal, state, "view", route="hint")  # services/visibility.py
-    seat = flows.seat_of(state, principal.player_id)
+    seat = tables.seat_of(state, principal.player_id)
     return await service(runtime).give(state, seat, principal.player_id)
 
 

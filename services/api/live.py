@@ -30,6 +30,8 @@ from litestar.response import Stream
 from litestar.params import FromPath, FromQuery
 
 from infra.fanout import Dropped, envelope
+from services.api import asyncapi as A
+from services.api.asyncapi import Channel
 from infra.live_session import Gone, LiveSession
 from services import visibility
 from services.api.bodies import loads
@@ -293,4 +295,15 @@ async def match_stream(request: Request, match_id: PathStr, after: AfterOrNone =
 
 
 ROUTES = [match_ws, match_stream]
-FEATURE = Feature("live streams", routes=tuple(ROUTES), lifespans=(live_lifespan,), projections=(publisher,))
+CHANNELS = (
+    Channel("matchSocket", "/v1/matches/{match_id}/ws", "ws",
+            "A match as the caller's seat (or a spectator) sees it: the snapshot, then every event; closes 1000 "
+            "after match_finished, 4401 unauthorized, 4403 board_sealed, 4404 unknown_match, 4008 resync, "
+            "1013 unavailable (docs/live.md).",
+            (A.SNAPSHOT, A.EVENT, A.ERROR), (A.AUTH,), A.AFTER),
+    Channel("matchStream", "/v1/matches/{match_id}/stream", "http",
+            "The same messages as matchSocket on SSE or NDJSON (by Accept); SSE ids are versions and "
+            "Last-Event-ID counts as after.", (A.SNAPSHOT, A.EVENT, A.ERROR), (), A.AFTER),
+)
+FEATURE = Feature("live streams", routes=tuple(ROUTES), lifespans=(live_lifespan,), projections=(publisher,),
+                  channels=CHANNELS)

@@ -125,13 +125,15 @@ class LiveDeps:
             await self._own_pool.close()
 
 
-_deps_lock = asyncio.Lock()
 
 
 async def live_deps(app: Litestar) -> LiveDeps:
     deps = app.state.get("live")
     if deps is None:
-        async with _deps_lock:
+        lock = app.state.get("live_lock")
+        if lock is None:                      # no await since the check: one lock per app
+            lock = app.state["live_lock"] = asyncio.Lock()
+        async with lock:
             deps = app.state.get("live")
             if deps is None:
                 deps = LiveDeps(app)

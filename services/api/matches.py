@@ -9,23 +9,26 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from litestar import Response, delete, get, post, put
+from litestar import Request, Response, delete, get, post, put
 from litestar.params import Body
 
 from domain.cards import DECK_32
 from infra.players import Principal
 from infra.projections import HandRecords, Lobby, MatchSummaries
-from services.api import flows, hints, play, queries, records
+from services import tables
+from services.api import flows, hints, paging, play, queries, records
 from services.workers import clocks
 from services.api.auth import authenticated
 from services.api.play import ensure_readable
 from services.api.ratelimit import rate_limited
 from services.features import Feature, plain
-from services.api.schemas import (BEARER, COMMAND_EXAMPLE, MATCH_ID, PLAYER_ID, VIEW_EXAMPLE, Caller, CommandOut,
-                                  CreateMatch, FromQuery, GiveEntropy, Limit, PathStr, Rematch, Runtime, TakeSeat, ex,
+from services.api.schemas import (BEARER, COMMAND_EXAMPLE, MATCH_ID, PLAYER_ID, TABLE_ENVELOPE, VIEW_EXAMPLE, Caller,
+                                  CommandOut, CreateMatch, FromQuery, GiveEntropy, Limit, PathStr, Rematch, Runtime, TakeSeat, ex,
                                   responses)
 
 TAGS = ["matches"]
+PAGED = ("Pages of `limit` (1..200, default 50) newest first; when a next page may exist the answer has "
+         "`Link: <…&cursor=…>; rel=\"next\"` (docs/api.md, \"Lists and pages\").")
 PLAYER = [authenticated, rate_limited]
 
 CREATE_EXAMPLES = [
@@ -49,7 +52,7 @@ SUMMARY_EXAMPLE = [{"match_id": MATCH_ID, "game": "cinch", "options": {"deals": 
 
 
 async def _created(runtime: Any, state: Any, principal: Principal) -> Response:
-    body = flows.view(state, flows.seat_of(state, principal.player_id))
+    body = flows.view(state, tables.seat_of(state, principal.player_id))
     body.update(await hints.counts(runtime, state.match_id))
     return Response(body, status_code=201, headers={"Location": f"/v1/matches/{state.match_id}"})
 
@@ -66,38 +69,46 @@ async def create_match(data: Annotated[CreateMatch, Body(examples=CREATE_EXAMPLE
 
 
 @get("/v1/matches", guards=PLAYER, tags=TAGS, summary="The lobby (open matches), or matches by status",
-     security=BEARER, responses=responses(200, list, [ex("open matches", LOBBY_EXAMPLE)], "Matches, newest first",
-                                          400, 401, 429))
-async def list_matches(principal: Caller, runtime: Runtime,
+     security=BEARER, description=PAGED,
+     responses=responses(200, list, [ex("open matches", LOBBY_EXAMPLE)], "Matches, newest first", 400, 401, 429))
+async def list_matches(request: Request, principal: Caller, runtime: Runtime,
                        status: FromQuery[Literal["open", "playing", "finished"]] = "open",
-                       game: FromQuery[str | None] = None, limit: Limit = 50
-                       ) -> list[dict[str, Any]]:
+                       game: FromQuery[str | None] = None, limit: Limit = 50, cursor: paging.Cursor = None
+                       ) -> Response:
+    before = paging.decode(cursor)
     if status == "open":
-        return await queries.open_matches(runtime.pool, game, limit)
-    return await runtime.visibility.seal_listing(principal, await queries.matches_by_status(runtime.pool, status, limit))
+        return paging.page(request, await queries.open_matches(runtime.pool, game, limit, before), limit,
+                           "created_at", "match_id")
+    rows = await queries.matches_by_status(runtime.pool, status, limit, before)
+    return paging.page(request, await runtime.visibility.seal_listing(principal, rows), limit, "updated_at",
+                       "match_id")
 
 
 @get("/v1/matches/mine", guards=PLAYER, tags=TAGS, summary="My matches", security=BEARER,
+     description=PAGED,
      responses=responses(200, list, [ex("my matches", SUMMARY_EXAMPLE)], "Matches where I hold a seat", 400, 401,
                          429))
-async def my_matches(principal: Caller, runtime: Runtime, status: FromQuery[Literal["open", "playing", "finished"] | None] = None,
-                     limit: Limit = 50) -> list[dict[str, Any]]:
-    return await queries.my_matches(runtime.pool, principal.player_id, status, limit)
+async def my_matches(request: Request, principal: Caller, runtime: Runtime,
+                     status: FromQuery[Literal["open", "playing", "finished"] | None] = None,
+                     limit: Limit = 50, cursor: paging.Cursor = None) -> Response:
+    rows = await queries.my_matches(runtime.pool, principal.player_id, status, limit, paging.decode(cursor))
+    return paging.page(request, rows, limit, "updated_at", "match_id")
 
 
 @get("/v1/matches/{match_id:str}", guards=PLAYER, tags=TAGS, summary="The match as my seat sees it", security=BEARER,
      description="My seat's view (hand, legal actions, trick, contract, scores), `to_act`, `deadline`, "
                  "`hints_used` (every seat's count of hints used, never what they said) and `hints_limit` (each "
-                 "seat's allowance here, 0 where hints are off); the spectator view when I hold no seat.",
+                 "seat's allowance here, 0 where hints are off); the spectator view when I hold no seat. "
+                 + TABLE_ENVELOPE,
      responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 403, 404, 429))
 async def get_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
     await ensure_readable(runtime, principal, state, "view", route="view")
-    view = flows.view(state, flows.seat_of(state, principal.player_id))
+    view = flows.view(state, tables.seat_of(state, principal.player_id))
     view.update(await hints.counts(runtime, match_id))
     if state.status == "playing":
         store = runtime.matches.store
-        view["clock"] = await clocks.clock_of(store, match_id)
+        view["clock"] = await runtime.clocks.of(match_id)
         deadline = await clocks.deadline_of(store, state, view["clock"])
         view["deadline"] = deadline.isoformat().replace("+00:00", "Z") if deadline is not None else None
     return view
@@ -116,7 +127,7 @@ SEAT_BODY = Body(examples=[ex("with entropy", {"entropy": "words only I know"}),
 async def take_seat(match_id: PathStr, seat: PathStr, principal: Caller, runtime: Runtime,
                     data: Annotated[TakeSeat | None, SEAT_BODY] = None) -> CommandOut:
     body = data or TakeSeat()
-    outcome = await flows.take_seat(runtime.matches, principal, match_id, flows.parse_seat(seat), body.entropy,
+    outcome = await tables.take_seat(runtime.matches, principal, match_id, flows.parse_seat(seat), body.entropy,
                                     body.command_id)
     return await _answer(runtime, match_id, outcome, principal)
 
@@ -138,7 +149,7 @@ async def give_entropy(match_id: PathStr, seat: PathStr, principal: Caller, runt
                                                                       {"entropy": "words only I know"})])]
                        ) -> dict[str, Any]:
     at = flows.parse_seat(seat)
-    entropy = flows.checked_entropy(data.entropy)
+    entropy = tables.checked_entropy(data.entropy)
     chain = await runtime.matches.give_entropy(match_id, at, player_id=principal.player_id, entropy=entropy)
     return {"match_id": match_id, "seat": str(at), "chain": chain}
 
@@ -148,7 +159,7 @@ async def give_entropy(match_id: PathStr, seat: PathStr, principal: Caller, runt
         responses=responses(200, CommandOut, [ex("left", COMMAND_EXAMPLE)], "The new version and events", 400, 401,
                             403, 404, 422, 429))
 async def leave_seat(match_id: PathStr, seat: PathStr, principal: Caller, runtime: Runtime) -> CommandOut:
-    outcome = await flows.leave_seat(runtime.matches, principal, match_id, flows.parse_seat(seat))
+    outcome = await tables.leave_seat(runtime.matches, principal, match_id, flows.parse_seat(seat))
     return await _answer(runtime, match_id, outcome, principal)
 
 
@@ -159,7 +170,7 @@ async def leave_seat(match_id: PathStr, seat: PathStr, principal: Caller, runtim
       responses=responses(200, CommandOut, [ex("started", COMMAND_EXAMPLE)], "The start and the first deal", 401,
                           403, 404, 422, 429))
 async def start_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> CommandOut:
-    outcome = await flows.start(runtime.matches, principal, match_id)
+    outcome = await tables.start(runtime.matches, principal, match_id)
     return await _answer(runtime, match_id, outcome, principal)
 
 
@@ -174,12 +185,12 @@ async def rematch(match_id: PathStr, principal: Caller, runtime: Runtime,
                   data: Annotated[Rematch | None, Body(examples=[ex("with entropy", {"entropy": "my words"}),
                                                                  ex("nothing", {})])] = None) -> Response:
     entropy = data.entropy if data is not None else None
-    return await _created(runtime, await flows.rematch(runtime.matches, principal, match_id, entropy), principal)
+    return await _created(runtime, await tables.rematch(runtime.matches, principal, match_id, entropy), principal)
 
 
 async def _answer(runtime: Any, match_id: str, outcome: Any, principal: Principal) -> CommandOut:
     state = await runtime.matches.load(match_id)
-    seat = flows.seat_of(state, principal.player_id)
+    seat = tables.seat_of(state, principal.player_id)
     return CommandOut(match_id=match_id, version=outcome.version, events=flows.show(state, outcome.events, seat))
 
 

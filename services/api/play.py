@@ -21,6 +21,7 @@ from domain import match as rules
 from domain.chains import as_record
 from domain.game import RuleViolation
 from infra.store import CommandConflictError, ConcurrencyError
+from services import tables
 from services.api import flows
 from services.api.auth import authenticated
 from services.api.errors import ApiError, convert
@@ -62,10 +63,10 @@ async def act(match_id: PathStr, data: Annotated[dict[str, Any], ACTION_BODY], p
         # The seats are fixed once a match plays: a cached state names the caller's seat without a
         # read (the service itself reads what is fresh). Anything else is read from the store.
         state = await runtime.matches.peek(match_id)
-        seat = flows.seat_of(state, principal.player_id)
+        seat = tables.seat_of(state, principal.player_id)
         if seat is None or state.status != "playing":
             state = await runtime.matches.load(match_id)
-            seat = flows.seat_of(state, principal.player_id)
+            seat = tables.seat_of(state, principal.player_id)
         fields = {k: v for k, v in data.items() if k not in ENVELOPE_FIELDS}
         # A caller without a seat still goes through the service, which answers replays and
         # staleness first and then the rules' not_your_seat, keeping the order of checks.
@@ -97,7 +98,7 @@ async def events(match_id: PathStr, principal: Caller, runtime: Runtime,
     state = await runtime.matches.load(match_id)
     await ensure_readable(runtime, principal, state, "view", route="events")
     recorded = await runtime.matches.events(match_id, after)
-    seat = flows.seat_of(state, principal.player_id)
+    seat = tables.seat_of(state, principal.player_id)
     shown = flows.show(state, [(v, e) for v, e, _ in recorded], seat)
     return EventsOut(match_id=match_id, version=max([state.version, *(e.version for e in shown)]), events=shown)
 

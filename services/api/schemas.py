@@ -17,6 +17,7 @@ from litestar.openapi.spec import Example
 from litestar.di import NamedDependency
 from litestar.params import Body, FromQuery, PathParameter, QueryParameter
 
+from domain.envelope import ALIASES, ENVELOPE_FIELDS
 from infra.players import Principal
 from services.runtime import Runtime as OpenRuntime
 
@@ -184,10 +185,27 @@ VIEW_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "options": {"variant": "
                 "seats": {"N": {"kind": "player", "player_id": PLAYER_ID, "level": None}, "E": None, "S": None,
                           "W": None},
                 "status": "playing", "version": 9, "commitment": "9f2c…", "seat": "N", "details": None,
-                "table": {"phase": "auction", "turn": "N", "hand": ["7S", "JH", "AD", "KC", "9H"],
-                          "turn_up": "TS", "legal": [{"action": "pass"}, {"action": "take"}]},
+                "table": {"game": "belote", "seat": "N", "phase": "auction", "match_score": {"NS": 0, "EW": 0},
+                          "deal_index": 0, "dealer": "W", "turn": "N", "contract": None, "trick": None, "tricks": [],
+                          "hand": ["7S", "JH", "AD", "KC", "9H"], "legal": [{"action": "take"}, {"action": "pass"}],
+                          "deal_points": {"NS": 0, "EW": 0}, "winner": None,
+                          "options": {"variant": "classic", "rules": "house", "combinations": True, "target": 1000,
+                                      "deals": 1},
+                          "history": [], "pool": 0, "deal": 1, "points": {"NS": 0, "EW": 0},
+                          "hand_sizes": {"N": 5, "E": 5, "S": 5, "W": 5}, "turn_up": "TS", "calls": [],
+                          "announces": [], "declared": {}, "combinations_team": None, "combinations_shown": [],
+                          "result": None, "deal_score": {"NS": 0, "EW": 0}},
                 "to_act": ["N"], "clock": None, "deadline": None, "hints_used": {"N": 1, "E": 0, "S": 0, "W": 0},
                 "hints_limit": 10}
+
+TABLE_ENVELOPE = (
+    "`table` is the game's view for the seat. In every game it carries the same fields with the same meaning "
+    f"(docs/api.md, \"The view envelope\"): {', '.join(f'`{f}`' for f in ENVELOPE_FIELDS)}; `deal_index` counts "
+    "deals from 0, as the events, records, replays and exports do. The game's own fields sit beside them. "
+    "Deprecated aliases, kept with the same value: "
+    + "; ".join(f"{game}: " + ", ".join(f"`{old}` (= `{new}`)" for old, new in names.items())
+                for game, names in ALIASES.items())
+    + "; and `deal` in Belote and Five Hundred, the deals started (= `deal_index` + 1).")
 
 ERRORS: dict[int, tuple[str, list[Example]]] = {
     400: ("Malformed request: bad JSON, a wrong type, an unknown game or option", [
@@ -229,7 +247,10 @@ ERRORS: dict[int, tuple[str, list[Example]]] = {
 
 def responses(status: int, container: Any, examples: list[Example], description: str,
               *errors: int) -> dict[int, ResponseSpec]:
-    """The success response with its examples, plus the listed error responses with theirs."""
+    """The success response with its examples, plus the listed error responses with theirs. A
+    bare `list` is a list of JSON objects: an array schema without `items` leaves generated
+    clients unable to read the answer."""
+    container = list[dict[str, Any]] if container is list else container
     out = {status: ResponseSpec(data_container=container, description=description, examples=examples,
                                 generate_examples=False)}
     for code in errors:

@@ -62,7 +62,9 @@ CONFLICT = ex("already started", {"code": "already_started", "message": "the tou
 
 def answers(status: int, container: Any, examples: list, description: str, *errors: int,
             media_type: str = "application/json") -> dict[int, ResponseSpec]:
-    """The success response with its examples, and the errors a tournament route answers."""
+    """The success response with its examples, and the errors a tournament route answers (a
+    bare `list` is a list of objects, as in `schemas.responses`)."""
+    container = list[dict[str, Any]] if container is list else container
     out = {status: ResponseSpec(data_container=container, description=description, examples=examples,
                                 generate_examples=False, media_type=media_type)}
     own = {404: ("No such tournament", [UNKNOWN]), 409: ("A conflict with the tournament's state", [CONFLICT]),

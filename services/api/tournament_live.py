@@ -32,7 +32,9 @@ from litestar.params import FromPath, FromQuery
 
 from domain import tournaments as rules
 from domain.tournaments import events as ev
+from services.api import asyncapi as A
 from services.api import tournament_examples as X
+from services.api.asyncapi import Channel
 from services.api.auth import authenticated, bearer_token, principal_from_token
 from services.api.live_deps import until_disconnect
 from services.api.ratelimit import rate_limited
@@ -208,3 +210,12 @@ def _error(code: str, message: str, version: int = 0) -> str:
 
 
 ROUTES = [live, live_ws]
+CHANNELS = (
+    Channel("tournamentSocket", "/v1/tournaments/{tournament_id}/ws", "ws",
+            "A tournament as the caller may see it: the snapshot with the standings, then every event; closes "
+            "1000 after tournament_closed, 4401 unauthorized, 4404 unknown_tournament.",
+            (A.TOURNAMENT_SNAPSHOT, A.EVENT, A.ERROR), (A.AUTH,), A.AFTER),
+    Channel("tournamentStream", "/v1/tournaments/{tournament_id}/live", "http",
+            "The same messages as tournamentSocket on SSE or NDJSON (by Accept).",
+            (A.TOURNAMENT_SNAPSHOT, A.EVENT, A.ERROR), (), A.AFTER),
+)

@@ -14,22 +14,24 @@ import csv
 import datetime as dt
 import io
 import uuid
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
-from litestar import Response, delete, get, post
+from litestar import Request, Response, delete, get, post
 from litestar.params import Body
 
 from domain import tournaments as rules
 from domain.game import RuleViolation
 from domain.tournaments import events as ev
+from infra.projections import standings as standings_projection
 from infra.projections.standings import TournamentStandings
 from services.api.auth import authenticated, requires
 from services.api.errors import ApiError
 from services.api.ratelimit import rate_limited
 from services.api import tournament_examples as X
 from services.api import tournament_live
-from services.api.schemas import BEARER, Caller, FromQuery, PathStr, Runtime, ex
+from services.api import paging
+from services.api.schemas import BEARER, Caller, FromQuery, Limit, PathStr, Runtime, ex
 from services.api.tournament_views import HANDLERS, _owner, owns, sees_all, service, standings, view
 from services.features import Feature, plain
 from services.runtime import Runtime as OpenRuntime
@@ -98,6 +100,36 @@ async def create(data: Annotated[CreateIn, Body(examples=X.CREATE_EXAMPLES)], pr
                        {"field": "$.boards" if deal is None else f"$.boards.deals[{deal}]", **violation.details}) from None
     state = await service(runtime).load(tid)
     return Response(view(state, True), status_code=201, headers={"Location": f"/v1/tournaments/{tid}"})
+
+
+LIST_EXAMPLE = [{"tournament_id": "c0a8012e-4f3b-5b1a-9d2e-7f6a5b4c3d2e", "name": "Friday cup", "game": "belote",
+                 "format": "swiss", "individual": False, "status": "registering",
+                 "organiser": "0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a", "schedule": "2026-12-04T20:00:00+00:00",
+                 "entries": 6, "created_at": "2026-12-01T18:00:00+00:00"}]
+Status = Literal["registering", "running", "closed"]
+
+
+@get("/v1/tournaments", guards=READER, tags=TAGS, security=BEARER, summary="Tournaments, newest first",
+    
+     description="Every tournament, or those of one `status`, newest first, in pages of `limit` (1..200, default "
+                 "50); when a next page may exist the answer has `Link: <…&cursor=…>; rel=\"next\"`. `entries` "
+                 "counts the entries not withdrawn.",
+     responses=X.answers(200, list, [ex("open for entries", LIST_EXAMPLE)], "Tournaments", 400, 401, 429))
+async def list_tournaments(request: Request, runtime: Runtime, status: FromQuery[Status | None] = None,
+                           limit: Limit = 50, cursor: paging.Cursor = None) -> Response:
+    rows = await standings_projection.listing(runtime.pool, status, None, limit, paging.decode(cursor))
+    return paging.page(request, rows, limit, "created_at", "tournament_id")
+
+
+@get("/v1/tournaments/mine", guards=READER, tags=TAGS, security=BEARER,
+     summary="Tournaments I organise or play an entry in",
+     description="As `GET /v1/tournaments`, for the tournaments I organise or hold an entry in.",
+     responses=X.answers(200, list, [ex("mine", LIST_EXAMPLE)], "Tournaments", 400, 401, 429))
+async def my_tournaments(request: Request, principal: Caller, runtime: Runtime, status: FromQuery[Status | None] = None,
+                         limit: Limit = 50, cursor: paging.Cursor = None) -> Response:
+    rows = await standings_projection.listing(runtime.pool, status, principal.player_id, limit,
+                                              paging.decode(cursor))
+    return paging.page(request, rows, limit, "created_at", "tournament_id")
 
 
 @get("/v1/tournaments/{tournament_id:str}", guards=READER, tags=TAGS, security=BEARER, exception_handlers=HANDLERS,
@@ -202,7 +234,7 @@ async def export(tournament_id: PathStr, principal: Caller, runtime: Runtime,
     return Response({"tournament": view(state, sees_all(principal, state)), "standings": table})
 
 
-ROUTES = [create, read, register_entry, withdraw, start, pair, results, get_standings, export]
+ROUTES = [list_tournaments, my_tournaments, create, read, register_entry, withdraw, start, pair, results, get_standings, export]
 
 
 async def organiser_of(runtime: OpenRuntime, match_id: str) -> str | None:
@@ -222,4 +254,5 @@ async def board_public(runtime: OpenRuntime, match_id: str) -> bool:
 
 FEATURE = Feature("tournaments", routes=(*ROUTES, *tournament_live.ROUTES), projections=(plain(TournamentStandings),),
                   public_checks=(board_public,), organiser_lookups=(organiser_of,), entrant_lookups=(entrants_of,),
-                  after_commit=(workers.after_commit,), tasks=(workers.register_tasks,))
+                  after_commit=(workers.after_commit,), tasks=(workers.register_tasks,),
+                  channels=tournament_live.CHANNELS)

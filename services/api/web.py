@@ -1,7 +1,8 @@
 """The reference web client (issue 11): static files, no build step.
 
 `GET /` is the player's page (`services/web/index.html`), `GET /admin` the admin's page for
-stepping through a disputed deal (`admin.html`); their scripts and style are under `/web/`.
+stepping through a disputed deal (`admin.html`), `GET /verify` the standalone page that
+recomputes a match record's deals (`verify.html`: one file, nothing else of Atout's); their scripts and style are under `/web/`.
 Nothing here needs a token: the pages talk to the same public API as any other client
 (`docs/web-client.md`). The files ship as package data (`pyproject.toml`).
 """
@@ -33,5 +34,10 @@ async def admin() -> File:
     return _page("admin.html")
 
 
-ROUTES = [index, admin, create_static_files_router(path="/web", directories=[WEB_DIR], name="web",
+@get("/verify", include_in_schema=False, name="web_verify")
+async def verify() -> File:
+    return _page("verify.html")
+
+
+ROUTES = [index, admin, verify, create_static_files_router(path="/web", directories=[WEB_DIR], name="web",
                                                    include_in_schema=False)]

@@ -10,6 +10,7 @@
 
 import { api, uuid } from "./api.js";
 import { choiceAction, renderActions, renderChoice } from "./actions.js";
+import { freshEntropy, verifyRecord } from "./fair.js";
 import { renderHint } from "./hints.js";
 import { SEATS, auctionOf, contractText, dealScoreOf, describeAction, h, renderTable, scoresOf } from "./table.js";
 
@@ -35,7 +36,10 @@ const state = {
   reconnectTimer: null,
   pick: null,           // a choice of several cards in progress: {key, chosen: Set}
   hint: null,           // the last hint asked: {match, version, action, reason, used, limit}
+  fair: null,           // the match record's deals verified here: {ok, deals, error}
+  verifying: null,
 };
+const ENTROPY_KEY = "atout.entropy";
 
 function loadSession() {
   try { return JSON.parse(localStorage.getItem(STORE_KEY)); } catch { return null; }
@@ -46,6 +50,17 @@ function call(method, path, body) {
     if (err.status === 401) { localStorage.removeItem(STORE_KEY); state.session = null; route(); }
     throw err;
   });
+}
+
+// The entropy strings this browser gave each match's seat, to check the record's against.
+function givenEntropy(matchId) {
+  try { return (JSON.parse(localStorage.getItem(ENTROPY_KEY)) || {})[matchId] || []; } catch { return []; }
+}
+function rememberEntropy(matchId, text) {
+  let all = {};
+  try { all = JSON.parse(localStorage.getItem(ENTROPY_KEY)) || {}; } catch { /* start again */ }
+  all[matchId] = [...(all[matchId] || []), text].slice(-50);
+  localStorage.setItem(ENTROPY_KEY, JSON.stringify(all));
 }
 
 function show(screen) {
@@ -107,10 +122,13 @@ async function createMatch(ev) {
   const seats = {};
   for (const sel of document.querySelectorAll("#create-form select[data-seat]")) seats[sel.dataset.seat] = sel.value;
   const body = { game, options, seats, command_id: uuid() };
+  const entropy = Object.values(seats).includes("me") ? freshEntropy() : null;
+  if (entropy !== null) body.entropy = entropy;
   const [bid, play] = [$("create-clock-bid").value, $("create-clock-play").value];
   if (bid || play) body.clock = { bid: Number(bid || play), play: Number(play || bid) };
   try {
     const view = await call("POST", "/v1/matches", body);
+    if (entropy !== null) rememberEntropy(view.match_id, entropy);
     location.hash = `#/match/${view.match_id}`;
   } catch (err) { alert(`${err.code || "error"}: ${err.message}`); }
 }
@@ -139,7 +157,9 @@ async function refreshLobby() {
 
 async function join(matchId, seat) {
   try {
-    await call("POST", `/v1/matches/${matchId}/seats/${seat}`, { command_id: uuid() });
+    const entropy = freshEntropy();
+    await call("POST", `/v1/matches/${matchId}/seats/${seat}`, { command_id: uuid(), entropy });
+    rememberEntropy(matchId, entropy);
     if (location.hash === `#/match/${matchId}`) { reconnect(true); refresh(); }
     else location.hash = `#/match/${matchId}`;
   } catch (err) { alert(`${err.code || "error"}: ${err.message}`); }
@@ -151,12 +171,14 @@ function enterMatch(id) {
   if (state.matchId === id) return;
   leaveMatch();
   Object.assign(state, { matchId: id, view: null, lastVersion: 0, finished: false, retry: 0, log: [], pick: null,
-                         hint: null });
+                         hint: null, fair: null, renewed: 0, entropyChain: 0 });
   show("table");
   $("table").replaceChildren(h("p", { class: "loading" }, "Loading the table…"));
   $("log").replaceChildren();
+  renderFair();
   refresh();
   connect();
+  verifyDeals();
 }
 
 function leaveMatch() {
@@ -194,6 +216,11 @@ function connect() {
       state.lastVersion = m.version;
       if (m.event) addLog(m.version, m.event);
       if (m.event && m.event.type === "match_finished") state.finished = true;
+      if (m.event && (m.event.type === "deal_finished" || m.event.type === "match_finished")) verifyDeals();
+      if (m.event && m.event.type === "chain_renewed") {
+        state.renewed = Math.max(state.renewed || 0, m.event.chain);
+        giveFreshEntropy();
+      }
       schedule(40);
     } else if (m.type === "error") {
       if (m.details && m.details.after) state.lastVersion = Math.max(state.lastVersion, m.details.after);
@@ -230,7 +257,7 @@ async function refresh() {
     try {
       const view = await call("GET", `/v1/matches/${id}`);
       if (id !== state.matchId) return;
-      if (!state.view || view.version >= state.view.version) { state.view = view; render(); }
+      if (!state.view || view.version >= state.view.version) { state.view = view; render(); giveFreshEntropy(); }
     } catch (err) {
       if (err.status === 404) say("no such match", "error");
     } finally {
@@ -265,6 +292,75 @@ function addLog(version, event) {
   if (state.log.length > 40) state.log.shift();
   const log = $("log");
   log.replaceChildren(...state.log.slice().reverse().map((l) => h("li", { dataset: { version: l.version } }, l.text)));
+}
+
+// --- the fair deal: every finished deal recomputed here, from the public record --------------
+
+async function verifyDeals() {
+  const id = state.matchId;
+  if (!id || !state.session) return;
+  if (state.verifying) { state.verifyAgain = true; return; }
+  state.verifying = (async () => {
+    try {
+      const record = await call("GET", `/v1/matches/${id}/record`);
+      if (id !== state.matchId) return;
+      const seat = state.view && state.view.seat;
+      const given = givenEntropy(id);
+      state.fair = verifyRecord(record, seat && given.length ? { seat, given } : null);
+      // the stream's chain_renewed may have passed unseen (before this page, or in a replay)
+      for (const r of record.renewals || []) state.renewed = Math.max(state.renewed || 0, r.chain);
+      giveFreshEntropy();
+    } catch (err) {
+      if (id !== state.matchId) return;
+      state.fair = { error: err.code === "board_sealed" ? "sealed until the round closes at every table"
+                                                       : `record not readable: ${err.code || err.message}` };
+    } finally {
+      state.verifying = null;
+      renderFair();
+      if (state.verifyAgain) { state.verifyAgain = false; verifyDeals(); }
+    }
+  })();
+}
+
+// The mark on the table (#fair) and each deal's line in the match's history (#deal-history).
+function renderFair() {
+  const mark = $("fair"), list = $("deal-history");
+  if (!mark || !list) return;
+  const fair = state.fair;
+  const shuffled = fair && fair.deals ? fair.deals.filter((d) => !d.imported) : [];
+  if (!fair) { mark.dataset.state = "pending"; mark.textContent = "fair deal: checking…"; }
+  else if (fair.error) { mark.dataset.state = "unknown"; mark.textContent = `fair deal: ${fair.error}`; }
+  else if (!fair.ok) {
+    const bad = fair.deals.filter((d) => !d.ok);
+    mark.dataset.state = "failed";
+    mark.textContent = `✗ DEAL VERIFICATION FAILED — deal ${bad.map((d) => d.deal ?? d.position + 1).join(", ")}: `
+      + [...new Set(bad.flatMap((d) => d.failed))].join(", ");
+  } else if (!shuffled.length) { mark.dataset.state = "none"; mark.textContent = "fair deal: no deal finished yet"; }
+  else {
+    mark.dataset.state = "verified";
+    mark.textContent = `✓ ${shuffled.length} deal${shuffled.length === 1 ? "" : "s"} verified${fair.tip_checked ? "" : " (links only: no tip)"}`;
+  }
+  mark.dataset.verified = String(shuffled.filter((d) => d.ok).length);
+  const link = $("verify-link");
+  if (link && state.matchId) link.href = `/verify?match=${encodeURIComponent(state.matchId)}`;
+  list.replaceChildren(...(fair && fair.deals ? fair.deals : []).map((d) => h("li", {
+    dataset: { deal: String(d.deal ?? ""), verified: String(d.ok), imported: String(!!d.imported) },
+    class: d.ok ? "verified" : "failed" },
+    d.imported ? `deal ${d.position + 1}: imported, not shuffled`
+      : d.ok ? `deal ${d.deal} ✓ verified` : `deal ${d.deal ?? "?"} ✗ FAILED: ${d.failed.join(", ")}`)));
+}
+
+// A renewed chain takes only entropy given after its tip was published: give fresh words, once
+// per chain, as soon as the view says which seat is mine (the event may come first).
+async function giveFreshEntropy() {
+  const id = state.matchId, seat = state.view && state.view.seat, chain = state.renewed || 0;
+  if (!id || !seat || chain <= (state.entropyChain || 0) || state.view.status === "finished") return;
+  state.entropyChain = chain;
+  const entropy = freshEntropy();
+  try {
+    await call("PUT", `/v1/matches/${id}/seats/${seat}/entropy`, { entropy });
+    rememberEntropy(id, entropy);
+  } catch (err) { say(`entropy for chain ${chain}: ${err.code}: ${err.message}`, "error"); }
 }
 
 async function nameOf(pid) {
@@ -416,7 +512,9 @@ function renderClock(deadline) {
 // the server makes one new match (its command id is derived from this one), so all land on it.
 async function rematch() {
   try {
-    const created = await call("POST", `/v1/matches/${state.matchId}/rematch`, {});
+    const entropy = freshEntropy();
+    const created = await call("POST", `/v1/matches/${state.matchId}/rematch`, { entropy });
+    rememberEntropy(created.match_id, entropy);
     location.hash = `#/match/${created.match_id}`;
   } catch (err) { say(`${err.code}: ${err.message}`, "error"); }
 }

@@ -19,14 +19,12 @@ import msgspec
 
 from domain import match as rules
 from domain.game import RuleViolation
-from infra.projections.bot_turns import CLOCK_PREFIX, CLOCK_SET, turn_of
+from infra.projections.bot_turns import CLOCK_SET, turn_of
 from infra.store import NewEvent, PostgresEventStore
+from infra.streams import clock_stream
 from services.matches import stream_of
 
 MAX_SECONDS = 24 * 3600
-# A match's clock never changes once it has started (it is set before the start), so each
-# process keeps what it read: at most this many matches, the oldest forgotten first.
-_KNOWN_CLOCKS: dict[str, dict[str, float] | None] = {}
 KNOWN_CLOCKS = 4096
 
 
@@ -47,21 +45,30 @@ def parse_clock(raw: Any) -> dict[str, float]:
 async def set_clock(store: PostgresEventStore, match_id: str, clock: Mapping[str, Any]) -> dict[str, float]:
     """Give a match its clock (once; a second call with the same clock is a no-op)."""
     parsed = parse_clock(clock)
-    stream = f"{CLOCK_PREFIX}{match_id}"
+    stream = clock_stream(match_id)
     await store.append(stream, 0, [NewEvent(type=CLOCK_SET, data=msgspec.json.encode(parsed))],
                        command_id=uuid.uuid5(uuid.NAMESPACE_URL, f"atout:clock:{match_id}"))
     return parsed
 
 
-async def clock_of(store: PostgresEventStore, match_id: str) -> dict[str, float] | None:
-    """A started match's clock ({"bid": s, "play": s}), None without one; read once a process."""
-    if match_id not in _KNOWN_CLOCKS:
-        events = await store.read_stream(f"{CLOCK_PREFIX}{match_id}")
-        clocks = [msgspec.json.decode(e.data) for e in events if e.type == CLOCK_SET and e.data is not None]
-        if len(_KNOWN_CLOCKS) >= KNOWN_CLOCKS:
-            del _KNOWN_CLOCKS[next(iter(_KNOWN_CLOCKS))]
-        _KNOWN_CLOCKS[match_id] = clocks[-1] if clocks else None
-    return _KNOWN_CLOCKS[match_id]
+class Clocks:
+    """The clocks of started matches, read once per runtime: a match's clock never changes
+    once it has started (it is set before the start), so a runtime keeps what it read, at
+    most `size` matches, the oldest forgotten first."""
+
+    def __init__(self, store: PostgresEventStore, size: int = KNOWN_CLOCKS) -> None:
+        self.store, self.size = store, size
+        self._known: dict[str, dict[str, float] | None] = {}
+
+    async def of(self, match_id: str) -> dict[str, float] | None:
+        """A started match's clock ({"bid": s, "play": s}), None without one."""
+        if match_id not in self._known:
+            events = await self.store.read_stream(clock_stream(match_id))
+            clocks = [msgspec.json.decode(e.data) for e in events if e.type == CLOCK_SET and e.data is not None]
+            if len(self._known) >= self.size:
+                del self._known[next(iter(self._known))]
+            self._known[match_id] = clocks[-1] if clocks else None
+        return self._known[match_id]
 
 
 async def deadline_of(store: PostgresEventStore, state: rules.MatchState,

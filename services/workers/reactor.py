@@ -14,8 +14,13 @@ from typing import Any
 
 from celery import Celery
 
-from infra.projections.bot_turns import BotTurns, Turn
+from domain.game import RuleViolation
+from infra.projections.bot_turns import BotTurns, Turn, idle_matches, overdue_turns
+from infra.projections.lobby import full_matches
+from infra.store import CommandConflictError, ConcurrencyError
 from infra.settings import Settings
+from services.matches import UnknownMatch
+from services.tables import command_id_for
 from services.workers.app import make_app
 
 log = logging.getLogger(__name__)
@@ -59,40 +64,12 @@ def takeover_at(app: Celery, match_id: str, seat: str, version: int, due: float)
                   countdown=min(wait, MAX_COUNTDOWN))
 
 
-SWEEP = """
-SELECT match_id, version, bots, humans, due_at, extract(epoch FROM due_at - now()) AS due_in,
-       takeovers, extract(epoch FROM takeover_at - now()) AS takeover_in
-FROM bot_turns
-WHERE (cardinality(bots) > 0 AND updated_at < now() - make_interval(secs => $1))
-   OR (cardinality(humans) > 0 AND due_at IS NOT NULL AND due_at < now() - make_interval(secs => 1))
-   OR (cardinality(takeovers) > 0 AND takeover_at IS NOT NULL AND takeover_at < now() - make_interval(secs => 1))
-ORDER BY updated_at LIMIT $2
-"""
-
-IDLE = """
-SELECT match_id, version FROM bot_turns
-WHERE last_event_at < now() - make_interval(secs => $1)
-ORDER BY last_event_at LIMIT $2
-"""
-
-
-def _left(seconds: Any) -> float | None:
-    return None if seconds is None else max(0.0, float(seconds))
-
-
 async def sweep(pool: Any, app: Celery, overdue: float = OVERDUE_AFTER, limit: int = 1000, *,
                 matches: Any = None, abandon_after: float | None = None) -> int:
     """Re-schedule the turn of every match whose bot, clock or takeover is overdue, and
     (given the game service) start the full matches that did not start and abandon the
     matches idle for `abandon_after`; how many."""
-    import asyncpg
-
-    try:
-        rows = await pool.fetch(SWEEP, overdue, limit)
-    except asyncpg.UndefinedTableError:
-        return 0                       # the projector has not created its table yet
-    turns = [Turn(r["match_id"], r["version"], tuple(r["bots"]), tuple(r["humans"]), _left(r["due_in"]),
-                  tuple(r["takeovers"]), _left(r["takeover_in"])) for r in rows]
+    turns = await overdue_turns(pool, overdue, limit)
     if turns:
         log.info("sweeper: re-scheduling %d overdue turns", len(turns))
         scheduler(app)(turns)
@@ -107,55 +84,26 @@ async def sweep(pool: Any, app: Celery, overdue: float = OVERDUE_AFTER, limit: i
 async def abandon_idle(pool: Any, matches: Any, after: float, limit: int = 1000) -> list[str]:
     """`match_abandoned` in every open or playing match with no event for `after` seconds
     (by the `bot_turns` read model; a match that moved on since is left alone)."""
-    import asyncpg
-
-    from domain.game import RuleViolation
-    from infra.store import CommandConflictError, ConcurrencyError
-    from services.matches import UnknownMatch
-
-    try:
-        rows = await pool.fetch(IDLE, after, limit)
-    except asyncpg.UndefinedTableError:
-        return []
     out = []
-    for row in rows:
+    for match_id, version in await idle_matches(pool, after, limit):
         try:
-            await matches.abandon(row["match_id"], expected_version=row["version"], idle_seconds=after)
+            await matches.abandon(match_id, expected_version=version, idle_seconds=after)
         except (ConcurrencyError, CommandConflictError, RuleViolation, UnknownMatch):
             continue
-        out.append(row["match_id"])
+        out.append(match_id)
     if out:
         log.info("sweeper: abandoned %d idle matches", len(out))
     return out
-
-
-FULL = """
-SELECT l.match_id FROM lobby l JOIN bot_turns b USING (match_id)
-WHERE l.free_seats = 0 AND b.last_event_at < now() - make_interval(secs => $1)
-ORDER BY b.last_event_at LIMIT $2
-"""
 
 
 async def start_full(pool: Any, matches: Any, after: float, limit: int = 1000) -> list[str]:
     """Start every open match whose seats have all been taken for `after` seconds: its
     auto-start was interrupted (a crash) or failed (a match repaired since). The command id is
     the one the API's auto-start uses, so racing it makes one start."""
-    import uuid
-
-    import asyncpg
-
-    from domain.game import RuleViolation
-    from infra.store import CommandConflictError, ConcurrencyError
-
-    try:
-        rows = await pool.fetch(FULL, after, limit)
-    except asyncpg.UndefinedTableError:
-        return []
     out = []
-    for row in rows:
-        match_id = row["match_id"]
+    for match_id in await full_matches(pool, after, limit):
         try:
-            await matches.start(match_id, command_id=uuid.uuid5(uuid.NAMESPACE_URL, f"atout:{match_id}:start"))
+            await matches.start(match_id, command_id=command_id_for(match_id, "start"))
         except (ConcurrencyError, CommandConflictError, RuleViolation):
             continue                   # started, or a seat left, meanwhile
         except Exception as error:     # the next sweep tries again; say so without the message

@@ -22,6 +22,7 @@ import asyncpg
 
 from celery import Celery
 
+from infra.projections.standings import due_tournaments
 from infra.store import AppendResult
 from infra.streams import match_id_of
 from services.features import AfterCommit
@@ -32,30 +33,19 @@ from services.workers.app import make_app
 
 log = logging.getLogger(__name__)
 
-DUE = """
-SELECT tournament_id, status FROM tournament_standings
-WHERE (status = 'registering' AND schedule IS NOT NULL AND schedule <= now()) OR status = 'running'
-ORDER BY schedule NULLS LAST LIMIT $1
-"""
-
-
 async def tick(service: TournamentService, limit: int = 200) -> dict[str, int]:
     """Start what is due, advance what runs; how many of each."""
-    try:
-        rows = await service.pool.fetch(DUE, limit)
-    except asyncpg.UndefinedTableError:
-        return {"started": 0, "advanced": 0}          # the projector has not created its table yet
     started = advanced = 0
-    for row in rows:
+    for tournament_id, status in await due_tournaments(service.pool, limit):
         try:
-            if row["status"] == "registering":
-                await service.start(row["tournament_id"])
+            if status == "registering":
+                await service.start(tournament_id)
                 started += 1
             else:
-                await service.advance(row["tournament_id"])
+                await service.advance(tournament_id)
                 advanced += 1
         except Exception:
-            log.exception("tournament %s could not move on", row["tournament_id"])
+            log.exception("tournament %s could not move on", tournament_id)
     return {"started": started, "advanced": advanced}
 
 

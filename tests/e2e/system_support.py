@@ -80,3 +80,33 @@ def running_system(data: Path, database_url: str, redis_url: str, redis_prefix: 
             except subprocess.TimeoutExpired:
                 kill()
                 proc.wait(5)
+
+
+@contextlib.contextmanager
+def serving(tmp: Path, database_url: str, redis_url: str, redis_prefix: str, **settings: str) -> Iterator[str]:
+    """`atout serve` (no projector: nothing here needs one) with more ATOUT_ settings."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
+    env.update(ATOUT_PORT=str(port), ATOUT_DATABASE_URL=database_url, ATOUT_REDIS_URL=redis_url,
+               ATOUT_REDIS_PREFIX=redis_prefix, ATOUT_LOG_LEVEL="warning", **settings)
+    log = tmp / f"serve-{port}.log"
+    proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--no-projector"], env=env, cwd=ROOT,
+                            stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, log.read_text()
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
+                    break
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)

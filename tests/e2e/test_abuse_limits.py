@@ -9,15 +9,10 @@ import asyncio
 import base64
 import contextlib
 import json
-import os
 import re
 import secrets
 import socket
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -26,41 +21,10 @@ from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
 from infra.projections.publisher import match_channel
-from tests.e2e.system_support import free_port
+from tests.e2e.system_support import serving
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@contextlib.contextmanager
-def serving(tmp: Path, database_url: str, redis_url: str, redis_prefix: str, **settings: str) -> Iterator[str]:
-    """`atout serve` (no projector: nothing here needs one) with more ATOUT_ settings."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
-    env.update(ATOUT_PORT=str(port), ATOUT_DATABASE_URL=database_url, ATOUT_REDIS_URL=redis_url,
-               ATOUT_REDIS_PREFIX=redis_prefix, ATOUT_LOG_LEVEL="warning", **settings)
-    log = tmp / f"serve-{port}.log"
-    proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--no-projector"], env=env, cwd=ROOT,
-                            stdout=open(log, "wb"), stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, log.read_text()
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
-                    break
-            assert time.monotonic() < deadline, log.read_text()
-            time.sleep(0.1)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
 
 
 def register(base: str, headers: dict[str, str] | None = None) -> httpx.Response:
@@ -94,7 +58,7 @@ def test_a_client_cannot_reset_the_registration_limit_with_x_forwarded_for(
     """Registration is limited per client address; a header any client can write must not
     give it a new address per request (uvicorn believed it from 127.0.0.1, every local client)."""
     with serving(tmp_path, migrated_database_url, redis_url, f"{redis_prefix}:xff1",
-                 ATOUT_RATE_LIMIT_REQUESTS="3") as base:
+                 ATOUT_RATE_LIMIT_REQUESTS="3", ATOUT_RATE_LIMIT_WINDOW="3600") as base:
         answers = [register(base, {"X-Forwarded-For": f"203.0.113.{i}"}).status_code for i in range(5)]
     assert answers[:3] == [201, 201, 201] and answers[3:] == [429, 429], answers
 
@@ -102,7 +66,7 @@ def test_a_client_cannot_reset_the_registration_limit_with_x_forwarded_for(
 def test_a_trusted_proxy_names_the_client(tmp_path, migrated_database_url, redis_url, redis_prefix) -> None:
     """Behind a proxy named in ATOUT_TRUSTED_PROXIES the limit follows the address it forwards."""
     with serving(tmp_path, migrated_database_url, redis_url, f"{redis_prefix}:xff2",
-                 ATOUT_RATE_LIMIT_REQUESTS="2", ATOUT_TRUSTED_PROXIES="127.0.0.0/8, ::1") as base:
+                 ATOUT_RATE_LIMIT_REQUESTS="2", ATOUT_RATE_LIMIT_WINDOW="3600", ATOUT_TRUSTED_PROXIES="127.0.0.0/8, ::1") as base:
         others = [register(base, {"X-Forwarded-For": f"203.0.113.{i}"}).status_code for i in range(4)]
         same = [register(base, {"X-Forwarded-For": "198.51.100.7"}).status_code for _ in range(3)]
     assert others == [201] * 4 and same == [201, 201, 429], (others, same)

@@ -40,7 +40,16 @@ def route_handlers(route):
 mounted = {getattr(h, "fn", h) for route in app.routes for h in route_handlers(route)}
 declared = {getattr(h, "fn", h) for h in handlers(bootstrap.route_handlers())}
 worker = bootstrap.worker_app(settings)
+import importlib, pkgutil
+import services.api
+undeclared = []
+for info in pkgutil.iter_modules(services.api.__path__):
+    module = importlib.import_module(f"services.api.{info.name}")
+    for handler in handlers(getattr(module, "ROUTES", [])):
+        if getattr(handler, "fn", handler) not in mounted:
+            undeclared.append(f"{info.name}:{getattr(getattr(handler, 'fn', handler), '__name__', handler)}")
 print(json.dumps({
+    "undeclared": sorted(undeclared),
     "features": [f.name for f in bootstrap.FEATURES],
     "missing_routes": sorted(str(getattr(h, "__name__", h)) for h in declared - mounted),
     "paths": sorted({p for route in app.routes for p in [route.path]}),
@@ -60,24 +69,26 @@ def processes() -> dict:
 
 
 def test_the_features_are_the_literal_list(processes) -> None:
-    assert processes["features"] == ["site", "players", "matches", "hints", "live streams", "bots and clocks", "tournaments",
-                                     "disputes", "suspended matches"]
+    assert processes["features"] == ["site", "players", "matches", "hints", "live streams", "bots and clocks",
+                                     "tournaments", "disputes", "suspended matches", "account stream"]
 
 
 def test_the_api_mounts_every_declared_route(processes) -> None:
+    """And every route a module of services/api defines (its `ROUTES`) is declared by a feature."""
     assert processes["missing_routes"] == []
+    assert processes["undeclared"] == []
     paths = set(processes["paths"])
     for path in ("/healthz", "/metrics", "/v1/players", "/v1/matches/{match_id:str}/actions",
                  "/v1/matches/{match_id:str}/ws", "/v1/tournaments/{tournament_id:str}/live",
                  "/v1/admin/disputes", "/v1/matches/{match_id:str}/disputes", "/v1/matches/{match_id:str}/hint",
-                 "/v1/admin/matches/suspended"):
+                 "/v1/admin/matches/suspended", "/v1/stream/me", "/v1/stream/me/ws"):
         assert path in paths, path
     assert processes["lifespans"] >= 1                     # the live streams' fan-out
 
 
 def test_the_projector_runs_every_declared_projection(processes) -> None:
     assert processes["projections"] == ["match_summaries", "lobby", "hand_records", "publisher", "bot_turns",
-                                        "tournament_standings", "disputes"]
+                                        "tournament_standings", "disputes", "account_events"]
 
 
 def test_the_worker_and_beat_run_every_declared_task(processes) -> None:

@@ -25,7 +25,7 @@ def test_each_seat_sees_its_own_hand_and_its_legal_actions_only():
 
 def test_a_spectator_sees_no_hand_and_no_legal_actions():
     view = GAME.view(deal(dealer=S), None)
-    assert view.hand == () and view.legal == [] and view.seat is None
+    assert view.hand is None and view.legal == [] and view.seat is None
 
 
 def test_the_auction_and_the_contract_are_public():
@@ -43,7 +43,7 @@ def test_only_the_contractor_sees_the_kitty_and_his_discards():
     assert {"JK", "AS", "AH"} <= set(GAME.view(state, W).hand)
     assert GAME.view(state, W).kitty_taken == ("JK", "AS", "AH")     # which of his cards came from it
     for seat in (N, E, S, None):
-        assert not {"JK", "AS", "AH"} & set(GAME.view(state, seat).hand)
+        assert not {"JK", "AS", "AH"} & set(GAME.view(state, seat).hand or ())
         assert GAME.view(state, seat).kitty_taken == ()
     state = act(state, discard(W, ["JK", "AS", "AH"]))
     assert GAME.view(state, W).kitty_taken == ("JK", "AS", "AH")
@@ -57,12 +57,15 @@ def test_played_cards_and_tricks_are_public():
     state = contract(N, 6, "S", dealer=W, hands={N: ["AS"]})
     state = act(state, play(N, "AS"))
     view = GAME.view(state, S)
-    assert view.trick == {"leader": "N", "cards": ["AS"], "winner": None, "led": "S"} and view.turn == E
+    assert view.trick == {"leader": "N", "cards": ["AS"], "plays": [["N", "AS"]], "winner": None, "led": "S"}
+    assert view.turn == E
     while len(state.tricks) < 1:
         seat = state.turn
         state = act(state, {"seat": str(seat), **GAME.legal_actions(state, seat)[0]})
     view = GAME.view(state, None)
-    assert view.tricks[0]["cards"][0] == "AS" and sum(view.tricks_won.values()) == 1 and view.trick is None
+    assert view.tricks[0]["cards"][0] == "AS" and sum(view.tricks_won.values()) == 1
+    winner = view.tricks[0]["winner"]
+    assert view.trick == {"leader": winner, "cards": [], "plays": [], "winner": None, "led": None} and view.turn == winner
 
 
 def test_the_view_between_deals_shows_results_and_no_hand():

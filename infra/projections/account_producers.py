@@ -1,0 +1,280 @@
+"""The account stream's producers of the matches, tournaments and disputes features.
+
+Each one reads only what its feature's players may know, and addresses each notice to the
+players it is about (`infra.projections.account_events` numbers, keeps and publishes them):
+
+* `MatchNotices` (`account_matches`: one row per open, playing or suspended match with its
+  seats and `to_act`): `seat_taken` / `seat_left` (to the others at the table),
+  `match_started`, `your_turn` (the match's version to act at; one per turn: when a seat
+  comes to act, or must act again after its own action), `match_finished` (also for a
+  match abandoned or voided, with its `status`).
+* `TournamentNotices` (`account_tournaments`: entries, pairings, the current round):
+  `tournament_started`, `round_started` (the entry's table and match, or a bye),
+  `round_closed`, `tournament_closed`, to the players of the entries concerned.
+* `DisputeNotices` (`account_disputes`: who filed what): `dispute_ruled`, to the player who
+  filed it and the players seated in its match.
+
+A turn is judged per commit (one command's events), not per event: `your_turn` carries the
+version after that commit, the `expected_version` of the next action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from domain import match as rules
+from infra.projections.account_events import AccountProducer, Notice
+from infra.projections.base import Change
+from infra.projections.match_states import MatchStates
+from infra.projections.publisher import STREAM_PREFIX, all_event_types, decode, fold
+from infra.store.model import RecordedEvent
+from infra.store.postgres import Connection
+
+_encode = msgspec.json.Encoder().encode
+_decode = msgspec.json.Decoder().decode
+ENDED = {"match_finished", "match_abandoned", "match_voided"}
+KEPT = ("open", "playing", "suspended")
+
+
+def _players(state: rules.MatchState) -> dict[str, str]:
+    """seat -> player id, for the seats players (not bots) hold."""
+    return {seat: h.player_id for seat, h in state.seats.items()
+            if h is not None and h.kind == "player" and h.player_id}
+
+
+def _to_act(state: rules.MatchState) -> set[str]:
+    return {str(s) for s in state.game.status(state.game_state).to_act} if state.status == "playing" else set()
+
+
+def _holder(holder: Any) -> dict[str, Any]:
+    return {k: v for k, v in (holder or {}).items() if k in ("kind", "player_id", "level") and v is not None}
+
+
+class MatchNotices(AccountProducer):
+    name = "matches"
+    tables = ("account_matches",)
+
+    def __init__(self, cache_size: int = 4096) -> None:
+        self.event_types = all_event_types()
+        self._states = MatchStates(fold, STREAM_PREFIX, cache_size)
+
+    def create(self, names: Mapping[str, str]) -> list[str]:
+        table = names["account_matches"]
+        return [f"""CREATE TABLE IF NOT EXISTS {table} (match_id text PRIMARY KEY, game text NOT NULL,
+                    status text NOT NULL, seats jsonb NOT NULL, players text[] NOT NULL, to_act text[] NOT NULL,
+                    version bigint NOT NULL, updated_at timestamptz NOT NULL)""",
+                f"CREATE INDEX IF NOT EXISTS {table}_players_idx ON {table} USING gin (players)"]
+
+    async def notices(self, conn: Connection, changes: Sequence[Change], names: Mapping[str, str]) -> list[Notice]:
+        out: list[Notice] = []
+        latest: dict[str, tuple[rules.MatchState, RecordedEvent]] = {}
+        group: list[tuple[RecordedEvent, dict[str, Any], Any]] = []
+        start: rules.MatchState | None = None
+        for recorded, data in changes:
+            if not recorded.stream_id.startswith(STREAM_PREFIX):
+                continue
+            match_id = recorded.stream_id[len(STREAM_PREFIX):]
+            if group and (group[0][0].stream_id != recorded.stream_id or group[0][0].tx_id != recorded.tx_id):
+                out += self._commit(start, latest[group[0][0].stream_id[len(STREAM_PREFIX):]][0], group)
+                group = []
+            state = await self._states.at(conn, match_id, recorded.stream_version - 1)
+            if not group:
+                start = state
+            event = decode(state, recorded)
+            state = rules.evolve(state, event)
+            self._states.remember(match_id, state)
+            latest[match_id] = (state, recorded)
+            group.append((recorded, data, event))
+        if group:
+            out += self._commit(start, latest[group[0][0].stream_id[len(STREAM_PREFIX):]][0], group)
+        await self._keep(conn, latest, names["account_matches"])
+        return out
+
+    def _commit(self, before: rules.MatchState | None, after: rules.MatchState,
+                group: list[tuple[RecordedEvent, dict[str, Any], Any]]) -> list[Notice]:
+        """The notices of one commit's events in one match."""
+        assert before is not None
+        match_id, out = after.match_id, []
+        for recorded, data, _ in group:
+            kind = recorded.type
+            if kind in ("seat_taken", "seat_left"):
+                body = {"match_id": match_id, "seat": str(data["seat"])}
+                if kind == "seat_taken":
+                    body["holder"] = _holder(data.get("holder"))
+                out += [Notice(pid, kind, body, recorded) for seat, pid in _players(after).items()
+                        if seat != body["seat"]]
+            elif kind == "match_started":
+                out += [Notice(pid, kind, {"match_id": match_id, "game": after.game_name, "seat": seat}, recorded)
+                        for seat, pid in _players(after).items()]
+            elif kind in ENDED:
+                body = {"match_id": match_id, "status": after.status, "winner": data.get("winner"),
+                        "match_score": data.get("match_score")}
+                out += [Notice(pid, "match_finished", body, recorded) for pid in _players(before).values()]
+        last = group[-1][0]
+        acted = {str(event.seat) for _, _, event in group if isinstance(event, rules.ActionTaken)}
+        was = _to_act(before)
+        for seat in sorted(_to_act(after)):
+            pid = _players(after).get(seat)
+            if pid is not None and (seat not in was or seat in acted):
+                out.append(Notice(pid, "your_turn", {"match_id": match_id, "match_version": after.version,
+                                                     "seat": seat}, last))
+        return out
+
+    async def _keep(self, conn: Connection, latest: dict[str, tuple[rules.MatchState, RecordedEvent]],
+                    table: str) -> None:
+        gone = [m for m, (s, _) in latest.items() if s.status not in KEPT]
+        kept = [(s, r) for s, r in latest.values() if s.status in KEPT]
+        if gone:
+            await conn.execute(f"DELETE FROM {table} WHERE match_id = ANY($1::text[])", gone)
+        for state, recorded in kept:
+            players = _players(state)
+            await conn.execute(
+                f"INSERT INTO {table} (match_id, game, status, seats, players, to_act, version, updated_at) "
+                f"VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (match_id) DO UPDATE SET status = $3, "
+                f"seats = $4, players = $5, to_act = $6, version = $7, updated_at = $8",
+                state.match_id, state.game_name, state.status, _encode(players), sorted(set(players.values())),
+                sorted(_to_act(state)), state.version, recorded.recorded_at)
+
+    async def snapshot(self, conn: Connection, player_id: str, names: Mapping[str, str]) -> dict[str, Any]:
+        rows = await conn.fetch(f"SELECT match_id, game, status, seats, to_act, version FROM "
+                                f"{names['account_matches']} WHERE players @> ARRAY[$1::text] ORDER BY updated_at DESC",
+                                player_id)
+        matches = []
+        for r in rows:
+            seats = _decode(r["seats"])
+            mine = sorted(seat for seat, pid in seats.items() if pid == player_id)
+            matches.append({"match_id": r["match_id"], "game": r["game"], "status": r["status"], "seats": mine,
+                            "to_act": list(r["to_act"]), "my_turn": bool(set(mine) & set(r["to_act"])),
+                            "version": r["version"]})
+        return {"matches": matches}
+
+
+TOURNAMENT_PREFIX = "tournament-"
+TOURNAMENT_EVENTS = frozenset({"tournament_created", "entry_registered", "entry_withdrawn", "tournament_started",
+                               "round_paired", "table_opened", "round_closed", "tournament_closed"})
+
+
+class TournamentNotices(AccountProducer):
+    name = "tournaments"
+    tables = ("account_tournaments",)
+    event_types = TOURNAMENT_EVENTS
+
+    def create(self, names: Mapping[str, str]) -> list[str]:
+        table = names["account_tournaments"]
+        return [f"""CREATE TABLE IF NOT EXISTS {table} (tournament_id text PRIMARY KEY, name text NOT NULL,
+                    game text NOT NULL, status text NOT NULL, round integer NOT NULL DEFAULT 0,
+                    entries jsonb NOT NULL, seating jsonb NOT NULL, players text[] NOT NULL)""",
+                f"CREATE INDEX IF NOT EXISTS {table}_players_idx ON {table} USING gin (players)"]
+
+    async def notices(self, conn: Connection, changes: Sequence[Change], names: Mapping[str, str]) -> list[Notice]:
+        table, out = names["account_tournaments"], []
+        ids = list(dict.fromkeys(r.stream_id[len(TOURNAMENT_PREFIX):] for r, _ in changes
+                                 if r.stream_id.startswith(TOURNAMENT_PREFIX)))
+        rows = {r["tournament_id"]: {**dict(r), "entries": _decode(r["entries"]), "tables": _decode(r["seating"])}
+                for r in await conn.fetch(f"SELECT tournament_id, name, game, status, round, entries, seating "
+                                          f"FROM {table} WHERE tournament_id = ANY($1::text[])", ids)}
+        for recorded, data in changes:
+            if not recorded.stream_id.startswith(TOURNAMENT_PREFIX):
+                continue
+            tid, kind = recorded.stream_id[len(TOURNAMENT_PREFIX):], recorded.type
+            if kind == "tournament_created":
+                rows[tid] = {"tournament_id": tid, "name": data["name"], "game": data["game"],
+                             "status": "registering", "round": 0, "entries": {}, "tables": {}}
+                continue
+            row = rows.get(tid)
+            if row is None:
+                continue
+            entries: dict[str, Any] = row["entries"]
+            if kind == "entry_registered":
+                entries[data["entry_id"]] = {"players": [p for p in data["players"] if not p.startswith("bot:")],
+                                             "withdrawn": False}
+            elif kind == "entry_withdrawn" and data["entry_id"] in entries:
+                entries[data["entry_id"]]["withdrawn"] = True
+            elif kind == "round_paired":
+                row["round"] = data["round"]
+                row["tables"] = {}
+                for tb in data["tables"]:
+                    for entry in {tb["home"], tb["away"], *(tb.get("seats") or {}).values()} - {""}:
+                        row["tables"][entry] = {"table": tb["table"], "match_id": None}
+                for entry in data["byes"]:
+                    out += self._to(row, [entry], "round_started", {"round": data["round"], "bye": True}, recorded)
+            elif kind == "table_opened":
+                at = [e for e, t in row["tables"].items() if t["table"] == data["table"]]
+                for entry in at:
+                    row["tables"][entry]["match_id"] = data["match_id"]
+                out += self._to(row, at, "round_started", {"round": data["round"], "table": data["table"],
+                                                           "match_id": data["match_id"]}, recorded)
+            else:
+                if kind == "tournament_started":
+                    row["status"] = "running"
+                elif kind == "tournament_closed":
+                    row["status"] = "closed"
+                body = {"round": data["round"]} if kind == "round_closed" else {}
+                live = [e for e, v in entries.items() if not v["withdrawn"]]
+                out += self._to(row, live, kind, body, recorded)
+        for row in rows.values():
+            players = sorted({p for v in row["entries"].values() if not v["withdrawn"] for p in v["players"]})
+            await conn.execute(
+                f"INSERT INTO {table} (tournament_id, name, game, status, round, entries, seating, players) "
+                f"VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (tournament_id) DO UPDATE SET status = $4, "
+                f"round = $5, entries = $6, seating = $7, players = $8",
+                row["tournament_id"], row["name"], row["game"], row["status"], row["round"],
+                _encode(row["entries"]), _encode(row["tables"]), players)
+        return out
+
+    @staticmethod
+    def _to(row: dict[str, Any], entries: list[str], kind: str, body: dict[str, Any],
+            recorded: RecordedEvent) -> list[Notice]:
+        body = {"tournament_id": row["tournament_id"], **body}
+        return [Notice(pid, kind, body, recorded) for e in entries for pid in row["entries"].get(e, {}).get("players", [])]
+
+    async def snapshot(self, conn: Connection, player_id: str, names: Mapping[str, str]) -> dict[str, Any]:
+        rows = await conn.fetch(f"SELECT tournament_id, name, game, status, round, entries, seating FROM "
+                                f"{names['account_tournaments']} WHERE players @> ARRAY[$1::text] AND status <> 'closed' "
+                                f"ORDER BY tournament_id", player_id)
+        out = []
+        for r in rows:
+            entries, tables = _decode(r["entries"]), _decode(r["seating"])
+            entry = next((e for e, v in entries.items() if player_id in v["players"] and not v["withdrawn"]), None)
+            at = tables.get(entry) if entry else None
+            out.append({"tournament_id": r["tournament_id"], "name": r["name"], "game": r["game"],
+                        "status": r["status"], "entry_id": entry, "round": r["round"],
+                        "table": at and at["table"], "match_id": at and at["match_id"]})
+        return {"tournaments": out}
+
+
+DISPUTE_PREFIX = "dispute-"
+
+
+class DisputeNotices(AccountProducer):
+    name = "disputes"
+    tables = ("account_disputes",)
+    event_types = frozenset({"dispute_filed", "dispute_ruled"})
+
+    def create(self, names: Mapping[str, str]) -> list[str]:
+        return [f"CREATE TABLE IF NOT EXISTS {names['account_disputes']} (dispute_id text PRIMARY KEY, "
+                f"match_id text NOT NULL, filed_by text NOT NULL)"]
+
+    async def notices(self, conn: Connection, changes: Sequence[Change], names: Mapping[str, str]) -> list[Notice]:
+        table, out = names["account_disputes"], []
+        for recorded, data in changes:
+            if not recorded.stream_id.startswith(DISPUTE_PREFIX):
+                continue
+            if recorded.type == "dispute_filed":
+                await conn.execute(f"INSERT INTO {table} VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                                   data["dispute_id"], data["match_id"], data["by"])
+                continue
+            row = await conn.fetchrow(f"SELECT match_id, filed_by FROM {table} WHERE dispute_id = $1",
+                                      data["dispute_id"])
+            if row is None:
+                continue
+            seated = await conn.fetchval(f"SELECT players FROM {names['account_matches']} WHERE match_id = $1",
+                                         row["match_id"]) if "account_matches" in names else None
+            body = {"dispute_id": data["dispute_id"], "match_id": row["match_id"], "ruling": data["ruling"],
+                    "status": "rejected" if data["ruling"] == "reject" else "resolved"}
+            out += [Notice(pid, "dispute_ruled", body, recorded)
+                    for pid in dict.fromkeys([row["filed_by"], *(seated or ())])]
+        return out

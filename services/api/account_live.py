@@ -1,0 +1,221 @@
+"""The account stream: `GET /v1/stream/me` (SSE or NDJSON by `Accept`) and `WS /v1/stream/me/ws`.
+
+What concerns the caller, wherever it happens: first `{"type":"snapshot","version":S,
+"matches":[…],"tournaments":[…]}` (his open, playing and suspended matches with whose turn
+it is, his registering and running tournaments), then with `after=S'` the notices
+`S' < version <= S`, then live ones, `{"type":"event","version":S,"event":{"type":"your_turn",…}}`.
+The version is the account stream's own sequence (one per player), not a match's. Auth as on
+the match streams (header, or a WebSocket's first `{"type":"auth","token":…}`); the stream
+follows its token (revoked: it ends). `after=` older than `ATOUT_ACCOUNT_RETENTION` (or more
+than 1,000 notices back) gets `resync` with `details.reason: "expired"`: reconnect without
+`after`. See docs/live.md, "The account stream".
+
+The notices come from the `account_events` projection (its producers are declared by the
+features, `Feature(account_events=…)` in services/bootstrap.py); `services.account` is one
+client's session; the fan-out and token checks are the match streams' (`live_deps`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+from litestar import Request, WebSocket, get, websocket
+from litestar.exceptions import HTTPException, WebSocketDisconnect
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import Example
+from litestar.params import FromQuery
+from litestar.response import Stream
+from prometheus_client import Gauge
+
+from infra.fanout import Dropped
+from infra.projections.account_producers import DisputeNotices, MatchNotices, TournamentNotices
+from services.account import AccountSession, Expired
+from services.api.account_messages import CHANNELS
+from services.api.live import (KEEPALIVE, NDJSON, SSE, STUCK_SENDER, WS_INVALID, WS_RESYNC, WS_TRY_LATER,
+                               WS_UNAUTHORIZED, _bearer, _error, _frame_ndjson, _frame_sse, _refusal, _ws_token)
+from services.api.errors import ApiError
+from services.api.live_deps import Unauthorized, live_deps, until_disconnect
+from services.api.schemas import BEARER, AfterOrNone, live_params
+from services.features import Feature, plain
+
+ACCOUNT_STREAMS = Gauge("atout_account_streams", "Account streams open in this process (websocket, sse, ndjson)",
+                        ["transport"])
+EXAMPLE = ('{"type":"snapshot","version":41,"matches":[{"match_id":"5b0c1f9e-…","game":"belote","status":"playing",'
+           '"seats":["N"],"to_act":["N"],"my_turn":true,"version":37}],"tournaments":[]}\n'
+           '{"type":"event","version":42,"event":{"type":"your_turn","match_id":"5b0c1f9e-…","match_version":41,'
+           '"seat":"N","at":"2026-12-01T14:03:10.120+00:00"}}\n'
+           '{"type":"event","version":43,"event":{"type":"match_finished","match_id":"5b0c1f9e-…",'
+           '"status":"finished","winner":"NS","match_score":{"NS":1002,"EW":640},"at":"2026-12-01T14:20:01+00:00"}}\n')
+
+
+def _session(app: Any, deps: Any, player_id: str, after: int | None) -> AccountSession:
+    runtime = app.state.runtime
+    session = AccountSession(deps.fanout, runtime.pool, app.state.get("account_producers") or (), player_id, after)
+    deps.sessions.add(session)   # drained with the match streams at shutdown
+    return session
+
+
+def _expired(after: int | None) -> tuple[str, str, dict[str, Any]]:
+    return ("resync", "these notices are no longer kept; reconnect without after= and start from the snapshot",
+            {"reason": "expired", "after": after})
+
+
+def _dropped(session: AccountSession, reason: str) -> bytes:
+    return _error("resync", "this stream fell behind; reconnect with after=<last version>",
+                  {"reason": reason, "after": session.last}, session.last)
+
+
+def _follow(deps: Any, session: AccountSession, token: str, principal: Any) -> Any:
+    """End the stream when its token is revoked (the process's stream guard)."""
+    if deps.guard is None:
+        return None
+
+    async def on_change(now: Any) -> bool:
+        if now is None and session.client is not None:
+            session.client.on_drop = None
+            session.client.drop("token_revoked")
+            return False
+        return True
+
+    return deps.guard.watch(token, principal, on_change)
+
+
+def _last_words(session: AccountSession, reason: str) -> tuple[int, bytes]:
+    if reason == "token_revoked":
+        return WS_UNAUTHORIZED, _error("unauthorized", "this token was revoked, or its player erased",
+                                       {"reason": reason, "after": session.last}, session.last)
+    return WS_RESYNC, _dropped(session, reason)
+
+
+@websocket("/v1/stream/me/ws", name="account_ws")
+async def account_ws(socket: WebSocket, after: FromQuery[str | None] = None) -> None:
+    await socket.accept()
+    try:
+        version = live_params("after", "me", after)
+    except ApiError as bad:
+        await socket.send_data(_error(bad.code, bad.detail, bad.details))
+        await socket.close(WS_INVALID, bad.code)
+        return
+    deps = await live_deps(socket.app)
+    try:
+        token = await _ws_token(socket)
+        principal = await deps.principal(token)
+        session = _session(socket.app, deps, principal.player_id, version)
+        await session.open()
+    except Unauthorized as exc:
+        await socket.send_data(_error("unauthorized", str(exc)))
+        await socket.close(WS_UNAUTHORIZED, "unauthorized")
+        return
+    except Expired:
+        code, message, details = _expired(version)
+        await socket.send_data(_error(code, message, details))
+        await socket.close(WS_RESYNC, "resync")
+        return
+    except (Dropped, ConnectionError, OSError, asyncio.TimeoutError) as exc:
+        await socket.send_data(_error("unavailable", f"live updates are unavailable: {exc}"))
+        await socket.close(WS_TRY_LATER, "unavailable")
+        return
+    except WebSocketDisconnect:
+        return
+    ACCOUNT_STREAMS.labels("websocket").inc()
+    watcher = asyncio.create_task(until_disconnect(socket))
+    sender = asyncio.create_task(_send_all(socket, session))
+
+    def dropped(reason: str) -> None:
+        deps.dropped("websocket")
+        asyncio.get_running_loop().call_later(STUCK_SENDER, lambda: sender.done() or sender.cancel())
+
+    assert session.client is not None and token is not None
+    session.client.on_drop = dropped
+    followed = _follow(deps, session, token, principal)
+    try:
+        done, _ = await asyncio.wait({watcher, sender}, return_when=asyncio.FIRST_COMPLETED)
+        if sender in done and not sender.cancelled() and sender.exception() is None:
+            reason = sender.result()
+            await socket.close(_last_words(session, reason)[0], "unauthorized" if reason == "token_revoked"
+                               else "resync")
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
+    finally:
+        if followed is not None:
+            deps.guard.forget(followed)
+        for task in (watcher, sender):
+            task.cancel()
+        await asyncio.gather(watcher, sender, return_exceptions=True)
+        ACCOUNT_STREAMS.labels("websocket").dec()
+        await session.close()
+
+
+async def _send_all(socket: WebSocket, session: AccountSession) -> str:
+    """Send until the client is dropped; the reason."""
+    try:
+        async for message in session.messages():
+            await socket.send({"type": "websocket.send", "text": message.decode()})  # type: ignore[union-attr]
+    except Dropped as exc:
+        reason = str(exc) or "resync"
+        await socket.send_data(_last_words(session, reason)[1])
+        return reason
+    return "ended"
+
+
+@get("/v1/stream/me", name="account_stream", tags=["live"], security=BEARER,
+     summary="My account stream: your turn, matches started and finished, seats, rounds, rulings",
+     responses={200: ResponseSpec(data_container=str, media_type=NDJSON, generate_examples=False,
+                                  description="One JSON message a line (SSE events with Accept: text/event-stream): "
+                                              "a snapshot, then the caller's notices (docs/live.md)",
+                                  examples=[Example(summary="snapshot, then notices", value=EXAMPLE)]),
+                400: _refusal("A bad `after`", ("invalid_field", "after must be an integer from 0 to 2^53")),
+                401: _refusal("No token, or an unknown or revoked one",
+                              ("unauthorized", "this token is unknown or was revoked")),
+                503: _refusal("Live updates (Redis) or the database cannot be reached; retry after Retry-After",
+                              ("unavailable", "live updates are unavailable: Connection refused"))})
+async def account_stream(request: Request, after: AfterOrNone = None) -> Stream:
+    """SSE when `Accept` names `text/event-stream`, else NDJSON. On SSE a `Last-Event-ID`
+    header (what EventSource sends on reconnect) counts as `after`."""
+    deps = await live_deps(request.app)
+    token = _bearer(request.headers.get("authorization"))
+    try:
+        principal = await deps.principal(token)
+    except Unauthorized as exc:
+        raise HTTPException(status_code=401, detail=str(exc), headers={"WWW-Authenticate": "Bearer"}) from None
+    sse = SSE in request.headers.get("accept", "")
+    last_id = request.headers.get("last-event-id", "").strip()
+    if after is None and sse and last_id.isdigit():
+        after = int(last_id)
+    session = _session(request.app, deps, principal.player_id, after)
+    frame = _frame_sse if sse else _frame_ndjson
+    try:
+        await session.open()
+    except Expired:
+        code, message, details = _expired(after)
+        return Stream(iter([frame(_error(code, message, details))]), media_type=SSE if sse else NDJSON,
+                      headers={"Cache-Control": "no-cache"})
+    except (Dropped, ConnectionError, OSError, asyncio.TimeoutError) as error:
+        raise ApiError(503, "unavailable", f"live updates are unavailable: {error}",
+                       headers={"Retry-After": "1"}) from None
+    transport = "sse" if sse else "ndjson"
+    assert session.client is not None and token is not None
+    session.client.on_drop = lambda _: deps.dropped(transport)
+
+    async def body() -> AsyncIterator[bytes]:
+        ACCOUNT_STREAMS.labels(transport).inc()
+        followed = _follow(deps, session, token, principal)
+        try:
+            async for message in session.messages(KEEPALIVE if sse else None):
+                yield frame(message)
+        except Dropped as exc:
+            yield frame(_last_words(session, str(exc) or "resync")[1])
+        finally:
+            if followed is not None:
+                deps.guard.forget(followed)
+            ACCOUNT_STREAMS.labels(transport).dec()
+            await session.close()
+
+    return Stream(body(), media_type=SSE if sse else NDJSON,
+                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+FEATURE = Feature("account stream", routes=(account_stream, account_ws), channels=CHANNELS,
+                  account_events=(plain(MatchNotices), plain(TournamentNotices), plain(DisputeNotices)))

@@ -1,0 +1,125 @@
+"""What the account stream carries, declared once: the AsyncAPI document's channels
+(`services.api.asyncapi`) are built from these Structs, and the tests decode every message a
+real stream sends with them (`tests/e2e/test_account_stream.py`).
+
+A feature that adds a notice (`Feature(account_events=…)`) adds its Struct to `NOTICES`:
+one declaration, and the document and the decoding test follow. `at` is when the event
+behind the notice was recorded.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import msgspec
+
+from services.api import asyncapi as A
+
+
+class _Notice(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
+    at: str
+
+
+class YourTurn(_Notice, tag="your_turn"):
+    """It is `seat`'s turn in `match_id`: act with `expected_version: match_version`."""
+
+    match_id: str
+    match_version: int
+    seat: str
+
+
+class SeatTaken(_Notice, tag="seat_taken"):
+    """Someone sat at my table (`holder`: `{kind: player, player_id}` or `{kind: bot, level}`)."""
+
+    match_id: str
+    seat: str
+    holder: dict[str, str]
+
+
+class SeatLeft(_Notice, tag="seat_left"):
+    match_id: str
+    seat: str
+
+
+class MatchStarted(_Notice, tag="match_started"):
+    match_id: str
+    game: str
+    seat: str
+
+
+class MatchFinished(_Notice, tag="match_finished"):
+    """`status`: finished, abandoned or void; `winner` and `match_score` as the match's
+    own `match_finished` says them (null when abandoned or voided)."""
+
+    match_id: str
+    status: str
+    winner: str | None
+    match_score: dict[str, int] | None
+
+
+class TournamentStarted(_Notice, tag="tournament_started"):
+    tournament_id: str
+
+
+class RoundStarted(_Notice, tag="round_started"):
+    """My entry's table of `round` (its match), or a bye."""
+
+    tournament_id: str
+    round: int
+    table: int | None = None
+    match_id: str | None = None
+    bye: bool = False
+
+
+class RoundClosed(_Notice, tag="round_closed"):
+    tournament_id: str
+    round: int
+
+
+class TournamentClosed(_Notice, tag="tournament_closed"):
+    tournament_id: str
+
+
+class DisputeRuled(_Notice, tag="dispute_ruled"):
+    dispute_id: str
+    match_id: str
+    ruling: str
+    status: str
+
+
+NOTICES: tuple[type, ...] = (YourTurn, SeatTaken, SeatLeft, MatchStarted, MatchFinished, TournamentStarted,
+                             RoundStarted, RoundClosed, TournamentClosed, DisputeRuled)
+Notice = Union[NOTICES]  # type: ignore[valid-type]
+
+
+class AccountSnapshot(msgspec.Struct, tag_field="type", tag="snapshot", forbid_unknown_fields=True):
+    """The account stream's first message at `version` (its own sequence): my open, playing
+    and suspended matches (`to_act`: whose turn; `my_turn`), my registering and running
+    tournaments (my entry, its round, table and match)."""
+
+    version: int
+    matches: list[dict[str, Any]]
+    tournaments: list[dict[str, Any]]
+
+
+class AccountEvent(msgspec.Struct, tag_field="type", tag="event", forbid_unknown_fields=True):
+    """One notice, numbered by the account stream's own sequence."""
+
+    version: int
+    event: Notice  # type: ignore[valid-type]
+
+
+SNAPSHOT = A.Message("accountSnapshot", AccountSnapshot, "what concerns me now, at the account stream's version")
+EVENT = A.Message("accountEvent", AccountEvent, "one notice: your turn, a seat taken, a match or round begun or over")
+AFTER = {"after": "resume: the notices after this account version follow the snapshot (kept "
+                  "ATOUT_ACCOUNT_RETENTION seconds, default a day; older: resync, details.reason expired)"}
+CHANNELS = (
+    A.Channel("accountSocket", "/v1/stream/me/ws", "ws",
+              "The caller's account stream: the snapshot, then his notices, numbered by the stream's own "
+              "sequence; closes 4401 unauthorized (or token revoked), 4008 resync, 1013 unavailable (docs/live.md).",
+              (SNAPSHOT, EVENT, A.ERROR), (A.AUTH,), AFTER),
+    A.Channel("accountStream", "/v1/stream/me", "http",
+              "The same messages as accountSocket on SSE or NDJSON (by Accept); SSE ids are versions and "
+              "Last-Event-ID counts as after.", (SNAPSHOT, EVENT, A.ERROR), (), AFTER),
+)
+DECODER = msgspec.json.Decoder(Union[AccountSnapshot, AccountEvent, A.Error])

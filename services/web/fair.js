@@ -1,0 +1,226 @@
+// The fair deal, verified in the browser (docs/fair-deal.md, version 1), from public data only:
+// a match record's revealed seeds, contexts, entropy and chain tips. Plain JavaScript with its
+// own SHA-256, because WebCrypto's exists only in secure contexts (HTTPS or localhost) and a
+// table served over plain HTTP must verify too. verify.html carries this file verbatim, so the
+// standalone page needs nothing else of Atout's.
+
+const K256 = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2]);
+
+/** SHA-256 (FIPS 180-4) of a Uint8Array: the 32-byte digest. */
+export function sha256(data) {
+  const bitLength = data.length * 8;
+  const padded = new Uint8Array(((data.length + 9 + 63) >> 6) << 6);
+  padded.set(data);
+  padded[data.length] = 0x80;
+  const view = new DataView(padded.buffer);
+  view.setUint32(padded.length - 8, Math.floor(bitLength / 0x100000000));
+  view.setUint32(padded.length - 4, bitLength >>> 0);
+  const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                             0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+  const w = new Uint32Array(64);
+  const rotr = (x, n) => (x >>> n) | (x << (32 - n));
+  for (let off = 0; off < padded.length; off += 64) {
+    for (let t = 0; t < 16; t++) w[t] = view.getUint32(off + 4 * t);
+    for (let t = 16; t < 64; t++) {
+      const s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >>> 3);
+      const s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >>> 10);
+      w[t] = (w[t - 16] + s0 + w[t - 7] + s1) | 0;
+    }
+    let [a, b, c, d, e, f, g, k] = h;
+    for (let t = 0; t < 64; t++) {
+      const t1 = (k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K256[t] + w[t]) | 0;
+      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      k = g; g = f; f = e; e = (d + t1) | 0; d = c; c = b; b = a; a = (t1 + t2) | 0;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
+  }
+  const out = new Uint8Array(32);
+  const outView = new DataView(out.buffer);
+  for (let i = 0; i < 8; i++) outView.setUint32(4 * i, h[i]);
+  return out;
+}
+
+export function toHex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Hex (either case) to bytes; null for anything that is not an even run of hex digits. */
+export function fromHex(text) {
+  if (typeof text !== "string" || !/^([0-9a-fA-F]{2})*$/.test(text)) return null;
+  const out = new Uint8Array(text.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+const utf8 = (text) => new TextEncoder().encode(text);
+
+function concat(...parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+}
+
+function u32be(n) { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, n); return b; }
+function u64be(n) {
+  const b = new Uint8Array(8);
+  const v = new DataView(b.buffer);
+  v.setUint32(0, Math.floor(n / 0x100000000)); v.setUint32(4, n >>> 0);
+  return b;
+}
+const field = (bytes) => concat(u32be(bytes.length), bytes);
+
+export const SEATS = ["N", "E", "S", "W"];
+const KEY_TAG = utf8("atout/fair-deal/v1/key");
+const STREAM_TAG = utf8("atout/fair-deal/v1/stream");
+
+/** Section 3: seats N, E, S, W; 0x00 when absent, else 0x01 and the length-prefixed UTF-8. */
+export function encodeEntropy(entropy) {
+  const parts = [];
+  for (const seat of SEATS) {
+    const text = entropy ? entropy[seat] : undefined;
+    parts.push(typeof text === "string" ? concat(Uint8Array.of(1), field(utf8(text))) : Uint8Array.of(0));
+  }
+  return concat(...parts);
+}
+
+/** Section 4: the message the shuffle key hashes. */
+export function keyMessage(seed, context, entropy) {
+  return concat(field(KEY_TAG), field(seed), field(utf8(context)), encodeEntropy(entropy));
+}
+
+export function deriveKey(seed, context, entropy) { return sha256(keyMessage(seed, context, entropy)); }
+
+/** Section 5: SHA-256 in counter mode over the key, one byte at a time. */
+export function byteStream(key) {
+  let counter = 0, block = new Uint8Array(0), at = 0;
+  return () => {
+    if (at === block.length) { block = sha256(concat(STREAM_TAG, key, u64be(counter))); counter += 1; at = 0; }
+    return block[at++];
+  };
+}
+
+/** Sections 6 and 7: the j drawn for i = n-1 down to 1, each by rejection sampling. */
+export function swapIndices(n, key) {
+  const next = byteStream(key);
+  const out = [];
+  for (let i = n - 1; i >= 1; i--) {
+    const m = i + 1, limit = 256 - (256 % m);
+    let b = next();
+    while (b >= limit) b = next();
+    out.push(b % m);
+  }
+  return out;
+}
+
+const SUITS = ["S", "H", "D", "C"];
+const RANKS = {
+  32: ["7", "8", "9", "T", "J", "Q", "K", "A"],
+  52: ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"],
+};
+/** Section 8: the game's deck in canonical order (Sans Atout and Coinche shuffle as belote). */
+export function canonicalDeck(game) {
+  if (game === "belote") return SUITS.flatMap((s) => RANKS[32].map((r) => r + s));
+  if (game === "cinch") return SUITS.flatMap((s) => RANKS[52].map((r) => r + s));
+  if (game === "five_hundred") {
+    const deck = SUITS.flatMap((s) => RANKS[52].slice(s === "H" || s === "D" ? 2 : 3).map((r) => r + s));
+    return [...deck, "JK"];
+  }
+  return null;
+}
+
+export function shuffle(game, seed, context, entropy) {
+  const deck = canonicalDeck(game).slice();
+  const swaps = swapIndices(deck.length, deriveKey(seed, context, entropy));
+  swaps.forEach((j, step) => { const i = deck.length - 1 - step; [deck[i], deck[j]] = [deck[j], deck[i]]; });
+  return deck;
+}
+
+export function iterate(bytes, times) {
+  let value = bytes;
+  for (let i = 0; i < times; i++) value = sha256(value);
+  return value;
+}
+
+const equal = (a, b) => a && b && a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** The record's chains in order, each {chain, tip, chain_length, first_deal}; [] without a tip. */
+export function chainsOf(record) {
+  if (typeof record.tip !== "string") return [];
+  return [{ chain: 1, tip: record.tip, chain_length: record.chain_length, first_deal: 0 },
+          ...(Array.isArray(record.renewals) ? record.renewals : [])];
+}
+
+/**
+ * Verify one deal of a record: every check its truth rests on, each true or false (`tip` is
+ * null when the record carries no tip). `position` is the deal's place in the record.
+ * Returns {deal, checks: {context, commitment, chain_link, tip, entropy, deck}, ok, failed}.
+ */
+export function verifyDeal(record, position, previous) {
+  const deal = record.deals[position];
+  const fair = deal.fair;
+  const checks = {};
+  const found = /^match:([A-Za-z0-9._-]{1,128}):deal:([1-9][0-9]{0,8})$/.exec(fair.context || "");
+  const k = found ? Number(found[2]) : null;
+  checks.context = !!found && (record.match_id === undefined || found[1] === record.match_id)
+    && (!previous || previous.k === null || k > previous.k);
+  const seed = fromHex(fair.seed), commitment = fromHex(fair.commitment);
+  const seedOk = !!seed && seed.length === 32 && !!commitment && commitment.length === 32;
+  checks.commitment = seedOk && equal(sha256(seed), commitment);
+  // Consecutive deals of one chain: this deal's commitment is the seed the previous revealed.
+  checks.chain_link = true;
+  const chains = chainsOf(record);
+  const chain = k === null ? null : chains.filter((c) => c.first_deal <= k - 1).pop() || null;
+  if (previous && previous.k !== null && k === previous.k + 1 && chain && previous.chain === chain.chain) {
+    checks.chain_link = (previous.fair.seed || "").toLowerCase() === (fair.commitment || "").toLowerCase();
+  }
+  if (!chains.length) checks.tip = null;
+  else if (!chain || !seedOk) checks.tip = false;
+  else {
+    const steps = k - chain.first_deal;
+    const tip = fromHex(chain.tip);
+    checks.tip = steps >= 1 && steps <= chain.chain_length && equal(iterate(seed, steps), tip);
+  }
+  const entropy = fair.entropy || {};
+  checks.entropy = typeof entropy === "object" && !Array.isArray(entropy)
+    && Object.entries(entropy).every(([s, t]) => SEATS.includes(s) && typeof t === "string");
+  const game = record.game;
+  checks.deck = seedOk && checks.entropy && canonicalDeck(game) !== null && found !== null
+    && JSON.stringify(shuffle(game, seed, fair.context, entropy)) === JSON.stringify(deal.deck);
+  const failed = Object.keys(checks).filter((c) => checks[c] === false);
+  return { deal: k, position, chain: chain ? chain.chain : null, fair, checks, ok: failed.length === 0, failed };
+}
+
+/**
+ * Verify every deal of a match record. Deals without `fair` (imported ones) are listed as
+ * not shuffled. `mine` ({seat, given: [strings]}) adds the check that my seat's entropy in
+ * each deal is absent or one I gave. Returns {ok, tip_checked, deals: [...]}.
+ */
+export function verifyRecord(record, mine) {
+  const deals = [];
+  let previous = null;
+  (record.deals || []).forEach((deal, position) => {
+    if (!deal.fair) { deals.push({ position, deal: null, imported: true, ok: true, failed: [], checks: {} }); return; }
+    const result = verifyDeal(record, position, previous);
+    if (mine && mine.seat && result.fair.entropy && typeof result.fair.entropy[mine.seat] === "string") {
+      result.checks.my_entropy = mine.given.includes(result.fair.entropy[mine.seat]);
+      if (!result.checks.my_entropy) { result.ok = false; result.failed.push("my_entropy"); }
+    }
+    deals.push(result);
+    previous = { k: result.deal, chain: result.chain, fair: deal.fair };
+  });
+  return { ok: deals.every((d) => d.ok), tip_checked: chainsOf(record).length > 0, deals };
+}
+
+/** Random words for a seat's entropy: 128 bits from crypto.getRandomValues, as hex. */
+export function freshEntropy() {
+  return toHex(crypto.getRandomValues(new Uint8Array(16)));
+}
