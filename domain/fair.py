@@ -270,18 +270,3 @@ def shuffle_deck(
     """The deal's deck, top card first, in card-code notation; the same inputs, the same deck."""
     return permute(deck_for(game_or_size), derive_key(seed, context, entropy))
 
-
-def check_record_deal(canonical: Sequence[Card], deck: Sequence[Card], fair: Mapping[str, object]) -> tuple[bool, str]:
-    """For `record play`: do a deal's exported shuffle inputs give its deck, and does the
-    seed hash to the commitment? Returns (ok, the reason when not)."""
-    seed = bytes.fromhex(str(fair["seed"]))
-    commitment = bytes.fromhex(str(fair["commitment"]))
-    entropy = fair.get("entropy") or None
-    if entropy is not None and not isinstance(entropy, Mapping):
-        return False, "'fair.entropy' must map seats to strings"
-    if not verify_seed(seed, commitment):
-        return False, "the deal's seed does not hash to its commitment"
-    expected = permute(canonical, derive_key(seed, str(fair["context"]), entropy))  # type: ignore[arg-type]
-    if list(expected) != list(deck):
-        return False, "the deck is not the one the deal's seed, context and entropy give"
-    return True, ""

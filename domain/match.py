@@ -19,6 +19,7 @@ from domain.chains import Chain, chain_for, next_chain, renewal_due  # noqa: F40
 from domain.match_bounds import MAX_DEALS, MAX_TARGET, check_bounds  # noqa: F401  (re-exported)
 from domain.game import AdjustScore, GameRules, RuleViolation, StartDeal, VoidDeal, verify
 from domain.games import load
+from domain import ratings
 
 from domain.match_events import (  # noqa: F401  (the match's vocabulary, re-exported: `rules.X`)
     SeatHolder,
@@ -68,6 +69,7 @@ class MatchState(msgspec.Struct, frozen=True):
     suspension: dict[str, Any] | None = None       # {reason, message, status} while suspended
     predefined_deals: int = 0
     sealed: bool = False
+    rated: bool = False
     game_state: Any = None
     deal_index: int = -1           # 0-based index of the current/last deal
     dealer: Seat | None = None
@@ -93,7 +95,7 @@ def initial() -> MatchState:
 
 def create(match_id: str, game_name: str, options: Mapping[str, Any], seats: Mapping[str, SeatHolder | None],
            commitment: str | None, chain_length: int, predefined_deals: int = 0,
-           created_by: str | None = None, sealed: bool = False) -> list[Any]:
+           created_by: str | None = None, sealed: bool = False, rated: bool = False) -> list[Any]:
     """The first event of a match; validates the game and its options (bad_option), and
     bounds `deals` and `target` (`check_bounds`)."""
     game = load(game_name)
@@ -102,16 +104,21 @@ def create(match_id: str, game_name: str, options: Mapping[str, Any], seats: Map
     verify(set(seats) == {s.value for s in Seat}, "bad_seats", "seats must name N, E, S and W")
     players = [h.player_id for h in seats.values() if h is not None and h.player_id is not None]
     verify(len(players) == len(set(players)), "bad_seats", "a player holds one seat: 'me' at most once")
+    if rated:  # a tournament's sealed boards are fair deals of its own, not a record's known cards
+        ratings.verify_rateable({s: "bot" if h is not None and h.kind == "bot" else "open" for s, h in seats.items()},
+                                predefined=predefined_deals > 0 and not sealed)
     return [MatchCreated(match_id=match_id, game=game_name, options=dict(options),
                          seats={s: seats[s] for s in ("N", "E", "S", "W")}, commitment=commitment,
                          chain_length=chain_length, predefined_deals=predefined_deals, created_by=created_by,
-                         sealed=sealed)]
+                         sealed=sealed, rated=rated)]
 
 
 def decide(state: MatchState, command: Any) -> list[Any]:
     if isinstance(command, TakeSeat):
         verify(state.status == "open", "match_not_open", "seats can be taken only before the match starts")
         verify(state.seats.get(command.seat) is None, "seat_taken", f"seat {command.seat} is already taken")
+        if state.rated and command.holder.kind == "bot":
+            ratings.verify_rateable({str(command.seat): "bot"})
         if command.holder.player_id is not None:
             verify(all(h is None or h.player_id != command.holder.player_id for h in state.seats.values()),
                    "already_seated", "you already hold a seat in this match")
@@ -232,7 +239,7 @@ def evolve(state: MatchState, event: Any) -> MatchState:
             state, match_id=event.match_id, game_name=event.game, raw_options=event.options, seats=event.seats,
             status="open", commitment=event.commitment, chain_length=event.chain_length,
             chains=(Chain(1, event.commitment, event.chain_length, 0),) if event.commitment else (),
-            predefined_deals=event.predefined_deals, sealed=event.sealed, game_state=game.initial(game.parse_options(event.options)))
+            predefined_deals=event.predefined_deals, sealed=event.sealed, rated=event.rated, game_state=game.initial(game.parse_options(event.options)))
     if isinstance(event, SeatTaken):
         return msgspec.structs.replace(state, seats={**state.seats, event.seat.value: event.holder})
     if isinstance(event, SeatLeft):

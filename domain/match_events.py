@@ -34,6 +34,7 @@ class MatchCreated(msgspec.Struct, frozen=True, tag="match_created"):
     created_by: str | None = None
     sealed: bool = False           # a tournament board: hand records and seeds stay hidden from
                                    # the table until the round closes everywhere (the service says when)
+    rated: bool = False            # ranked play: the result moves the players' ratings (docs/ratings.md)
 
 
 class SeatTaken(msgspec.Struct, frozen=True, tag="seat_taken"):

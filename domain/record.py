@@ -7,8 +7,10 @@ the README fixes, so `atout record play` and `POST /v1/records/play` answer alik
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
+from domain import fair_chain
 from domain.cards import CardCodeError, Seat, parse_cards
 from domain.game import AdjustScore, GameRules, RuleViolation, StartDeal, VoidDeal
 from domain.games import load
@@ -17,12 +19,17 @@ from domain.games import load
 class RecordError(Exception):
     """The first thing wrong with a record, positioned as the README's conventions ask."""
 
-    def __init__(self, deal: int | None, index: int | None, code: str, message: str) -> None:
+    def __init__(self, deal: int | None, index: int | None, code: str, message: str,
+                 details: Mapping[str, Any] | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.deal, self.index, self.code, self.message = deal, index, code, message
+        self.details = dict(details or {})
 
     def as_json(self) -> dict[str, Any]:
-        return {"ok": False, "deal": self.deal, "index": self.index, "code": self.code, "message": self.message}
+        out = {"ok": False, "deal": self.deal, "index": self.index, "code": self.code, "message": self.message}
+        if self.details:  # the README's object, extended: `details.check` names a failed fair-chain check
+            out["details"] = self.details
+        return out
 
 
 def play_record(record: Any, legal: bool = False) -> dict[str, Any]:
@@ -46,11 +53,12 @@ def _play(record: Any, legal: bool) -> dict[str, Any]:
         raise RecordError(None, None, "bad_record", "'deals' must be a list of deals")
     _check_chains(record)
     rulings = _rulings(record.get("rulings"), len(deals))
+    verdicts = fair_chain.verify_record(record, game.deck)
 
     state = game.initial(options)
     summaries: list[dict[str, Any]] = []
     for d, deal in enumerate(deals):
-        state = _start(game, state, d, deal)
+        state = _start(game, state, d, deal, verdicts[d])
         actions = deal.get("actions", [])
         if not isinstance(actions, list):
             raise RecordError(d, None, "bad_record", "'actions' must be a list")
@@ -90,7 +98,7 @@ def legal_now(game: GameRules, state: Any) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def _start(game: GameRules, state: Any, d: int, deal: Any) -> Any:
+def _start(game: GameRules, state: Any, d: int, deal: Any, verdict: Mapping[str, Any]) -> Any:
     if not isinstance(deal, Mapping):
         raise RecordError(d, None, "bad_record", "each deal is a JSON object with 'dealer' and 'deck'")
     try:
@@ -105,25 +113,13 @@ def _start(game: GameRules, state: Any, d: int, deal: Any) -> Any:
     except CardCodeError as error:
         raise RecordError(d, None, "bad_deck", str(error)) from None
     fair = deal.get("fair")
-    if fair is not None:
-        _check_fair(game, d, deck, fair)
+    if verdict["failed"]:
+        raise RecordError(d, None, "bad_deck", verdict["message"], {"check": verdict["failed"]})
     try:
         state, _ = game.apply(state, StartDeal(dealer=dealer, deck=deck, fair=fair))
     except RuleViolation as violation:
         raise RecordError(d, None, violation.code, violation.message) from None
     return state
-
-
-def _check_fair(game: GameRules, d: int, deck: tuple[str, ...], fair: Any) -> None:
-    """A deal exported with its verifiable-shuffle inputs must reproduce its deck."""
-    from domain import fair as fairness
-
-    try:
-        ok, message = fairness.check_record_deal(game.deck, deck, fair)
-    except (KeyError, TypeError, ValueError) as error:
-        ok, message = False, f"bad 'fair' inputs: {error}"
-    if not ok:
-        raise RecordError(d, None, "bad_deck", message)
 
 
 def _count(value: Any, low: int) -> bool:

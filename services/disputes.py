@@ -286,7 +286,7 @@ def match_record(state: rules.MatchState, events: list[tuple[int, Any, Any]], de
         if not 0 <= deal < len(deals):
             raise RuleViolation("unknown_deal", f"deal {deal} is not a finished deal of this match", {"deal": deal})
         record.update(deals=[deals[deal]], rulings=[{**r, "deal": 0} for r in rulings if r["deal"] == deal],
-                      result={"deal": summaries[deal]})
+                      result={"deal": summaries[deal]}, first_deal=deal)
         return record
     status = state.game.status(state.game_state)
     record["result"] = {"match_score": status.match_score, "winner": status.winner, "finished": state.status == "finished"}

@@ -129,9 +129,8 @@ class HintService:
             raise refused
 
     async def _off(self, match_id: str) -> HintRefused | None:
-        """The one place that says where hints are off. Tournament tables: a hint is help
-        from outside the table. Rated matches: once ranked play exists, refuse them here
-        too, as `hints_off_rated` (422) — nothing else needs to change."""
+        """The one place that says where hints are off. Tournament tables and rated
+        matches: a hint is help from outside the table."""
         if match_id in _OFF:
             return _OFF.get(match_id)
         from services.tournaments import TournamentService
@@ -140,6 +139,8 @@ class HintService:
         if await TournamentService(self.store, self.matches).tournament_of(match_id) is not None:
             refused = HintRefused(422, "hints_off_tournament", "hints are off in tournament matches",
                                   {"match_id": match_id})
+        elif (await self.matches.load(match_id)).rated:
+            refused = HintRefused(422, "hints_off_rated", "hints are off in rated matches", {"match_id": match_id})
         _OFF.put(match_id, refused)
         return refused
 

@@ -83,12 +83,12 @@ async def retrying(command: Callable[[], Awaitable[Outcome]], attempts: int = 5)
 async def create(svc: MatchService, principal: Principal, game: str, options: dict[str, Any],
                  seats: dict[str, str], *, entropy: str | None = None,
                  predefined: list[dict[str, Any]] | None = None, clock: dict[str, float] | None = None,
-                 command_id: uuid.UUID | None = None) -> rules.MatchState:
+                 rated: bool = False, command_id: uuid.UUID | None = None) -> rules.MatchState:
     """A new match (its clock set before the start, so the first turn is already timed),
     started at once when its seats are all taken. A refused creation is the domain's
     RuleViolation (the routes make it a 400 naming the field)."""
     created = await svc.create_match(game, options, seats, player_id=principal.player_id, entropy=entropy,
-                                     predefined=predefined, command_id=command_id)
+                                     predefined=predefined, rated=rated, command_id=command_id)
     if clock is not None:
         await set_clock(svc.store, created.match_id, clock)
     await autostart(svc, created.match_id)
@@ -109,6 +109,24 @@ async def autostart(svc: MatchService, match_id: str) -> Outcome | None:
     except Exception as error:  # the type only: a dealing error's text is not for logs
         log.error("match %s is full but could not start: %s", match_id, type(error).__name__)
         return None
+
+
+async def autostart_when_ready(svc: MatchService, match_id: str) -> Outcome | None:
+    """Start a full open match once every player seat has given entropy under its chain:
+    a rematch waits for its players' entropy (docs/fair-deal.md, "Entropy when it helps")."""
+    state = await svc.load(match_id)
+    players = {seat for seat, holder in state.seats.items() if holder is not None and holder.kind == "player"}
+    if players - set(await svc.vault.entropy(match_id, 1)):
+        return None
+    return await autostart(svc, match_id)
+
+
+async def give_entropy(svc: MatchService, principal: Principal, match_id: str, seat: Seat, entropy: str) -> int:
+    """A seated player's (new) entropy; the chain it went under. The last player's entropy
+    a waiting rematch needs starts it."""
+    chain = await svc.give_entropy(match_id, seat, player_id=principal.player_id, entropy=entropy)
+    await autostart_when_ready(svc, match_id)
+    return chain
 
 
 async def take_seat(svc: MatchService, principal: Principal, match_id: str, seat: Seat,
@@ -146,7 +164,8 @@ async def rematch(svc: MatchService, principal: Principal, match_id: str,
                   entropy: str | None = None) -> rules.MatchState:
     """A new match with the same game, options and seat holders, made once however many
     players ask for it (a deterministic command id, under a lock so that one secret and
-    one commitment are ever made for it). The caller's `entropy` goes to his seat in it."""
+    one commitment are ever made for it). The caller's `entropy` goes to his seat in it,
+    after its tip was published; it starts once every player seat has entropy."""
     checked_entropy(entropy)
     old = await svc.load(match_id)
     if seat_of(old, principal.player_id) is None and not principal.has_role("organiser"):
@@ -160,7 +179,7 @@ async def rematch(svc: MatchService, principal: Principal, match_id: str,
     async with svc.store.pool.acquire() as conn:
         await conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", REMATCH_LOCK, match_id)
         try:
-            created = await svc.create_match(old.game_name, old.raw_options, {s: "open" for s in SEAT_NAMES},
+            created = await svc.create_match(old.game_name, old.raw_options, {s: "open" for s in SEAT_NAMES}, rated=old.rated,
                                              command_id=command_id)
             new_id = created.match_id
             state = await svc.load(new_id)
@@ -176,5 +195,8 @@ async def rematch(svc: MatchService, principal: Principal, match_id: str,
                 await svc.give_entropy(new_id, mine, player_id=principal.player_id, entropy=entropy)
         finally:
             await conn.execute("SELECT pg_advisory_unlock($1, hashtext($2))", REMATCH_LOCK, match_id)
-    await autostart(svc, new_id)
+    # The rematch's tip exists before any of its entropy: it starts when every player has
+    # given his (asking for the rematch with entropy, or PUT), when a seated player starts
+    # it, or when the sweeper starts the full matches left idle (ATOUT_BOT_OVERDUE seconds).
+    await autostart_when_ready(svc, new_id)
     return await svc.load(new_id)

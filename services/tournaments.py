@@ -104,7 +104,7 @@ class TournamentService:
     async def create(self, organiser: str, name: str, game: str, options: dict[str, Any], format: str,
                      rounds: int | None = None, schedule: str | None = None, bots: dict[str, Any] | None = None,
                      command_id: uuid.UUID | None = None, no_show_grace: int | None = None,
-                     boards: Any = None) -> str:
+                     boards: Any = None, rated: bool = True, seeding: str = "registration") -> str:
         """`boards`: a match record whose decks are the boards (instead of the shuffle)."""
         tid = str(uuid.uuid4() if command_id is None else uuid.uuid5(command_id, "tournament"))
         match_rules.create("check", game, dict(options), dict.fromkeys("NESW"), None, 1)  # options valid?
@@ -115,7 +115,7 @@ class TournamentService:
                                           options=dict(options), format=format, rounds=rounds, schedule=schedule,
                                           bots={"level": "basic", "fill": True, **(bots or {})},
                                           no_show_grace=no_show_grace, imported_boards=imported,
-                                          individual=alone),
+                                          individual=alone, rated=rated, seeding=seeding),
                            command_id=command_id)
         return tid
 
@@ -136,12 +136,34 @@ class TournamentService:
                 if state.imported_boards:
                     digests = await tournament_boards.digests(self.pool, tournament_id, secret, rounds * per_round)
             try:
-                await self.execute(tournament_id, ev.Start(commitment=commitment, board_digests=digests))
+                seeds = await self._rating_seeds(state) if state.seeding == "rating" else []
+                await self.execute(tournament_id, ev.Start(commitment=commitment, board_digests=digests, seeds=seeds))
             except RuleViolation as violation:
                 if violation.code != "already_started":
                     raise
         if advance:
             await self.advance(tournament_id)
+
+    async def _rating_seeds(self, state: rules.State) -> list[str]:
+        """Active entries best first by the mean display rating of their people in the
+        tournament's pool (a newcomer counts 0, as his display rating); ties keep registration
+        order. Recorded in the start event, so the seeding replays whatever ratings do later."""
+        from domain import ratings
+
+        pool = ratings.pool_of(state.game, state.options)
+        people = [p for e in state.active for p in state.entries[e] if not p.startswith("bot:")]
+        try:
+            rows = await self.pool.fetch("SELECT player_id, rating FROM ratings WHERE pool = $1 AND "
+                                         "player_id = ANY($2::text[])", pool, people)
+        except asyncpg.UndefinedTableError:
+            rows = []
+        rating = {r["player_id"]: r["rating"] for r in rows}
+
+        def strength(entry: str) -> float:
+            humans = [p for p in state.entries[entry] if not p.startswith("bot:")]
+            return sum(rating.get(p, 0.0) for p in humans) / len(humans) if humans else 0.0
+
+        return sorted(state.active, key=lambda e: -strength(e))
 
     async def _keep_secret(self, tournament_id: str, board_count: int) -> bytes:
         await self.pool.execute("INSERT INTO tournament_secrets (tournament_id, secret, board_count)"
@@ -206,8 +228,11 @@ class TournamentService:
             predefined = await tournament_boards.imported(self.pool, tid, rnd.boards)
         elif rnd.boards:
             predefined = board_deals(state.game, tid, await self._secret(tid), state.board_count, rnd.boards)
+        # Rated where the organiser left it on, every seat is a person's, and the boards are the
+        # tournament's own shuffles (imported boards are known cards).
+        rated = state.rated and not state.imported_boards and not any(s.startswith("bot") for s in specs.values())
         await self.matches.create_match(state.game, state.options, specs, predefined=predefined,
-                                        sealed=predefined is not None, command_id=create_id)
+                                        sealed=predefined is not None, rated=rated, command_id=create_id)
         for seat, player in people.items():
             await self._seat(match_id, Seat(seat), player, table_command(tid, rnd.number, table.table, seat))
         match = await self.matches.load(match_id)

@@ -76,6 +76,25 @@ def _five_hundred(hand: list[str], legal: list[dict[str, Any]], out: list[dict[s
             _add(out, a, legal)                       # misère and open misère
 
 
+def _raised_partner(game_name: str, table: Any) -> bool:
+    """Whether the partner holds the high bid and this side has already bid over its own
+    partner once: a second raise would be a war, whatever the worlds say."""
+    from domain.bots.auction_worlds import calls
+
+    if game_name == "cinch" and table.options.individual:
+        return False
+    seat = str(table.seat)
+    partner = {"N": "S", "S": "N", "E": "W", "W": "E"}[seat]
+    high, raises = None, 0
+    for call in calls(game_name, table):
+        if call["action"] != "bid":
+            continue
+        if high is not None and {high, call["seat"]} == {seat, partner}:
+            raises += 1
+        high = call["seat"]
+    return high == partner and raises >= 1
+
+
 def candidates(game_name: str, table: Any, basic_action: dict[str, Any] | None) -> list[dict[str, Any]]:
     """The auction actions (without "seat") the expert simulates, `basic`'s first."""
     legal = list(table.legal)
@@ -84,6 +103,8 @@ def candidates(game_name: str, table: Any, basic_action: dict[str, Any] | None) 
     if basic_action is not None:
         _add(out, {k: v for k, v in basic_action.items() if k != "seat"}, legal)
     _add(out, {"action": "pass"}, legal)
+    if table.phase == "auction" and _raised_partner(game_name, table):
+        return out                                   # basic's call or passing, nothing else
     if game_name == "belote":
         if table.options.variant == "coinche":
             _coinche(hand, legal, out, basic_action)

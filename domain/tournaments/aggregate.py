@@ -20,6 +20,7 @@ from domain.tournaments.events import (BOTH, FORMATS, MAX_NO_SHOW_GRACE, NO_SHOW
                                        Withdraw)
 
 MAX_ROUNDS = 50
+SEEDINGS = ("registration", "rating")
 
 
 class Round(msgspec.Struct, frozen=True):
@@ -49,6 +50,8 @@ class State(msgspec.Struct, frozen=True):
     no_show_grace: int = 0         # seconds; 0: no forfeits
     imported_boards: int = 0       # boards from a match record (0: the verifiable shuffle)
     individual: bool = False       # one player an entry, four entries a table
+    rated: bool = False            # tables with four human seats are rated matches
+    seeding: str = "registration"  # or "rating" (Swiss and elimination)
     board_digests: list[str] = []
     status: str = "new"            # new, registering, running, closed
     entries: dict[str, list[str]] = {}
@@ -124,6 +127,9 @@ def decide(state: State, command: Any) -> list[Any]:
                "a duplicate tournament needs the 'deals' option: each round is that many boards")
         verify(not command.individual or command.format == "swiss", "bad_format",
                "an individual tournament is a Swiss (the other formats pair partnerships)")
+        verify(command.seeding in SEEDINGS, "bad_seeding", f"seeding must be one of {', '.join(SEEDINGS)}")
+        verify(command.seeding == "registration" or command.format in ("swiss", "elimination"), "bad_seeding",
+               "only a Swiss or an elimination seeds its entries by rating")
         grace = NO_SHOW_GRACE if command.no_show_grace is None else command.no_show_grace
         verify(0 <= grace <= MAX_NO_SHOW_GRACE, "bad_option", f"no_show_grace must be 0..{MAX_NO_SHOW_GRACE} seconds")
         return [TournamentCreated(**{**msgspec.structs.asdict(command), "no_show_grace": grace})]
@@ -153,7 +159,8 @@ def decide(state: State, command: Any) -> list[Any]:
                    needed=rounds * boards, given=state.imported_boards)
             verify(len(command.board_digests) == rounds * boards, "no_commitment", "each imported board needs its digest")
         return [TournamentStarted(rounds=rounds, boards_per_round=boards, board_count=rounds * boards,
-                                  commitment=command.commitment, board_digests=list(command.board_digests))]
+                                  commitment=command.commitment, board_digests=list(command.board_digests),
+                                  seeds=[e for e in command.seeds if e in state.active])]
     if isinstance(command, SubmitPairing):
         verify(state.format != "elimination" and not state.individual, "bad_pairing",
                "an elimination bracket (or an individual Swiss) is not paired by hand")
@@ -256,15 +263,19 @@ def evolve(state: State, event: Any) -> State:
         return s(state, tournament_id=event.tournament_id, organiser=event.organiser, name=event.name,
                  game=event.game, options=event.options, format=event.format, rounds_wanted=event.rounds,
                  schedule=event.schedule, bots=event.bots, no_show_grace=event.no_show_grace or 0,
-                 imported_boards=event.imported_boards, individual=event.individual, status="registering")
+                 imported_boards=event.imported_boards, individual=event.individual, rated=event.rated,
+                 seeding=event.seeding, status="registering")
     if isinstance(event, EntryRegistered):
         return s(state, entries={**state.entries, event.entry_id: list(event.players)},
                  names={**state.names, event.entry_id: event.name or event.entry_id})
     if isinstance(event, EntryWithdrawn):
         return s(state, withdrawn=[*state.withdrawn, event.entry_id])
     if isinstance(event, TournamentStarted):
+        seeded = [e for e in event.seeds if e in state.entries]     # then the rest in registration order
+        entries = {e: state.entries[e] for e in [*seeded, *(e for e in state.entries if e not in seeded)]}
         return s(state, status="running", rounds=event.rounds, boards_per_round=event.boards_per_round,
-                 board_count=event.board_count, commitment=event.commitment, board_digests=list(event.board_digests))
+                 board_count=event.board_count, commitment=event.commitment, board_digests=list(event.board_digests),
+                 entries=entries)
     if isinstance(event, PairingSubmitted):
         return s(state, manual={**state.manual, event.round: event})
     if isinstance(event, RoundPaired):

@@ -32,6 +32,8 @@ class TournamentCreated(msgspec.Struct, frozen=True, tag="tournament_created"):
     no_show_grace: int | None = None   # seconds; 0: no forfeits; None (older events): none either
     imported_boards: int = 0       # boards given as a match record (their decks are never in an event)
     individual: bool = False       # entries of one player, four a table (domain/tournaments/individual.py)
+    rated: bool = False            # its tables with four human seats rate in their pool (docs/ratings.md)
+    seeding: str = "registration"  # or "rating": a Swiss or an elimination seeds its entries by rating
 
 
 class EntryRegistered(msgspec.Struct, frozen=True, tag="entry_registered"):
@@ -50,6 +52,7 @@ class TournamentStarted(msgspec.Struct, frozen=True, tag="tournament_started"):
     board_count: int
     commitment: str | None         # hex chain tip H^board_count(secret): binds every board's seed
     board_digests: list[str] = []  # imported boards: sha256(c_b || board b), one a board (domain/tournaments/boards.py)
+    seeds: list[str] = []          # entries best first, by rating (seeding "rating"); empty: registration order
 
 
 class PairingSubmitted(msgspec.Struct, frozen=True, tag="pairing_submitted"):
@@ -111,6 +114,8 @@ class Create(msgspec.Struct, frozen=True):
     no_show_grace: int | None = None   # None: NO_SHOW_GRACE
     imported_boards: int = 0
     individual: bool = False
+    rated: bool = False
+    seeding: str = "registration"
 
 
 class Register(msgspec.Struct, frozen=True):
@@ -126,6 +131,7 @@ class Withdraw(msgspec.Struct, frozen=True):
 class Start(msgspec.Struct, frozen=True):
     commitment: str | None
     board_digests: list[str] = []
+    seeds: list[str] = []
 
 
 class SubmitPairing(msgspec.Struct, frozen=True):

@@ -31,7 +31,7 @@ from infra.projections.base import Change
 from infra.projections.match_states import MatchStates
 from infra.projections.publisher import STREAM_PREFIX, all_event_types, decode, fold
 from infra.store.model import RecordedEvent
-from infra.store.postgres import Connection
+from infra.store.postgres import READ_STREAM, Connection
 
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder().decode
@@ -69,34 +69,57 @@ class MatchNotices(AccountProducer):
                 f"CREATE INDEX IF NOT EXISTS {table}_players_idx ON {table} USING gin (players)"]
 
     async def notices(self, conn: Connection, changes: Sequence[Change], names: Mapping[str, str]) -> list[Notice]:
-        out: list[Notice] = []
         latest: dict[str, tuple[rules.MatchState, RecordedEvent]] = {}
-        group: list[tuple[RecordedEvent, dict[str, Any], Any]] = []
-        start: rules.MatchState | None = None
+        groups: list[list[tuple[RecordedEvent, dict[str, Any], Any]]] = []   # one commit's events in one match
+        starts: list[rules.MatchState] = []     # the match before each group ...
+        ends: list[rules.MatchState] = []       # ... and after it
         for recorded, data in changes:
             if not recorded.stream_id.startswith(STREAM_PREFIX):
                 continue
             match_id = recorded.stream_id[len(STREAM_PREFIX):]
-            if group and (group[0][0].stream_id != recorded.stream_id or group[0][0].tx_id != recorded.tx_id):
-                out += self._commit(start, latest[group[0][0].stream_id[len(STREAM_PREFIX):]][0], group)
-                group = []
             state = await self._states.at(conn, match_id, recorded.stream_version - 1)
-            if not group:
-                start = state
+            if not groups or (groups[-1][0][0].stream_id, groups[-1][0][0].tx_id) != (recorded.stream_id,
+                                                                                       recorded.tx_id):
+                groups.append([])
+                starts.append(state)
+                ends.append(state)
             event = decode(state, recorded)
-            state = rules.evolve(state, event)
+            state = ends[-1] = rules.evolve(state, event)
             self._states.remember(match_id, state)
             latest[match_id] = (state, recorded)
-            group.append((recorded, data, event))
-        if group:
-            out += self._commit(start, latest[group[0][0].stream_id[len(STREAM_PREFIX):]][0], group)
+            groups[-1].append((recorded, data, event))
+        out: list[Notice] = []
+        for i, (group, before, after) in enumerate(zip(groups, starts, ends)):
+            out += self._events(before, after, group)
+            turn = await self._whole_commit(conn, group, before, after, first=i == 0, last=i == len(groups) - 1)
+            if turn is not None:
+                out += self._turns(*turn)
         await self._keep(conn, latest, names["account_matches"])
         return out
 
-    def _commit(self, before: rules.MatchState | None, after: rules.MatchState,
+    async def _whole_commit(self, conn: Connection, group: list[tuple[RecordedEvent, dict[str, Any], Any]],
+                            before: rules.MatchState, after: rules.MatchState, *, first: bool, last: bool) -> Any:
+        """(state before the commit, after it, seats that acted in it, its last event) — or
+        None while the commit goes on past this batch (the next batch judges it whole). A
+        batch may cut a commit in two; turns are judged on whole commits so that the notices,
+        and their numbers, do not depend on where batches end."""
+        head, tail = group[0][0], group[-1][0]
+        acted = {str(event.seat) for _, _, event in group if isinstance(event, rules.ActionTaken)}
+        if first or last:
+            low, high = await conn.fetchrow("SELECT min(stream_version), max(stream_version) FROM events "
+                                            "WHERE stream_id = $1 AND tx_id = $2", head.stream_id, head.tx_id)
+            if last and high > tail.stream_version:
+                return None
+            if first and low < head.stream_version:
+                match_id = head.stream_id[len(STREAM_PREFIX):]
+                before = await self._states.at(conn, match_id, low - 1)
+                rows = await conn.fetch(READ_STREAM, head.stream_id, low - 1, head.stream_version - 1)
+                acted |= {str(msgspec.json.decode(r[7])["seat"]) for r in rows if r[5] == "action_taken"}
+        return before, after, acted, tail
+
+    def _events(self, before: rules.MatchState, after: rules.MatchState,
                 group: list[tuple[RecordedEvent, dict[str, Any], Any]]) -> list[Notice]:
-        """The notices of one commit's events in one match."""
-        assert before is not None
+        """The notices of one commit's seat, start and end events in one match."""
         match_id, out = after.match_id, []
         for recorded, data, _ in group:
             kind = recorded.type
@@ -113,13 +136,17 @@ class MatchNotices(AccountProducer):
                 body = {"match_id": match_id, "status": after.status, "winner": data.get("winner"),
                         "match_score": data.get("match_score")}
                 out += [Notice(pid, "match_finished", body, recorded) for pid in _players(before).values()]
-        last = group[-1][0]
-        acted = {str(event.seat) for _, _, event in group if isinstance(event, rules.ActionTaken)}
-        was = _to_act(before)
+        return out
+
+    @staticmethod
+    def _turns(before: rules.MatchState, after: rules.MatchState, acted: set[str],
+               last: RecordedEvent) -> list[Notice]:
+        """`your_turn` for each seat that comes to act in this commit, or acted and must act again."""
+        was, out = _to_act(before), []
         for seat in sorted(_to_act(after)):
             pid = _players(after).get(seat)
             if pid is not None and (seat not in was or seat in acted):
-                out.append(Notice(pid, "your_turn", {"match_id": match_id, "match_version": after.version,
+                out.append(Notice(pid, "your_turn", {"match_id": after.match_id, "match_version": after.version,
                                                      "seat": seat}, last))
         return out
 

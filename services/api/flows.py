@@ -56,7 +56,7 @@ def view(state: rules.MatchState, seat: Seat | None) -> dict[str, Any]:
 # --- create ----------------------------------------------------------------------------------
 
 _FIELD_OF = {"bad_entropy": "$.entropy", "bad_seats": "$.seats", "bad_deck": "$.record.deals", "wrong_dealer": "$.record.deals",
-             "bad_record": "$.game"}
+             "bad_record": "$.game", "not_rateable": "$.rated"}
 
 
 def _creation_error(violation: RuleViolation) -> ApiError:
@@ -105,6 +105,6 @@ async def create(svc: MatchService, principal: Principal, body: CreateMatch) -> 
     try:
         load(body.game).parse_options(body.options)
         return await tables.create(svc, principal, body.game, body.options, body.seats, entropy=body.entropy,
-                                   predefined=predefined, clock=clock, command_id=body.command_id)
+                                   predefined=predefined, clock=clock, rated=body.rated, command_id=body.command_id)
     except RuleViolation as violation:
         raise _creation_error(violation) from None

@@ -52,10 +52,13 @@ ERRORS = {
                       examples=[_error("busy", "hint_busy", "hints for this match kept changing while this one "
                                        "was recorded; ask again", {})]),
     422: ResponseSpec(data_container=ErrorOut, generate_examples=False,
-                      description="Hints are off in this match (`hints_off_tournament`), or there is no decision "
+                      description="Hints are off in this match (`hints_off_tournament`, `hints_off_rated`), or "
+                                  "there is no decision "
                                   "of the caller's to help with (`not_your_turn`, `match_not_playing`)",
                       examples=[_error("a tournament table", "hints_off_tournament",
                                        "hints are off in tournament matches", {"match_id": MATCH_ID}),
+                                _error("a rated match", "hints_off_rated", "hints are off in rated matches",
+                                       {"match_id": MATCH_ID}),
                                 _error("not your turn", "not_your_turn",
                                        "a hint is for a decision of yours: it is not your turn", {"to_act": ["E"]}),
                                 _error("not playing", "match_not_playing",

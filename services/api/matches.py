@@ -141,7 +141,8 @@ ENTROPY_OUT = {"match_id": MATCH_ID, "seat": "N", "chain": 2}
                  "(`chain` in the answer): a deal uses only entropy given after its chain's tip was published "
                  "(docs/fair-deal.md). Give it after each `chain_renewed` event so the next chain's deals have "
                  "yours. The seat must be yours (422 `not_your_seat`) and the match not over (422 `match_over`); "
-                 "at most 1024 bytes in UTF-8 (400 `bad_entropy`).",
+                 "at most 1024 bytes in UTF-8 (400 `bad_entropy`). A rematch waiting for its players' entropy "
+                 "starts with the last player's.",
      responses=responses(200, dict, [ex("given under chain 2", ENTROPY_OUT)], "The seat and the chain", 400, 401,
                          404, 422, 429))
 async def give_entropy(match_id: PathStr, seat: PathStr, principal: Caller, runtime: Runtime,
@@ -150,7 +151,7 @@ async def give_entropy(match_id: PathStr, seat: PathStr, principal: Caller, runt
                        ) -> dict[str, Any]:
     at = flows.parse_seat(seat)
     entropy = tables.checked_entropy(data.entropy)
-    chain = await runtime.matches.give_entropy(match_id, at, player_id=principal.player_id, entropy=entropy)
+    chain = await tables.give_entropy(runtime.matches, principal, match_id, at, entropy)
     return {"match_id": match_id, "seat": str(at), "chain": chain}
 
 
@@ -177,8 +178,11 @@ async def start_match(match_id: PathStr, principal: Caller, runtime: Runtime) ->
 @post("/v1/matches/{match_id:str}/rematch", guards=PLAYER, tags=TAGS, security=BEARER,
       summary="A new match with the same game, options and seats",
       description="For a player of a finished match (or an organiser). Every player asking gets the same new match, "
-                  "which starts at once since its seats are all taken. Optional `entropy` goes to the caller's seat "
-                  "in it (the same limit as a seat's; 400 `bad_entropy` when the caller holds no seat).",
+                  "its seats taken by the same holders. Optional `entropy` goes to the caller's seat in it, after its "
+                  "tip was published (the same limit as a seat's; 400 `bad_entropy` when the caller holds no seat). "
+                  "It starts once every player seat has given entropy (asking with it, or `PUT …/entropy`), when "
+                  "a seated player starts it, or when the sweeper starts full matches left idle "
+                  "(docs/fair-deal.md, \"Entropy when it helps\").",
       responses=responses(201, dict, [ex("the new match", VIEW_EXAMPLE)], "The new match as I see it", 401, 403,
                           404, 422, 429))
 async def rematch(match_id: PathStr, principal: Caller, runtime: Runtime,

@@ -4,7 +4,8 @@ The body is a match record and the answer is exactly the object the command prin
 (domain/record.py `play_record`): 200 when `ok` is true; 422 when it is false, with the
 README's `{"ok": false, "deal", "index", "code", "message"}` body unchanged, since that is
 what tools written against the command expect (it carries `code` and `message` like every
-error). A body that is not JSON answers as the command does for a file that is not JSON:
+error). A deal whose fair chain does not hold (docs/fair-deal.md, "Verifying a match record")
+is `bad_deck` with `details.check` naming the check that failed. A body that is not JSON answers as the command does for a file that is not JSON:
 `bad_record` with `deal` and `index` null.
 """
 
@@ -32,6 +33,9 @@ OK = {"ok": True, "deals": [{"contract": None, "result": "incomplete", "tricks":
                              "score": {"NS": 0, "EW": 0}}], "match_score": {"NS": 0, "EW": 0}, "winner": None,
       "legal": {"W": [{"action": "pass"}, {"action": "bid", "value": 90, "suit": "S"}]}}
 NOT_OK = {"ok": False, "deal": 0, "index": 1, "code": "not_your_turn", "message": "it is W's turn"}
+FORGED = {"ok": False, "deal": 1, "index": None, "code": "bad_deck",
+          "message": "the commitment is not the seed revealed by deal 1: this deal is not the next of the chain",
+          "details": {"check": "chain_link"}}
 
 
 def _not_json(request: Request, exc: Exception) -> Response:
@@ -49,11 +53,13 @@ def _not_json(request: Request, exc: Exception) -> Response:
 @post("/v1/records/play", guards=[authenticated, rate_limited], status_code=200, tags=["records"], security=BEARER,
       summary="Play a match record through the real rules (what `atout record play` prints)",
       description="`?legal=true` adds every seat's legal actions after the last action. `ok: false` answers 422 "
-                  "with the command's body as is.",
+                  "with the command's body as is; a fair chain that does not hold is `bad_deck` with `details.check` "
+                  "(`context`, `entropy`, `commitment`, `deck`, `chain_link`, `tip`; docs/fair-deal.md).",
       exception_handlers={ClientException: _not_json, ValidationException: _not_json},
       responses={**responses(200, dict, [ex("a deal in its auction, with legal actions", OK)], "The result", 401, 429),
                  422: ResponseSpec(data_container=dict, description="The first problem, as the command prints it",
-                                   examples=[ex("an action out of turn", NOT_OK)], generate_examples=False)})
+                                   examples=[ex("an action out of turn", NOT_OK),
+                                             ex("a forged deal", FORGED)], generate_examples=False)})
 async def play(data: Annotated[Any, Body(title="Match record", examples=[ex("a coinche deal", RECORD)])],
                legal: FromQuery[bool] = False) -> Response:
     # Off the event loop: a long record is a few milliseconds of pure computation.

@@ -83,6 +83,7 @@ class CreateMatch(msgspec.Struct, forbid_unknown_fields=True):
     entropy: Entropy | None = None              # for the seat "me" (400 without one), mixed into every shuffled deal
     command_id: uuid.UUID | None = None         # makes a retried creation return the same match
     clock: dict[str, Any] | None = None         # {"bid": seconds, "play": seconds} per decision; none: untimed
+    rated: bool = False                         # ranked play (docs/ratings.md): 400 not_rateable where it cannot be
 
 
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):

@@ -54,6 +54,8 @@ class CreateIn(msgspec.Struct, forbid_unknown_fields=True):
     bots: dict[str, Any] = {}
     no_show_grace: Annotated[int, msgspec.Meta(ge=0, le=ev.MAX_NO_SHOW_GRACE)] | None = None
     boards: dict[str, Any] | None = None          # a match record: its decks are the boards
+    rated: bool = True                            # tables of four humans rate in their pool (docs/ratings.md)
+    seeding: Literal["registration", "rating"] = "registration"   # Swiss and elimination only
     command_id: uuid.UUID | None = None
 
 
@@ -91,7 +93,8 @@ async def create(data: Annotated[CreateIn, Body(examples=X.CREATE_EXAMPLES)], pr
     try:
         tid = await service(runtime).create(principal.player_id, data.name, data.game, data.options, data.format,
                                             data.rounds, data.schedule, data.bots, data.command_id,
-                                            data.no_show_grace, data.boards)
+                                            data.no_show_grace, data.boards, rated=data.rated,
+                                            seeding=data.seeding)
     except RuleViolation as violation:
         if violation.code not in RECORD_CODES:
             raise

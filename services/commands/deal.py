@@ -1,7 +1,9 @@
-"""`atout deal verify`: recompute a revealed deal and check its seed against the commitment.
+"""`atout deal verify`: check everything a revealed deal's truth rests on.
 
-A player or a dispute reviewer needs nothing but public data and this command (or the text
-of docs/fair-deal.md) to be sure the deck was the one the server was bound to.
+One deal (its deck given with `--deck`, the chain's tip with `--tip`) or a whole match
+record (`--record FILE`): context, entropy, commitment, deck, the link to the previous deal
+and to the tip, one JSON line with each check. A player or a dispute reviewer needs nothing
+but public data and this command (or the text of docs/fair-deal.md).
 """
 
 from __future__ import annotations
@@ -10,8 +12,17 @@ import argparse
 import json
 import sys
 
+from domain import fair_chain
 from domain.cards import SEATS
-from domain.fair import GAME_DECK_SIZE, SEED_BYTES, FairDealError, shuffle_deck, verify_seed
+from domain.fair import (
+    GAME_DECK_SIZE,
+    SEED_BYTES,
+    FairDealError,
+    deck_for,
+    parse_context,
+    shuffle_deck,
+    verify_seed,
+)
 
 
 class _UsageError(Exception):
@@ -23,22 +34,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions = deal.add_subparsers(dest="deal_command", metavar="ACTION")
     verify = actions.add_parser(
         "verify",
-        help="recompute a deck from its seed, context and entropy; check the seed's commitment",
-        description="Prints {\"deck\": [...], \"commitment_ok\": true|false}; exits 1 when the "
-        "commitment does not match, 2 on bad input.",
+        help="check a deal (or a whole match record): context, entropy, commitment, deck, chain link, tip",
+        description="Prints one JSON line with each check (true, false, or null when not made); exits 1 when "
+        "any check fails, 2 on bad input. With --record FILE every deal of a match record is checked.",
     )
-    verify.add_argument("--game", required=True, help=f"one of {', '.join(GAME_DECK_SIZE)}")
-    verify.add_argument("--seed", required=True, metavar="HEX", help="the revealed seed, 32 bytes in hex")
+    verify.add_argument("--record", metavar="FILE", help="a match record (JSON; '-' reads standard input)")
+    verify.add_argument("--game", help=f"one of {', '.join(GAME_DECK_SIZE)}")
+    verify.add_argument("--seed", metavar="HEX", help="the revealed seed, 32 bytes in hex")
     verify.add_argument(
-        "--context", required=True, metavar="TEXT",
+        "--context", metavar="TEXT",
         help="match:<id>:deal:<k> or tournament:<id>:board:<b>",
     )
+    verify.add_argument("--deck", metavar="CODES", help="the deck that was dealt, top card first, comma separated")
+    verify.add_argument("--tip", metavar="HEX", help="the chain's published tip (match_created's commitment)")
+    verify.add_argument("--steps", type=int, metavar="N",
+                        help="hashes from the seed to --tip (default: k of the context, for the first chain)")
     verify.add_argument(
         "--entropy", action="append", default=[], metavar="SEAT=TEXT",
         help="a seat's entropy string (repeat per seat: N, E, S, W)",
     )
     verify.add_argument(
-        "--commitment", required=True, metavar="HEX",
+        "--commitment", metavar="HEX",
         help="the value the seed must hash to (the previous chain element, or the tip for deal 1)",
     )
     verify.set_defaults(func=_verify)
@@ -77,14 +93,64 @@ def _entropy(items: list[str]) -> dict[str, str]:
 
 def _verify(args: argparse.Namespace) -> int:
     try:
+        if args.record is not None:
+            return _verify_record(args.record)
+        for flag in ("game", "seed", "context", "commitment"):
+            if getattr(args, flag) is None:
+                raise _UsageError(f"--{flag} is required (or give --record FILE)")
         if args.game not in GAME_DECK_SIZE:
             raise _UsageError(f"unknown game {args.game!r} (expected {', '.join(GAME_DECK_SIZE)})")
         seed = _hex32(args.seed, "--seed")
         commitment = _hex32(args.commitment, "--commitment")
-        deck = shuffle_deck(args.game, seed, args.context, _entropy(args.entropy))
+        tip = None if args.tip is None else _hex32(args.tip, "--tip")
+        entropy = _entropy(args.entropy)
+        given = None if args.deck is None else [c.strip().upper() for c in args.deck.split(",") if c.strip()]
+        deck_for(args.game)
     except (_UsageError, FairDealError) as exc:
         print(f"atout deal verify: error: {exc}", file=sys.stderr)
         return 2
-    ok = verify_seed(seed, commitment)
-    print(json.dumps({"deck": deck, "commitment_ok": ok}))
+    checks: dict[str, bool | None] = dict.fromkeys(("context", "entropy", "commitment", "deck", "tip"))
+    problems: dict[str, str] = {}
+    number = None
+    try:
+        kind, _, number = parse_context(args.context)
+        checks["context"] = True
+    except FairDealError as exc:
+        kind, checks["context"], problems["context"] = None, False, str(exc)
+    deck = None
+    try:
+        deck = shuffle_deck(args.game, seed, args.context, entropy)
+        checks["entropy"] = True
+    except FairDealError as exc:
+        which = "context" if "context" in str(exc) and kind is None else "entropy"
+        checks[which], problems[which] = False, str(exc)
+    checks["commitment"] = verify_seed(seed, commitment)
+    if given is not None and deck is not None:
+        checks["deck"] = deck == given
+    if tip is not None:
+        steps = args.steps if args.steps is not None else number
+        checks["tip"] = steps is not None and verify_seed(seed, tip, steps)
+    ok = all(v is not False for v in checks.values())
+    out = {"ok": ok, "deck": deck, "checks": checks, "commitment_ok": checks["commitment"],
+           "tip_checked": tip is not None}
+    if problems:
+        out["problems"] = problems
+    print(json.dumps(out))
     return 0 if ok else 1
+
+
+def _verify_record(path: str) -> int:
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+        record = json.loads(text)
+    except OSError as exc:
+        raise _UsageError(f"cannot read {path}: {exc.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise _UsageError(f"{path} is not valid JSON: {exc}") from None
+    if not isinstance(record, dict) or record.get("game") not in GAME_DECK_SIZE or not isinstance(record.get("deals"), list):
+        raise _UsageError(f"{path} is not a match record of one of {', '.join(GAME_DECK_SIZE)} with a list of deals")
+    results = fair_chain.verify_record(record, deck_for(record["game"]))
+    verdict = fair_chain.summary(results, record)
+    print(json.dumps({**verdict, "deals": [{"deal": r["deal"], "kind": r["kind"], "checks": r["checks"]}
+                                            for r in results]}))
+    return 0 if verdict["ok"] else 1

@@ -10,7 +10,8 @@
 
 import { api, uuid } from "./api.js";
 import { choiceAction, renderActions, renderChoice } from "./actions.js";
-import { freshEntropy, verifyRecord } from "./fair.js";
+import { freshEntropy } from "./fair.js";
+import { giveFreshEntropy as giveEntropy, rememberEntropy, renderFair as drawFair, verifyDeals as verify } from "./verified.js";
 import { renderHint } from "./hints.js";
 import { SEATS, auctionOf, contractText, dealScoreOf, describeAction, h, renderTable, scoresOf } from "./table.js";
 
@@ -39,7 +40,6 @@ const state = {
   fair: null,           // the match record's deals verified here: {ok, deals, error}
   verifying: null,
 };
-const ENTROPY_KEY = "atout.entropy";
 
 function loadSession() {
   try { return JSON.parse(localStorage.getItem(STORE_KEY)); } catch { return null; }
@@ -52,16 +52,9 @@ function call(method, path, body) {
   });
 }
 
-// The entropy strings this browser gave each match's seat, to check the record's against.
-function givenEntropy(matchId) {
-  try { return (JSON.parse(localStorage.getItem(ENTROPY_KEY)) || {})[matchId] || []; } catch { return []; }
-}
-function rememberEntropy(matchId, text) {
-  let all = {};
-  try { all = JSON.parse(localStorage.getItem(ENTROPY_KEY)) || {}; } catch { /* start again */ }
-  all[matchId] = [...(all[matchId] || []), text].slice(-50);
-  localStorage.setItem(ENTROPY_KEY, JSON.stringify(all));
-}
+const verifyDeals = () => verify(state, call, say);
+const renderFair = () => drawFair(state);
+const giveFreshEntropy = () => giveEntropy(state, call, say);
 
 function show(screen) {
   for (const s of document.querySelectorAll(".screen")) s.hidden = s.id !== `screen-${screen}`;
@@ -292,75 +285,6 @@ function addLog(version, event) {
   if (state.log.length > 40) state.log.shift();
   const log = $("log");
   log.replaceChildren(...state.log.slice().reverse().map((l) => h("li", { dataset: { version: l.version } }, l.text)));
-}
-
-// --- the fair deal: every finished deal recomputed here, from the public record --------------
-
-async function verifyDeals() {
-  const id = state.matchId;
-  if (!id || !state.session) return;
-  if (state.verifying) { state.verifyAgain = true; return; }
-  state.verifying = (async () => {
-    try {
-      const record = await call("GET", `/v1/matches/${id}/record`);
-      if (id !== state.matchId) return;
-      const seat = state.view && state.view.seat;
-      const given = givenEntropy(id);
-      state.fair = verifyRecord(record, seat && given.length ? { seat, given } : null);
-      // the stream's chain_renewed may have passed unseen (before this page, or in a replay)
-      for (const r of record.renewals || []) state.renewed = Math.max(state.renewed || 0, r.chain);
-      giveFreshEntropy();
-    } catch (err) {
-      if (id !== state.matchId) return;
-      state.fair = { error: err.code === "board_sealed" ? "sealed until the round closes at every table"
-                                                       : `record not readable: ${err.code || err.message}` };
-    } finally {
-      state.verifying = null;
-      renderFair();
-      if (state.verifyAgain) { state.verifyAgain = false; verifyDeals(); }
-    }
-  })();
-}
-
-// The mark on the table (#fair) and each deal's line in the match's history (#deal-history).
-function renderFair() {
-  const mark = $("fair"), list = $("deal-history");
-  if (!mark || !list) return;
-  const fair = state.fair;
-  const shuffled = fair && fair.deals ? fair.deals.filter((d) => !d.imported) : [];
-  if (!fair) { mark.dataset.state = "pending"; mark.textContent = "fair deal: checking…"; }
-  else if (fair.error) { mark.dataset.state = "unknown"; mark.textContent = `fair deal: ${fair.error}`; }
-  else if (!fair.ok) {
-    const bad = fair.deals.filter((d) => !d.ok);
-    mark.dataset.state = "failed";
-    mark.textContent = `✗ DEAL VERIFICATION FAILED — deal ${bad.map((d) => d.deal ?? d.position + 1).join(", ")}: `
-      + [...new Set(bad.flatMap((d) => d.failed))].join(", ");
-  } else if (!shuffled.length) { mark.dataset.state = "none"; mark.textContent = "fair deal: no deal finished yet"; }
-  else {
-    mark.dataset.state = "verified";
-    mark.textContent = `✓ ${shuffled.length} deal${shuffled.length === 1 ? "" : "s"} verified${fair.tip_checked ? "" : " (links only: no tip)"}`;
-  }
-  mark.dataset.verified = String(shuffled.filter((d) => d.ok).length);
-  const link = $("verify-link");
-  if (link && state.matchId) link.href = `/verify?match=${encodeURIComponent(state.matchId)}`;
-  list.replaceChildren(...(fair && fair.deals ? fair.deals : []).map((d) => h("li", {
-    dataset: { deal: String(d.deal ?? ""), verified: String(d.ok), imported: String(!!d.imported) },
-    class: d.ok ? "verified" : "failed" },
-    d.imported ? `deal ${d.position + 1}: imported, not shuffled`
-      : d.ok ? `deal ${d.deal} ✓ verified` : `deal ${d.deal ?? "?"} ✗ FAILED: ${d.failed.join(", ")}`)));
-}
-
-// A renewed chain takes only entropy given after its tip was published: give fresh words, once
-// per chain, as soon as the view says which seat is mine (the event may come first).
-async function giveFreshEntropy() {
-  const id = state.matchId, seat = state.view && state.view.seat, chain = state.renewed || 0;
-  if (!id || !seat || chain <= (state.entropyChain || 0) || state.view.status === "finished") return;
-  state.entropyChain = chain;
-  const entropy = freshEntropy();
-  try {
-    await call("PUT", `/v1/matches/${id}/seats/${seat}/entropy`, { entropy });
-    rememberEntropy(id, entropy);
-  } catch (err) { say(`entropy for chain ${chain}: ${err.code}: ${err.message}`, "error"); }
 }
 
 async function nameOf(pid) {

@@ -152,72 +152,81 @@ export function iterate(bytes, times) {
 
 const equal = (a, b) => a && b && a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** The record's chains in order, each {chain, tip, chain_length, first_deal}; [] without a tip. */
+/** The record's chains in order, each {chain, tip, chain_length, first_deal}; chain 1's tip is
+ * null when the record carries none (its links are still checked). */
 export function chainsOf(record) {
-  if (typeof record.tip !== "string") return [];
-  return [{ chain: 1, tip: record.tip, chain_length: record.chain_length, first_deal: 0 },
-          ...(Array.isArray(record.renewals) ? record.renewals : [])];
+  const hex32 = (t) => { const b = fromHex(t); return b && b.length === 32 ? b : null; };
+  return [{ chain: 1, tip: hex32(record.tip), chain_length: record.chain_length, first_deal: 0 },
+          ...(Array.isArray(record.renewals) ? record.renewals : []).map((r) => ({ ...r, tip: hex32(r.tip) }))];
 }
 
-/**
- * Verify one deal of a record: every check its truth rests on, each true or false (`tip` is
- * null when the record carries no tip). `position` is the deal's place in the record.
- * Returns {deal, checks: {context, commitment, chain_link, tip, entropy, deck}, ok, failed}.
- */
-export function verifyDeal(record, position, previous) {
-  const deal = record.deals[position];
-  const fair = deal.fair;
-  const checks = {};
-  const found = /^match:([A-Za-z0-9._-]{1,128}):deal:([1-9][0-9]{0,8})$/.exec(fair.context || "");
-  const k = found ? Number(found[2]) : null;
-  checks.context = !!found && (record.match_id === undefined || found[1] === record.match_id)
-    && (!previous || previous.k === null || k > previous.k);
-  const seed = fromHex(fair.seed), commitment = fromHex(fair.commitment);
-  const seedOk = !!seed && seed.length === 32 && !!commitment && commitment.length === 32;
-  checks.commitment = seedOk && equal(sha256(seed), commitment);
-  // Consecutive deals of one chain: this deal's commitment is the seed the previous revealed.
-  checks.chain_link = true;
-  const chains = chainsOf(record);
-  const chain = k === null ? null : chains.filter((c) => c.first_deal <= k - 1).pop() || null;
-  if (previous && previous.k !== null && k === previous.k + 1 && chain && previous.chain === chain.chain) {
-    checks.chain_link = (previous.fair.seed || "").toLowerCase() === (fair.commitment || "").toLowerCase();
-  }
-  if (!chains.length) checks.tip = null;
-  else if (!chain || !seedOk) checks.tip = false;
-  else {
-    const steps = k - chain.first_deal;
-    const tip = fromHex(chain.tip);
-    checks.tip = steps >= 1 && steps <= chain.chain_length && equal(iterate(seed, steps), tip);
-  }
-  const entropy = fair.entropy || {};
-  checks.entropy = typeof entropy === "object" && !Array.isArray(entropy)
-    && Object.entries(entropy).every(([s, t]) => SEATS.includes(s) && typeof t === "string");
-  const game = record.game;
-  checks.deck = seedOk && checks.entropy && canonicalDeck(game) !== null && found !== null
-    && JSON.stringify(shuffle(game, seed, fair.context, entropy)) === JSON.stringify(deal.deck);
-  const failed = Object.keys(checks).filter((c) => checks[c] === false);
-  return { deal: k, position, chain: chain ? chain.chain : null, fair, checks, ok: failed.length === 0, failed };
+function chainFor(chains, position) {
+  const c = chains.filter((x) => Number.isInteger(x.first_deal) && x.first_deal <= position).pop();
+  if (!c || (Number.isInteger(c.chain_length) && position > c.first_deal + c.chain_length - 1)) return null;
+  return c;
 }
 
+const CONTEXT = /^(match|tournament):([A-Za-z0-9._-]{1,128}):(deal|board):([1-9][0-9]{0,8})$/;
+
 /**
- * Verify every deal of a match record. Deals without `fair` (imported ones) are listed as
- * not shuffled. `mine` ({seat, given: [strings]}) adds the check that my seat's entropy in
- * each deal is absent or one I gave. Returns {ok, tip_checked, deals: [...]}.
+ * Verify every deal of a match record as docs/fair-deal.md, "Verifying a match record", says:
+ * each deal's kind (`shuffled`, `replay` of an earlier deal's board, `board` of a tournament,
+ * `predefined`: imported, no shuffle) and its checks — context, entropy, commitment, deck,
+ * chain_link, tip — each true, false, or null when not made. `mine` ({seat, given: [strings]})
+ * adds `my_entropy`: my seat's entropy in each deal is absent or one I gave.
+ * Returns {ok, tip_checked, deals: [{position, deal, kind, checks, failed, ok, fair}]}.
  */
 export function verifyRecord(record, mine) {
-  const deals = [];
-  let previous = null;
-  (record.deals || []).forEach((deal, position) => {
-    if (!deal.fair) { deals.push({ position, deal: null, imported: true, ok: true, failed: [], checks: {} }); return; }
-    const result = verifyDeal(record, position, previous);
-    if (mine && mine.seat && result.fair.entropy && typeof result.fair.entropy[mine.seat] === "string") {
-      result.checks.my_entropy = mine.given.includes(result.fair.entropy[mine.seat]);
-      if (!result.checks.my_entropy) { result.ok = false; result.failed.push("my_entropy"); }
+  const offset = Number.isInteger(record.first_deal) && record.first_deal >= 0 ? record.first_deal : 0;
+  const chains = chainsOf(record);
+  const anchors = {}, shown = {};
+  const deals = (record.deals || []).map((deal, d) => {
+    const position = d + offset;
+    if (!deal.fair) return { position, deal: position + 1, kind: "predefined", imported: true, ok: true, failed: [], checks: {} };
+    const fair = deal.fair, checks = {};
+    const found = CONTEXT.exec(typeof fair.context === "string" ? fair.context : "");
+    const k = found ? Number(found[4]) : null;
+    let kind = "shuffled";
+    if (!found || (found[1] === "match") !== (found[3] === "deal")) checks.context = false;
+    else if (found[1] === "tournament") { kind = "board"; checks.context = true; }
+    else if (record.match_id !== undefined && found[2] !== record.match_id) checks.context = false;
+    else if (k === position + 1) checks.context = true;
+    else if (k <= position) {
+      kind = "replay";
+      const original = shown[k - 1];
+      checks.context = original ? JSON.stringify(original) === JSON.stringify({ fair, deck: deal.deck }) : k - 1 < offset;
+    } else checks.context = false;
+    const entropy = fair.entropy || {};
+    checks.entropy = typeof entropy === "object" && !Array.isArray(entropy)
+      && Object.entries(entropy).every(([seat, t]) => SEATS.includes(seat) && typeof t === "string")
+      && !(kind === "board" && Object.keys(entropy).length);
+    const seed = fromHex(fair.seed), commitment = fromHex(fair.commitment);
+    const sized = !!seed && seed.length === 32 && !!commitment && commitment.length === 32;
+    checks.commitment = sized && equal(sha256(seed), commitment);
+    checks.deck = !!seed && seed.length === 32 && !!found && checks.entropy && canonicalDeck(record.game) !== null
+      && JSON.stringify(shuffle(record.game, seed, fair.context, entropy)) === JSON.stringify(deal.deck);
+    checks.chain_link = null; checks.tip = null;
+    if (kind !== "board" && found && checks.context !== false && commitment && commitment.length === 32) {
+      const at = kind === "shuffled" ? position : k - 1;
+      const chain = chainFor(chains, at);
+      const anchor = chain && kind === "shuffled" ? anchors[chain.chain] : null;
+      if (!chain) checks.tip = false;
+      else if (anchor) {           // through the link: what the chain's first deal here showed
+        checks.chain_link = equal(iterate(commitment, at - anchor.position - 1), anchor.seed);
+        checks.tip = checks.chain_link ? anchor.tip : null;
+      } else if (chain.tip) checks.tip = equal(iterate(commitment, at - chain.first_deal), chain.tip);
+      if (chain && kind === "shuffled" && seed && seed.length === 32) {
+        anchors[chain.chain] = { position, seed, tip: checks.tip };
+        shown[position] = { fair, deck: deal.deck };
+      }
     }
-    deals.push(result);
-    previous = { k: result.deal, chain: result.chain, fair: deal.fair };
+    if (mine && mine.seat && typeof entropy[mine.seat] === "string") checks.my_entropy = mine.given.includes(entropy[mine.seat]);
+    const failed = Object.keys(checks).filter((c) => checks[c] === false);
+    return { position, deal: position + 1, kind, fair, checks, ok: failed.length === 0, failed };
   });
-  return { ok: deals.every((d) => d.ok), tip_checked: chainsOf(record).length > 0, deals };
+  // a board's tip is its tournament's, not in a match record
+  const tipChecked = chains[0].tip !== null && !deals.some((d) => d.kind === "board");
+  return { ok: deals.every((d) => d.ok), tip_checked: tipChecked, deals };
 }
 
 /** Random words for a seat's entropy: 128 bits from crypto.getRandomValues, as hex. */

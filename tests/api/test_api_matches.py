@@ -143,7 +143,8 @@ async def test_rematch_keeps_seats_and_is_made_once(client) -> None:
     second = await client.post(f"/v1/matches/{match_id}/rematch", headers=players["W"].headers)
     assert second.json()["match_id"] == first.json()["match_id"] != match_id
     rematch = second.json()
-    assert rematch["seat"] == "W" and rematch["status"] == "playing"
+    # Nobody gave entropy to it yet: it waits, full, for its players' (docs/fair-deal.md).
+    assert rematch["seat"] == "W" and rematch["status"] == "open"
     assert {s: h["player_id"] for s, h in rematch["seats"].items()} == {s: p.player_id for s, p in players.items()}
     assert rematch["options"] == {"deals": 1} and rematch["game"] == "cinch"
     outsider = await register(client)

@@ -51,6 +51,20 @@ RUN_VECTORS = """async (vectors) => {
                      swaps: F.swapIndices(F.canonicalDeck(d.game).length, key),
                      deck: F.shuffle(d.game, seed, d.context, d.entropy) });
   }
+  // a tournament table's record: two boards, their tip (the tournament's) not in the record
+  const chainDeal = (d) => ({ dealer: "N", deck: F.shuffle(d.game, F.fromHex(d.seed), d.context, d.entropy), fair: d });
+  const [one, two] = vectors.deals.slice(0, 2).map(chainDeal);
+  const asBoard = (deal, b) => ({ ...deal, fair: { ...deal.fair, context: `tournament:cup:board:${b}` },
+                                  deck: F.shuffle("belote", F.fromHex(deal.fair.seed), `tournament:cup:board:${b}`, {}) });
+  const boards = { match_id: "t-1", game: "belote", tip: "00".repeat(32), chain_length: 1000, renewals: [],
+                   deals: [asBoard(one, 1), asBoard(two, 2)] };
+  out.boards = F.verifyRecord(boards);
+  const stirred = structuredClone(boards);
+  stirred.deals[1].fair.entropy = { N: "x" };
+  out.boards_with_entropy = F.verifyRecord(stirred);
+  const match = { match_id: "demo-match", game: "belote", tip: c.c_0, chain_length: 1000, renewals: [], deals: [one, two] };
+  out.match = F.verifyRecord(match);
+  out.unlinked = F.verifyRecord({ ...match, deals: [one, { ...two, fair: { ...two.fair, commitment: c.c_2 } }] });
   out.empty = hex(F.sha256(new Uint8Array(0)));
   out.abc = hex(F.sha256(new TextEncoder().encode("abc")));
   out.long = hex(F.sha256(new Uint8Array(1000).fill(97)));
@@ -87,6 +101,17 @@ async def test_fair_js_reproduces_every_test_vector_without_webcrypto(web_system
             assert mine[field] == vector[field], (vector["name"], field)
         if vector["game"] == "five_hundred":
             assert mine["key_message"] == FIVE_HUNDRED_KEY_MESSAGE
+    # the chain's two deals verify against its tip; a commitment that is not the previous seed does not
+    assert got["match"]["ok"] and got["match"]["tip_checked"], got["match"]
+    every = dict.fromkeys(("context", "entropy", "commitment", "deck", "chain_link", "tip"), True)
+    assert [d["checks"] for d in got["match"]["deals"]] == [{**every, "chain_link": None}, every]
+    assert [d["kind"] for d in got["match"]["deals"]] == ["shuffled", "shuffled"]
+    assert not got["unlinked"]["ok"] and {"commitment", "chain_link"} <= set(got["unlinked"]["deals"][1]["failed"])
+    # boards: commitments and decks checked, no entropy; the tournament's tip is not in the record
+    assert got["boards"]["ok"] and not got["boards"]["tip_checked"], got["boards"]
+    assert all(d["kind"] == "board" and d["checks"]["tip"] is None and d["checks"]["chain_link"] is None
+               and d["checks"]["deck"] for d in got["boards"]["deals"])
+    assert got["boards_with_entropy"]["deals"][1]["failed"] == ["entropy", "deck"], got["boards_with_entropy"]
     assert not errors, errors
 
 

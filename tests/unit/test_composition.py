@@ -70,7 +70,7 @@ def processes() -> dict:
 
 def test_the_features_are_the_literal_list(processes) -> None:
     assert processes["features"] == ["site", "players", "matches", "hints", "live streams", "bots and clocks",
-                                     "tournaments", "disputes", "suspended matches", "account stream"]
+                                     "tournaments", "disputes", "suspended matches", "account stream", "ratings"]
 
 
 def test_the_api_mounts_every_declared_route(processes) -> None:
@@ -88,7 +88,7 @@ def test_the_api_mounts_every_declared_route(processes) -> None:
 
 def test_the_projector_runs_every_declared_projection(processes) -> None:
     assert processes["projections"] == ["match_summaries", "lobby", "hand_records", "publisher", "bot_turns",
-                                        "tournament_standings", "disputes", "account_events"]
+                                        "tournament_standings", "disputes", "ratings", "account_events"]
 
 
 def test_the_worker_and_beat_run_every_declared_task(processes) -> None:

@@ -289,14 +289,15 @@ def _cli_args(v: dict, commitment: str | None = None) -> list[str]:
 def test_cli_verifies_the_vectors(vector, capsys):
     assert main(_cli_args(vector)) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out == {"deck": vector["deck"], "commitment_ok": True}
+    assert out == {"ok": True, "deck": vector["deck"], "commitment_ok": True, "tip_checked": False,
+                   "checks": {"context": True, "entropy": True, "commitment": True, "deck": None, "tip": None}}
 
 
 def test_cli_wrong_commitment_exits_1(capsys):
     v = DEALS[0]
     assert main(_cli_args(v, commitment=DEALS[1]["commitment"])) == 1
     out = json.loads(capsys.readouterr().out)
-    assert out == {"deck": v["deck"], "commitment_ok": False}
+    assert (out["ok"], out["deck"], out["commitment_ok"], out["checks"]["commitment"]) == (False, v["deck"], False, False)
 
 
 def test_cli_accepts_upper_case_hex_and_entropy_with_equals(capsys):
@@ -341,7 +342,8 @@ def test_cli_as_a_process():
     v = next(v for v in DEALS if v["entropy"])
     done = subprocess.run([str(atout), *_cli_args(v)], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == {"deck": v["deck"], "commitment_ok": True}
+    out = json.loads(done.stdout)
+    assert (out["ok"], out["deck"], out["commitment_ok"]) == (True, v["deck"], True)
     bad = subprocess.run([str(atout), *_cli_args(v, commitment="00" * 32)], capture_output=True, text=True,
                          timeout=60, cwd=ROOT)
     assert bad.returncode == 1 and json.loads(bad.stdout)["commitment_ok"] is False

@@ -64,6 +64,9 @@ def test_five_hundred_no_raising_war_in_hearts() -> None:
               {"seat": "E", "action": "bid", "tricks": 8, "suit": "H"}]
     _, view = _auction(game, state, script, Seat.W, 3)
     assert sorted(view.hand) == sorted(west)
+    raise_ = {"seat": "W", "action": "bid", "tricks": 9, "suit": "H"}
+    calls = bidding.candidates("five_hundred", view, raise_)
+    assert calls == [{"action": "bid", "tricks": 9, "suit": "H"}, {"action": "pass"}]   # nothing else searched
     for seed in range(3):
         action = policy_for("five_hundred", "expert", **EXPERT)(view, random.Random(seed))
         assert action == {"seat": "W", "action": "pass"}

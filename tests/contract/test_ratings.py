@@ -1,0 +1,274 @@
+"""The ratings read model: exactly openskill's numbers, rebuild equal to live, rulings re-rate,
+abandonment and repeats by the rules of docs/ratings.md.
+
+Synthetic matches live in `rt-<id>` streams (presence in `rp-<id>`), folded by a Ratings
+projection of their own names, so the session's real read models never see them.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import uuid
+
+import msgspec
+import pytest
+from openskill.models import PlackettLuce
+
+from infra.projections import ProjectionRunner, rebuild
+from infra.projections.ratings import Ratings
+from infra.store import NewEvent, PostgresEventStore, create_pool
+
+pytestmark = [pytest.mark.db]
+
+
+@pytest.fixture(scope="module")
+async def store(migrated_database_url: str):
+    pool = await create_pool(migrated_database_url, max_size=8)
+    yield PostgresEventStore(pool)
+    await pool.close()
+
+
+def projection() -> Ratings:
+    tag = secrets.token_hex(3)
+    name = f"rt_{tag}"
+    cls = type(name, (Ratings,), {"name": name, "tables": (f"rtm_{tag}", f"rtr_{tag}", f"rth_{tag}"),
+                                  "prefixes": (f"rt{tag}-", f"rp{tag}-")})
+    return cls()
+
+
+class Table:
+    """Appends one synthetic match's events to its stream."""
+
+    def __init__(self, store, proj: Ratings, players: dict[str, str], *, game="belote", options=None, rated=True):
+        self.store, self.id, self.version = store, str(uuid.uuid4()), 0
+        self.stream, self.presence, self.pversion = proj.prefixes[0] + self.id, proj.prefixes[1] + self.id, 0
+        self.players, self.game, self.options, self.rated = players, game, options or {}, rated
+
+    async def emit(self, *events: tuple[str, dict]) -> None:
+        batch = [NewEvent(t, msgspec.json.encode(d)) for t, d in events]
+        self.version = (await self.store.append(self.stream, self.version, batch, command_id=uuid.uuid4())).last_version
+
+    async def start(self) -> Table:
+        seats = {s: {"kind": "player", "player_id": p} for s, p in self.players.items()}
+        await self.emit(("match_created", {"match_id": self.id, "game": self.game, "options": self.options,
+                                           "seats": seats, "commitment": "00", "chain_length": 10, "rated": self.rated}),
+                        ("match_started", {"first_dealer": "N"}))
+        return self
+
+    async def finish(self, winner: str, score: dict | None = None) -> None:
+        score = score or ({"NS": 1000, "EW": 700} if winner == "NS" else {"NS": 700, "EW": 1000})
+        await self.emit(("deal_finished", {"deal": 0, "summary": {"contract": {"seat": "N"}, "result": "made",
+                                                                   "score": score}, "match_score": score}),
+                        ("match_finished", {"winner": winner, "match_score": score}))
+
+    async def away(self, seat: str) -> None:
+        ev = NewEvent("seat_disconnected", msgspec.json.encode({"seat": seat, "at": 1.0}))
+        self.pversion = (await self.store.append(self.presence, self.pversion, [ev], command_id=uuid.uuid4())).last_version
+
+
+async def fetch_ratings(store, proj: Ratings, names=None) -> dict:
+    table = (names or {}).get(proj.tables[1], proj.tables[1])
+    rows = await store.pool.fetch(f"SELECT pool, player_id, mu, sigma, games, wins FROM {table}")
+    return {(r["pool"], r["player_id"]): (r["mu"], r["sigma"], r["games"], r["wins"]) for r in rows}
+
+
+async def live(store, proj: Ratings) -> ProjectionRunner:
+    runner = ProjectionRunner(store)
+    await runner.ensure(proj)
+    await store.settle()
+    await runner.catch_up(proj)
+    return runner
+
+
+def four() -> dict[str, str]:
+    return {s: f"p-{secrets.token_hex(4)}" for s in "NESW"}
+
+
+async def test_a_partnership_win_moves_both_partners_by_exactly_openskill(store) -> None:
+    proj, players = projection(), four()
+    await (await Table(store, proj, players, options={"variant": "coinche"}).start()).finish("EW")
+    await live(store, proj)
+    got = await fetch_ratings(store, proj)
+    model = PlackettLuce()
+    [[n, s], [e, w]] = model.rate([[model.rating(), model.rating()], [model.rating(), model.rating()]], ranks=[2, 1])
+    for seat, expected in (("N", n), ("S", s), ("E", e), ("W", w)):
+        mu, sigma, games, wins = got[("belote_coinche", players[seat])]
+        assert (mu, sigma, games) == (expected.mu, expected.sigma, 1)
+        assert wins == (1 if seat in "EW" else 0)
+    assert got[("belote_coinche", players["E"])][0] > model.rating().mu > got[("belote_coinche", players["N"])][0]
+
+
+async def test_cinch_individual_rates_four_players_by_place(store) -> None:
+    proj, players = projection(), four()
+    table = await Table(store, proj, players, game="cinch", options={"mode": "individual"}).start()
+    score = {"N": 20, "E": 52, "S": 35, "W": 10}
+    await table.emit(("match_finished", {"winner": "E", "match_score": score}))
+    await live(store, proj)
+    got = await fetch_ratings(store, proj)
+    model = PlackettLuce()
+    expected = model.rate([[model.rating()] for _ in range(4)], ranks=[1, 2, 3, 4])  # E, S, N, W
+    for seat, r in zip("ESNW", expected):
+        assert got[("cinch_individual", players[seat])][:2] == (r[0].mu, r[0].sigma)
+
+
+async def test_unrated_matches_move_nothing(store) -> None:
+    proj, players = projection(), four()
+    await (await Table(store, proj, players, rated=False).start()).finish("NS")
+    await live(store, proj)
+    assert await fetch_ratings(store, proj) == {}
+
+
+async def test_a_ruling_that_changes_the_winner_re_rates_from_that_match(store) -> None:
+    proj = projection()
+    a, b = four(), four()
+    b["N"] = a["N"]                    # one player in both matches: the second depends on the first
+    ruled = await Table(store, proj, a).start()
+    await ruled.finish("NS")
+    await (await Table(store, proj, b).start()).finish("EW")
+    runner = await live(store, proj)
+    before = await fetch_ratings(store, proj)
+    await ruled.emit(("ruling_applied", {"ruling": "adjust", "deal": 0, "admin": "a", "reason": "r"}),
+                     ("match_finished", {"winner": "EW", "match_score": {"NS": 700, "EW": 1000}}))
+    await store.settle()
+    await runner.catch_up(proj)
+    after = await fetch_ratings(store, proj)
+    assert after[("belote_classic", a["E"])][0] > before[("belote_classic", a["E"])][0]
+    # Exactly rating the matches as the ruling left them, in finish order, from the start.
+    model = PlackettLuce()
+    r = {p: model.rating() for p in {*a.values(), *b.values()}}
+    for players, winner in ((a, "EW"), (b, "EW")):
+        teams = [[r[players["N"]], r[players["S"]]], [r[players["E"]], r[players["W"]]]]
+        out = model.rate(teams, ranks=[1, 2] if winner == "NS" else [2, 1])
+        for (x, y), new in zip((("N", "S"), ("E", "W")), out):
+            r[players[x]], r[players[y]] = new
+    assert {p: after[("belote_classic", p)][:2] for p in r} == {p: (v.mu, v.sigma) for p, v in r.items()}
+    assert after[("belote_classic", a["N"])][2:] == (2, 0)   # lost both, once the ruling moved the first
+    # And a rebuild from the log gives the same numbers.
+    await rebuild(ProjectionRunner(store, batch_size=2), proj)
+    assert await fetch_ratings(store, proj) == after
+
+
+async def test_voided_and_reopened_matches_are_unrated(store) -> None:
+    proj, players = projection(), four()
+    table = await Table(store, proj, players).start()
+    await table.finish("NS")
+    runner = await live(store, proj)
+    assert len(await fetch_ratings(store, proj)) == 4
+    await table.emit(("match_reopened", {"match_score": {"NS": 0, "EW": 0}}))
+    await store.settle()
+    await runner.catch_up(proj)
+    assert await fetch_ratings(store, proj) == {}
+    await table.finish("EW")
+    await table.emit(("match_voided", {"admin": "a", "reason": "r"}))
+    await store.settle()
+    await runner.catch_up(proj)
+    assert await fetch_ratings(store, proj) == {}
+
+
+async def test_abandoned_with_one_side_all_away_is_a_loss_for_that_side(store) -> None:
+    proj = projection()
+    gone, idle, half = four(), four(), four()
+    t = await Table(store, proj, gone).start()
+    await t.away("E")
+    await t.away("W")
+    await t.emit(("match_abandoned", {"idle_seconds": 600.0}))
+    t = await Table(store, proj, idle).start()
+    await t.emit(("match_abandoned", {"idle_seconds": 600.0}))
+    t = await Table(store, proj, half).start()
+    await t.away("E")
+    await t.emit(("match_abandoned", {"idle_seconds": 600.0}))
+    await live(store, proj)
+    got = await fetch_ratings(store, proj)
+    model = PlackettLuce()
+    [[n, _], [e, _]] = model.rate([[model.rating(), model.rating()], [model.rating(), model.rating()]], ranks=[1, 2])
+    assert got[("belote_classic", gone["N"])][:2] == (n.mu, n.sigma)
+    assert got[("belote_classic", gone["W"])][:2] == (e.mu, e.sigma)
+    assert not any(p in {k[1] for k in got} for p in (*idle.values(), *half.values()))
+
+
+async def test_repeated_matches_of_the_same_four_count_less(store) -> None:
+    proj, players = projection(), four()
+    for _ in range(3):
+        await (await Table(store, proj, players).start()).finish("NS")
+    await live(store, proj)
+    rows = await store.pool.fetch(f"SELECT weight FROM {proj.tables[2]} WHERE player_id = $1 ORDER BY seq",
+                                  players["N"])
+    assert [r["weight"] for r in rows] == [1.0, 0.5, 1 / 3]
+
+
+async def test_rebuild_equals_live_over_many_interleaved_matches(store) -> None:
+    proj = projection()
+    rng = random.Random(7)
+    people = [f"q-{secrets.token_hex(3)}" for _ in range(10)]
+    tables = []
+    for i in range(30):
+        chosen = rng.sample(people, 4)
+        game, options = rng.choice([("belote", {}), ("belote", {"variant": "coinche"}), ("five_hundred", {})])
+        tables.append(await Table(store, proj, dict(zip("NESW", chosen)), game=game, options=options).start())
+    for t in rng.sample(tables, len(tables)):
+        await t.finish(rng.choice(["NS", "EW"]))
+    ruled = tables[3]
+    await ruled.emit(("match_finished", {"winner": "EW", "match_score": {"NS": 0, "EW": 1}}))
+    runner = ProjectionRunner(store, batch_size=7)
+    await runner.ensure(proj)
+    await store.settle()
+    await runner.catch_up(proj)
+    live_numbers = await fetch_ratings(store, proj)
+    live_history = await store.pool.fetch(f"SELECT * FROM {proj.tables[2]} ORDER BY pool, player_id, seq")
+    await rebuild(ProjectionRunner(store, batch_size=500), proj)
+    assert await fetch_ratings(store, proj) == live_numbers
+    assert [dict(r) for r in await store.pool.fetch(f"SELECT * FROM {proj.tables[2]} ORDER BY pool, player_id, seq")] \
+        == [dict(r) for r in live_history]
+    assert len(live_numbers) > 10
+
+
+@pytest.mark.parametrize("rated, bots, expected", [(True, False, True), (False, False, False), (True, True, False)])
+async def test_tournament_tables_are_rated_unless_turned_off_or_a_seat_is_a_bot(store, rated, bots, expected) -> None:
+    from domain.tournaments import events as ev
+    from infra.vault import Vault
+    from services.matches import MatchService
+    from services.tournaments import TournamentService
+
+    svc = TournamentService(store, MatchService(store, Vault(store.pool)))
+    tid = await svc.create("organiser-r", "Ranked cup", "belote", {"deals": 1}, "swiss", rounds=1, rated=rated)
+    for i in range(2):
+        players = [f"tp-{secrets.token_hex(3)}", "bot:random" if bots and i else f"tp-{secrets.token_hex(3)}"]
+        await svc.execute(tid, ev.Register(entry_id=f"e{i}", players=players))
+    await svc.start(tid)
+    [match_id] = (await svc.load(tid)).current.matches.values()
+    assert (await svc.matches.load(match_id)).rated is expected
+
+
+@pytest.mark.parametrize("seeding, expected", [("rating", [{"e0", "e2"}, {"e1", "e3"}]),
+                                               ("registration", [{"e0", "e3"}, {"e1", "e2"}])])
+async def test_an_elimination_may_seed_by_rating(store, seeding, expected) -> None:
+    from domain.tournaments import events as ev
+    from infra.vault import Vault
+    from services.matches import MatchService
+    from services.tournaments import TournamentService
+
+    await ProjectionRunner(store).ensure(Ratings())
+    svc = TournamentService(store, MatchService(store, Vault(store.pool)))
+    tid = await svc.create("organiser-s", "Seeded cup", "belote", {"deals": 1}, "elimination", seeding=seeding)
+    strength = {"e0": 30.0, "e1": 20.0, "e2": -5.0, "e3": 10.0}     # by rating: e0, e1, e3, e2
+    for entry, rating in strength.items():
+        players = [f"sp-{secrets.token_hex(3)}", f"sp-{secrets.token_hex(3)}"]
+        await svc.execute(tid, ev.Register(entry_id=entry, players=players))
+        for p in players:
+            await store.pool.execute("INSERT INTO ratings (pool, player_id, mu, sigma, rating, games, wins, seq)"
+                                     " VALUES ('belote_classic', $1, 0, 1, $2, 10, 5, 0)", p, rating)
+    await svc.start(tid)
+    tables = (await svc.load(tid)).current.tables
+    assert sorted(({t.home, t.away} for t in tables), key=sorted) == expected
+
+
+def test_only_a_swiss_or_an_elimination_seeds_by_rating() -> None:
+    from domain.game import RuleViolation
+    from domain.tournaments import aggregate
+    from domain.tournaments import events as ev
+
+    with pytest.raises(RuleViolation) as refused:
+        aggregate.decide(aggregate.State(), ev.Create(tournament_id="t", organiser="o", name="n", game="belote",
+                                                      options={}, format="round_robin", seeding="rating"))
+    assert refused.value.code == "bad_seeding"
