@@ -88,6 +88,15 @@ async def test_a_rated_match_refuses_hints_and_rates_all_four(client, pool) -> N
     [entry] = stats.json()["pools"]
     assert (entry["matches"], entry["rated"], entry["wins"], entry["deals"]) == (1, 1, 0 if won else 1, 1)
 
+    # Erasure keeps the ratings under the player's id, without a name.
+    erased = players["E"].player_id
+    assert (await client.delete(f"/v1/players/{erased}", headers=players["E"].headers)).status_code == 204
+    after = await client.get("/v1/leaderboards/cinch_partnership?limit=200", headers=players["N"].headers)
+    [kept] = [e for e in after.json()["entries"] if e["player_id"] == erased]
+    assert kept["name"] is None and (kept["mu"], kept["games"]) == (ew["mu"], 1)
+    theirs = await client.get(f"/v1/players/{erased}/ratings", headers=players["N"].headers)
+    assert theirs.status_code == 200 and theirs.json()["name"] is None and theirs.json()["pools"][0]["games"] == 1
+
 
 async def test_unknown_pool_and_player_are_404(client) -> None:
     me = await register(client)
