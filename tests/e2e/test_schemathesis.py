@@ -21,10 +21,37 @@ pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 SECONDS = 100
 
 
-def test_schemathesis_finds_no_5xx_and_no_answer_outside_the_document(migrated_database_url, redis_url,
+@pytest.fixture
+async def own_database(database_url: str):
+    """A database of the run's own: what the rest of the suite left in the session's database
+    (other tests' matches, tournaments, disputes) is not this run's to fuzz through."""
+    import secrets
+    from urllib.parse import urlsplit, urlunsplit
+
+    import asyncpg
+
+    from infra.store import migrate
+
+    name = f"atout_st_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(database_url)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    url = urlunsplit(urlsplit(database_url)._replace(path="/" + name))
+    try:
+        conn = await asyncpg.connect(url)
+        try:
+            await migrate(conn)
+        finally:
+            await conn.close()
+        yield url
+    finally:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+def test_schemathesis_finds_no_5xx_and_no_answer_outside_the_document(own_database, redis_url,
                                                                        redis_prefix, tmp_path) -> None:
     (tmp_path / "system").mkdir()
-    with running_system(tmp_path / "system", migrated_database_url, redis_url, f"{redis_prefix}st",
+    with running_system(tmp_path / "system", own_database, redis_url, f"{redis_prefix}st",
                         ATOUT_RATE_LIMIT_REQUESTS="0") as system:
         tokens = fuzz.players(system.base, system.env)
         result = fuzz.schemathesis_run(system.base, tokens, SECONDS, tmp_path / "st", seed=20261201)
