@@ -28,6 +28,7 @@ export function enterMatch(id) {
                          hint: null, fair: null, renewed: 0, entropyChain: 0, showLast: false });
   show("table");
   say("");
+  for (const key of ["status", "myTurn", "version", "seat", "game", "automatic", "picking"]) delete document.body.dataset[key];
   $("glance").replaceChildren();
   $("table").replaceChildren(h("p", { class: "loading" }, t("table.loading")));
   $("log").replaceChildren(); drawSheet();
@@ -169,7 +170,7 @@ let lastSaid = "";
 function announce(view, myTurn, legal) {
   const cards = legal.filter((a) => a.action === "play" && a.card).length;
   const text = myTurn ? t("announce.your_turn", { phase: phaseText(view.table && view.table.phase), count: cards }) : "";
-  if (text && text !== lastSaid) $("announce").textContent = text;
+  if (text !== lastSaid) $("announce").textContent = text;
   lastSaid = text;
 }
 

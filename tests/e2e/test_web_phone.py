@@ -58,6 +58,7 @@ async def context_page(browser, errors: list[str], locale: str, device: dict[str
     page = await context.new_page()
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
     page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
+    page.on("response", lambda r: errors.append(f"{r.status} {r.request.method} {r.url}") if r.status >= 400 else None)
     page.set_default_timeout(30_000)
     return page
 
@@ -196,13 +197,27 @@ async def test_a_desktop_deal_in_french_then_polish_kept_on_the_account(web_syst
     assert await page.inner_text("#create-go") == "Créer et s'asseoir"
     match_id = await create_from_lobby(page, "belote", "classic")
 
+    keyboard: dict[str, Any] = {}
+
     async def on_turn(view):
         await in_words(page, FR_RANKS, f"fr v{view['version']}")
         status = await page.inner_text("#status")
         assert "À vous" in status, status
+        await page.wait_for_function("document.getElementById('announce').textContent.startsWith('À vous')")
+        playable = page.locator("#table .seat-bottom button.card")
+        if not keyboard and await playable.count() >= 2:     # one Tab stop for the hand, the arrows within it
+            await page.focus("#table .seat-bottom button.card[tabindex='0']")
+            first = await page.evaluate("document.activeElement.dataset.card")
+            await page.keyboard.press("ArrowRight")
+            keyboard.update(await page.evaluate("({card: document.activeElement.dataset.card, "
+                                                "name: document.activeElement.getAttribute('aria-label'), "
+                                                "stops: document.querySelectorAll('#table .seat-bottom button.card[tabindex=\"0\"]').length})"))
+            assert keyboard["card"] != first and keyboard["stops"] == 1, keyboard
+            assert " de " in keyboard["name"], keyboard                # "dame de pique"
 
     await play_match(page, web_svc, match_id, choose, on_turn)
     await page.wait_for_selector("#status[data-status=finished]")
+    assert keyboard, "the hand was never walked with the keyboard"
     assert "Partie finie" in await page.inner_text("#status")
     sheet = await page.locator("#score-sheet tbody tr").count()
     assert sheet >= 1, "the score sheet has a row per finished deal"
