@@ -6,6 +6,10 @@
 - `openapi-typescript` (npm) turns the same document into TypeScript types, and a small
   program written against them passes `tsc --noEmit --strict` (and a wrong body fails it).
 - `/schema/asyncapi.json` validates with the AsyncAPI parser (`@asyncapi/parser`, npm).
+- From the two documents alone, a client follows its account stream while it plays a rated
+  match (every message valid by the AsyncAPI document's schemas of `accountStream`: turns,
+  start, end, its rating changed) and lists tournaments by status and its own, page by page
+  through the `Link` header, with the generated client.
 
 The npm tools are pinned and installed under `.ci/node/` (by `.ci/run`, or here on first use);
 on a machine without node and npm these tests skip, saying so.
@@ -336,6 +340,8 @@ def test_the_generated_client_follows_the_account_stream_and_lists_tournaments(
     assert follower.opened.wait(15), "no snapshot"
     match_id = _play(players, rated=True)
     follower.join(40)
+    assert not account.is_valid({"type": "event", "version": 1, "event": {"type": "no_such_notice", "at": "…"}})
+    assert not account.is_valid({"type": "event", "version": 1, "event": {"type": "your_turn", "at": "…"}})
     for message in follower.messages:            # each one valid by the AsyncAPI document
         errors = [e.message for e in account.iter_errors(message)]
         assert not errors, (message, errors)
@@ -348,7 +354,7 @@ def test_the_generated_client_follows_the_account_stream_and_lists_tournaments(
     [changed] = follower.of("rating_changed")
     assert (changed["pool"], changed["match_id"], changed["old_rating"], changed["games"]) == \
         ("cinch_partnership", match_id, 0.0, 1)
-    mine = _body(_call("players.v1_players_player_id_ratings_player_ratings", player_id=ids["N"],
+    mine = _body(_call("ratings.v1_players_player_id_ratings_player_ratings", player_id=ids["N"],
                        client=players["N"]))
     [pool] = [p for p in mine["pools"] if p["pool"] == "cinch_partnership"]
     assert pool["rating"] == changed["new_rating"] and pool["provisional"] == changed["provisional"]
@@ -362,7 +368,7 @@ def test_the_generated_client_follows_the_account_stream_and_lists_tournaments(
           client=players["N"], body=models.EntryIn.from_dict({"players": [ids["N"], ids["S"]]}))
     deadline = time.monotonic() + 20
     while True:                                  # the lists are a read model: the projector follows
-        pages = _pages("tournaments.v1_tournaments_list_tournaments", client=players["E"], status="registering",
+        pages = _pages("tournaments.v1_tournaments_list_tournaments", client=players["E"], status=models.V1TournamentsListTournamentsStatusType1("registering"),
                        limit=2)
         listed = [t["tournament_id"] for page in pages for t in page]
         if set(made) <= set(listed) or time.monotonic() > deadline:
@@ -375,5 +381,5 @@ def test_the_generated_client_follows_the_account_stream_and_lists_tournaments(
     [[theirs]] = _pages("tournaments.v1_tournaments_mine_my_tournaments", client=players["S"])
     assert theirs["tournament_id"] == made[1] and theirs["entries"] == 1
     assert made[0] not in [t["tournament_id"] for page in _pages("tournaments.v1_tournaments_list_tournaments",
-                                                                 client=players["E"], status="running")
+                                                                 client=players["E"], status=models.V1TournamentsListTournamentsStatusType1("running"))
                            for t in page]
