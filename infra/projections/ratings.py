@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 from openskill.models import PlackettLuce
@@ -34,6 +34,20 @@ MODEL = PlackettLuce()
 WINDOW = dt.timedelta(seconds=rules.REPEAT_WINDOW_SECONDS)
 _json = msgspec.json.Encoder()
 _decode = msgspec.json.Decoder()
+
+class Moved(NamedTuple):
+    """A player's display rating in `pool` moved because of `cause` (an event of the log):
+    `match_id` rated (or, `rerated`, a ruling on it rated the pool again)."""
+
+    cause: Any
+    pool: str
+    player_id: str
+    match_id: str
+    old: float
+    new: float
+    games: int
+    rerated: bool
+
 
 MATCH_COLS = ("match_id", "pool", "rated", "seats", "away", "status", "seq", "finished_at", "result", "weight",
               "foursome", "tally")
@@ -95,12 +109,14 @@ class Ratings(Projection):
         ]
 
     async def apply(self, conn: Connection, changes: Sequence[Change], names: Mapping[str, str]) -> None:
-        await _Batch(conn, [names[t] for t in self.tables], self.prefixes).run(changes)
+        await RatingBatch(conn, [names[t] for t in self.tables], self.prefixes).run(changes)
 
 
-class _Batch:
+class RatingBatch:
     """One batch: the rows it touches loaded once, folded in order, written back once. A
-    re-rating writes what is pending first, then works on the tables directly."""
+    re-rating writes what is pending first, then works on the tables directly. `changed`
+    says whose display rating moved, for the account stream (`rating_notices`), which runs
+    this same fold on tables of its own."""
 
     def __init__(self, conn: Connection, names: Sequence[str], prefixes: tuple[str, str]) -> None:
         self.conn, (self.m, self.r, self.h), (self.match, self.presence) = conn, names, prefixes
@@ -112,12 +128,16 @@ class _Batch:
         self.moved: set[tuple[str, str]] = set()      # (pool, player) rated in this batch, to write
         self.recent: dict[tuple[str, str], dict[str, tuple[int, Any]]] = {}  # rated results of four players
         self.known_foursomes: set[str] = set()        # foursomes whose every pool is in `recent`
+        self.changed: list[Moved] = []                # display ratings moved by this batch's events
+        self.cause: Any = None                        # the event being folded
+        self.rerating = False
 
     async def run(self, changes: Sequence[Change]) -> None:
         ids = list(dict.fromkeys(e.stream_id.removeprefix(self.match).removeprefix(self.presence) for e, _ in changes))
         await self._load_matches(ids)
         await self._prefetch(changes)
         for event, data in changes:
+            self.cause = event
             await self._fold(event, data)
         await self._flush()
 
@@ -202,7 +222,7 @@ class _Batch:
         named = [[[row["seats"][s] for s in team], rank] for team, rank in result] if result and rateable else None
         if row["seq"] is not None:                       # already rated: a ruling moved it
             self._put({**row, "status": status, "result": named})
-            await self._rerate(row["pool"], row["seq"])
+            await self._rerate(row["pool"], row["seq"], row["match_id"])
             return
         if named is None:
             self._put({**row, "status": status})
@@ -243,12 +263,36 @@ class _Batch:
                      "wins": before[p]["wins"] + (1 if rank == 1 else 0), "seq": row["seq"]}
                 self.players[(pool, p)] = v
                 self.moved.add((pool, p))
+                if not self.rerating:
+                    self._changed(pool, p, row["match_id"], rules.display(before[p]["mu"], before[p]["sigma"]),
+                                  rules.display(mu, sigma), v["games"])
                 self.history.append((pool, p, row["seq"], row["match_id"], row["finished_at"], mu, sigma,
                                      rules.display(mu, sigma), v["games"], v["wins"], row["weight"]))
 
-    async def _rerate(self, pool: str, seq: int) -> None:
-        """Rate `pool` again from the result at `seq` on, from the history before it."""
+    def _changed(self, pool: str, player: str, match_id: str, old: float, new: float, games: int) -> None:
+        if old != new:
+            self.changed.append(Moved(self.cause, pool, player, match_id, old, new, games, False))
+
+    async def _rerate(self, pool: str, seq: int, match_id: str) -> None:
+        """Rate `pool` again from the result at `seq` on, from the history before it (each
+        player whose display rating ends up elsewhere is one `Moved`, for the ruled match)."""
         await self._flush()
+        was = {r["player_id"]: r["rating"] for r in await self.conn.fetch(
+            f"SELECT player_id, rating FROM {self.r} WHERE pool = $1 AND player_id IN "
+            f"(SELECT player_id FROM {self.h} WHERE pool = $1 AND seq >= $2)", pool, seq)}
+        self.rerating = True
+        try:
+            await self._rerate_from(pool, seq)
+        finally:
+            self.rerating = False
+        for player, old in sorted(was.items()):
+            now = self.players.get((pool, player))
+            new = rules.display(now["mu"], now["sigma"]) if now else 0.0
+            if new != old:
+                self.changed.append(Moved(self.cause, pool, player, match_id, old, new,
+                                          now["games"] if now else 0, True))
+
+    async def _rerate_from(self, pool: str, seq: int) -> None:
         self.players.clear()
         self.recent.clear()
         self.known_players.clear()

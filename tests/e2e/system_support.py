@@ -83,14 +83,16 @@ def running_system(data: Path, database_url: str, redis_url: str, redis_prefix: 
 
 
 @contextlib.contextmanager
-def serving(tmp: Path, database_url: str, redis_url: str, redis_prefix: str, **settings: str) -> Iterator[str]:
-    """`atout serve` (no projector: nothing here needs one) with more ATOUT_ settings."""
+def serving(tmp: Path, database_url: str, redis_url: str, redis_prefix: str, *, projector: bool = False,
+            **settings: str) -> Iterator[str]:
+    """`atout serve` (with no projector unless asked: read models and account streams need
+    one) with more ATOUT_ settings."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
     env.update(ATOUT_PORT=str(port), ATOUT_DATABASE_URL=database_url, ATOUT_REDIS_URL=redis_url,
                ATOUT_REDIS_PREFIX=redis_prefix, ATOUT_LOG_LEVEL="warning", **settings)
     log = tmp / f"serve-{port}.log"
-    proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--no-projector"], env=env, cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--projector" if projector else "--no-projector"], env=env, cwd=ROOT,
                             stdout=open(log, "wb"), stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
