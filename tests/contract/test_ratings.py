@@ -331,9 +331,9 @@ async def test_duplicate_tables_rate_as_matches_between_their_two_entries(store)
 async def test_takeover_and_clock_plays_leave_a_rated_match_rated(store) -> None:
     """A bot that plays an away player's turns, and the clock's bot, play for the seat: the
     match stays rated and rates the four players as any finished match."""
+    from domain.cards import Seat
     from infra import presence
     from infra.vault import Vault
-    from domain.cards import Seat
     from services.matches import MatchService
     from services.workers import turns
     from tests.contract.match_support import play_out
