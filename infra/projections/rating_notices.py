@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from domain import ratings as rules
 from infra.projections.account_events import AccountProducer, Notice
 from infra.projections.base import Change
-from infra.projections.ratings import EVENTS, MATCH, PRESENCE, Ratings, RatingBatch
+from infra.projections.rating_fold import RatingBatch
+from infra.projections.ratings import EVENTS, MATCH, PRESENCE, Ratings
 from infra.store.postgres import Connection
 
 TABLES = ("account_rating_matches", "account_ratings", "account_rating_history")

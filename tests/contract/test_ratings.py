@@ -331,9 +331,9 @@ async def test_duplicate_tables_rate_as_matches_between_their_two_entries(store)
 async def test_takeover_and_clock_plays_leave_a_rated_match_rated(store) -> None:
     """A bot that plays an away player's turns, and the clock's bot, play for the seat: the
     match stays rated and rates the four players as any finished match."""
+    from domain.cards import Seat
     from infra import presence
     from infra.vault import Vault
-    from domain.cards import Seat
     from services.matches import MatchService
     from services.workers import turns
     from tests.contract.match_support import play_out
@@ -393,3 +393,22 @@ async def test_a_swiss_may_seed_by_rating(store) -> None:
     assert started["seeds"] == by_rating
     pairs = [{(t.home, t.away) for t in (await svc.load(tid)).current.tables} for tid in (seeded, plain)]
     assert pairs[0] == pairs[1] and len(pairs[0]) == 3
+
+
+async def test_repeats_count_less_only_within_a_day(store) -> None:
+    """Two matches of the same four two days ago count 1 and 1/2; today's first counts fully
+    again, its second half: only the 24 hours before a match count."""
+    proj, players = projection(), four()
+    old = []
+    for _ in range(2):
+        table = await Table(store, proj, players).start()
+        await table.finish("NS")
+        old.append(table.stream)
+    await store.pool.execute("UPDATE events SET recorded_at = recorded_at - interval '2 days' "
+                             "WHERE stream_id = ANY($1::text[])", old)
+    for _ in range(2):
+        await (await Table(store, proj, players).start()).finish("EW")
+    await live(store, proj)
+    rows = await store.pool.fetch(f"SELECT weight FROM {proj.tables[2]} WHERE player_id = $1 ORDER BY seq",
+                                  players["N"])
+    assert [r["weight"] for r in rows] == [1.0, 0.5, 1.0, 0.5]

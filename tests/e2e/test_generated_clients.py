@@ -27,9 +27,9 @@ import sys
 import threading
 import time
 import uuid
-from urllib.parse import parse_qs, urlsplit
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
