@@ -26,6 +26,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import httpx
 import pytest
+import redis.asyncio as aioredis
 from cluster_clients import (
     SEATS,
     Follower,
@@ -52,7 +53,7 @@ GRACE = 3.0          # ATOUT_DISCONNECT_GRACE
 TTL = 2.0            # ATOUT_PRESENCE_TTL: a killed replica's connections run out after this
 LOAD_RATE = 100      # actions/s in total
 LOAD_SECONDS = 16.0
-HUMAN_TABLES = 10     # and two tables of one human and three bots
+HUMAN_TABLES = 14     # and two tables of one human and three bots
 KILLS = {"serve": 4.0, "worker": 7.0, "projector": 10.0}   # seconds into the load
 
 
@@ -182,7 +183,8 @@ async def north_to_act(svc, match_id: str, seconds: float = 30) -> int:
         await asyncio.sleep(0.1)
 
 
-async def test_kill_a_replica_a_worker_and_the_projector_under_load(system, svc, http, fresh_database) -> None:
+async def test_kill_a_replica_a_worker_and_the_projector_under_load(system, svc, http, fresh_database,
+                                                                    redis_url: str) -> None:
     tables = [[await register(http, f"load {t}{s}") for s in SEATS] for t in range(HUMAN_TABLES)]
     soloists = [await register(http, f"solo {t}") for t in range(2)]
     tally, followers, tasks = Tally(), [], []
@@ -290,6 +292,14 @@ async def test_kill_a_replica_a_worker_and_the_projector_under_load(system, svc,
     (out / "cluster-faults.json").write_text(json.dumps(figures, indent=2))
     assert not lost and not twice, figures
     assert figures["actions_by"].get("player") == len(tally.accepted), figures   # nothing else acted for a human
+    client = aioredis.from_url(redis_url)                 # the dead replica's claims ran out: nobody is
+    try:                                                  # left "present" by it (every stream is closed)
+        deadline = time.monotonic() + TTL * 3
+        while (claims := await client.smembers(system.env["ATOUT_REDIS_PREFIX"] + ":presence")):
+            assert time.monotonic() < deadline, f"claims left: {claims}"
+            await asyncio.sleep(0.2)
+    finally:
+        await client.aclose()
     for kind in KILLS:                                    # the load went on through every fault
         killed = faults[f"{kind}_killed_at"]
         assert any(killed < t < killed + 3 for t in tally.times), (kind, figures)
