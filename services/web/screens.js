@@ -66,12 +66,18 @@ function drawTournament(view, standings, version) {
   document.body.dataset.tournamentVersion = String(version);
   document.body.dataset.tournamentStatus = view.status;
   const entries = Object.fromEntries((view.entries || []).map((e) => [e.entry_id, e]));
-  const entryName = (id) => (entries[id] && entries[id].name) || t("tournaments.entry");
+  const me = state.session && state.session.player_id;
+  const holder = (p) => (p.startsWith("bot:") ? t("seat_holder.bot", { level: t(`bot.${p.slice(4)}`, { defaultValue: p.slice(4) }) })
+    : p === me ? t("seat_holder.you") : t("seat_holder.player"));
+  const entryName = (id) => {
+    const e = entries[id];
+    if (!e) return t("tournaments.entry");
+    return e.name && e.name !== id ? e.name : e.players.map(holder).join(" & ");
+  };
   $("tournament-name").textContent = view.name;
   $("tournament-info").textContent = [gameLine(view), t(`tformat.${view.format}`, { defaultValue: view.format }), t(`tstatus.${view.status}`),
     t("tournaments.entries", { count: (view.entries || []).filter((e) => !e.withdrawn).length }),
     view.schedule ? when(view.schedule) : null].filter(Boolean).join(" · ");
-  const me = state.session && state.session.player_id;
   const mine = (view.entries || []).some((e) => !e.withdrawn && e.players.includes(me));
   const reg = $("tournament-register");
   reg.hidden = view.status !== "registering";
