@@ -57,7 +57,7 @@ from infra.vault import Vault
 from infra.projections.account_events import AccountEvents, AccountProducer
 from services import suspensions
 from services.api import account_live, admin_matches, disputes, hints, live, matches, players, site, tournaments
-from services.api import admin_matches, disputes, hints, live, matches, players, ratings, site, tournaments
+from services.api import admin_matches, chat, disputes, hints, live, matches, players, ratings, site, tournaments
 from services.api.ratelimit import RateLimit, RateLimiter
 from services.features import AfterCommit, Feature, Lifespan, each
 from services.matches import MatchService
@@ -86,6 +86,7 @@ FEATURES: tuple[Feature, ...] = (
     admin_matches.FEATURE,  # suspended matches: the admin's list, resume, void, abandon
     account_live.FEATURE,  # each player's account stream; the notices of matches, tournaments, disputes
     ratings.FEATURE,       # ranked play: the ratings read model, leaderboards, players' ratings and stats
+    chat.FEATURE,          # table chat: presets during play, the spectators' channel, its live streams
 )
 
 
