@@ -5,7 +5,8 @@ to the next page, as every list: services/api/paging.py); `POST /v1/matches/{id}
 sends a preset or a free text with a `command_id`, so a retry is answered, not sent twice.
 The rules are `domain.chat`'s, who reads what `services.visibility`'s; the live routes are
 in `services.api.chat_live`. `FEATURE` declares the chat: these routes, the live ones, the
-publisher of the chat streams and their AsyncAPI channels.
+moderation ones (`services.api.moderation`), the publisher of the chat streams, the reports
+queue and the chat's AsyncAPI channels.
 """
 
 from __future__ import annotations
@@ -23,13 +24,15 @@ from litestar.params import Body
 from domain import chat
 from infra.projections.chat_publisher import ChatPublisher
 from infra.settings import Settings
-from services.api import chat_live, paging
+from infra.projections.reports import ChatReports
+from services.api import chat_live, moderation, paging
 from services.api.auth import authenticated
 from services.api.errors import malformed
 from services.api.ratelimit import rate_limited
 from services.api.schemas import BEARER, COMMAND_ID, MATCH_ID, PLAYER_ID, Caller, ErrorOut, Limit, PathStr, Runtime
 from services.chat import ChatService
-from services.features import Feature
+from services.features import Feature, plain
+from services.moderation import chat_checks
 
 TAGS = ["chat"]
 PLAYER = [authenticated, rate_limited]
@@ -144,8 +147,8 @@ async def chat_history(request: Request, match_id: PathStr, principal: Caller, r
                                                                         "window": 10.0}), TOO_MANY)})
 async def send_chat(match_id: PathStr, data: Annotated[ChatIn, CHAT_BODY], principal: Caller,
                     runtime: Runtime) -> dict[str, Any]:
-    return await ChatService(runtime).send(match_id, principal, preset=data.preset, text=data.text,
-                                           command_id=data.command_id)
+    return await ChatService(runtime, chat_checks(runtime)).send(match_id, principal, preset=data.preset,
+                                                                  text=data.text, command_id=data.command_id)
 
 
 def publisher(settings: Settings) -> ChatPublisher:
@@ -153,4 +156,5 @@ def publisher(settings: Settings) -> ChatPublisher:
 
 
 ROUTES = [chat_history, send_chat, *chat_live.ROUTES]
-FEATURE = Feature("chat", routes=tuple(ROUTES), projections=(publisher,), channels=chat_live.CHANNELS)
+FEATURE = Feature("chat", routes=(*ROUTES, *moderation.ROUTES), projections=(publisher, plain(ChatReports)),
+                  channels=chat_live.CHANNELS)

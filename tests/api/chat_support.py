@@ -15,21 +15,26 @@ from websockets.exceptions import ConnectionClosed
 
 from infra.projections import ProjectionRunner, WakeListener
 from infra.projections.chat_publisher import ChatPublisher
+from infra.projections.reports import ChatReports
 from infra.store import PostgresEventStore
 
 
 @pytest.fixture(scope="module")
 async def chat_publisher(pool, redis_url: str, redis_prefix: str):
-    """The chat publisher, tailing the log as the projector does (woken by the API's appends)."""
+    """The chat's projections (its publisher, the reports queue), tailing the log as the
+    projector does (woken by the API's appends)."""
     runner = ProjectionRunner(PostgresEventStore(pool), batch_size=500)
     projection = ChatPublisher(redis_url=redis_url, prefix=redis_prefix)
-    await runner.ensure(projection)
+    reports = ChatReports()
+    for each in (projection, reports):
+        await runner.ensure(each)
     wake = WakeListener(redis_url, redis_prefix)
     stop = asyncio.Event()
 
     async def run() -> None:
         while not stop.is_set():
-            await runner.catch_up(projection)
+            for each in (projection, reports):
+                await runner.catch_up(each)
             await wake.wait(0.05)
 
     task = asyncio.create_task(run())
@@ -172,3 +177,13 @@ async def _first(follower: Follower) -> None:
             await asyncio.wait_for(follower.changed.wait(), 10)
 
     await asyncio.wait_for(wait(), 10)
+
+
+async def eventually(check, timeout: float = 10.0):
+    """`await check()` until it gives something true (a read model follows the log)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        found = await check()
+        if found or asyncio.get_running_loop().time() > deadline:
+            return found
+        await asyncio.sleep(0.05)

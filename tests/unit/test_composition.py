@@ -91,7 +91,7 @@ def test_the_api_mounts_every_declared_route(processes) -> None:
 def test_the_projector_runs_every_declared_projection(processes) -> None:
     assert processes["projections"] == ["match_summaries", "lobby", "hand_records", "publisher", "bot_turns",
                                         "tournament_standings", "disputes", "ratings", "chat_publisher",
-                                        "account_events"]
+                                        "chat_reports", "account_events"]
 
 
 def test_the_worker_and_beat_run_every_declared_task(processes) -> None:
