@@ -14,7 +14,7 @@ import asyncio
 import hashlib
 import uuid
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -40,7 +40,7 @@ def _fingerprint(*parts: Any) -> bytes:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def sanctions_out(player_id: str, state: rules.Sanctions, now: datetime | None = None) -> dict[str, Any]:

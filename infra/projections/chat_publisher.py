@@ -58,7 +58,7 @@ class ChatPublisher(Projection):
         return []
 
     async def apply(self, conn: Connection, changes: Sequence[Change], names: Mapping[str, str]) -> None:
-        oldest = dt.datetime.now(dt.timezone.utc) - self.max_age
+        oldest = dt.datetime.now(dt.UTC) - self.max_age
         fresh = [(r, d) for r, d in changes if r.stream_id.startswith(streams.CHAT) and r.recorded_at >= oldest]
         if not fresh or not self.redis_url:
             return

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import uuid
 from typing import Annotated, Any
-from urllib.parse import urlencode
 
 import msgspec
 from litestar import Request, Response, get, post
@@ -23,13 +22,22 @@ from litestar.params import Body
 
 from domain import chat
 from infra.projections.chat_publisher import ChatPublisher
-from infra.settings import Settings
 from infra.projections.reports import ChatReports
+from infra.settings import Settings
 from services.api import chat_live, moderation, paging
 from services.api.auth import authenticated
-from services.api.errors import malformed
 from services.api.ratelimit import rate_limited
-from services.api.schemas import BEARER, COMMAND_ID, MATCH_ID, PLAYER_ID, Caller, ErrorOut, Limit, PathStr, Runtime
+from services.api.schemas import (
+    BEARER,
+    COMMAND_ID,
+    MATCH_ID,
+    PLAYER_ID,
+    Caller,
+    ErrorOut,
+    Limit,
+    PathStr,
+    Runtime,
+)
 from services.chat import ChatService
 from services.features import Feature, plain
 from services.moderation import chat_checks
@@ -97,19 +105,11 @@ TOO_MANY = ("rate_limited", "too many requests; retry in 12s", {"retry_after": 1
                 429: _spec("Too many requests from this token", TOO_MANY)})
 async def chat_history(request: Request, match_id: PathStr, principal: Caller, runtime: Runtime, limit: Limit = 50,
                        cursor: paging.Cursor = None) -> Response:
-    key = paging.decode(cursor)
-    if key is not None and not key[1].isdigit():
-        raise malformed("cursor", "cursor: not a cursor of this chat (take it from the Link header)",
-                               source="query")
+    before = paging.version_before(cursor)
     service = ChatService(runtime)
     state, reader = await service.reader(match_id, principal, "chat")
-    rows = await service.history(state, reader, int(key[1]) if key else None, limit)
-    headers = {}
-    if len(rows) >= limit:
-        query = {k: v for k, v in request.query_params.items() if k != "cursor"}
-        query["cursor"] = paging.encode(rows[-1]["at"], str(rows[-1]["version"]))
-        headers["Link"] = f'<{request.url.path}?{urlencode(query)}>; rel="next"'
-    return Response(rows, headers=headers)
+    rows = await service.history(state, reader, before, limit)
+    return paging.page(request, rows, limit, "at", "version")
 
 
 @post("/v1/matches/{match_id:str}/chat", guards=PLAYER, status_code=201, tags=TAGS, security=BEARER,

@@ -29,9 +29,25 @@ from services import chat as chats
 from services.api import asyncapi as A
 from services.api.asyncapi import Channel, Message
 from services.api.errors import ApiError
-from services.api.live import (KEEPALIVE, NDJSON, SSE, STUCK_SENDER, WS_FORBIDDEN, WS_INVALID, WS_NOT_FOUND,
-                               WS_TRY_LATER, WS_UNAUTHORIZED, _bearer, _ending, _error, _follow_caller, _frame_ndjson,
-                               _frame_sse, _refusal, _ws_token)
+from services.api.live import (
+    KEEPALIVE,
+    NDJSON,
+    SSE,
+    STUCK_SENDER,
+    WS_FORBIDDEN,
+    WS_INVALID,
+    WS_NOT_FOUND,
+    WS_TRY_LATER,
+    WS_UNAUTHORIZED,
+    _bearer,
+    _ending,
+    _error,
+    _follow_caller,
+    _frame_ndjson,
+    _frame_sse,
+    _refusal,
+    _ws_token,
+)
 from services.api.live_deps import Unauthorized, live_deps, until_disconnect
 from services.api.schemas import BEARER, AfterOrNone, PathStr, live_params
 from services.chat_session import ChatSession
@@ -153,7 +169,7 @@ async def chat_ws(socket: WebSocket, match_id: FromPath[str], after: FromQuery[s
         await socket.send_data(_error("unknown_match", f"no match {match_id!r}", {"match_id": match_id}))
         await socket.close(WS_NOT_FOUND, "unknown_match")
         return
-    except (Dropped, ConnectionError, OSError, asyncio.TimeoutError) as exc:
+    except (TimeoutError, Dropped, ConnectionError, OSError) as exc:
         await socket.send_data(_error("unavailable", f"live updates are unavailable: {exc}"))
         await socket.close(WS_TRY_LATER, "unavailable")
         return
@@ -200,7 +216,7 @@ async def _send_all(socket: WebSocket, session: ChatSession) -> str:
     return "ended"
 
 
-@get("/v1/matches/{match_id:str}/chat/stream", name="chat_stream", tags=["live", "chat"], security=BEARER,
+@get("/v1/matches/{match_id:str}/chat/stream", name="chat_stream", tags=["live"], security=BEARER,
      summary="The match's chat, live (SSE or NDJSON by Accept)",
      responses={200: ResponseSpec(data_container=str, media_type=NDJSON, generate_examples=False,
                                   description="One JSON message a line (SSE events with Accept: text/event-stream): "
@@ -230,7 +246,7 @@ async def chat_stream(request: Request, match_id: PathStr, after: AfterOrNone = 
         after = int(last_id)
     try:
         session = await _session(request.app, deps, match_id, principal, after, "chat_stream")
-    except (Dropped, ConnectionError, OSError, asyncio.TimeoutError) as error:
+    except (TimeoutError, Dropped, ConnectionError, OSError) as error:
         raise ApiError(503, "unavailable", f"live updates are unavailable: {error}",
                        headers={"Retry-After": "1"}) from None
     frame = _frame_sse if sse else _frame_ndjson

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import uuid
 from typing import Annotated, Any, Literal
-from urllib.parse import urlencode
 
 import msgspec
 from litestar import Request, Response, get, post
@@ -25,7 +24,18 @@ from services.api import paging
 from services.api.auth import authenticate, authenticated, requires, runtime_of
 from services.api.errors import malformed
 from services.api.ratelimit import rate_limited
-from services.api.schemas import BEARER, MATCH_ID, PLAYER_ID, Caller, FromQuery, Limit, PathStr, Runtime, ex, responses
+from services.api.schemas import (
+    BEARER,
+    MATCH_ID,
+    PLAYER_ID,
+    Caller,
+    FromQuery,
+    Limit,
+    PathStr,
+    Runtime,
+    ex,
+    responses,
+)
 from services.chat import ChatService
 from services.disputes import append_audit
 from services.moderation import ModerationService, sanctions_out
@@ -82,14 +92,6 @@ async def report(data: Annotated[ReportIn, REPORT_BODY], principal: Caller, runt
                                                    command_id=data.command_id)
 
 
-def _next(request: Request, rows: list[dict[str, Any]], limit: int, at: str, key: str) -> dict[str, str]:
-    if len(rows) < limit or not rows:
-        return {}
-    query = {k: v for k, v in request.query_params.items() if k != "cursor"}
-    query["cursor"] = paging.encode(rows[-1][at], str(rows[-1][key]))
-    return {"Link": f'<{request.url.path}?{urlencode(query)}>; rel="next"'}
-
-
 @get("/v1/admin/reports", guards=ADMIN, tags=["admin", *TAGS], security=BEARER, summary="The reports queue (admin)",
      description="`status`: open (the default), muted, banned, dismissed, closed (any of the three), all. Newest "
                  "first, paged (`limit`, a `Link` to the next page). Names are the players' now (null once erased).",
@@ -101,7 +103,7 @@ async def reports_queue(request: Request, runtime: Runtime, limit: Limit = 50, c
     rows = await queue(runtime.pool, STATUSES[status], limit, paging.decode(cursor))
     names = await runtime.players.names(sorted({r["player_id"] for r in rows} | {r["reporter"] for r in rows}))
     rows = [{**r, "player_name": names.get(r["player_id"]), "reporter_name": names.get(r["reporter"])} for r in rows]
-    return Response(rows, headers=_next(request, rows, limit, "created_at", "report_id"))
+    return paging.page(request, rows, limit, "created_at", "report_id")
 
 
 class Dismissal(msgspec.Struct, forbid_unknown_fields=True):
@@ -195,9 +197,7 @@ async def sanctions(player_id: PathStr, runtime: Runtime) -> dict[str, Any]:
                          "Messages, newest first", 400, 401, 403, 404, 429))
 async def admin_chat(request: Request, match_id: PathStr, principal: Caller, runtime: Runtime, limit: Limit = 50,
                      cursor: paging.Cursor = None) -> Response:
-    key = paging.decode(cursor)
-    if key is not None and not key[1].isdigit():
-        raise malformed("cursor", "cursor: not a cursor of this chat (take it from the Link header)", source="query")
+    before = paging.version_before(cursor)
     state = await runtime.matches.load(match_id)
     refused = PLAYING if seat_of(state, principal.player_id) is not None else await runtime.visibility.check(
         principal, state, "view")
@@ -206,8 +206,8 @@ async def admin_chat(request: Request, match_id: PathStr, principal: Caller, run
                            detail={"code": refused.code, "read": "chat", "route": "admin_chat"})
         raise Refused(403, refused.code, refused.message, {"match_id": match_id})
     await append_audit(runtime.store, principal, "chat_read", match_id=match_id)
-    rows = await ChatService(runtime).history(state, None, int(key[1]) if key else None, limit)
-    return Response(rows, headers=_next(request, rows, limit, "at", "version"))
+    rows = await ChatService(runtime).history(state, None, before, limit)
+    return paging.page(request, rows, limit, "at", "version")
 
 
 async def not_banned(connection: ASGIConnection, _: BaseRouteHandler) -> None:

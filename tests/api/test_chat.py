@@ -13,8 +13,16 @@ import httpx
 import pytest
 
 from domain import chat
-from tests.api.chat_support import (chat_publisher, follow_http, follow_ws, history, player, say,  # noqa: F401
-                                    sit, table)
+from tests.api.chat_support import (  # noqa: F401
+    chat_publisher,
+    follow_http,
+    follow_ws,
+    history,
+    player,
+    say,
+    sit,
+    table,
+)
 from tests.api.test_live_streams import pool, server  # noqa: F401  (fixtures: a real server process)
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]

@@ -9,7 +9,15 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.api.chat_support import chat_publisher, eventually, history, player, say, sit, table  # noqa: F401
+from tests.api.chat_support import (  # noqa: F401
+    chat_publisher,
+    eventually,
+    history,
+    player,
+    say,
+    sit,
+    table,
+)
 from tests.api.test_live_streams import pool, server  # noqa: F401  (fixtures: a real server process)
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
