@@ -48,10 +48,19 @@ CONTROL = "\\u0000-\\u001f\\u007f-\\u009f"
 TEXT_PATTERN = f"^[^{CONTROL}]*[^\\s{CONTROL}][^{CONTROL}]*$"
 
 
+# The document states the limits; the service checks them itself, to answer with the chat's codes.
+Preset = Annotated[str, msgspec.Meta(extra_json_schema={"enum": list(chat.PRESETS)})]
+Text = Annotated[str, msgspec.Meta(extra_json_schema={"minLength": 1, "maxLength": chat.MAX_TEXT,
+                                                      "pattern": TEXT_PATTERN})]
+
+
 class ChatIn(msgspec.Struct, forbid_unknown_fields=True):
+    """Exactly one of `preset` and `text` (services/api/contract.py says so in the document).
+    Absent and null are not the same: a null one is refused, as the schema says."""
+
     command_id: uuid.UUID
-    preset: str | None = None
-    text: str | None = None
+    preset: Preset | msgspec.UnsetType = msgspec.UNSET
+    text: Text | msgspec.UnsetType = msgspec.UNSET
 
 
 CHAT_BODY = Body(
@@ -61,13 +70,7 @@ CHAT_BODY = Body(
                 "characters once trimmed, any script, no control characters. While the match is played a seat "
                 "sends presets only (422 `chat_free_text_during_play`).",
     examples=[Example(summary="a preset", value={"command_id": COMMAND_ID, "preset": "well_played"}),
-              Example(summary="free text", value={"command_id": COMMAND_ID, "text": "Bien joué, à la revanche !"})],
-    schema_extra={"required": ["command_id"], "additionalProperties": False,
-                  "oneOf": [{"required": ["preset"]}, {"required": ["text"]}],
-                  "properties": {"command_id": {"type": "string", "format": "uuid"},
-                                 "preset": {"type": "string", "enum": list(chat.PRESETS)},
-                                 "text": {"type": "string", "minLength": 1, "maxLength": chat.MAX_TEXT,
-                                          "pattern": TEXT_PATTERN}}})
+              Example(summary="free text", value={"command_id": COMMAND_ID, "text": "Bien joué, à la revanche !"})])
 
 MESSAGE_EXAMPLE = {"version": 3, "type": "chat_message", "message_id": "2c9a6f1e-…", "channel": "table",
                    "player_id": PLAYER_ID, "name": "Ada", "seat": "N", "preset": "well_played", "text": None,
@@ -147,8 +150,9 @@ async def chat_history(request: Request, match_id: PathStr, principal: Caller, r
                                                                         "window": 10.0}), TOO_MANY)})
 async def send_chat(match_id: PathStr, data: Annotated[ChatIn, CHAT_BODY], principal: Caller,
                     runtime: Runtime) -> dict[str, Any]:
-    return await ChatService(runtime, chat_checks(runtime)).send(match_id, principal, preset=data.preset,
-                                                                  text=data.text, command_id=data.command_id)
+    return await ChatService(runtime, chat_checks(runtime)).send(
+        match_id, principal, preset=None if data.preset is msgspec.UNSET else data.preset,
+        text=None if data.text is msgspec.UNSET else data.text, command_id=data.command_id)
 
 
 def publisher(settings: Settings) -> ChatPublisher:
