@@ -14,7 +14,7 @@ from domain import match as rules
 from domain.cards import Seat
 from infra.fanout import Client, Fanout, envelope
 from infra.lru import Lru
-from infra.presence import PRESENCE
+from infra.presence import PRESENCE, Presence
 from infra.projections.publisher import decode, event_message, fold, snapshot_message
 from infra.store import PostgresEventStore
 from infra.streams import match_stream
@@ -62,8 +62,8 @@ class LiveSession:
     in live versions (a lost or skipped publish) is filled from the store."""
 
     def __init__(self, fanout: Fanout, states: MatchStates, match_id: str, player_id: str | None,
-                 after: int | None) -> None:
-        self.fanout, self.states = fanout, states
+                 after: int | None, presence: Presence = PRESENCE) -> None:
+        self.fanout, self.states, self.presence = fanout, states, presence
         self.match_id, self.player_id, self.after = match_id, player_id, after
         self.seat: Seat | None = None
         self.client: Client | None = None
@@ -93,7 +93,7 @@ class LiveSession:
             raise
         if self.seat is not None and state.status in ("open", "playing"):   # the seat's player is here
             self._present = str(self.seat)
-            await PRESENCE.connected(self.states.store, self.match_id, [self._present])
+            await self.presence.connected(self.states.store, self.match_id, [self._present])
 
     async def _replay(self, after: int, start: rules.MatchState | None = None
                       ) -> tuple[rules.MatchState, list[bytes]]:
@@ -153,4 +153,4 @@ class LiveSession:
             await self.fanout.unsubscribe(client)
         seat, self._present = self._present, None
         if seat is not None:
-            await PRESENCE.disconnected(self.states.store, self.match_id, [seat])
+            await self.presence.disconnected(self.states.store, self.match_id, [seat])

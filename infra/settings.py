@@ -34,6 +34,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     rate_limit_requests: int = 300     # per token (per address for registration); 0 turns it off
     rate_limit_window: float = 60.0    # seconds
     disconnect_grace: float = 60.0     # seconds a disconnected player's seat waits before the bot takes over
+    presence_ttl: float = 15.0         # seconds a replica's claim on a connected seat lasts unrefreshed
     abandon_after: float = 86400.0     # seconds without an action before the sweeper abandons a match
     bot_overdue: float = 5.0           # seconds a bot's turn may wait before a sweep schedules it again
     sweep_every: float = 10.0          # seconds between the sweeper's runs (beat)
@@ -74,6 +75,7 @@ ENV_VARS: dict[str, str] = {
     "rate_limit_requests": "ATOUT_RATE_LIMIT_REQUESTS",
     "rate_limit_window": "ATOUT_RATE_LIMIT_WINDOW",
     "disconnect_grace": "ATOUT_DISCONNECT_GRACE",
+    "presence_ttl": "ATOUT_PRESENCE_TTL",
     "abandon_after": "ATOUT_ABANDON_AFTER",
     "bot_overdue": "ATOUT_BOT_OVERDUE",
     "sweep_every": "ATOUT_SWEEP_EVERY",
@@ -122,7 +124,7 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
             if number < 0 or (field in ("rate_limit_window", "chat_rate_window") and number == 0):
                 raise SettingsError(f"{ENV_VARS[field]} must be positive, got {raw[field]!r}")
             values[field] = number
-    for field in ("disconnect_grace", "abandon_after", "bot_overdue", "sweep_every", "tournament_tick",
+    for field in ("disconnect_grace", "presence_ttl", "abandon_after", "bot_overdue", "sweep_every", "tournament_tick",
                   "tournament_live_poll", "write_timeout", "account_retention"):
         if field in raw:
             try:

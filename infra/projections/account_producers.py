@@ -7,7 +7,9 @@ players it is about (`infra.projections.account_events` numbers, keeps and publi
   seats and `to_act`): `seat_taken` / `seat_left` (to the others at the table),
   `match_started`, `your_turn` (the match's version to act at; one per turn: when a seat
   comes to act, or must act again after its own action), `match_finished` (also for a
-  match abandoned or voided, with its `status`).
+  match abandoned or voided, with its `status`), `match_suspended` (the server could not
+  move it on: nothing is played until an admin acts; its stable `reason` only, never the
+  admin's message) and `match_resumed` (then `your_turn` for whoever must act).
 * `TournamentNotices` (`account_tournaments`: entries, pairings, the current round):
   `tournament_started`, `round_started` (the entry's table and match, or a bye),
   `round_closed`, `tournament_closed`, to the players of the entries concerned.
@@ -136,6 +138,12 @@ class MatchNotices(AccountProducer):
                 body = {"match_id": match_id, "status": after.status, "winner": data.get("winner"),
                         "match_score": data.get("match_score")}
                 out += [Notice(pid, "match_finished", body, recorded) for pid in _players(before).values()]
+            elif kind == "match_suspended":
+                body = {"match_id": match_id, "reason": str(data.get("reason") or "")}
+                out += [Notice(pid, kind, body, recorded) for pid in _players(after).values()]
+            elif kind == "match_resumed":
+                out += [Notice(pid, kind, {"match_id": match_id, "status": after.status}, recorded)
+                        for pid in _players(after).values()]
         return out
 
     @staticmethod

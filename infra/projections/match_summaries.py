@@ -5,21 +5,23 @@ every game gets a summary without this module knowing its rules: `deal_finished`
 `match_finished` carry the running `match_score`. It still reads every event a match
 stream holds, the games' too, for one reason: `version` and `updated_at` are the match's
 own (the version a client sends as `expected_version`, the time of the last action), not
-those of the last change of status. Payloads are read as dicts, by the field names listed
-in docs/event-store.md ("The event-type contract").
+those of the last change of status. So it sees every event (`sees_every_event`) but reads
+the payloads of the match layer's alone, as dicts, by the field names listed in
+docs/event-store.md ("The event-type contract").
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import asyncpg
 
 import msgspec
 
-from infra.projections.base import RowProjection
-from infra.projections.publisher import all_event_types
+from infra.projections.base import Change, RowProjection
 from infra.store.model import RecordedEvent
+from infra.store.postgres import Connection
 from infra import streams
 
 MATCH_STREAM_PREFIX = streams.MATCH
@@ -37,9 +39,11 @@ def match_id_of(event: RecordedEvent) -> str:
 class MatchSummaries(RowProjection):
     name = "match_summaries"
     table = "match_summaries"
-    version = 5  # 2: follows match_reopened (a ruling can reopen a finished match); 3: status "abandoned";
-    # 4: "suspended" (and back) and "void"; 5: version and updated_at follow every event of the match
-    event_types = all_event_types()
+    version = 6  # 2: follows match_reopened (a ruling can reopen a finished match); 3: status "abandoned";
+    # 4: "suspended" (and back) and "void"; 5: version and updated_at follow every event of the match;
+    # 6: of every type, clocks' and presence's included
+    event_types = MATCH_EVENTS
+    sees_every_event = True
     columns = {
         "match_id": "text",
         "game": "text",
@@ -57,6 +61,14 @@ class MatchSummaries(RowProjection):
 
     def key_of(self, event: RecordedEvent, data: dict[str, Any]) -> str:
         return match_id_of(event)
+
+    async def apply(self, conn: Connection, changes: Sequence[Change], names: Mapping[str, str]) -> None:
+        """Folds the match layer's events, and of the others (a game's, a clock's) only each
+        stream's last: they change nothing but `version` and `updated_at`, which the last one
+        sets, so a batch of cards played costs a dict lookup each, not a fold."""
+        last = {event.stream_id: event for event, _ in changes}
+        await super().apply(conn, [(event, data) for event, data in changes
+                                   if event.type in MATCH_EVENTS or last[event.stream_id] is event], names)
 
     def fold(self, row: dict[str, Any] | None, event: RecordedEvent, data: dict[str, Any]) -> dict[str, Any] | None:
         if event.type == "match_created":

@@ -87,8 +87,40 @@ class DisputeRuled(_Notice, tag="dispute_ruled"):
     status: str
 
 
-NOTICES: tuple[type, ...] = (YourTurn, SeatTaken, SeatLeft, MatchStarted, MatchFinished, TournamentStarted,
-                             RoundStarted, RoundClosed, TournamentClosed, DisputeRuled)
+class MatchSuspended(_Notice, tag="match_suspended"):
+    """The server could not move my match on: nothing is played until an admin resumes,
+    voids or abandons it. `reason`: the stable code (`action_refused`, `deal_failed`,
+    `task_failed`)."""
+
+    match_id: str
+    reason: str
+
+
+class MatchResumed(_Notice, tag="match_resumed"):
+    """An admin resumed my suspended match (`status`: what it is again, `playing`); a
+    `your_turn` follows for whoever must act."""
+
+    match_id: str
+    status: str
+
+
+class RatingChanged(_Notice, tag="rating_changed"):
+    """My display rating in `pool` moved (mu − 3·sigma, docs/ratings.md) from `old_rating` to
+    `new_rating` because `match_id` was rated, or (`rerated`) a ruling on it rated the pool
+    again; `games`: my rated matches in the pool now; `provisional`: fewer than 10."""
+
+    pool: str
+    match_id: str
+    old_rating: float
+    new_rating: float
+    games: int
+    provisional: bool
+    rerated: bool = False
+
+
+NOTICES: tuple[type, ...] = (YourTurn, SeatTaken, SeatLeft, MatchStarted, MatchFinished, MatchSuspended,
+                             MatchResumed, TournamentStarted, RoundStarted, RoundClosed, TournamentClosed,
+                             DisputeRuled, RatingChanged)
 Notice = Union[NOTICES]  # type: ignore[valid-type]
 
 
@@ -110,7 +142,8 @@ class AccountEvent(msgspec.Struct, tag_field="type", tag="event", forbid_unknown
 
 
 SNAPSHOT = A.Message("accountSnapshot", AccountSnapshot, "what concerns me now, at the account stream's version")
-EVENT = A.Message("accountEvent", AccountEvent, "one notice: your turn, a seat taken, a match or round begun or over")
+EVENT = A.Message("accountEvent", AccountEvent, "one notice: your turn, a seat taken, a match or round begun, "
+                  "suspended, resumed or over, a dispute ruled, my rating changed")
 AFTER = {"after": "resume: the notices after this account version follow the snapshot (kept "
                   "ATOUT_ACCOUNT_RETENTION seconds, default a day; older: resync, details.reason expired)"}
 CHANNELS = (

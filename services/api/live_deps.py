@@ -16,6 +16,8 @@ from litestar import Litestar, WebSocket
 
 from infra.fanout import Fanout
 from infra.live_session import LiveSession, MatchStates
+from infra.presence import PRESENCE, Presence
+from infra.presence_shared import SharedPresence
 from infra.projections.publisher import Publisher
 from infra.settings import Settings
 from infra.store import PostgresEventStore, create_pool
@@ -39,6 +41,8 @@ class LiveDeps:
         runtime = getattr(app.state, "runtime", None)
         self.store: PostgresEventStore | None = getattr(runtime, "store", None) or app.state.get("store")
         self.states: MatchStates | None = None
+        self.presence: Presence = PRESENCE
+        self._presence_redis: Any = None
         players = getattr(runtime, "players", None)
         self.guard: StreamGuard | None = (StreamGuard(players.principals, every=players.principal_ttl or 2.0)
                                           if players is not None else None)
@@ -60,6 +64,15 @@ class LiveDeps:
             self._own_pool = await create_pool(self.state.settings.database_url, min_size=1, max_size=4)
             self.store = PostgresEventStore(self._own_pool)
         self.states = MatchStates(self.store)
+        settings = self.state.settings
+        if settings.redis_url:           # every replica's connections count (infra.presence_shared)
+            import redis.asyncio as aioredis
+
+            self._presence_redis = aioredis.from_url(settings.redis_url, socket_connect_timeout=1.0,
+                                                     socket_timeout=2.0)
+            self.presence = SharedPresence(self._presence_redis, settings.redis_prefix, self.store,
+                                           ttl=settings.presence_ttl)
+            await self.presence.start()
 
     async def player_id(self, token: str | None) -> str | None:
         """The player behind a bearer token; Unauthorized without a valid one."""
@@ -105,7 +118,7 @@ class LiveDeps:
 
     def session(self, match_id: str, player_id: str | None, after: int | None) -> LiveSession:
         assert self.states is not None
-        session = LiveSession(self.fanout, self.states, match_id, player_id, after)
+        session = LiveSession(self.fanout, self.states, match_id, player_id, after, self.presence)
         self.sessions.add(session)  # for drain() at shutdown
         return session
 
@@ -121,6 +134,10 @@ class LiveDeps:
         if self.guard is not None:
             await self.guard.close()
         await self.fanout.close()
+        if isinstance(self.presence, SharedPresence):
+            await self.presence.close()
+        if self._presence_redis is not None:
+            await self._presence_redis.aclose()
         if self._own_pool is not None:
             await self._own_pool.close()
 

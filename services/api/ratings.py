@@ -12,6 +12,7 @@ from litestar import get
 from litestar.params import QueryParameter
 
 from domain import ratings as rules
+from infra.projections.rating_notices import RatingNotices
 from infra.projections.ratings import Ratings
 from services.api.auth import authenticated
 from services.api.errors import ApiError
@@ -150,4 +151,5 @@ async def stats_of(pool: Any, player_id: str) -> list[dict[str, Any]]:
     return [out[k] for k in sorted(out)]
 
 
-FEATURE = Feature("ratings", routes=(leaderboard, player_ratings, player_stats), projections=(plain(Ratings),))
+FEATURE = Feature("ratings", routes=(leaderboard, player_ratings, player_stats), projections=(plain(Ratings),),
+                  account_events=(plain(RatingNotices),))   # rating_changed on the players' account streams

@@ -112,3 +112,64 @@ async def test_numbers_are_a_function_of_the_log_batched_or_rebuilt(pool) -> Non
 
     await rebuild(ProjectionRunner(store, batch_size=1000), projection())
     assert await notices(pool) == before
+
+
+async def test_rating_changed_follows_the_ratings_read_model_through_a_ruling_and_a_rebuild(pool) -> None:
+    """`rating_changed` says each rated player's display rating before and after, exactly as
+    the `ratings` read model has it; a ruling that re-rates tells whoever moved, once."""
+    from types import SimpleNamespace
+
+    from infra.projections.rating_notices import RatingNotices
+    from infra.projections.ratings import Ratings
+    from tests.contract.test_ratings import Table, four
+
+    store = PostgresEventStore(pool)
+    runner, names = ProjectionRunner(store, batch_size=3), SimpleNamespace(prefixes=("match-", "presence-"))
+    account, ratings = AccountEvents([RatingNotices()]), Ratings()
+    for proj in (account, ratings):
+        await runner.ensure(proj)
+    a, b = four(), four()
+    b["N"] = a["N"]                               # in both matches: the second starts from the first
+    ruled = await Table(store, names, a).start()
+    await ruled.finish("NS")
+    await (await Table(store, names, b).start()).finish("EW")
+    await (await Table(store, names, four(), rated=False).start()).finish("NS")   # casual: says nothing
+
+    async def board() -> dict[str, float]:
+        await settle(runner, ratings)
+        return {r["player_id"]: r["rating"] for r in await pool.fetch(
+            "SELECT player_id, rating FROM ratings WHERE pool = 'belote_classic'")}
+
+    async def changed() -> dict[str, list[dict]]:
+        await settle(runner, account)
+        out: dict[str, list[dict]] = {}
+        for player, _, kind, body in await notices(pool):
+            assert kind == "rating_changed"
+            out.setdefault(player, []).append(msgspec.json.decode(body))
+        return out
+
+    now, told = await board(), await changed()
+    assert set(told) == {*a.values(), *b.values()} == set(now)
+    twice = told[a["N"]]
+    assert [(n["match_id"], n["games"], n["rerated"]) for n in twice] == [(ruled.id, 1, False), (told[b["E"]][0]
+                                                                          ["match_id"], 2, False)]
+    assert twice[0]["old_rating"] == 0.0 and twice[1]["old_rating"] == twice[0]["new_rating"]
+    for player, mine in told.items():
+        assert mine[-1]["new_rating"] == now[player] and mine[-1]["pool"] == "belote_classic"
+        assert mine[-1]["provisional"] is True
+    assert told[a["N"]][0]["new_rating"] > told[a["E"]][0]["new_rating"]      # the winners above the losers
+
+    await ruled.emit(("ruling_applied", {"ruling": "adjust", "deal": 0, "admin": "a", "reason": "r"}),
+                     ("match_finished", {"winner": "EW", "match_score": {"NS": 700, "EW": 1000}}))
+    after, again = await board(), await changed()
+    moved = {p for p in after if after[p] != now[p]}
+    assert {a["E"], a["N"]} <= moved
+    rerated = {p: mine[-1] for p, mine in again.items() if len(mine) > len(told.get(p, []))}
+    assert set(rerated) == moved
+    for player, notice in rerated.items():
+        assert notice["rerated"] is True and notice["match_id"] == ruled.id
+        assert (notice["old_rating"], notice["new_rating"]) == (now[player], after[player])
+
+    before = await notices(pool)
+    await rebuild(ProjectionRunner(store, batch_size=1000), AccountEvents([RatingNotices()]))
+    assert await notices(pool) == before

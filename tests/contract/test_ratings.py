@@ -272,3 +272,143 @@ def test_only_a_swiss_or_an_elimination_seeds_by_rating() -> None:
         aggregate.decide(aggregate.State(), ev.Create(tournament_id="t", organiser="o", name="n", game="belote",
                                                       options={}, format="round_robin", seeding="rating"))
     assert refused.value.code == "bad_seeding"
+
+
+async def rated_in(store, match_id: str) -> dict[str, tuple[float, float, float]]:
+    """What the live `ratings` read model rated `match_id` for: player -> (mu, sigma, weight)."""
+    await live(store, Ratings())
+    return {r["player_id"]: (r["mu"], r["sigma"], r["weight"]) for r in await store.pool.fetch(
+        "SELECT player_id, mu, sigma, weight FROM rating_history WHERE match_id = $1", match_id)}
+
+
+def openskill_of(players: dict[str, str], winner: str) -> dict[str, tuple[float, float]]:
+    """Newcomers' ratings after one partnership match, by the library itself."""
+    model = PlackettLuce()
+    ranks = [1, 2] if winner == "NS" else [2, 1] if winner == "EW" else [1, 1]
+    [[n, s], [e, w]] = model.rate([[model.rating(), model.rating()], [model.rating(), model.rating()]], ranks=ranks)
+    return {players["N"]: (n.mu, n.sigma), players["S"]: (s.mu, s.sigma), players["E"]: (e.mu, e.sigma),
+            players["W"]: (w.mu, w.sigma)}
+
+
+async def winner_of(matches, match_id: str) -> str:
+    """The side its `match_finished` names (none: a tie at a `deals` match's end)."""
+    from domain import match as match_rules
+
+    [finished] = [e for _, e, _ in await matches.events(match_id) if isinstance(e, match_rules.MatchFinished)]
+    return finished.winner or "tie"
+
+
+async def test_duplicate_tables_rate_as_matches_between_their_two_entries(store) -> None:
+    """Every table of a duplicate round plays the same boards; each is a rated match between
+    the two entries sitting at it, rated by exactly what openskill gives for that result."""
+    from domain.tournaments import events as ev
+    from infra.vault import Vault
+    from services.matches import MatchService
+    from services.tournaments import TournamentService
+    from tests.contract.match_support import play_out
+
+    svc = TournamentService(store, MatchService(store, Vault(store.pool)))
+    tid = await svc.create("organiser-d", "Ranked duplicate", "belote", {"deals": 1}, "duplicate", rounds=1)
+    for i in range(4):
+        await svc.execute(tid, ev.Register(entry_id=f"e{i}", players=[f"dp-{secrets.token_hex(3)}",
+                                                                        f"dp-{secrets.token_hex(3)}"]))
+    await svc.start(tid)
+    rnd = (await svc.load(tid)).current
+    assert len(rnd.tables) == 2
+    for table in rnd.tables:
+        match_id = rnd.matches[table.table]
+        state = await play_out(svc.matches, match_id, random.Random(table.table))
+        assert state.rated and state.status == "finished" and state.sealed
+        seats = {s: h.player_id for s, h in state.seats.items()}
+        sides = {side: {seats[s] for s in side} for side in ("NS", "EW")}
+        entries = {e: set((await svc.load(tid)).entries[e]) for e in (table.home, table.away)}
+        assert sorted(map(sorted, sides.values())) == sorted(map(sorted, entries.values()))   # entry v entry
+        got = await rated_in(store, match_id)
+        assert {p: v[:2] for p, v in got.items()} == openskill_of(seats, await winner_of(svc.matches, match_id))
+        assert {v[2] for v in got.values()} == {1.0}
+
+
+async def test_takeover_and_clock_plays_leave_a_rated_match_rated(store) -> None:
+    """A bot that plays an away player's turns, and the clock's bot, play for the seat: the
+    match stays rated and rates the four players as any finished match."""
+    from domain.cards import Seat
+    from infra import presence
+    from infra.vault import Vault
+    from services.matches import MatchService
+    from services.workers import turns
+    from tests.contract.match_support import play_out
+
+    svc = MatchService(store, Vault(store.pool))
+    players = four()
+    created = await svc.create_match("cinch", {"deals": 1}, {"N": "me", "E": "open", "S": "open", "W": "open"},
+                                     player_id=players["N"], rated=True)
+    match_id = created.match_id
+    for seat in "ESW":
+        await svc.take_seat(match_id, Seat(seat), player_id=players[seat])
+    await svc.start(match_id)
+    state = await svc.load(match_id)
+    [away] = [str(s) for s in state.game.status(state.game_state).to_act]
+    await presence.record(store, match_id, away, presence.SEAT_DISCONNECTED, at=0.0)
+    assert await turns.play_turn(svc, match_id, away, state.version, takeover=True, grace=0.0) == "played"
+    state = await svc.load(match_id)
+    [late] = [str(s) for s in state.game.status(state.game_state).to_act]
+    assert (await turns.expire(svc, match_id, state.version))[0] == "played"
+    state = await play_out(svc, match_id, random.Random(5))
+    marks = [e.by for _, e, _ in await svc.events(match_id) if getattr(e, "by", None) in ("takeover", "clock")]
+    assert marks == ["takeover", "clock"] and late
+    assert state.rated and state.status == "finished"
+    got = await rated_in(store, match_id)
+    assert {p: v[:2] for p, v in got.items()} == openskill_of(players, await winner_of(svc, match_id))
+
+
+async def test_a_swiss_may_seed_by_rating(store) -> None:
+    """A Swiss seeded by rating pairs its first round as one whose entries registered in the
+    order of their ratings; the order is kept in `tournament_started.seeds`."""
+    from domain.tournaments import events as ev
+    from infra.vault import Vault
+    from services.matches import MatchService
+    from services.tournaments import TournamentService
+
+    await ProjectionRunner(store).ensure(Ratings())
+    svc = TournamentService(store, MatchService(store, Vault(store.pool)))
+    strength = {"e0": 5.0, "e1": 30.0, "e2": -2.0, "e3": 12.0, "e4": 0.0, "e5": 20.0}   # e1 e5 e3 e0 e4 e2
+    people = {}
+    seeded = await svc.create("organiser-s", "Seeded swiss", "belote", {"deals": 1}, "swiss", rounds=1,
+                              seeding="rating")
+    for entry, rating in strength.items():
+        people[entry] = [f"sw-{secrets.token_hex(3)}", f"sw-{secrets.token_hex(3)}"]
+        await svc.execute(seeded, ev.Register(entry_id=entry, players=people[entry]))
+        for p in people[entry]:
+            await store.pool.execute("INSERT INTO ratings (pool, player_id, mu, sigma, rating, games, wins, seq)"
+                                     " VALUES ('belote_classic', $1, 0, 1, $2, 10, 5, 0)", p, rating)
+    by_rating = sorted(strength, key=lambda e: -strength[e])
+    plain = await svc.create("organiser-s", "Registered swiss", "belote", {"deals": 1}, "swiss", rounds=1)
+    for entry in by_rating:
+        await svc.execute(plain, ev.Register(entry_id=entry, players=[f"sx-{secrets.token_hex(3)}",
+                                                                      f"sx-{secrets.token_hex(3)}"]))
+    await svc.start(seeded)
+    await svc.start(plain)
+    [started] = [msgspec.json.decode(e.data) for e in await store.read_stream(f"tournament-{seeded}")
+                 if e.type == "tournament_started"]
+    assert started["seeds"] == by_rating
+    pairs = [{(t.home, t.away) for t in (await svc.load(tid)).current.tables} for tid in (seeded, plain)]
+    assert pairs[0] == pairs[1] and len(pairs[0]) == 3
+
+
+async def test_repeats_count_less_only_within_a_day(store) -> None:
+    """Two matches of the same four two days ago count 1 and 1/2; today's first counts fully
+    again, its second half: only the 24 hours before a match count."""
+    proj, players = projection(), four()
+    old = []
+    for _ in range(2):
+        table = await Table(store, proj, players).start()
+        await table.finish("NS")
+        old.append(table.stream)
+    await store.pool.execute("UPDATE events SET recorded_at = recorded_at - interval '2 days' "
+                             "WHERE stream_id = ANY($1::text[])", old)
+    for _ in range(2):
+        await (await Table(store, proj, players).start()).finish("EW")
+    await live(store, proj)
+    rows = await store.pool.fetch(f"SELECT weight FROM {proj.tables[2]} WHERE player_id = $1 ORDER BY seq",
+                                  players["N"])
+    assert [r["weight"] for r in rows] == [1.0, 0.5, 1.0, 0.5]

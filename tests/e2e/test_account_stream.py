@@ -283,3 +283,55 @@ async def test_refusals(system) -> None:
         await beyond.until(lambda f: f.task.done())
         assert [(m["type"], m.get("code")) for m in beyond.messages] == [("error", "resync")]
         assert beyond.messages[0]["details"]["reason"] == "expired"
+
+
+async def test_my_match_suspended_and_resumed_reach_its_players(system, migrated_database_url: str) -> None:
+    """A match the server cannot move on is suspended (here as a failing bot task would): its
+    players hear it with the stable reason only, then that an admin resumed it, and whose turn."""
+    from infra.store import PostgresEventStore, create_pool
+    from infra.vault import Vault
+    from services import suspensions
+    from services.matches import MatchService
+
+    async with httpx.AsyncClient(base_url=system.base, timeout=30) as http:
+        players = {seat: await register(http, f"susp {seat}") for seat in "NESW"}
+        streams = {seat: await follow(system.base, players[seat]["token"]) for seat in "NESW"}
+        created = await http.post("/v1/matches", headers=auth(players["N"]), json={
+            "game": "cinch", "options": {"deals": 1}, "seats": {"N": "me", "E": "open", "S": "open", "W": "open"}})
+        match_id = created.json()["match_id"]
+        for seat in "ESW":
+            assert (await http.post(f"/v1/matches/{match_id}/seats/{seat}", headers=auth(players[seat]),
+                                    json={})).status_code == 200
+        table = await view(http, match_id, players["N"])
+        pool = await create_pool(migrated_database_url, max_size=2)
+        try:
+            svc = MatchService(PostgresEventStore(pool), Vault(pool))
+            try:
+                raise ValueError("a secret message about the KS")
+            except ValueError as error:
+                assert await suspensions.suspend(svc, match_id, table["version"], "bots.play_turn", error)
+        finally:
+            await pool.close()
+        for stream in streams.values():
+            await stream.until(lambda f: f.of("match_suspended", match_id=match_id))
+        admin = {"token": system.admin_token("susp admin")}
+        resumed = await http.post(f"/v1/admin/matches/{match_id}/resume", headers=auth(admin),
+                                  json={"reason": "fixed", "command_id": str(uuid.uuid4())})
+        assert resumed.status_code == 200, resumed.text
+        to_act = table["to_act"]
+        for seat, stream in streams.items():
+            await stream.until(lambda f: f.of("match_resumed", match_id=match_id))
+            [suspended] = stream.of("match_suspended", match_id=match_id)
+            assert suspended == {"type": "match_suspended", "match_id": match_id, "reason": "task_failed",
+                                 "at": suspended["at"]}
+            [back] = stream.of("match_resumed", match_id=match_id)
+            assert back["status"] == "playing"
+            if seat in to_act:      # the turn due is the same seat's again, at the resumed version
+                await stream.until(lambda f: any(e["match_version"] == resumed.json()["version"]
+                                                 for e in f.of("your_turn", match_id=match_id)))
+            assert not any("secret" in line or CARD.search(line) for line in stream.raw)
+            decoded = [DECODER.decode(line) for line in stream.raw]     # strictly what the AsyncAPI says
+            assert all(isinstance(m, AccountEvent) for m in decoded[1:])
+            kinds = [m["event"]["type"] for m in stream.events if m["event"].get("match_id") == match_id]
+            assert kinds.index("match_suspended") < kinds.index("match_resumed")
+            await stream.stop()

@@ -6,6 +6,10 @@
 - `openapi-typescript` (npm) turns the same document into TypeScript types, and a small
   program written against them passes `tsc --noEmit --strict` (and a wrong body fails it).
 - `/schema/asyncapi.json` validates with the AsyncAPI parser (`@asyncapi/parser`, npm).
+- From the two documents alone, a client follows its account stream while it plays a rated
+  match (every message valid by the AsyncAPI document's schemas of `accountStream`: turns,
+  start, end, its rating changed) and lists tournaments by status and its own, page by page
+  through the `Link` header, with the generated client.
 
 The npm tools are pinned and installed under `.ci/node/` (by `.ci/run`, or here on first use);
 on a machine without node and npm these tests skip, saying so.
@@ -15,13 +19,17 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import random
 import shutil
 import subprocess
 import sys
+import threading
+import time
 import uuid
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
@@ -58,7 +66,7 @@ def node_tools() -> Path:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, migrated_database_url: str, redis_url: str, redis_prefix: str):
     with serving(tmp_path_factory.mktemp("clients"), migrated_database_url, redis_url, f"{redis_prefix}:clients",
-                 ATOUT_RATE_LIMIT_REQUESTS="0") as base:
+                 projector=True, ATOUT_RATE_LIMIT_REQUESTS="0") as base:
         yield base
 
 
@@ -166,7 +174,7 @@ def python_client(documents: dict[str, Path], tmp_path_factory) -> Any:
             del sys.modules[name]
 
 
-def _call(package: Any, module: str, **kwargs: Any) -> Any:
+def _call(module: str, **kwargs: Any) -> Any:
     """One generated operation, by its module: the parsed body of a 2xx answer."""
     operation = importlib.import_module(f"atout_client.api.{module}")
     answer = operation.sync_detailed(**kwargs)
@@ -178,40 +186,56 @@ def _body(parsed: Any) -> dict[str, Any]:
     return parsed.to_dict() if hasattr(parsed, "to_dict") else parsed
 
 
-def test_the_generated_python_client_plays_a_whole_match(python_client: Any, server: str) -> None:
+IDS: dict[str, str] = {}     # token -> player id, of the players registered here
+
+
+def _register(server: str, names: str) -> dict[str, Any]:
     models = importlib.import_module("atout_client.models")
     client_module = importlib.import_module("atout_client")
     anonymous = client_module.Client(base_url=server)
     players = {}
-    for seat in "NESW":
-        registered = _call(python_client, "players.v1_players_register", client=anonymous,
+    for seat in names:
+        registered = _call("players.v1_players_register", client=anonymous,
                            body=models.Register.from_dict({"name": f"generated {seat}"}))
         players[seat] = client_module.AuthenticatedClient(base_url=server, token=registered.token)
-    created = _body(_call(python_client, "matches.v1_matches_create_match", client=players["N"],
+        IDS[registered.token] = registered.player_id
+    return players
+
+
+def _play(players: dict[str, Any], **create: Any) -> str:
+    """Create a match as N, seat the three others, and act until it is over: the match id."""
+    models = importlib.import_module("atout_client.models")
+    created = _body(_call("matches.v1_matches_create_match", client=players["N"],
                           body=models.CreateMatch.from_dict({"game": "cinch", "options": {"deals": 1},
                                                              "seats": {"N": "me", "E": "open", "S": "open",
-                                                                       "W": "open"}})))
+                                                                       "W": "open"}, **create})))
     match_id = created["match_id"]
     for seat in "ESW":
-        _call(python_client, "matches.v1_matches_match_id_seats_take_seat", match_id=match_id, seat=seat,
+        _call("matches.v1_matches_match_id_seats_take_seat", match_id=match_id, seat=seat,
               client=players[seat], body=models.TakeSeat.from_dict({}))
     rng, acted = random.Random(7), 0
     action_model = next(getattr(models, name) for name in dir(models)
                         if name.lower().endswith("actionsactaction") or name == "ActIn")
     for _ in range(1000):
-        table = _body(_call(python_client, "matches.v1_matches_match_id_get_match", match_id=match_id,
+        table = _body(_call("matches.v1_matches_match_id_get_match", match_id=match_id,
                             client=players["N"]))
         if table["status"] == "finished":
             break
         seat = rng.choice(table["to_act"])
-        mine = _body(_call(python_client, "matches.v1_matches_match_id_get_match", match_id=match_id,
+        mine = _body(_call("matches.v1_matches_match_id_get_match", match_id=match_id,
                            client=players[seat]))
         action = {k: v for k, v in concrete(rng.choice(mine["table"]["legal"]), rng).items() if k != "seat"}
-        _call(python_client, "play.v1_matches_match_id_actions_act", match_id=match_id, client=players[seat],
+        _call("play.v1_matches_match_id_actions_act", match_id=match_id, client=players[seat],
               body=action_model.from_dict({"command_id": str(uuid.uuid4()), "expected_version": mine["version"],
                                            **action}))
         acted += 1
     assert table["status"] == "finished" and acted > 20, (table["status"], acted)
+    return match_id
+
+
+def test_the_generated_python_client_plays_a_whole_match(python_client: Any, server: str) -> None:
+    players = _register(server, "NESW")
+    match_id = _play(players)
 
     # What the stream of that match carries is what the AsyncAPI document declares: every
     # message decodes, strictly, as one of its channel's messages.
@@ -228,3 +252,134 @@ def test_the_generated_python_client_plays_a_whole_match(python_client: Any, ser
     assert isinstance(messages[0], asyncapi.Snapshot) and all(isinstance(m, asyncapi.Event) for m in messages[1:])
     assert [m.version for m in messages[1:]] == list(range(1, messages[0].version + 1))
     assert messages[-1].event is not None and messages[-1].event["type"] == "match_finished"
+
+
+# --- the account stream and the tournament lists, from the two documents alone -----------------
+
+class AccountFollower(threading.Thread):
+    """`GET /v1/stream/me` as SSE, read as the AsyncAPI document's `accountStream` says, until
+    `done(messages)` holds or the stream has been quiet for `quiet` seconds."""
+
+    def __init__(self, server: str, token: str, done: Any, quiet: float = 30.0) -> None:
+        super().__init__(daemon=True)
+        self.server, self.token, self.done, self.quiet = server, token, done, quiet
+        self.messages: list[dict[str, Any]] = []
+        self.opened = threading.Event()
+
+    def run(self) -> None:
+        headers = {"Authorization": f"Bearer {self.token}", "Accept": "text/event-stream"}
+        timeout = httpx.Timeout(10.0, read=self.quiet)
+        with httpx.stream("GET", f"{self.server}/v1/stream/me", headers=headers, timeout=timeout) as answer:
+            assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/event-stream")
+            try:
+                for line in answer.iter_lines():
+                    if line.startswith("data: "):
+                        self.messages.append(json.loads(line[6:]))
+                        self.opened.set()
+                        if self.done(self.messages):
+                            return
+            except httpx.ReadTimeout:
+                return
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [m["event"] for m in self.messages if m["type"] == "event" and m["event"]["type"] == kind]
+
+
+def _declared(document: dict[str, Any], channel: str) -> Any:
+    """A validator of one message of `channel`, from the served AsyncAPI document alone: the
+    payload schemas of the messages its channel declares, with the document's components."""
+    import jsonschema_rs
+
+    messages = document["channels"][channel]["messages"].values()
+    payloads = [document["components"]["messages"][m["$ref"].rsplit("/", 1)[-1]]["payload"] for m in messages]
+    return jsonschema_rs.validator_for({"oneOf": payloads, "components": document["components"]})
+
+
+def _organiser(server: str, migrated_database_url: str, redis_url: str) -> Any:
+    """The operator's first admin (`atout admin create`), who may organise tournaments."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
+    env.update(ATOUT_DATABASE_URL=migrated_database_url, ATOUT_REDIS_URL=redis_url, ATOUT_LOG_LEVEL="warning")
+    out = subprocess.run([sys.executable, "-m", "services.cli", "admin", "create", "generated organiser", "--json"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=True)
+    token = json.loads(out.stdout.strip().splitlines()[-1])["token"]
+    return importlib.import_module("atout_client").AuthenticatedClient(base_url=server, token=token)
+
+
+def _pages(module: str, **kwargs: Any) -> list[list[dict[str, Any]]]:
+    """Every page of a list operation, following each answer's `Link: <…>; rel="next"`."""
+    operation = importlib.import_module(f"atout_client.api.{module}")
+    pages, cursor = [], None
+    for _ in range(100):
+        answer = operation.sync_detailed(**kwargs, **({"cursor": cursor} if cursor else {}))
+        assert answer.status_code == 200, answer.content
+        pages.append([_body(row) for row in answer.parsed])
+        link = answer.headers.get("link")
+        if not link:
+            return pages
+        assert link.endswith('>; rel="next"'), link
+        cursor = parse_qs(urlsplit(link[1:link.index(">")]).query)["cursor"][0]
+    raise AssertionError("more than 100 pages")
+
+
+def test_the_generated_client_follows_the_account_stream_and_lists_tournaments(
+        python_client: Any, server: str, documents: dict[str, Path], migrated_database_url: str,
+        redis_url: str) -> None:
+    asyncapi_document = json.loads(documents["asyncapi"].read_text())
+    assert {"/v1/stream/me", "/v1/stream/me/ws"} <= {c["address"] for c in asyncapi_document["channels"].values()}
+    account = _declared(asyncapi_document, "accountStream")
+    models = importlib.import_module("atout_client.models")
+    players = _register(server, "NESW")
+    ids = {seat: IDS[client.token] for seat, client in players.items()}
+
+    def rated_and_over(messages: list[dict[str, Any]]) -> bool:
+        kinds = [m["event"]["type"] for m in messages if m["type"] == "event"]
+        return "rating_changed" in kinds and "match_finished" in kinds
+
+    follower = AccountFollower(server, players["N"].token, rated_and_over)
+    follower.start()
+    assert follower.opened.wait(15), "no snapshot"
+    match_id = _play(players, rated=True)
+    follower.join(40)
+    assert not account.is_valid({"type": "event", "version": 1, "event": {"type": "no_such_notice", "at": "…"}})
+    assert not account.is_valid({"type": "event", "version": 1, "event": {"type": "your_turn", "at": "…"}})
+    for message in follower.messages:            # each one valid by the AsyncAPI document
+        errors = [e.message for e in account.iter_errors(message)]
+        assert not errors, (message, errors)
+    assert follower.messages[0]["type"] == "snapshot"
+    assert [m["version"] for m in follower.messages] == list(range(len(follower.messages)))
+    assert [e["match_id"] for e in follower.of("match_started")] == [match_id]
+    assert follower.of("your_turn") and all(e["seat"] == "N" for e in follower.of("your_turn"))
+    [finished] = follower.of("match_finished")
+    assert finished["status"] == "finished"
+    [changed] = follower.of("rating_changed")
+    assert (changed["pool"], changed["match_id"], changed["old_rating"], changed["games"]) == \
+        ("cinch_partnership", match_id, 0.0, 1)
+    mine = _body(_call("ratings.v1_players_player_id_ratings_player_ratings", player_id=ids["N"],
+                       client=players["N"]))
+    [pool] = [p for p in mine["pools"] if p["pool"] == "cinch_partnership"]
+    assert pool["rating"] == changed["new_rating"] and pool["provisional"] == changed["provisional"]
+
+    # Tournaments: three made by an organiser, one with an entry of N and S.
+    organiser = _organiser(server, migrated_database_url, redis_url)
+    made = [_body(_call("tournaments.v1_tournaments_create", client=organiser, body=models.CreateIn.from_dict(
+        {"name": f"generated cup {i}", "game": "belote", "format": "swiss", "rounds": 1,
+         "options": {"deals": 1}})))["tournament_id"] for i in range(3)]
+    _call("tournaments.v1_tournaments_tournament_id_entries_register_entry", tournament_id=made[1],
+          client=players["N"], body=models.EntryIn.from_dict({"players": [ids["N"], ids["S"]]}))
+    deadline = time.monotonic() + 20
+    while True:                                  # the lists are a read model: the projector follows
+        pages = _pages("tournaments.v1_tournaments_list_tournaments", client=players["E"], status=models.V1TournamentsListTournamentsStatusType1("registering"),
+                       limit=2)
+        listed = [t["tournament_id"] for page in pages for t in page]
+        if set(made) <= set(listed) or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert set(made) <= set(listed) and len(listed) == len(set(listed)), listed
+    assert all(len(page) <= 2 for page in pages) and len(pages) >= 2
+    assert [listed.index(t) for t in reversed(made)] == sorted(listed.index(t) for t in made)   # newest first
+    assert all(t["status"] == "registering" for page in pages for t in page)
+    [[theirs]] = _pages("tournaments.v1_tournaments_mine_my_tournaments", client=players["S"])
+    assert theirs["tournament_id"] == made[1] and theirs["entries"] == 1
+    assert made[0] not in [t["tournament_id"] for page in _pages("tournaments.v1_tournaments_list_tournaments",
+                                                                 client=players["E"], status=models.V1TournamentsListTournamentsStatusType1("running"))
+                           for t in page]
