@@ -39,9 +39,10 @@ def match_id_of(event: RecordedEvent) -> str:
 class MatchSummaries(RowProjection):
     name = "match_summaries"
     table = "match_summaries"
-    version = 6  # 2: follows match_reopened (a ruling can reopen a finished match); 3: status "abandoned";
+    version = 7  # 2: follows match_reopened (a ruling can reopen a finished match); 3: status "abandoned";
     # 4: "suspended" (and back) and "void"; 5: version and updated_at follow every event of the match;
-    # 6: of every type, clocks' and presence's included
+    # 6: of every type, clocks' and presence's included; 7: `private` (a private table is listed only
+    # to the players seated at it)
     event_types = MATCH_EVENTS
     sees_every_event = True
     columns = {
@@ -56,6 +57,7 @@ class MatchSummaries(RowProjection):
         "created_at": "timestamptz",
         "updated_at": "timestamptz",
         "version": "bigint",
+        "private": "boolean",
     }
     indexes = ("status, updated_at",)
 
@@ -82,6 +84,7 @@ class MatchSummaries(RowProjection):
                 "deals": 0,
                 "winner": None,
                 "created_at": event.recorded_at,
+                "private": bool(data.get("private")),
             }
         elif row is None:
             return None  # not a match (or its creation is unknown): nothing to summarise
@@ -120,12 +123,13 @@ class MatchSummaries(RowProjection):
 
 
 # Seats are {"N": {"kind": "player", "player_id": ...} | null, ...}; a player's matches
-# are the rows with one seat naming them.
+# are the rows with one seat naming them. Everyone's list leaves private tables out.
 SUMMARIES = """
 SELECT match_id, game, options, seats, status, score, deals, winner, version, created_at, updated_at
 FROM match_summaries
 WHERE ($1::text IS NULL OR status = $1)
   AND ($2::text IS NULL OR EXISTS (SELECT 1 FROM jsonb_each(seats) s WHERE s.value->>'player_id' = $2))
+  AND ($2::text IS NOT NULL OR private IS NOT TRUE)
   AND ($4::timestamptz IS NULL OR (updated_at, match_id) < ($4, $5))
 ORDER BY updated_at DESC NULLS LAST, match_id DESC LIMIT $3
 """
