@@ -5,6 +5,7 @@
 // and words.js say it all in the player's language.
 
 import { api } from "./api.js";
+import { chatForm } from "./chat.js";
 import { LOCALES, initI18n, locale, onLocale, setLocale, t } from "./i18n.js";
 import { createMatch, refreshLobby, relabelCreateForm, setupCreateForm } from "./lobby.js";
 import { enterMatch, leaveMatch, redraw, toggleLastTrick } from "./match.js";
@@ -105,6 +106,7 @@ async function boot() {
   $("tournament-status").addEventListener("change", showTournaments);
   $("pool").addEventListener("change", showLeaderboard);
   $("invite-form").addEventListener("submit", inviteForm);
+  $("chat-form").addEventListener("submit", chatForm);
   replayControls();
   $("signout").addEventListener("click", async () => {
     try { await call("DELETE", "/v1/players/me/token"); } catch { /* signed out anyway */ }

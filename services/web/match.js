@@ -12,6 +12,7 @@ import { renderHint } from "./hints.js";
 import { num, t } from "./i18n.js";
 import { join } from "./lobby.js";
 import { $, STORE_KEY, call, errorText, holderLabel, say, show, state } from "./session.js";
+import { chatControls as drawChat, closeChat, openChat } from "./chat.js";
 import { renderInvite } from "./social.js";
 import { SEATS, auctionOf, dealScoreOf, h, lastTrickEl, renderTable, scoresOf } from "./table.js";
 import { giveFreshEntropy as giveEntropy, renderFair as drawFair, verifyDeals as verify } from "./verified.js";
@@ -38,6 +39,7 @@ export function enterMatch(id) {
   connect();
   verifyDeals();
   history(id);
+  openChat(id);
 }
 
 // The log and the score sheet from the events so far (the live stream brings the rest).
@@ -54,6 +56,7 @@ export function leaveMatch() {
   if (state.socket) { state.socket.onclose = null; state.socket.close(1000); }
   clearTimeout(state.reconnectTimer);
   clearInterval(state.clockTimer);
+  closeChat();
   state.socket = null; state.matchId = null;
   setConn("idle");
 }
@@ -253,6 +256,7 @@ export function render() {
 
   renderHint(view, myTurn && !automatic, state.hint, state.busy);
   renderInvite(view);
+  drawChat();
   renderClock(view.deadline);
   drawSheet();
 }

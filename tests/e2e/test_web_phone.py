@@ -169,6 +169,12 @@ async def test_a_deal_of_each_game_by_tapping_on_a_phone_in_russian(web_system, 
         if view["table"].get("contract"):
             assert await page.locator("#glance .trump-big").count() == 1, where
             seen["trump"] = True
+        if variant == "classic" and view["table"]["phase"] == "play" and not seen.get("chat"):
+            # during play a seat says only presets, in the reader's language; no free text
+            assert await page.locator("#chat-form").is_hidden()
+            await page.click("#chat-presets button[data-preset=good_luck]")
+            await page.wait_for_selector("#chat-log li[data-preset=good_luck]:has-text('Удачи!')")
+            seen["chat"] = True
         if seen["turns"] == 0 or (view["table"]["phase"] == "play" and not seen.get("play")):
             await snap(page, shots, f"10-{name}-{view['table']['phase']}")
             await axe_check(page, where)
@@ -178,6 +184,7 @@ async def test_a_deal_of_each_game_by_tapping_on_a_phone_in_russian(web_system, 
     done = await play_match(page, web_svc, match_id, choose, on_turn)
     await page.wait_for_selector("#status[data-status=finished]")
     assert done["cards"] >= 1 and seen["turns"], (done, seen)
+    assert seen.get("chat") or variant != "classic", seen
     status = await page.inner_text("#status")
     assert "Партия окончена" in status, status
     log = await page.inner_text("#log")
