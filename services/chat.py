@@ -5,8 +5,8 @@ decide (`domain.chat.decide`), append to `chat-<match id>`. Appends retry on a c
 message (many spectators, one stream) with the same command id, so a retried command is
 answered with its first answer and never sent twice. The visibility policy
 (`services.visibility`) decides who may read the chat at all (whoever may watch the match)
-and which messages reach a seat (`chat_shown`); a reader's blocked players' messages are left
-out too (`blocked_by`).
+and which messages reach a seat (`chat_shown`); the messages of a player the reader blocks
+never reach him either (`blocked_among`): he still sends, others still read him.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import asyncio
 import hashlib
 import math
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import msgspec
@@ -29,6 +29,7 @@ from infra.projections.chat_publisher import chat_event
 from infra.serialization import EventRegistry
 from infra.store import ConcurrencyError
 from services.api.ratelimit import RateLimit, RateLimiter
+from services.circle import is_blocked
 from services.runtime import Runtime
 from services.tables import Refused
 from services.visibility import PRIVILEGED_WHILE_PLAYING, chat_shown, seat_of
@@ -37,15 +38,12 @@ REGISTRY = EventRegistry()
 REGISTRY.register_all(chat.CHAT_EVENTS)
 RATE_LIMITED = "chat_rate_limited"
 
-BlockedBy = Callable[[Runtime, str], Awaitable[frozenset[str]]]
 
 
-async def no_blocks(runtime: Runtime, player_id: str) -> frozenset[str]:
-    """Whom `player_id` blocked: nobody, until a feature that keeps block lists says otherwise."""
-    return frozenset()
-
-
-blocked_by: BlockedBy = no_blocks
+async def blocked_among(runtime: Runtime, reader: str, senders: Iterable[str]) -> frozenset[str]:
+    """Those of `senders` whom `reader` blocks: their words never reach him (the social
+    feature's block list, `services.circle.is_blocked`, from its read model)."""
+    return frozenset([s for s in sorted(set(senders)) if s != reader and await is_blocked(runtime, reader, s)])
 
 
 class Reader(msgspec.Struct, frozen=True):
@@ -113,8 +111,7 @@ class ChatService:
                     await append_audit(self.store, principal, "refused", match_id=match_id,
                                        detail={"code": refused.code, "read": "chat", "route": route})
                 raise Refused(403, refused.code, refused.message, {"match_id": match_id})
-        blocked = await blocked_by(self.runtime, principal.player_id)
-        return state, Reader(principal.player_id, None if seat is None else str(seat), blocked)
+        return state, Reader(principal.player_id, None if seat is None else str(seat))
 
     async def send(self, match_id: str, principal: Principal, *, preset: str | None, text: str | None,
                    command_id: uuid.UUID) -> dict[str, Any]:
@@ -176,6 +173,9 @@ class ChatService:
                 upper = rows[-1]["stream_version"]
                 decoded = [(r["stream_version"], _decode(r["data"]), r["recorded_at"]) for r in rows]
                 now = chat.phase_of(state.status)
+                if reader is not None:
+                    reader = msgspec.structs.replace(reader, blocked=await blocked_among(
+                        self.runtime, reader.player_id, [d["player_id"] for _, d, _ in decoded]))
                 out += [row for row in decoded if reader is None or shown(reader, row[1], now)]
         out = out[:limit]
         names = await self.runtime.players.names(sorted({d["player_id"] for _, d, _ in out}))

@@ -36,19 +36,19 @@ BLOCKS_TTL = 5.0      # seconds a stream trusts the reader's block list before r
 
 class ChatSession:
     """See the module docstring. `seated_now()` says whether the reader holds a seat now;
-    `blocked_now()` whom he blocks now."""
+    `blocked_among(senders)` which of them he blocks now."""
 
     def __init__(self, fanout: Fanout, service: ChatService, state: rules.MatchState, reader: Reader,
                  after: int | None, seated_now: Callable[[], Awaitable[bool]],
-                 blocked_now: Callable[[], Awaitable[frozenset[str]]]) -> None:
+                 blocked_among: Callable[[list[str]], Awaitable[frozenset[str]]]) -> None:
         self.fanout, self.service, self.state, self.reader, self.after = fanout, service, state, reader, after
-        self.seated_now, self.blocked_now = seated_now, blocked_now
+        self.seated_now, self.blocked_among = seated_now, blocked_among
         self.match_id = state.match_id
         self.client: Client | None = None
         self.last = 0
         self._first: list[bytes] = []
         self._may_sit = not reader.seated and chat.phase_of(state.status) == "waiting"
-        self._blocks_at = time.monotonic()
+        self._checked: dict[str, float] = {}    # sender -> when his block was last read
 
     async def open(self) -> None:
         self.client = await self.fanout.subscribe_channel(chat_channel(self.fanout.prefix, self.match_id))
@@ -72,6 +72,7 @@ class ChatSession:
         recorded = await self.service.store.read_stream(streams.chat_stream(self.match_id), after, upto)
         datas = [_decode(r.data) for r in recorded]
         names = await self.service.runtime.players.names(sorted({d["player_id"] for d in datas}))
+        await self._blocks([d["player_id"] for d in datas])
         out = []
         for r, d in zip(recorded, datas):
             if phase_now is None:
@@ -80,16 +81,25 @@ class ChatSession:
                                      if shown(self.reader, d, phase_now or d["phase"]) else None))
         return out
 
+    async def _blocks(self, senders: list[str]) -> None:
+        """Read again whether the reader blocks these senders, for those not read within
+        `BLOCKS_TTL` seconds (a block made while the stream is open takes effect within it)."""
+        now = time.monotonic()
+        stale = sorted({s for s in senders if now - self._checked.get(s, -BLOCKS_TTL) >= BLOCKS_TTL})
+        if not stale:
+            return
+        blocked = await self.blocked_among(stale)
+        self._checked.update((s, now) for s in stale)
+        self.reader = msgspec.structs.replace(self.reader, blocked=(self.reader.blocked - set(stale)) | blocked)
+
     async def _recheck(self, event: dict[str, Any]) -> None:
-        """Before a live message: has the reader sat down since (Dropped `seated`), and
-        whom does he block now (every `BLOCKS_TTL` seconds)."""
+        """Before a live message: has the reader sat down since (Dropped `seated`), and does
+        he block its sender."""
         if self._may_sit and event.get("phase") == "playing":
             self._may_sit = False
             if await self.seated_now():
                 raise Dropped("seated")
-        if time.monotonic() - self._blocks_at > BLOCKS_TTL:
-            self.reader = msgspec.structs.replace(self.reader, blocked=await self.blocked_now())
-            self._blocks_at = time.monotonic()
+        await self._blocks([event["player_id"]])
 
     async def _redacted(self, version: int, data: bytes) -> bytes:
         event = _decode(data).get("event")

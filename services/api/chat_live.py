@@ -133,10 +133,10 @@ async def _session(app: Any, deps: Any, match_id: str, principal: Any, after: in
     async def seated_now() -> bool:
         return seat_of(await runtime.matches.load(match_id), principal.player_id) is not None
 
-    async def blocked_now() -> frozenset[str]:
-        return await chats.blocked_by(runtime, principal.player_id)
+    async def blocked_among(senders: list[str]) -> frozenset[str]:
+        return await chats.blocked_among(runtime, principal.player_id, senders)
 
-    session = ChatSession(deps.fanout, service, state, reader, after, seated_now, blocked_now)
+    session = ChatSession(deps.fanout, service, state, reader, after, seated_now, blocked_among)
     await session.open()
     deps.sessions.add(session)    # drained with the match streams at shutdown
     return session

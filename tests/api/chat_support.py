@@ -16,24 +16,25 @@ from websockets.exceptions import ConnectionClosed
 from infra.projections import ProjectionRunner, WakeListener
 from infra.projections.chat_publisher import ChatPublisher
 from infra.projections.reports import ChatReports
+from infra.projections.social import SocialTies
 from infra.store import PostgresEventStore
 
 
 @pytest.fixture(scope="module")
 async def chat_publisher(pool, redis_url: str, redis_prefix: str):
-    """The chat's projections (its publisher, the reports queue), tailing the log as the
-    projector does (woken by the API's appends)."""
+    """The chat's projections (its publisher, the reports queue) and the block lists it reads,
+    tailing the log as the projector does (woken by the API's appends)."""
     runner = ProjectionRunner(PostgresEventStore(pool), batch_size=500)
     projection = ChatPublisher(redis_url=redis_url, prefix=redis_prefix)
-    reports = ChatReports()
-    for each in (projection, reports):
+    reports, ties = ChatReports(), SocialTies()
+    for each in (projection, reports, ties):
         await runner.ensure(each)
     wake = WakeListener(redis_url, redis_prefix)
     stop = asyncio.Event()
 
     async def run() -> None:
         while not stop.is_set():
-            for each in (projection, reports):
+            for each in (projection, reports, ties):
                 await runner.catch_up(each)
             await wake.wait(0.05)
 

@@ -15,6 +15,7 @@ import pytest
 from domain import chat
 from tests.api.chat_support import (  # noqa: F401
     chat_publisher,
+    eventually,
     follow_http,
     follow_ws,
     history,
@@ -131,3 +132,27 @@ async def test_limits_of_a_message_and_a_retried_command(server, pool, http, cha
     following = page.headers["link"].split(";")[0].strip("<>")
     rest = (await http.get(following, headers=seats["N"].headers)).json()
     assert rest and rest[0]["version"] == page.json()[-1]["version"] - 1
+
+
+async def test_the_words_of_a_player_i_block_never_reach_me(server, pool, http, chat_publisher) -> None:  # noqa: F811
+    seats = {s: await player(http, f"block {s}") for s in "NESW"}
+    me, pest, other = await player(http, "block me"), await player(http, "block pest"), await player(http, "other")
+    match_id = await table(http, seats, start=False)
+    blocked = await http.post("/v1/players/me/blocks", headers=me.headers, json={"player_id": pest.player_id})
+    assert blocked.status_code == 200 and blocked.json()["blocked"] is True, blocked.text
+
+    async def listed() -> bool:
+        rows = (await http.get("/v1/players/me/blocks", headers=me.headers)).json()
+        return any(r["player_id"] == pest.player_id for r in rows)
+
+    assert await eventually(listed)
+    mine, theirs = await follow_http(server, match_id, me), await follow_ws(server, match_id, other)
+    spoken = await say(http, match_id, pest, text="you cannot hear me")
+    assert spoken.status_code == 201, spoken.text       # he still talks; others still read him
+    version = spoken.json()["version"]
+    assert (await theirs.until(version))["event"]["text"] == "you cannot hear me"
+    assert (await mine.until(version))["event"] is None
+    assert "you cannot hear me" not in str(await history(http, match_id, me))
+    assert "you cannot hear me" in str(await history(http, match_id, other))
+    for follower in (mine, theirs):
+        await follower.stop()
