@@ -16,7 +16,7 @@ import time
 
 import httpx
 import pytest
-from web_support import browser, card_codes, new_page, shot, truth, web_pool, web_svc, web_system  # noqa: F401
+from web_support import browser, card_codes, new_page, shot, truth, web_pool, web_svc  # noqa: F401
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from web_support import browser, new_page, shot, web_pool, web_svc, web_system  # noqa: F401
+from web_support import browser, new_page, shot, web_pool, web_svc  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "services" / "web"

@@ -14,7 +14,7 @@ import json
 
 import msgspec
 import pytest
-from web_support import browser, new_page, shot, web_pool, web_svc, web_system  # noqa: F401
+from web_support import browser, new_page, shot, web_pool, web_svc  # noqa: F401
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 

@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 import pytest
 from test_web_games import click_action, legal_of, play_match
-from web_support import ROOT, browser, web_pool, web_svc, web_system  # noqa: F401
+from web_support import ROOT, browser, web_pool, web_svc  # noqa: F401
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 

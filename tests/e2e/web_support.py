@@ -3,7 +3,8 @@
 * `web_system`: `atout serve --projector` and `atout worker` (the bots and clocks) as
   subprocesses on this session's test database and Redis (`system_support.running_system`),
   under their own Redis prefix (`<redis_prefix>web`), so the bots of these tests run on this
-  worker only.
+  worker only; one for the whole session, shared by every browser test module (provided by
+  tests/e2e/conftest.py: a test module must not import it, or it would get one of its own).
 * `browser`: Debian's Chromium (`/usr/bin/chromium`, or `ATOUT_CHROMIUM`) driven by the
   Playwright package pinned in the `test` extras; browsers are never downloaded. Without
   Chromium or Playwright the tests skip and say why (`.ci/run` installs Chromium).
@@ -58,11 +59,13 @@ async def web_pool(database_url: str):
     await pool.close()
 
 
-@pytest.fixture(scope="module")
-def web_system(web_pool, database_url: str, redis_url: str, redis_prefix: str, tmp_path_factory):
+@pytest.fixture(scope="session")
+def web_system(migrated_database_url: str, redis_url: str, redis_prefix: str, tmp_path_factory):
     """The server (API, projector with the live publisher and the bots' scheduler) and a
-    one-process Celery worker (bots, clocks, the sweeper), as `make run` runs them."""
-    with running_system(tmp_path_factory.mktemp("web"), database_url, redis_url, f"{redis_prefix}web") as system:
+    one-process Celery worker (bots, clocks, the sweeper), as `make run` runs them: one for
+    every browser test of the session (tests/e2e/conftest.py provides it), since starting them
+    costs about 25 s and each test makes its own players and matches."""
+    with running_system(tmp_path_factory.mktemp("web"), migrated_database_url, redis_url, f"{redis_prefix}web") as system:
         yield system
 
 
