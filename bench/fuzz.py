@@ -57,7 +57,8 @@ BEYOND_SCHEMA = {
     **{(op, "invalid_field"): "a cursor is one the server gave (services/api/paging.py)"
        for op in ("GET /v1/matches", "GET /v1/matches/mine", "GET /v1/tournaments", "GET /v1/tournaments/mine",
                   "GET /v1/invitations", "GET /v1/players/me/following", "GET /v1/players/me/following/tables",
-                  "GET /v1/players/me/blocks")},
+                  "GET /v1/players/me/blocks", "GET /v1/matches/{match_id}/chat", "GET /v1/admin/matches/{match_id}/chat",
+                  "GET /v1/admin/reports")},
     ("GET /v1/admin/audit", "invalid_field"): "since..until spans 1 to 31 days (and since <= until)",
     ("POST /v1/tournaments", "not_enough_boards"): "imported boards cover every round's deals",
     **{(op, "bad_entropy"): "entropy: at most 1024 bytes in UTF-8 (JSON Schema counts characters), for a seat taken"

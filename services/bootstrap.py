@@ -59,7 +59,7 @@ from infra.vault import Vault
 from infra.projections.account_events import AccountEvents, AccountProducer
 from services import suspensions
 from services.api import account_live, admin_matches, disputes, hints, live, matches, players, site, tournaments
-from services.api import admin_matches, disputes, hints, live, matches, players, ratings, site, tournaments
+from services.api import admin_matches, chat, disputes, hints, live, matches, players, ratings, site, tournaments
 from services.api import invitations, social
 from services.api.ratelimit import RateLimit, RateLimiter
 from services.features import AfterCommit, Feature, Lifespan, each
@@ -91,6 +91,7 @@ FEATURES: tuple[Feature, ...] = (
     ratings.FEATURE,       # ranked play: the ratings read model, leaderboards, players' ratings and stats
     invitations.FEATURE,   # invitations and challenges; who is invited to a private table; their notices
     social.FEATURE,        # follow and block: the social_ties read model, the followed players' tables
+    chat.FEATURE,          # table chat: presets during play, the spectators' channel, its live streams
 )
 
 

@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from domain import chat
 from domain import match as rules
 from infra.players import Principal
 
@@ -235,3 +236,20 @@ def may_review(principal: Principal, organisers: set[str], players: set[str] = f
     if principal.player_id in players:
         return False
     return principal.has_role("admin") or (principal.role == "organiser" and principal.player_id in organisers)
+
+
+# --- the table chat (domain/chat.py) ------------------------------------------------------------
+#
+# Everyone who may watch a match reads its `table` channel (a seat's messages: presets only
+# while it is played). The `spectators` channel is for whoever holds no seat: a message sent
+# there while the match is played never reaches a seat — whatever the seat holder's role —
+# neither live nor in the history while the match is still being played; once it is over, its
+# seats may read the rail's whole history. A seat reads everything else.
+
+def chat_shown(seated: bool, channel: str, sent_in: str, phase_now: str) -> bool:
+    """Whether a chat message of `channel`, sent in phase `sent_in` (`domain.chat.phase_of`),
+    reaches a reader who holds a seat (`seated`) or not, the match now being in `phase_now`
+    (a live message: the phase it was sent in)."""
+    if not seated or channel != chat.SPECTATORS:
+        return True
+    return not (sent_in == "playing" and phase_now == "playing")

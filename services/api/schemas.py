@@ -70,6 +70,16 @@ class SetRole(msgspec.Struct, forbid_unknown_fields=True):
     role: Literal["player", "organiser", "admin"]
 
 
+Locale = Literal["en", "fr", "ru", "pl"]
+
+
+class SetMe(msgspec.Struct, forbid_unknown_fields=True):
+    """What a player changes of himself: the language the web client shows him (null: the
+    browser's again). Another code: 400 `invalid_field` naming `$.locale`."""
+
+    locale: Locale | None
+
+
 Entropy = Annotated[str, msgspec.Meta(
     description="A seat's entropy: any string of at most 1024 bytes in UTF-8, without U+0000; the empty string is "
                 "a value, different from none (docs/fair-deal.md). Longer: 400 bad_entropy naming the field.")]
@@ -124,6 +134,15 @@ class PlayerOut(msgspec.Struct):
     player_id: str
     name: str | None
     role: str
+
+
+class MeOut(msgspec.Struct):
+    """The caller, with what only he sees of himself: the language he chose (null: none)."""
+
+    player_id: str
+    name: str | None
+    role: str
+    locale: Locale | None
 
 
 class EventOut(msgspec.Struct):
