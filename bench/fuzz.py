@@ -55,12 +55,16 @@ BEYOND_SCHEMA = {
     ("POST /v1/matches", "not_rateable"): "a rated match needs seats the ratings can count (docs/ratings)",
     # A page's `cursor` is opaque: only one the server gave in a Link header is taken.
     **{(op, "invalid_field"): "a cursor is one the server gave (services/api/paging.py)"
-       for op in ("GET /v1/matches", "GET /v1/matches/mine", "GET /v1/tournaments", "GET /v1/tournaments/mine")},
+       for op in ("GET /v1/matches", "GET /v1/matches/mine", "GET /v1/tournaments", "GET /v1/tournaments/mine",
+                  "GET /v1/invitations", "GET /v1/players/me/following", "GET /v1/players/me/following/tables",
+                  "GET /v1/players/me/blocks", "GET /v1/matches/{match_id}/chat", "GET /v1/admin/matches/{match_id}/chat",
+                  "GET /v1/admin/reports")},
     ("GET /v1/admin/audit", "invalid_field"): "since..until spans 1 to 31 days (and since <= until)",
     ("POST /v1/tournaments", "not_enough_boards"): "imported boards cover every round's deals",
     **{(op, "bad_entropy"): "entropy: at most 1024 bytes in UTF-8 (JSON Schema counts characters), for a seat taken"
        for op in ("POST /v1/matches", "POST /v1/matches/{match_id}/seats/{seat}",
-                  "PUT /v1/matches/{match_id}/seats/{seat}/entropy", "POST /v1/matches/{match_id}/rematch")},
+                  "PUT /v1/matches/{match_id}/seats/{seat}/entropy", "POST /v1/matches/{match_id}/rematch",
+                  "POST /v1/invitations/{invitation_id}/accept")},
 }
 
 

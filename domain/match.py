@@ -70,6 +70,8 @@ class MatchState(msgspec.Struct, frozen=True):
     predefined_deals: int = 0
     sealed: bool = False
     rated: bool = False
+    private: bool = False          # a private table (docs/social.md): out of every public list
+    host: str | None = None        # the player who created it (None: the server did, e.g. a rematch)
     game_state: Any = None
     deal_index: int = -1           # 0-based index of the current/last deal
     dealer: Seat | None = None
@@ -95,22 +97,27 @@ def initial() -> MatchState:
 
 def create(match_id: str, game_name: str, options: Mapping[str, Any], seats: Mapping[str, SeatHolder | None],
            commitment: str | None, chain_length: int, predefined_deals: int = 0,
-           created_by: str | None = None, sealed: bool = False, rated: bool = False) -> list[Any]:
+           created_by: str | None = None, sealed: bool = False, rated: bool = False,
+           private: bool = False) -> list[Any]:
     """The first event of a match; validates the game and its options (bad_option), and
-    bounds `deals` and `target` (`check_bounds`)."""
+    bounds `deals` and `target` (`check_bounds`). A private table is casual: ratings rest on
+    matches anyone could have joined."""
     game = load(game_name)
     game.parse_options(dict(options))
     check_bounds(game_name, options)
     verify(set(seats) == {s.value for s in Seat}, "bad_seats", "seats must name N, E, S and W")
     players = [h.player_id for h in seats.values() if h is not None and h.player_id is not None]
     verify(len(players) == len(set(players)), "bad_seats", "a player holds one seat: 'me' at most once")
+    if rated and private:
+        raise RuleViolation("not_rateable", "a private table is casual: only a public match can be rated",
+                            {"reason": "private"})
     if rated:  # a tournament's sealed boards are fair deals of its own, not a record's known cards
         ratings.verify_rateable({s: "bot" if h is not None and h.kind == "bot" else "open" for s, h in seats.items()},
                                 predefined=predefined_deals > 0 and not sealed)
     return [MatchCreated(match_id=match_id, game=game_name, options=dict(options),
                          seats={s: seats[s] for s in ("N", "E", "S", "W")}, commitment=commitment,
                          chain_length=chain_length, predefined_deals=predefined_deals, created_by=created_by,
-                         sealed=sealed, rated=rated)]
+                         sealed=sealed, rated=rated, private=private)]
 
 
 def decide(state: MatchState, command: Any) -> list[Any]:
@@ -239,7 +246,8 @@ def evolve(state: MatchState, event: Any) -> MatchState:
             state, match_id=event.match_id, game_name=event.game, raw_options=event.options, seats=event.seats,
             status="open", commitment=event.commitment, chain_length=event.chain_length,
             chains=(Chain(1, event.commitment, event.chain_length, 0),) if event.commitment else (),
-            predefined_deals=event.predefined_deals, sealed=event.sealed, rated=event.rated, game_state=game.initial(game.parse_options(event.options)))
+            predefined_deals=event.predefined_deals, sealed=event.sealed, rated=event.rated,
+            private=event.private, host=event.created_by, game_state=game.initial(game.parse_options(event.options)))
     if isinstance(event, SeatTaken):
         return msgspec.structs.replace(state, seats={**state.seats, event.seat.value: event.holder})
     if isinstance(event, SeatLeft):

@@ -35,6 +35,7 @@ class MatchCreated(msgspec.Struct, frozen=True, tag="match_created"):
     sealed: bool = False           # a tournament board: hand records and seeds stay hidden from
                                    # the table until the round closes everywhere (the service says when)
     rated: bool = False            # ranked play: the result moves the players' ratings (docs/ratings.md)
+    private: bool = False          # kept out of the lobby and every public list; seats by invitation or code
 
 
 class SeatTaken(msgspec.Struct, frozen=True, tag="seat_taken"):

@@ -48,7 +48,8 @@ def verify_rateable(seats: Mapping[str, str], *, predefined: bool = False) -> No
     """Raise `not_rateable` (422, `details.reason`) unless a match created with these seat
     specs ("open", "me", "bot:LEVEL") may be rated: four human seats, and deals dealt by the
     server's fair shuffle (a match replaying a record's deals is not: its cards are known).
-    Every match created on the server is public (in the lobby) and is played to its target or
+    A rated match is public (in the lobby: `domain.match.create` refuses a private one, reason
+    `private`) and is played to its target or
     to the `deals` agreed at creation, so those conditions always hold there."""
     bots = sorted(seat for seat, spec in seats.items() if str(spec).startswith("bot"))
     if bots:

@@ -18,6 +18,7 @@ import asyncpg
 import msgspec
 
 ROLES = ("player", "organiser", "admin")
+LOCALES = ("en", "fr", "ru", "pl")     # the web client's catalogs (services/web/locales/)
 TOKEN_PREFIX = "atk_"
 
 
@@ -38,6 +39,7 @@ class PlayerInfo(msgspec.Struct, frozen=True):
     player_id: str
     name: str | None            # None once erased
     role: str
+    locale: str | None = None   # None: not chosen, the client follows the browser
 
 
 def new_token() -> str:
@@ -145,9 +147,16 @@ class PlayerStore:
 
     async def get(self, player_id: str) -> PlayerInfo | None:
         row = await self.pool.fetchrow(
-            "SELECT p.player_id, n.display_name, p.role FROM players p"
+            "SELECT p.player_id, n.display_name, p.role, p.locale FROM players p"
             " LEFT JOIN player_names n USING (player_id) WHERE p.player_id = $1", player_id)
-        return None if row is None else PlayerInfo(row[0], row[1], row[2])
+        return None if row is None else PlayerInfo(row[0], row[1], row[2], row[3])
+
+    async def set_locale(self, player_id: str, locale: str | None) -> bool:
+        """Keep the language a player chose (None: back to the browser's)."""
+        if locale is not None and locale not in LOCALES:
+            raise ValueError(f"unknown locale {locale!r}")
+        status = await self.pool.execute("UPDATE players SET locale = $2 WHERE player_id = $1", player_id, locale)
+        return status.endswith(" 1")
 
     async def named(self, id_or_name: str) -> list[str]:
         """The players `id_or_name` may mean: the one with that id, else every one with that

@@ -27,8 +27,8 @@ from typing import Any
 
 import msgspec
 
-from infra.store import ConcurrencyError, NewEvent
 from infra import streams
+from infra.store import ConcurrencyError, NewEvent
 
 log = logging.getLogger(__name__)
 

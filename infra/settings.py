@@ -47,6 +47,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     send_buffer: int = 65536           # bytes the kernel may hold unread per connection (0: the OS's autotuning)
     hints_per_match: int = 10          # hints each seat may ask for in one match (0: none)
     account_retention: float = 86400.0  # seconds an account stream's notices are kept for after=
+    chat_rate_messages: int = 5        # chat messages per player per match per window (0 turns it off)
+    chat_rate_window: float = 10.0     # seconds
 
     @property
     def embedded_database(self) -> bool:
@@ -86,6 +88,8 @@ ENV_VARS: dict[str, str] = {
     "send_buffer": "ATOUT_SEND_BUFFER",
     "hints_per_match": "ATOUT_HINTS_PER_MATCH",
     "account_retention": "ATOUT_ACCOUNT_RETENTION",
+    "chat_rate_messages": "ATOUT_CHAT_RATE_MESSAGES",
+    "chat_rate_window": "ATOUT_CHAT_RATE_WINDOW",
 }
 
 
@@ -110,13 +114,14 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
         if not 0 <= port <= 65535:
             raise SettingsError(f"ATOUT_PORT must be between 0 and 65535, got {port}")
         values["port"] = port
-    for field, kind in (("rate_limit_requests", int), ("rate_limit_window", float), ("hints_per_match", int)):
+    for field, kind in (("rate_limit_requests", int), ("rate_limit_window", float), ("hints_per_match", int),
+                        ("chat_rate_messages", int), ("chat_rate_window", float)):
         if field in raw:
             try:
                 number = kind(raw[field])
             except ValueError:
                 raise SettingsError(f"{ENV_VARS[field]} must be a number, got {raw[field]!r}") from None
-            if number < 0 or (field == "rate_limit_window" and number == 0):
+            if number < 0 or (field in ("rate_limit_window", "chat_rate_window") and number == 0):
                 raise SettingsError(f"{ENV_VARS[field]} must be positive, got {raw[field]!r}")
             values[field] = number
     for field in ("disconnect_grace", "presence_ttl", "abandon_after", "bot_overdue", "sweep_every", "tournament_tick",

@@ -14,6 +14,11 @@ TOURNAMENT = "tournament-"  # a tournament
 DISPUTE = "dispute-"        # a dispute on a deal
 AUDIT = "audit-"            # one UTC day of the audit log (who saw or changed what)
 HINTS = "hints-"            # the hints given in a match (counted in its view)
+CHAT = "chat-"              # a match's table chat: the seats' and the spectators' messages
+REPORT = "report-"          # a report of a chat message or a player, and what an admin did with it
+MODERATION = "moderation-"  # one player's mutes and bans
+INVITATION = "invitation-"  # an invitation or a challenge to a match's seats, and its answers
+SOCIAL = "social-"          # one player's circle: whom he follows and whom he blocks
 
 
 def match_stream(match_id: str) -> str:
@@ -39,6 +44,26 @@ def dispute_stream(dispute_id: str) -> str:
 def audit_stream(day: str) -> str:
     """`day` in ISO form (YYYY-MM-DD)."""
     return AUDIT + day
+
+
+def chat_stream(match_id: str) -> str:
+    return CHAT + match_id
+
+
+def report_stream(report_id: str) -> str:
+    return REPORT + report_id
+
+
+def moderation_stream(player_id: str) -> str:
+    return MODERATION + player_id
+
+
+def invitation_stream(invitation_id: str) -> str:
+    return INVITATION + invitation_id
+
+
+def social_stream(player_id: str) -> str:
+    return SOCIAL + player_id
 
 
 def id_of(prefix: str, stream_id: str) -> str | None:

@@ -15,8 +15,10 @@ the feature adds to each process:
                       `app.state.runtime` is open
 `public_checks`,      the visibility policy (`services.visibility.Visibility`, on
 `organiser_lookups`,  `runtime.visibility`): `async check(runtime, match_id) -> bool`,
-`entrant_lookups`     `async lookup(runtime, match_id) -> organiser | None`, `... -> set of
-                      players`. Fails closed: with no check declared no match is public.
+`entrant_lookups`,    `async lookup(runtime, match_id) -> organiser | None`, `... -> set of
+`audience_lookups`    players` (of an event's entries; invited to a private table). Fails
+                      closed: with no check declared no match is public, and a private
+                      table is its seats' and host's alone.
 `tasks`               `install(celery_app)`: Celery tasks and beat entries (`atout worker`,
                       `atout beat`)
 `channels`            the live routes' `services.api.asyncapi.Channel`s: what each stream
@@ -57,7 +59,8 @@ from infra.vault import Vault
 from infra.projections.account_events import AccountEvents, AccountProducer
 from services import suspensions
 from services.api import account_live, admin_matches, disputes, hints, live, matches, players, site, tournaments
-from services.api import admin_matches, disputes, hints, live, matches, players, ratings, site, tournaments
+from services.api import admin_matches, chat, disputes, hints, live, matches, players, ratings, site, tournaments
+from services.api import invitations, social
 from services.api.ratelimit import RateLimit, RateLimiter
 from services.features import AfterCommit, Feature, Lifespan, each
 from services.matches import MatchService
@@ -86,6 +89,9 @@ FEATURES: tuple[Feature, ...] = (
     admin_matches.FEATURE,  # suspended matches: the admin's list, resume, void, abandon
     account_live.FEATURE,  # each player's account stream; the notices of matches, tournaments, disputes
     ratings.FEATURE,       # ranked play: the ratings read model, leaderboards, players' ratings and stats
+    invitations.FEATURE,   # invitations and challenges; who is invited to a private table; their notices
+    social.FEATURE,        # follow and block: the social_ties read model, the followed players' tables
+    chat.FEATURE,          # table chat: presets during play, the spectators' channel, its live streams
 )
 
 
@@ -174,7 +180,8 @@ async def open_runtime(settings: Settings, *, features: Sequence[Feature] = FEAT
                       limiter=RateLimiter(redis, settings.redis_prefix, rate_limit or RateLimit(
                           settings.rate_limit_requests, settings.rate_limit_window)))
     runtime.visibility = Visibility(*([_bound(check, runtime) for check in each(features, kind)]
-                                      for kind in ("public_checks", "organiser_lookups", "entrant_lookups")))
+                                      for kind in ("public_checks", "organiser_lookups", "entrant_lookups",
+                                                   "audience_lookups")))
     stop = asyncio.Event()
     try:
         for factory in each(features, "after_commit"):

@@ -27,7 +27,8 @@ from domain import disputes as cases
 from domain import chains
 from domain import match as rules
 from domain.game import RuleViolation
-from infra.players import Principal
+from infra.players import PlayerStore, Principal
+from infra.projections.chat_publisher import chat_event
 from infra.serialization import EventRegistry
 from infra.store import CommandConflictError, ConcurrencyError, PostgresEventStore
 from infra import streams
@@ -207,6 +208,8 @@ class DisputeService:
         dispute it names moves to in_review."""
         events = await self.recorded(match_id)
         replay = await asyncio.to_thread(cases.deal_replay, events, deal, seat)
+        versions = [step["version"] for step in replay.get("steps") or ()]
+        replay["chat"] = await self.chat_during(match_id, versions[0] - 1, versions[-1]) if versions else []
         await self.audit(reader, "replay", match_id=match_id, deal=deal, seat=None if seat is None else str(seat),
                          dispute_id=dispute_id)
         if dispute_id is not None:
@@ -215,6 +218,17 @@ class DisputeService:
                 await self._append_dispute(dispute_id, lambda d: cases.review(d, reader.player_id), uuid.uuid4(),
                                            _fingerprint("review", dispute_id, reader.player_id))
         return replay
+
+    async def chat_during(self, match_id: str, first: int, last: int) -> list[dict[str, Any]]:
+        """Every chat message, both channels, sent while the match stood at a version from
+        `first` to `last` (a deal: from its deck to its end), oldest first, with the names
+        the players have now (none once erased): what a reviewer reads beside the cards."""
+        recorded = await self.store.read_stream(streams.chat_stream(match_id))
+        datas = [(r, msgspec.json.decode(r.data)) for r in recorded]
+        inside = [(r, d) for r, d in datas if first <= d.get("match_version", -1) <= last]
+        names = await PlayerStore(self.store.pool).names(sorted({d["player_id"] for _, d in inside}))
+        return [{"version": r.stream_version, **chat_event(d, r.recorded_at, names.get(d["player_id"]))}
+                for r, d in inside]
 
     async def verify(self, match_id: str, deal: int) -> dict[str, Any]:
         replay = cases.deal_replay(await self.recorded(match_id), deal, views=False)

@@ -53,6 +53,9 @@ OrganiserLookup = Callable[["Runtime", str], Awaitable["str | None"]]
 EntrantLookup = Callable[["Runtime", str], Awaitable["set[str]"]]
 """`async lookup(runtime, match_id)`: the players of every entry of this match's event."""
 
+AudienceLookup = Callable[["Runtime", str], Awaitable["set[str]"]]
+"""`async lookup(runtime, match_id)`: who may watch this private match besides its seats and host."""
+
 TaskInstaller = Callable[["Celery"], None]
 """Adds a feature's Celery tasks (and beat entries, routes) to the workers' app."""
 
@@ -73,6 +76,7 @@ class Feature:
     public_checks: tuple[PublicCheck, ...] = ()
     organiser_lookups: tuple[OrganiserLookup, ...] = ()
     entrant_lookups: tuple[EntrantLookup, ...] = ()
+    audience_lookups: tuple[AudienceLookup, ...] = ()
     tasks: tuple[TaskInstaller, ...] = ()
     channels: tuple[Any, ...] = ()     # live routes' `services.api.asyncapi.Channel`s: the AsyncAPI document
     account_events: tuple[AccountProducerFactory, ...] = ()   # notices on the players' account streams

@@ -107,7 +107,8 @@ class MatchService:
     async def create_match(self, game: str, options: Mapping[str, Any], seats: Mapping[str, str],
                            *, player_id: str | None = None, entropy: str | None = None,
                            predefined: list[dict[str, Any]] | None = None, sealed: bool = False,
-                           rated: bool = False, command_id: uuid.UUID | None = None) -> Outcome:
+                           rated: bool = False, private: bool = False,
+                           command_id: uuid.UUID | None = None) -> Outcome:
         """seats: {"N": "open" | "me" | "bot:LEVEL"}. The secret behind the commitment is kept
         in the vault before the match exists, so no deal can ever lack one."""
         match_id = str(uuid.uuid4()) if command_id is None else str(uuid.uuid5(command_id, "match"))
@@ -120,15 +121,17 @@ class MatchService:
             predefined = check_predefined(game, predefined)
         holders = {seat: _holder(seat, spec, player_id) for seat, spec in seats.items()}
         rules.create(match_id, game, options, holders, None, self.chain_length,  # validate before keeping
-                     predefined_deals=len(predefined or ()), sealed=sealed, rated=rated)
+                     predefined_deals=len(predefined or ()), sealed=sealed, rated=rated, private=private)
         # Two racing retries of one command share the match id: whichever secret the vault
         # kept first is the one both commit to, so the published commitment always fits it.
         kept = await self.vault.keep(match_id, secrets.token_bytes(fair.SEED_BYTES), self.chain_length, predefined)
         commitment = fair.make_chain_tip(kept.secret, kept.chain_length).hex()
         events = rules.create(match_id, game, options, holders, commitment, kept.chain_length,
-                              predefined_deals=len(predefined or ()), created_by=player_id, sealed=sealed, rated=rated)
+                              predefined_deals=len(predefined or ()), created_by=player_id, sealed=sealed, rated=rated,
+                              private=private)
         body = {"game": game, "options": dict(options), "seats": dict(seats), "player": player_id,
-                "predefined": predefined, "sealed": sealed, **({"rated": True} if rated else {})}
+                "predefined": predefined, "sealed": sealed, **({"rated": True} if rated else {}),
+                **({"private": True} if private else {})}
         outcome = await self._append(match_id, rules.initial(), 0, events, command_id,
                                      _fingerprint("create", body))
         if entropy is not None and not outcome.replayed:

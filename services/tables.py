@@ -15,6 +15,9 @@ body as it stands.
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import hmac
 import logging
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
@@ -25,8 +28,9 @@ from domain import match as rules
 from domain.cards import Seat
 from domain.game import RuleViolation
 from infra.players import Principal
+from infra.projections import invitations, social
 from infra.store import ConcurrencyError
-from services.matches import MatchService, Outcome
+from services.matches import MatchService, Outcome, UnknownMatch
 from services.workers.clocks import set_clock
 
 log = logging.getLogger(__name__)
@@ -83,12 +87,13 @@ async def retrying(command: Callable[[], Awaitable[Outcome]], attempts: int = 5)
 async def create(svc: MatchService, principal: Principal, game: str, options: dict[str, Any],
                  seats: dict[str, str], *, entropy: str | None = None,
                  predefined: list[dict[str, Any]] | None = None, clock: dict[str, float] | None = None,
-                 rated: bool = False, command_id: uuid.UUID | None = None) -> rules.MatchState:
+                 rated: bool = False, private: bool = False,
+                 command_id: uuid.UUID | None = None) -> rules.MatchState:
     """A new match (its clock set before the start, so the first turn is already timed),
     started at once when its seats are all taken. A refused creation is the domain's
     RuleViolation (the routes make it a 400 naming the field)."""
     created = await svc.create_match(game, options, seats, player_id=principal.player_id, entropy=entropy,
-                                     predefined=predefined, rated=rated, command_id=command_id)
+                                     predefined=predefined, rated=rated, private=private, command_id=command_id)
     if clock is not None:
         await set_clock(svc.store, created.match_id, clock)
     await autostart(svc, created.match_id)
@@ -129,10 +134,45 @@ async def give_entropy(svc: MatchService, principal: Principal, match_id: str, s
     return chain
 
 
+CODE_CONTEXT = b"atout:invitation-code:"
+
+
+async def invitation_code(svc: MatchService, match_id: str) -> str:
+    """A private table's invitation code: 16 characters (80 bits) drawn from the match's
+    secret in the vault, so it is kept nowhere else, is the same however often the creation
+    is retried, and says nothing of the deals (a one-way function of another input)."""
+    secret = (await svc.vault.secret(match_id)).secret
+    digest = hmac.new(secret, CODE_CONTEXT + match_id.encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest[:10]).decode()
+
+
+async def may_sit(svc: MatchService, state: rules.MatchState, player_id: str, *, code: str | None = None,
+                  invited: bool = False) -> None:
+    """Refused unless `player_id` may ask for a seat here. At a private table: its host, an
+    invitee, or whoever brings its code; anyone else (a wrong code included) is answered as
+    if the match did not exist, so a code cannot be probed. At any table: not when its host
+    or a player seated at it blocks him (docs/social.md)."""
+    if state.private and not invited and player_id != state.host:
+        if code is not None:
+            expected = await invitation_code(svc, state.match_id)
+            if not hmac.compare_digest(code.strip().upper().encode(), expected.encode()):
+                raise UnknownMatch(state.match_id)
+        elif player_id not in await invitations.invited_players(svc.store.pool, state.match_id):
+            raise UnknownMatch(state.match_id)
+    present = {h.player_id for h in state.seats.values() if h is not None and h.player_id}
+    if state.host is not None:
+        present.add(state.host)
+    if await social.blockers_among(svc.store.pool, sorted(present - {player_id}), player_id):
+        raise Refused(403, "blocked", "a player at this table has blocked you: you cannot sit here")
+
+
 async def take_seat(svc: MatchService, principal: Principal, match_id: str, seat: Seat,
-                    entropy: str | None, command_id: uuid.UUID | None) -> Outcome:
-    """Sit down; the last seat taken starts the match (the answer holds both)."""
+                    entropy: str | None, command_id: uuid.UUID | None, *, code: str | None = None,
+                    invited: bool = False) -> Outcome:
+    """Sit down (if this player may: `may_sit`); the last seat taken starts the match (the
+    answer holds both). `invited`: an accepted invitation already admitted him."""
     checked_entropy(entropy)
+    await may_sit(svc, await svc.load(match_id), principal.player_id, code=code, invited=invited)
     taken = await retrying(lambda: svc.take_seat(match_id, seat, player_id=principal.player_id, entropy=entropy,
                                                  command_id=command_id))
     started = await autostart(svc, match_id)
@@ -179,8 +219,9 @@ async def rematch(svc: MatchService, principal: Principal, match_id: str,
     async with svc.store.pool.acquire() as conn:
         await conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", REMATCH_LOCK, match_id)
         try:
-            created = await svc.create_match(old.game_name, old.raw_options, {s: "open" for s in SEAT_NAMES}, rated=old.rated,
-                                             command_id=command_id)
+            created = await svc.create_match(old.game_name, old.raw_options, {s: "open" for s in SEAT_NAMES},
+                                             rated=old.rated, private=old.private,
+                                             player_id=old.host if old.private else None, command_id=command_id)
             new_id = created.match_id
             state = await svc.load(new_id)
             for seat, holder in old.seats.items():

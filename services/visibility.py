@@ -11,14 +11,18 @@ The policy, in words (docs/api.md "Who may read what"):
   match is a sealed tournament board: then no one's until the match is over and its round
   has closed at every table (another table may still be playing the same cards).
 - A tournament table is no one else's to watch until its round has closed at every table.
+- A private table (docs/social.md) is nobody else's to know of: its seats, its host and the
+  players invited to it (`audience_lookups`) watch it as spectators do; anyone else is told
+  there is no such match (404 `unknown_match`). Admins read it as any other match.
 - Admins, and an organiser for the matches of his own tournaments, may read beyond that
   (the admin replay shows every card) — but not while they play: whoever holds a seat in the
   match, or an entry in its tournament, reads only what his seat may, whatever his role
   (`privileged_while_playing`). Once what he asks for is public, it is public to him too.
 
 The features say which matches are whose through the checks they declare
-(`Feature.public_checks`, `organiser_lookups`, `entrant_lookups`; the tournaments feature in
-`services/api/tournaments.py` declares one of each); the runtime holds the policy they make
+(`Feature.public_checks`, `organiser_lookups`, `entrant_lookups`, `audience_lookups`; the
+tournaments feature in `services/api/tournaments.py` declares the first three, the invitations
+feature the last); the runtime holds the policy they make
 up (`Runtime.visibility`, a `Visibility`). It fails closed: with no public check declared no
 match is public; without lookups no organiser owns any and nobody holds an entry.
 """
@@ -30,6 +34,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from domain import chat
 from domain import match as rules
 from infra.players import Principal
 
@@ -40,10 +45,13 @@ PublicCheck = Callable[[str], Awaitable[bool]]
 OrganiserLookup = Callable[[str], Awaitable["str | None"]]
 # Who plays in a match's tournament (the players of every entry): `async lookup(match_id) -> set`.
 EntrantLookup = Callable[[str], Awaitable["set[str]"]]
+# Who is invited to a private match besides its seats and host: `async lookup(match_id) -> set`.
+AudienceLookup = Callable[[str], Awaitable["set[str]"]]
 
 PRIVILEGED_WHILE_PLAYING = "privileged_while_playing"
 BOARD_SEALED = "board_sealed"
 FORBIDDEN = "forbidden"
+UNKNOWN_MATCH = "unknown_match"
 
 # What a route shows: `view` a seat's or the spectator's view, events and live stream;
 # `record` the finished deals' hand records (GET …/record); `deals` the same with seeds and
@@ -59,6 +67,7 @@ class Reader(msgspec.Struct, frozen=True):
     organiser: bool = False       # an organiser, of the match's tournament
     entrant: bool = False         # a player of an entry of the match's tournament
     public: bool = True           # no check keeps the match from anyone (its round is closed)
+    hidden: bool = False          # a private table he is neither seated at, hosting nor invited to
 
     @property
     def playing(self) -> bool:
@@ -72,6 +81,7 @@ class Reader(msgspec.Struct, frozen=True):
 class Refusal(msgspec.Struct, frozen=True):
     code: str
     message: str
+    status: int = 403
 
 
 SEALED = Refusal(BOARD_SEALED, "a tournament board is shown only to its seats, and its hand records to no one, "
@@ -79,6 +89,7 @@ SEALED = Refusal(BOARD_SEALED, "a tournament board is shown only to its seats, a
 PLAYING = Refusal(PRIVILEGED_WHILE_PLAYING, "you hold a seat in this match or an entry in its tournament: you "
                                             "read only what your seat may see, whatever your role, until it is public")
 NOT_YET = Refusal(FORBIDDEN, "a deal is shown to the match's players, and to everyone once the match is over")
+HIDDEN = Refusal(UNKNOWN_MATCH, "no such match", status=404)
 NOT_A_REVIEWER = Refusal(FORBIDDEN, "an organiser reviews only the matches of his own tournaments")
 
 
@@ -108,7 +119,10 @@ def open_to(reader: Reader, state: rules.MatchState, read: Read, deal: int | Non
 def refusal(reader: Reader, state: rules.MatchState, read: Read, deal: int | None = None) -> Refusal | None:
     """The one decision: None when `reader` may have `read` of this match (deal `deal`),
     else why not. A role reads beyond the seat's share only while its holder plays in
-    neither the match nor its tournament."""
+    neither the match nor its tournament. A private table hidden from him does not exist
+    for him, unless he is an admin."""
+    if reader.hidden and not reader.admin:
+        return HIDDEN
     if read == "replay" and not reader.reviewer:
         return NOT_A_REVIEWER
     if open_to(reader, state, read, deal):
@@ -131,10 +145,12 @@ class Visibility:
     in it). The decision itself is `refusal`'s; this class looks the facts up."""
 
     def __init__(self, public_checks: Sequence[PublicCheck] = (), organiser_lookups: Sequence[OrganiserLookup] = (),
-                 entrant_lookups: Sequence[EntrantLookup] = ()) -> None:
+                 entrant_lookups: Sequence[EntrantLookup] = (),
+                 audience_lookups: Sequence[AudienceLookup] = ()) -> None:
         self.public_checks = tuple(public_checks)
         self.organiser_lookups = tuple(organiser_lookups)
         self.entrant_lookups = tuple(entrant_lookups)
+        self.audience_lookups = tuple(audience_lookups)
 
     async def is_public(self, match_id: str) -> bool:
         """Whether every declared check lets anyone see this match; False with none declared."""
@@ -150,6 +166,22 @@ class Visibility:
         for lookup in self.entrant_lookups:
             found |= set(await lookup(match_id))
         return found
+
+    async def audience(self, match_id: str) -> set[str]:
+        found: set[str] = set()
+        for lookup in self.audience_lookups:
+            found |= set(await lookup(match_id))
+        return found
+
+    async def hidden(self, principal: Principal | None, state: rules.MatchState, seat: str | None) -> bool:
+        """Whether `state` is a private table `principal` has no part in (no seat, not its
+        host, not invited): fails closed, with no audience declared only seats and host see it."""
+        if not state.private or seat is not None:
+            return False
+        player_id = getattr(principal, "player_id", None)
+        if player_id is not None and player_id == state.host:
+            return False
+        return player_id is None or player_id not in await self.audience(state.match_id)
 
     async def reader_of(self, principal: Principal | None, match_id: str, seat: str | None) -> Reader:
         """The facts about `principal` and one match, from the declared lookups."""
@@ -168,7 +200,10 @@ class Visibility:
         seat = seat_of(state, getattr(principal, "player_id", None))
         if seat is not None and (read == "view" or (read in ("record", "deals") and not state.sealed)):
             return None
-        return refusal(await self.reader_of(principal, state.match_id, seat), state, read, deal)
+        reader = await self.reader_of(principal, state.match_id, seat)
+        if await self.hidden(principal, state, seat):
+            reader = msgspec.structs.replace(reader, hidden=True)
+        return refusal(reader, state, read, deal)
 
     async def may_watch(self, principal: Principal | None, state: rules.MatchState) -> bool:
         """Whether `principal` may look at a match (its view, its events, its live stream)."""
@@ -201,3 +236,20 @@ def may_review(principal: Principal, organisers: set[str], players: set[str] = f
     if principal.player_id in players:
         return False
     return principal.has_role("admin") or (principal.role == "organiser" and principal.player_id in organisers)
+
+
+# --- the table chat (domain/chat.py) ------------------------------------------------------------
+#
+# Everyone who may watch a match reads its `table` channel (a seat's messages: presets only
+# while it is played). The `spectators` channel is for whoever holds no seat: a message sent
+# there while the match is played never reaches a seat — whatever the seat holder's role —
+# neither live nor in the history while the match is still being played; once it is over, its
+# seats may read the rail's whole history. A seat reads everything else.
+
+def chat_shown(seated: bool, channel: str, sent_in: str, phase_now: str) -> bool:
+    """Whether a chat message of `channel`, sent in phase `sent_in` (`domain.chat.phase_of`),
+    reaches a reader who holds a seat (`seated`) or not, the match now being in `phase_now`
+    (a live message: the phase it was sent in)."""
+    if not seated or channel != chat.SPECTATORS:
+        return True
+    return not (sent_in == "playing" and phase_now == "playing")

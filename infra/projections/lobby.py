@@ -1,5 +1,8 @@
 """`lobby`: the matches that have not started, with their free seats.
 
+A private table (`private`, docs/social.md) keeps its row, so that a full one is still
+started by the sweeper, but the lobby query never shows it.
+
 A row lives from `match_created` to `match_started` (or `match_finished`, or
 `match_abandoned`: nobody acted in it for ATOUT_ABANDON_AFTER). A full table keeps its row, with `free_seats = 0`, because a
 seat may be left again before the start; the lobby query filters on `free_seats > 0`.
@@ -23,7 +26,7 @@ def free_seats(seats: dict[str, Any]) -> int:
 class Lobby(RowProjection):
     name = "lobby"
     table = "lobby"
-    version = 2  # 2: match_abandoned drops the row
+    version = 3  # 2: match_abandoned drops the row; 3: private tables (kept, never listed)
     event_types = frozenset({"match_created", "seat_taken", "seat_left", "match_started", "match_finished",
                              "match_abandoned"})
     columns = {
@@ -33,6 +36,7 @@ class Lobby(RowProjection):
         "seats": "jsonb",
         "free_seats": "integer",
         "created_at": "timestamptz",
+        "private": "boolean",
     }
     indexes = ("free_seats, created_at",)
 
@@ -49,6 +53,7 @@ class Lobby(RowProjection):
                 "seats": seats,
                 "free_seats": free_seats(seats),
                 "created_at": event.recorded_at,
+                "private": bool(data.get("private")),
             }
         if row is None or event.type in ("match_started", "match_finished", "match_abandoned"):
             return None
@@ -59,7 +64,7 @@ class Lobby(RowProjection):
 
 LOBBY = """
 SELECT match_id, game, options, seats, free_seats, created_at FROM lobby
-WHERE free_seats > 0 AND ($1::text IS NULL OR game = $1)
+WHERE free_seats > 0 AND NOT private AND ($1::text IS NULL OR game = $1)
   AND ($3::timestamptz IS NULL OR (created_at, match_id) < ($3, $4))
 ORDER BY created_at DESC, match_id DESC LIMIT $2
 """

@@ -5,21 +5,23 @@ every game gets a summary without this module knowing its rules: `deal_finished`
 `match_finished` carry the running `match_score`. It still reads every event a match
 stream holds, the games' too, for one reason: `version` and `updated_at` are the match's
 own (the version a client sends as `expected_version`, the time of the last action), not
-those of the last change of status. Payloads are read as dicts, by the field names listed
-in docs/event-store.md ("The event-type contract").
+those of the last change of status. So it sees every event (`sees_every_event`) but reads
+the payloads of the match layer's alone, as dicts, by the field names listed in
+docs/event-store.md ("The event-type contract").
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import asyncpg
 
 import msgspec
 
-from infra.projections.base import RowProjection
-from infra.projections.publisher import all_event_types
+from infra.projections.base import Change, RowProjection
 from infra.store.model import RecordedEvent
+from infra.store.postgres import Connection
 from infra import streams
 
 MATCH_STREAM_PREFIX = streams.MATCH
@@ -37,9 +39,12 @@ def match_id_of(event: RecordedEvent) -> str:
 class MatchSummaries(RowProjection):
     name = "match_summaries"
     table = "match_summaries"
-    version = 5  # 2: follows match_reopened (a ruling can reopen a finished match); 3: status "abandoned";
-    # 4: "suspended" (and back) and "void"; 5: version and updated_at follow every event of the match
-    event_types = all_event_types()
+    version = 7  # 2: follows match_reopened (a ruling can reopen a finished match); 3: status "abandoned";
+    # 4: "suspended" (and back) and "void"; 5: version and updated_at follow every event of the match;
+    # 6: of every type, clocks' and presence's included; 7: `private` (a private table is listed only
+    # to the players seated at it)
+    event_types = MATCH_EVENTS
+    sees_every_event = True
     columns = {
         "match_id": "text",
         "game": "text",
@@ -52,11 +57,20 @@ class MatchSummaries(RowProjection):
         "created_at": "timestamptz",
         "updated_at": "timestamptz",
         "version": "bigint",
+        "private": "boolean",
     }
     indexes = ("status, updated_at",)
 
     def key_of(self, event: RecordedEvent, data: dict[str, Any]) -> str:
         return match_id_of(event)
+
+    async def apply(self, conn: Connection, changes: Sequence[Change], names: Mapping[str, str]) -> None:
+        """Folds the match layer's events, and of the others (a game's, a clock's) only each
+        stream's last: they change nothing but `version` and `updated_at`, which the last one
+        sets, so a batch of cards played costs a dict lookup each, not a fold."""
+        last = {event.stream_id: event for event, _ in changes}
+        await super().apply(conn, [(event, data) for event, data in changes
+                                   if event.type in MATCH_EVENTS or last[event.stream_id] is event], names)
 
     def fold(self, row: dict[str, Any] | None, event: RecordedEvent, data: dict[str, Any]) -> dict[str, Any] | None:
         if event.type == "match_created":
@@ -70,6 +84,7 @@ class MatchSummaries(RowProjection):
                 "deals": 0,
                 "winner": None,
                 "created_at": event.recorded_at,
+                "private": bool(data.get("private")),
             }
         elif row is None:
             return None  # not a match (or its creation is unknown): nothing to summarise
@@ -108,12 +123,13 @@ class MatchSummaries(RowProjection):
 
 
 # Seats are {"N": {"kind": "player", "player_id": ...} | null, ...}; a player's matches
-# are the rows with one seat naming them.
+# are the rows with one seat naming them. Everyone's list leaves private tables out.
 SUMMARIES = """
 SELECT match_id, game, options, seats, status, score, deals, winner, version, created_at, updated_at
 FROM match_summaries
 WHERE ($1::text IS NULL OR status = $1)
   AND ($2::text IS NULL OR EXISTS (SELECT 1 FROM jsonb_each(seats) s WHERE s.value->>'player_id' = $2))
+  AND ($2::text IS NOT NULL OR private IS NOT TRUE)
   AND ($4::timestamptz IS NULL OR (updated_at, match_id) < ($4, $5))
 ORDER BY updated_at DESC NULLS LAST, match_id DESC LIMIT $3
 """

@@ -100,7 +100,10 @@ class ProjectionRunner:
         )
         if not events:
             return 0
-        changes = [(e, self.registry.payload(e)) for e in events if e.data is not None]
+        if projection.sees_every_event:
+            changes = [(e, {} if e.data is None else self.registry.payload(e)) for e in events]
+        else:
+            changes = [(e, self.registry.payload(e)) for e in events if e.data is not None]
         if changes:
             await projection.apply(conn, changes, names)
         last = events[-1]

@@ -118,9 +118,39 @@ class RatingChanged(_Notice, tag="rating_changed"):
     rerated: bool = False
 
 
+class InvitationReceived(_Notice, tag="invitation_received"):
+    """I am invited to `seat` of `match_id` (null: any free seat) by `by`; `kind` seat or challenge.
+    Accept or decline with `POST /v1/invitations/{invitation_id}/accept` (or `/decline`)."""
+
+    invitation_id: str
+    match_id: str
+    game: str
+    kind: str
+    by: str
+    seat: str | None
+    expires_at: str
+
+
+class InvitationAnswered(_Notice, tag="invitation_answered"):
+    """`player_id` accepted (and took `seat`) or declined the invitation I sent."""
+
+    invitation_id: str
+    match_id: str
+    player_id: str
+    answer: str
+    seat: str | None
+
+
+class InvitationCancelled(_Notice, tag="invitation_cancelled"):
+    """The invitation to me was cancelled by its sender."""
+
+    invitation_id: str
+    match_id: str
+
+
 NOTICES: tuple[type, ...] = (YourTurn, SeatTaken, SeatLeft, MatchStarted, MatchFinished, MatchSuspended,
                              MatchResumed, TournamentStarted, RoundStarted, RoundClosed, TournamentClosed,
-                             DisputeRuled, RatingChanged)
+                             DisputeRuled, RatingChanged, InvitationReceived, InvitationAnswered, InvitationCancelled)
 Notice = Union[NOTICES]  # type: ignore[valid-type]
 
 
@@ -143,7 +173,8 @@ class AccountEvent(msgspec.Struct, tag_field="type", tag="event", forbid_unknown
 
 SNAPSHOT = A.Message("accountSnapshot", AccountSnapshot, "what concerns me now, at the account stream's version")
 EVENT = A.Message("accountEvent", AccountEvent, "one notice: your turn, a seat taken, a match or round begun, "
-                  "suspended, resumed or over, a dispute ruled, my rating changed")
+                  "suspended, resumed or over, a dispute ruled, my rating changed, an invitation received, "
+                  "answered or cancelled")
 AFTER = {"after": "resume: the notices after this account version follow the snapshot (kept "
                   "ATOUT_ACCOUNT_RETENTION seconds, default a day; older: resync, details.reason expired)"}
 CHANNELS = (

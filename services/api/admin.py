@@ -74,7 +74,10 @@ REPLAY_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "deal": 0, "dealer": "
                   "rulings": [], "steps": [{"version": 9, "at": "2025-05-01T18:00:02+00:00", "type": "card_played",
                                             "mark": "clock_expiry", "event": {"type": "card_played"}, "flag": None,
                                             "seen": {"type": "card_played"}, "view": {"phase": "play"},
-                                            "hands": {"N": ["AS", "…"], "E": [], "S": [], "W": []}}]}
+                                            "hands": {"N": ["AS", "…"], "E": [], "S": [], "W": []}}],
+                  "chat": [{"version": 4, "type": "chat_message", "message_id": "2c9a…", "channel": "spectators",
+                            "player_id": PLAYER_ID, "name": "Ada", "seat": None, "preset": None, "text": "…",
+                            "phase": "playing", "match_version": 9, "at": "2025-05-01T18:00:03+00:00"}]}
 
 
 @get("/v1/admin/matches/{match_id:str}/deals/{deal:int}/replay", guards=REVIEWER, tags=TAGS, security=BEARER,
@@ -82,8 +85,9 @@ REPLAY_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "deal": 0, "dealer": "
      description="Every event of the deal with the time it was recorded; after each, the table's view and every "
                  "seat's cards — or with `?seat=N` only what that seat saw. Automatic plays, clock expiries and bot "
                  "takeovers are marked; every action is re-checked against the current rules (`illegal`); the "
-                 "deal is verified. The read is recorded in the audit log; `?dispute=ID` also puts that dispute in "
-                 "review. Not for someone who holds a seat in the match or an entry in its tournament, whatever "
+                 "deal is verified; `chat` is every table-chat message of both channels sent during the deal "
+                 "(`GET /v1/admin/matches/{id}/chat` pages the whole chat). The read is recorded in the audit log; "
+                 "`?dispute=ID` also puts that dispute in review. Not for someone who holds a seat in the match or an entry in its tournament, whatever "
                  "his role, while the deal is hidden from his seat (not over; another table of his tournament "
                  "before its round has closed; a sealed board before the match is over and its round closed): 403 "
                  "`privileged_while_playing`, the refusal recorded in the audit log.",

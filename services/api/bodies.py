@@ -18,7 +18,7 @@ from litestar import Request
 from litestar.serialization import decode_json
 from litestar.types import Empty
 
-from services.api.errors import ApiError
+from services.api.errors import ApiError, field_path
 
 INTEGRAL = 2**63                # floats with no fraction below this become ints
 MAX_DEPTH = 32                 # arrays and objects inside one another; a match record needs 5
@@ -108,5 +108,22 @@ class JsonRequest(Request):
             raise _refused("too_deep", "$") from None
         if (why := refusal(value)) is not None:
             raise _refused(*why)
+        _strictly(value, self.route_handler)
         self._json = self._connection_state.json = value
         return value
+
+
+def _strictly(value: Any, handler: Any) -> None:
+    """The body as its route's type reads it with no coercion: Litestar converts leniently
+    (a 0 for a boolean, "3" for an integer), which would accept what the document refuses;
+    a value of the wrong JSON type is a 400 naming its field, as any invalid field is."""
+    parameter = handler.parsed_fn_signature.parameters.get("data")
+    if parameter is None or value is None:
+        return
+    try:
+        msgspec.convert(value, parameter.annotation, strict=True, str_keys=True)
+    except msgspec.ValidationError as error:
+        path, message = field_path(error)
+        raise ApiError(400, "invalid_field", f"{path}: {message}", {"field": path, "source": "body"}) from None
+    except TypeError:                    # a type msgspec cannot check: Litestar's own validation decides
+        return

@@ -156,7 +156,17 @@ def _create_tournament(schema: dict[str, Any]) -> None:
                              "tournament's rounds (else 400 `not_enough_boards`).")
 
 
-REQUEST_RULES = {"CreateMatch": _create_match, "Register": _register, "CreateIn": _create_tournament}
+def _chat(schema: dict[str, Any]) -> None:
+    schema["oneOf"] = [{"required": ["preset"]}, {"required": ["text"]}]
+
+
+def _report(schema: dict[str, Any]) -> None:
+    schema["anyOf"] = [{"required": ["player_id"]}, {"required": ["match_id", "message_id"]}]
+    schema["dependentRequired"] = {"message_id": ["match_id"], "match_id": ["message_id"]}
+
+
+REQUEST_RULES = {"CreateMatch": _create_match, "Register": _register, "CreateIn": _create_tournament,
+                 "ChatIn": _chat, "ReportIn": _report}
 
 
 def _structs(names: set[str]) -> list[type[msgspec.Struct]]:

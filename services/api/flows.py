@@ -42,14 +42,15 @@ def show(state: rules.MatchState, events: list[tuple[int, Any]], seat: Seat | No
 
 
 def view(state: rules.MatchState, seat: Seat | None) -> dict[str, Any]:
-    """The domain's view of the match for `seat`, plus whose turn it is, the clock and the
-    deadline (the view route fills those two in from the clock stream: `services.workers.clocks`)."""
+    """The domain's view of the match for `seat`, plus whose turn it is, whether it is a
+    private table (`visibility`), the clock and the deadline (the view route fills those two in from the clock stream: `services.workers.clocks`)."""
     out = msgspec.to_builtins(rules.view(state, seat))
     to_act: tuple[Seat, ...] = ()
     if state.status == "playing" and state.game_state is not None:
         to_act = state.game.status(state.game_state).to_act
     out["to_act"] = [str(s) for s in to_act]
     out["clock"] = out["deadline"] = None
+    out["visibility"] = "private" if state.private else "public"
     return out
 
 
@@ -105,6 +106,7 @@ async def create(svc: MatchService, principal: Principal, body: CreateMatch) -> 
     try:
         load(body.game).parse_options(body.options)
         return await tables.create(svc, principal, body.game, body.options, body.seats, entropy=body.entropy,
-                                   predefined=predefined, clock=clock, rated=body.rated, command_id=body.command_id)
+                                   predefined=predefined, clock=clock, rated=body.rated,
+                                   private=body.visibility == "private", command_id=body.command_id)
     except RuleViolation as violation:
         raise _creation_error(violation) from None

@@ -143,6 +143,10 @@ async def match_ws(socket: WebSocket, match_id: FromPath[str], after: FromQuery[
         token = await _ws_token(socket)
         principal = await deps.principal(token)
         refused = await deps.refusal(match_id, principal, "ws")
+        if refused is not None and refused.status == 404:   # a private table he has no part in
+            await socket.send_data(_error("unknown_match", f"no match {match_id!r}", {"match_id": match_id}))
+            await socket.close(WS_NOT_FOUND, "unknown_match")
+            return
         if refused is not None:
             await socket.send_data(_error(refused.code, refused.message, {"match_id": match_id}))
             await socket.close(WS_FORBIDDEN, refused.code)
@@ -250,6 +254,10 @@ async def match_stream(request: Request, match_id: PathStr, after: AfterOrNone =
         raise HTTPException(status_code=401, detail=str(exc), headers={"WWW-Authenticate": "Bearer"}) from None
     player_id = getattr(principal, "player_id", None)
     refused = await deps.refusal(match_id, principal, "stream")
+    if refused is not None and refused.status == 404:   # a private table he has no part in
+        exc = HTTPException(status_code=404, detail=f"no match {match_id!r}", extra={"match_id": match_id})
+        exc.code = "unknown_match"  # type: ignore[attr-defined]
+        raise exc
     if refused is not None:
         exc = HTTPException(status_code=403, detail=refused.message, extra={"match_id": match_id})
         exc.code = refused.code  # type: ignore[attr-defined]

@@ -19,6 +19,7 @@ from services import tables
 from services.api import flows, hints, paging, play, queries, records
 from services.workers import clocks
 from services.api.auth import authenticated
+from services.api.moderation import not_banned
 from services.api.play import ensure_readable
 from services.api.ratelimit import rate_limited
 from services.features import Feature, plain
@@ -30,11 +31,14 @@ TAGS = ["matches"]
 PAGED = ("Pages of `limit` (1..200, default 50) newest first; when a next page may exist the answer has "
          "`Link: <…&cursor=…>; rel=\"next\"` (docs/api.md, \"Lists and pages\").")
 PLAYER = [authenticated, rate_limited]
+JOINING = [*PLAYER, not_banned]          # a banned player joins no table (services/moderation.py)
 
 CREATE_EXAMPLES = [
     ex("coinche, me in the north, three open seats",
        {"game": "belote", "options": {"variant": "coinche", "rules": "official"},
         "seats": {"N": "me", "E": "open", "S": "open", "W": "open"}, "entropy": "my own random words"}),
+    ex("a private table for friends", {"game": "belote", "options": {"variant": "coinche"}, "visibility": "private",
+                                       "seats": {"N": "me", "E": "open", "S": "open", "W": "open"}}),
     ex("a one-deal cinch match against bots", {"game": "cinch", "options": {"deals": 1},
                                                "seats": {"N": "me", "E": "bot:basic", "S": "bot:basic",
                                                          "W": "bot:basic"}}),
@@ -54,15 +58,20 @@ SUMMARY_EXAMPLE = [{"match_id": MATCH_ID, "game": "cinch", "options": {"deals": 
 async def _created(runtime: Any, state: Any, principal: Principal) -> Response:
     body = flows.view(state, tables.seat_of(state, principal.player_id))
     body.update(await hints.counts(runtime, state.match_id))
+    if state.private and state.host == principal.player_id:   # the code is its host's, shown only here
+        body["invitation_code"] = await tables.invitation_code(runtime.matches, state.match_id)
     return Response(body, status_code=201, headers={"Location": f"/v1/matches/{state.match_id}"})
 
 
-@post("/v1/matches", guards=PLAYER, tags=TAGS, summary="Create a match", security=BEARER,
+@post("/v1/matches", guards=JOINING, tags=TAGS, summary="Create a match", security=BEARER,
       description="Seats: `open`, `me` (at most once) or `bot:LEVEL`. Options are the game's (400 naming the option "
                   "when unknown or bad). `record`: a match record whose deals (dealer and deck) are dealt in order. "
-                  "A match whose seats are all taken starts at once.",
+                  "A match whose seats are all taken starts at once. `visibility: private` makes a private table "
+                  "(docs/social.md): out of the lobby and every public list, seats by invitation or by the "
+                  "`invitation_code` the answer then holds (shown to its creator only, here), watched only by its "
+                  "seats, its host and its invitees; casual (`rated: true` is 400 `not_rateable`).",
       responses=responses(201, dict, [ex("the creator's view", VIEW_EXAMPLE)], "The match as the creator sees it",
-                          400, 401, 429))
+                          400, 401, 403, 429))
 async def create_match(data: Annotated[CreateMatch, Body(examples=CREATE_EXAMPLES)], principal: Caller,
                        runtime: Runtime) -> Response:
     return await _created(runtime, await flows.create(runtime.matches, principal, data), principal)
@@ -114,21 +123,24 @@ async def get_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> d
     return view
 
 
-SEAT_BODY = Body(examples=[ex("with entropy", {"entropy": "words only I know"}), ex("nothing", {})])
+SEAT_BODY = Body(examples=[ex("with entropy", {"entropy": "words only I know"}),
+                           ex("a private table's code", {"code": "MFRGGZDFMZTWQ2LK"}), ex("nothing", {})])
 
 
-@post("/v1/matches/{match_id:str}/seats/{seat:str}", guards=PLAYER, status_code=200, tags=TAGS, security=BEARER,
+@post("/v1/matches/{match_id:str}/seats/{seat:str}", guards=JOINING, status_code=200, tags=TAGS, security=BEARER,
       summary="Take a seat",
       description="Optional `entropy` (at most 1024 bytes in UTF-8; 400 `bad_entropy` naming `$.entropy`) is mixed "
                   "into every shuffled deal. Taking the last free seat starts the match: the answer then holds the "
-                  "start and the first deal, as this seat sees them.",
+                  "start and the first deal, as this seat sees them. A private table seats its host, its invitees "
+                  "and whoever brings its `code`; anyone else (a wrong code too) is answered 404 `unknown_match`. "
+                  "A player whom the host or a seated player blocks: 403 `blocked` (docs/social.md).",
       responses=responses(200, CommandOut, [ex("seated", COMMAND_EXAMPLE)], "The new version and events", 400, 401,
-                          404, 422, 429))
+                          403, 404, 422, 429))
 async def take_seat(match_id: PathStr, seat: PathStr, principal: Caller, runtime: Runtime,
                     data: Annotated[TakeSeat | None, SEAT_BODY] = None) -> CommandOut:
     body = data or TakeSeat()
     outcome = await tables.take_seat(runtime.matches, principal, match_id, flows.parse_seat(seat), body.entropy,
-                                    body.command_id)
+                                    body.command_id, code=body.code)
     return await _answer(runtime, match_id, outcome, principal)
 
 
@@ -175,7 +187,7 @@ async def start_match(match_id: PathStr, principal: Caller, runtime: Runtime) ->
     return await _answer(runtime, match_id, outcome, principal)
 
 
-@post("/v1/matches/{match_id:str}/rematch", guards=PLAYER, tags=TAGS, security=BEARER,
+@post("/v1/matches/{match_id:str}/rematch", guards=JOINING, tags=TAGS, security=BEARER,
       summary="A new match with the same game, options and seats",
       description="For a player of a finished match (or an organiser). Every player asking gets the same new match, "
                   "its seats taken by the same holders. Optional `entropy` goes to the caller's seat in it, after its "

@@ -41,6 +41,17 @@ def decode(cursor: str | None) -> Key | None:
                         source="query") from None
 
 
+def version_before(cursor: str | None) -> int | None:
+    """The stream version a cursor of a list paged by version names (a chat's: the rows older
+    than it follow), or None without one; 400 naming `cursor` when it is not such a cursor."""
+    key = decode(cursor)
+    if key is None:
+        return None
+    if not (key[1].isascii() and key[1].isdigit() and len(key[1]) <= 18):
+        raise malformed("cursor", "cursor: not a cursor of this list (take it from the Link header)", source="query")
+    return int(key[1])
+
+
 def encode(at: str, key: str) -> str:
     return base64.urlsafe_b64encode(msgspec.json.encode([at, key])).rstrip(b"=").decode()
 
@@ -50,6 +61,6 @@ def page(request: Request, rows: list[dict[str, Any]], limit: int, time_field: s
     headers = {}
     if len(rows) >= limit and rows and rows[-1].get(time_field):
         query = {k: v for k, v in request.query_params.items() if k != "cursor"}
-        query["cursor"] = encode(rows[-1][time_field], rows[-1][key_field])
+        query["cursor"] = encode(rows[-1][time_field], str(rows[-1][key_field]))
         headers["Link"] = f'<{request.url.path}?{urlencode(query)}>; rel="next"'
     return Response(rows, headers=headers)

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from litestar import Request, delete, get, post, put
+from litestar import Request, delete, get, patch, post, put
 from litestar.params import Body
 
 from services.api.auth import authenticated, requires
 from services.api.errors import ApiError
 from services.api.ratelimit import rate_limited
 from services.features import Feature
-from services.api.schemas import (BEARER, PLAYER_ID, Caller, PathStr, PlayerOut, Registered, Register, Runtime, SetRole,
-                                  ex, responses)
+from services.api.schemas import (BEARER, PLAYER_ID, Caller, MeOut, PathStr, PlayerOut, Registered, Register, Runtime,
+                                  SetMe, SetRole, ex, responses)
 
 TAGS = ["players"]
 PLAYER = [authenticated, rate_limited]
@@ -38,12 +38,33 @@ async def register(data: Annotated[Register, Body(examples=[ex("a name", {"name"
     return Registered(player_id=player_id, token=token)
 
 
-@get("/v1/players/me", guards=PLAYER, tags=TAGS, summary="Who am I", security=BEARER,
-     responses=responses(200, PlayerOut, [ex("me", {"player_id": PLAYER_ID, "name": "Ada", "role": "player"})],
-                         "The caller", 401, 429))
-async def me(principal: Caller, runtime: Runtime) -> PlayerOut:
+ME = {"player_id": PLAYER_ID, "name": "Ada", "role": "player", "locale": "fr"}
+
+
+async def _me(principal: Caller, runtime: Runtime) -> MeOut:
     info = await runtime.players.get(principal.player_id)
-    return PlayerOut(player_id=principal.player_id, name=info.name if info else None, role=principal.role)
+    return MeOut(player_id=principal.player_id, name=info.name if info else None, role=principal.role,
+                 locale=info.locale if info else None)
+
+
+@get("/v1/players/me", guards=PLAYER, tags=TAGS, summary="Who am I", security=BEARER,
+     description="`locale`: the language the player chose for the web client (`en`, `fr`, `ru`, `pl`), null when "
+                 "he chose none.",
+     responses=responses(200, MeOut, [ex("me", ME)], "The caller", 401, 429))
+async def me(principal: Caller, runtime: Runtime) -> MeOut:
+    return await _me(principal, runtime)
+
+
+@patch("/v1/players/me", guards=PLAYER, tags=TAGS, summary="Change my preferences (the client's language)",
+       security=BEARER,
+       description="`{\"locale\": \"en\" | \"fr\" | \"ru\" | \"pl\" | null}`: the language the web client shows "
+                   "this player on every device (null: the browser's again). Another value: 400 `invalid_field` "
+                   "naming `$.locale`. Setting the same value again answers the same.",
+       responses=responses(200, MeOut, [ex("French", ME)], "The caller as now kept", 400, 401, 429))
+async def update_me(data: Annotated[SetMe, Body(examples=[ex("French", {"locale": "fr"})])], principal: Caller,
+                    runtime: Runtime) -> MeOut:
+    await runtime.players.set_locale(principal.player_id, data.locale)
+    return await _me(principal, runtime)
 
 
 @delete("/v1/players/me/token", guards=PLAYER, status_code=204, tags=TAGS, summary="Revoke the token of this request",
@@ -88,5 +109,5 @@ async def erase(player_id: PathStr, principal: Caller, runtime: Runtime) -> None
     await runtime.players.erase(player_id)
 
 
-ROUTES = [register, me, revoke_token, player, set_role, erase]
+ROUTES = [register, me, update_me, revoke_token, player, set_role, erase]
 FEATURE = Feature("players", routes=tuple(ROUTES))

@@ -70,6 +70,16 @@ class SetRole(msgspec.Struct, forbid_unknown_fields=True):
     role: Literal["player", "organiser", "admin"]
 
 
+Locale = Literal["en", "fr", "ru", "pl"]
+
+
+class SetMe(msgspec.Struct, forbid_unknown_fields=True):
+    """What a player changes of himself: the language the web client shows him (null: the
+    browser's again). Another code: 400 `invalid_field` naming `$.locale`."""
+
+    locale: Locale | None
+
+
 Entropy = Annotated[str, msgspec.Meta(
     description="A seat's entropy: any string of at most 1024 bytes in UTF-8, without U+0000; the empty string is "
                 "a value, different from none (docs/fair-deal.md). Longer: 400 bad_entropy naming the field.")]
@@ -84,11 +94,17 @@ class CreateMatch(msgspec.Struct, forbid_unknown_fields=True):
     command_id: uuid.UUID | None = None         # makes a retried creation return the same match
     clock: dict[str, Any] | None = None         # {"bid": seconds, "play": seconds} per decision; none: untimed
     rated: bool = False                         # ranked play (docs/ratings.md): 400 not_rateable where it cannot be
+    visibility: Literal["public", "private"] = "public"   # private: out of every public list (docs/social.md)
+
+
+InvitationCode = Annotated[str, msgspec.Meta(min_length=1, max_length=64, description=(
+    "A private table's invitation code (given to its creator at creation): a seat for whoever brings it"))]
 
 
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
     entropy: Entropy | None = None
     command_id: uuid.UUID | None = None
+    code: InvitationCode | None = None
 
 
 class GiveEntropy(msgspec.Struct, forbid_unknown_fields=True):
@@ -118,6 +134,15 @@ class PlayerOut(msgspec.Struct):
     player_id: str
     name: str | None
     role: str
+
+
+class MeOut(msgspec.Struct):
+    """The caller, with what only he sees of himself: the language he chose (null: none)."""
+
+    player_id: str
+    name: str | None
+    role: str
+    locale: Locale | None
 
 
 class EventOut(msgspec.Struct):
@@ -196,7 +221,7 @@ VIEW_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "options": {"variant": "
                           "hand_sizes": {"N": 5, "E": 5, "S": 5, "W": 5}, "turn_up": "TS", "calls": [],
                           "announces": [], "declared": {}, "combinations_team": None, "combinations_shown": [],
                           "result": None, "deal_score": {"NS": 0, "EW": 0}},
-                "to_act": ["N"], "clock": None, "deadline": None, "hints_used": {"N": 1, "E": 0, "S": 0, "W": 0},
+                "to_act": ["N"], "clock": None, "deadline": None, "visibility": "public", "hints_used": {"N": 1, "E": 0, "S": 0, "W": 0},
                 "hints_limit": 10}
 
 TABLE_ENVELOPE = (

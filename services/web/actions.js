@@ -6,15 +6,21 @@
 // * a choice of several cards (`{"choose": k, "from": [...]}`: a Five Hundred discard, a
 //   Cinch discard or rob): the cards are picked on the felt, then sent with one button.
 //
-// Every control carries the action it sends as JSON in `data-action`.
+// Every control carries the action it sends as JSON in `data-action`, and is named in words
+// for a screen reader (the suit's name, not its symbol).
 
-import { choiceOf, describeAction, h, suitText } from "./table.js";
+import { num, t } from "./i18n.js";
+import { choiceOf, h } from "./table.js";
+import { describeAction, suitName, suitText } from "./words.js";
 
 const MANY = 12;
 const levelOf = (a) => (a.action === "bid" ? (a.value ?? a.tricks) : undefined);
+const spoken = (a) => describeAction(a).replace(/[♠♥♦♣]/g, (s) => suitName({ "♠": "S", "♥": "H", "♦": "D", "♣": "C" }[s]));
 
 function button(a, act, label) {
-  return h("button", { class: `action action-${a.action}`, dataset: { action: JSON.stringify(a) }, onclick: () => act(a) },
+  const red = a.suit === "H" || a.suit === "D";
+  return h("button", { type: "button", class: `action action-${a.action}${red ? " red-suit" : ""}`, dataset: { action: JSON.stringify(a) },
+                       "aria-label": spoken(a), onclick: () => act(a) },
            label || describeAction(a));
 }
 
@@ -24,21 +30,22 @@ export function renderActions(box, actions, act) {
   const leveled = actions.filter((a) => levelOf(a) !== undefined);
   if (actions.length <= MANY || leveled.length < 2) {
     if (actions.length <= MANY) { for (const a of actions) box.append(button(a, act)); return; }
-    const sel = h("select", { id: "action-select" }, ...actions.map((a, i) => h("option", { value: i }, describeAction(a))));
-    box.append(sel, h("button", { onclick: () => act(actions[Number(sel.value)]) }, "send"));
+    const sel = h("select", { id: "action-select", "aria-label": t("act.choose") }, ...actions.map((a, i) => h("option", { value: i }, describeAction(a))));
+    box.append(sel, h("button", { type: "button", onclick: () => act(actions[Number(sel.value)]) }, t("act.send")));
     return;
   }
   for (const a of actions.filter((x) => !leveled.includes(x))) box.append(button(a, act));
   const levels = [...new Set(leveled.map(levelOf))];
   const bids = h("div", { class: "bids", id: "bid-buttons" });
-  const sel = h("select", { id: "bid-level", title: "bid level" }, ...levels.map((v) => h("option", { value: String(v) }, String(v))));
+  const sel = h("select", { id: "bid-level" }, ...levels.map((v) => h("option", { value: String(v) },
+    typeof v === "number" ? num(v) : describeAction({ action: "bid", value: v }))));
   const fill = () => {
     const at = leveled.filter((a) => String(levelOf(a)) === sel.value);
-    bids.replaceChildren(...at.map((a) => button(a, act, a.suit !== undefined ? `${levelOf(a)} ${suitText(a.suit)}` : `bid ${levelOf(a)}`)));
+    bids.replaceChildren(...at.map((a) => button(a, act, a.suit !== undefined ? suitText(a.suit) : describeAction(a))));
   };
   sel.addEventListener("change", fill);
   fill();
-  box.append(h("div", { class: "bid-picker" }, h("label", {}, "bid ", sel), bids));
+  box.append(h("div", { class: "bid-picker" }, h("label", {}, h("span", {}, t("act.bid_level")), " ", sel), bids));
 }
 
 // A choice of k cards: what is picked so far, and the button that sends it.
@@ -46,13 +53,13 @@ export function renderActions(box, actions, act) {
 export function renderChoice(box, pick, act, clear) {
   const verb = pick.field === "keep" ? "keep" : pick.action.action;
   const n = pick.chosen.size;
-  const send = h("button", { id: "pick-confirm", class: `action action-${pick.action.action}`, disabled: n !== pick.k,
+  const send = h("button", { type: "button", id: "pick-confirm", class: `action action-${pick.action.action}`, disabled: n !== pick.k,
                              onclick: () => act({ ...pick.action, [pick.field]: pick.from.filter((c) => pick.chosen.has(c)) }) },
-                 `${verb} these ${pick.k}`);
+                 t(`pick.send_${verb}`, { count: pick.k }));
   box.replaceChildren(
-    h("div", { class: "pick-help", id: "pick-help" },
-      `Choose ${pick.k} card${pick.k > 1 ? "s" : ""} to ${verb}: ${n} / ${pick.k}`),
-    send, h("button", { class: "link", id: "pick-clear", onclick: clear, disabled: n === 0 }, "clear"));
+    h("div", { class: "pick-help", id: "pick-help", "aria-live": "polite" },
+      t(`pick.help_${verb}`, { count: pick.k }), " ", h("b", {}, `${n} / ${pick.k}`)),
+    send, h("button", { type: "button", class: "link", id: "pick-clear", onclick: clear, disabled: n === 0 }, t("pick.clear")));
 }
 
 // The one legal action that is a choice of several cards, if any: {action, field, k, from}.

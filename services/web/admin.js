@@ -4,6 +4,7 @@
 // only what that seat saw. Every replay read is audited by the server.
 
 import { api, uuid } from "./api.js";
+import { initI18n } from "./i18n.js";
 import { auctionOf, contractText, h, renderTable, scoresOf } from "./table.js";
 
 const KEY = "atout.admin";
@@ -177,4 +178,5 @@ document.addEventListener("keydown", (ev) => {
   if (ev.key === "ArrowRight") go(state.step + 1);
   if (ev.key === "ArrowLeft") go(state.step - 1);
 });
+await initI18n();    // the felt's cards and calls in the browser's language; the admin's own words stay English
 signedIn();

@@ -1,7 +1,9 @@
 // The "Hint" control and the hint counts (docs/web-client.md, "Hints"): drawn from the view
 // (`hints_used`, `hints_limit`) and the last hint asked (GET /v1/matches/{id}/hint).
 
+import { t } from "./i18n.js";
 import { SEATS, describeAction } from "./table.js";
+import { seatText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,7 +19,7 @@ export function renderHint(view, myTurn, hint, busy) {
   box.hidden = !(myTurn && limit > 0);
   const button = $("hint");
   button.disabled = !!current || used >= limit || busy;
-  button.textContent = used >= limit && !current ? "No hints left" : `Hint (${limit - used} left)`;
+  button.textContent = used >= limit && !current ? t("hint.none_left") : t("hint.ask", { count: limit - used });
   const text = $("hint-text");
   text.textContent = current ? `${current.action ? `${describeAction(current.action)}: ` : ""}${current.reason.words}` : "";
   text.dataset.code = current ? current.reason.code : "";
@@ -34,5 +36,5 @@ export function renderHint(view, myTurn, hint, busy) {
   }
   const counts = view.hints_used || {};
   const any = SEATS.some((s) => counts[s]);
-  $("hints-used").textContent = any ? `Hints used: ${SEATS.map((s) => `${s} ${counts[s] || 0}`).join(" · ")}` : "";
+  $("hints-used").textContent = any ? t("hint.used", { counts: SEATS.map((s) => `${seatText(s)} ${counts[s] || 0}`).join(" · ") }) : "";
 }

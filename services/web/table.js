@@ -3,11 +3,13 @@
 // Everything drawn comes from the view the API gave (GET /v1/matches/{id} `table`, or an
 // admin replay step's `view` and `hands`): a face-up card is drawn only when that view holds
 // it, and only face-up cards carry a card code (`data-card`). Shared by the player's page
-// (app.js) and the admin's (admin.js).
+// (app.js) and the admin's (admin.js). Words come from words.js, in the player's language.
 
+import { num, t } from "./i18n.js";
+import { announceText, cardFace, cardName, comboText, contractText, describeAction, seatText, suitText } from "./words.js";
+
+export { contractText, describeAction, suitText };
 export const SEATS = ["N", "E", "S", "W"];
-const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const RANK = { T: "10" };
 
 // --- tiny DOM helpers --------------------------------------------------------------------
 
@@ -24,20 +26,16 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-export function suitText(s) {
-  if (s === null || s === undefined || s === "NT") return "no trump";
-  return SUIT[s] || String(s);
-}
-
-// A face-up card: the only element that carries a card code (`data-card`).
+// A face-up card: the only element that carries a card code (`data-card`). A card that can
+// be played is a button (reachable by Tab and the arrow keys, named for a screen reader).
 export function cardEl(code, extra = {}) {
-  const joker = code === "JK";
-  const rank = joker ? "★" : RANK[code[0]] || code[0];
-  const suit = joker ? "Joker" : SUIT[code[1]] || code[1];
-  const red = joker || code[1] === "H" || code[1] === "D";
-  return h("span", { class: `card${red ? " red" : ""} ${extra.class || ""}`, dataset: { card: code },
-                     title: code, role: extra.onclick ? "button" : null, onclick: extra.onclick },
-           h("span", { class: "rank" }, rank), h("span", { class: "suit" }, suit));
+  const face = cardFace(code);
+  const attrs = { class: `card${face.red ? " red" : ""} ${extra.class || ""}`, dataset: { card: code }, title: cardName(code) };
+  const parts = [h("span", { class: "rank", "aria-hidden": "true" }, face.rank), h("span", { class: "suit", "aria-hidden": "true" }, face.suit)];
+  if (extra.onclick) {
+    return h("button", { ...attrs, type: "button", "aria-label": cardName(code), "aria-pressed": extra.pressed, onclick: extra.onclick }, ...parts);
+  }
+  return h("span", { ...attrs, role: "img", "aria-label": cardName(code) }, ...parts);
 }
 
 export const backEl = (cls = "") => h("span", { class: `card back ${cls}`, "aria-hidden": "true" });
@@ -63,19 +61,10 @@ export function choiceOf(a) {
   return null;
 }
 
-export function describeAction(a) {
-  const rest = Object.entries(a).filter(([k]) => k !== "action" && k !== "seat");
-  const parts = rest.map(([k, v]) => (k === "suit" || k === "trump") ? suitText(v)
-    : Array.isArray(v) ? v.join(" ") : typeof v === "boolean" ? `${k}: ${v ? "yes" : "no"}`
-    : v && typeof v === "object" ? `${k} ${v.choose !== undefined ? v.choose : ""}`
-    : String(v).replace(/_/g, " "));
-  return [a.action, ...parts].join(" ");
-}
-
 export function auctionOf(table) {
   if (!table) return [];
   if (Array.isArray(table.calls)) return table.calls.map((c) => ({ seat: c.seat, text: describeAction(c) }));
-  if (Array.isArray(table.bids)) return table.bids.map(([seat, v]) => ({ seat, text: v === null ? "pass" : `bid ${v}` }));
+  if (Array.isArray(table.bids)) return table.bids.map(([seat, v]) => ({ seat, text: describeAction(v === null ? { action: "pass" } : { action: "bid", value: v }) }));
   if (Array.isArray(table.auction)) return table.auction.map((c) => ({ seat: c.seat, text: describeAction(c) }));
   return [];
 }
@@ -84,36 +73,17 @@ export function auctionOf(table) {
 // coinched or surcoinched it. [] when nobody has bid yet.
 export function auctionState(table) {
   if (!table) return [];
-  const out = [];
-  if (Array.isArray(table.calls)) {
-    let high = -1;
-    table.calls.forEach((c, i) => { if (c.action === "bid") high = i; });
-    if (high < 0) return [];
-    const bid = table.calls[high];
-    out.push(`${bid.value} ${suitText(bid.suit)} by ${bid.seat}`);
-    for (const c of table.calls.slice(high + 1)) {
-      if (c.action === "coinche") out.push(`coinché by ${c.seat}`);
-      if (c.action === "surcoinche") out.push(`surcoinché by ${c.seat}`);
-    }
-  } else if (Array.isArray(table.bids)) {
-    const bids = table.bids.filter(([, v]) => v !== null);
-    if (bids.length) { const [seat, v] = bids[bids.length - 1]; out.push(`bid ${v} by ${seat}`); }
-  } else if (Array.isArray(table.auction)) {
-    const bids = table.auction.filter((c) => c.action === "bid");
-    if (bids.length) out.push(`${describeAction(bids[bids.length - 1]).replace(/^bid /, "")} by ${bids[bids.length - 1].seat}`);
+  const calls = Array.isArray(table.calls) ? table.calls : Array.isArray(table.auction) ? table.auction
+    : Array.isArray(table.bids) ? table.bids.map(([seat, v]) => (v === null ? { seat, action: "pass" } : { seat, action: "bid", value: v })) : [];
+  let high = -1;
+  calls.forEach((c, i) => { if (c.action === "bid") high = i; });
+  if (high < 0) return [];
+  const out = [t("glance.high_bid", { bid: describeAction(calls[high]), seat: seatText(calls[high].seat) })];
+  for (const c of calls.slice(high + 1)) {
+    if (c.action === "coinche") out.push(t("glance.coinched_by", { seat: seatText(c.seat) }));
+    if (c.action === "surcoinche") out.push(t("glance.surcoinched_by", { seat: seatText(c.seat) }));
   }
   return out;
-}
-
-export function contractText(c) {
-  if (!c) return "";
-  const bits = [`${c.seat}${c.team ? ` (${c.team})` : ""}:`];
-  if (c.contract && c.contract !== "tricks") bits.push(String(c.contract).replace("_", " "));
-  else bits.push(suitText(c.trump));
-  if (c.value !== undefined && c.value !== null) bits.push(String(c.value));
-  if (c.tricks) bits.push(`${c.tricks} tricks`);
-  if (c.multiplier && c.multiplier > 1) bits.push(c.multiplier === 2 ? "coinché" : "surcoinché");
-  return bits.join(" ");
 }
 
 export function scoresOf(table) {
@@ -123,9 +93,30 @@ export function scoresOf(table) {
 
 export function dealScoreOf(table) {
   if (!table) return null;
-  if (table.points && Object.keys(table.points).length) return { label: "card points", values: table.points };
-  if (table.tricks_won) return { label: "tricks", values: table.tricks_won };
+  if (table.points && Object.keys(table.points).length) return { label: t("table.card_points"), values: table.points };
+  if (table.tricks_won) return { label: t("table.tricks"), values: table.tricks_won };
   return null;
+}
+
+export const trumpOf = (table) => (table && table.contract ? table.contract.trump || null : null);
+
+// A hand in the order players hold it: by suit, trumps first when known, colours
+// alternating, each suit from the highest card down (Belote's own order in trumps).
+const SUITS = ["S", "H", "C", "D"];
+const PLAIN = "AKQJT98765432";
+const BELOTE_TRUMP = "J9ATKQ87";
+const BELOTE_PLAIN = "ATKQJ987";
+export function sortHand(cards, trump, game) {
+  let suits = SUITS;
+  if (trump && SUITS.includes(trump)) {        // the trumps, then the colours alternating
+    const red = (x) => x === "H" || x === "D";
+    const other = SUITS.filter((x) => red(x) !== red(trump));
+    const same = SUITS.find((x) => x !== trump && red(x) === red(trump));
+    suits = [trump, other[0], same, other[1]];
+  }
+  const order = (c) => (game === "belote" ? (c[1] === trump ? BELOTE_TRUMP : BELOTE_PLAIN) : PLAIN);
+  const key = (c) => (c === "JK" ? [-1, 0] : [suits.indexOf(c[1]), order(c).indexOf(c[0])]);
+  return [...cards].sort((a, b) => { const [x, y] = [key(a), key(b)]; return x[0] - y[0] || x[1] - y[1]; });
 }
 
 // --- what each game shows beside the hands ------------------------------------------------
@@ -141,25 +132,25 @@ function seatExtras(table, seat, bottom) {
   // Belote: the combinations shown at trick 2 (§2.7.4), then kept in view for the deal
   if (Array.isArray(table.combinations_shown) && table.phase === "play") {
     for (const c of table.combinations_shown.filter((x) => x.seat === seat)) {
-      out.push(group(`${c.kind} (${c.value})`, c.cards.map((x) => mini(x)), "combination"));
+      out.push(group(`${comboText(c.kind)} (${num(c.value)})`, c.cards.map((x) => mini(x)), "combination"));
     }
   }
   // Cinch: face-up non-trumps (minus those given back when the stock ran out), trumps shown
   if (Array.isArray(table.discards) && table.game === "cinch") {
     const reused = new Set((table.reused || []).map(([, c]) => c));
     const faceUp = table.discards.filter(([s, c]) => s === seat && !reused.has(c)).map(([, c]) => c);
-    if (faceUp.length) out.push(group("face up", faceUp.map((c) => mini(c)), "discards"));
+    if (faceUp.length) out.push(group(t("shown.face_up"), faceUp.map((c) => mini(c)), "discards"));
     const back = (table.reused || []).filter(([s]) => s === seat).map(([, c]) => c);
-    if (back.length) out.push(group("took back", back.map((c) => mini(c)), "reused"));
+    if (back.length) out.push(group(t("shown.took_back"), back.map((c) => mini(c)), "reused"));
     const shown = (table.shown || []).filter(([s]) => s === seat).map(([, c]) => c);
-    if (shown.length) out.push(group("trumps shown", shown.map((c) => mini(c)), "trumps-shown"));
-    if (seat === table.dealer && table.buried) out.push(group(`buried ${table.buried}`,
+    if (shown.length) out.push(group(t("shown.trumps_shown"), shown.map((c) => mini(c)), "trumps-shown"));
+    if (seat === table.dealer && table.buried) out.push(group(t("shown.buried", { count: table.buried }),
       table.seat === seat && table.buried_cards ? table.buried_cards.map((c) => mini(c, "buried"))
         : Array.from({ length: table.buried }, () => backEl("mini")), "buried"));
   }
   // Five Hundred: the contractor's own discards (the view gives them to him alone)
   if (seat === bottom && table.game === "five_hundred" && table.discarded && table.discarded.length) {
-    out.push(group("your discards", table.discarded.map((c) => mini(c)), "discarded"));
+    out.push(group(t("shown.your_discards"), table.discarded.map((c) => mini(c)), "discarded"));
   }
   return out;
 }
@@ -167,18 +158,20 @@ function seatExtras(table, seat, bottom) {
 function seatBadges(table, seat) {
   const badges = [];
   if (!table) return badges;
-  if (table.dealer === seat) badges.push(h("span", { class: "badge" }, "dealer"));
+  if (table.dealer === seat) badges.push(h("span", { class: "badge" }, t("badge.dealer")));
   if (table.contract && table.contract.seat === seat) badges.push(h("span", { class: "badge gold contract" }, contractText(table.contract)));
-  if (table.sitting_out === seat) badges.push(h("span", { class: "badge" }, "sits out"));
+  if (table.sitting_out === seat) badges.push(h("span", { class: "badge" }, t("badge.sits_out")));
   // Belote: the kind said at trick 1, and belote / rebelote
   if (table.declared && table.declared[seat] && !(table.combinations_shown || []).length && (table.tricks || []).length === 0) {
-    badges.push(h("span", { class: "badge declared" }, `declares ${table.declared[seat]}`));
+    badges.push(h("span", { class: "badge declared" }, t("badge.declares", { kind: comboText(table.declared[seat]) })));
   }
-  for (const [s, word] of table.announces || []) if (s === seat) badges.push(h("span", { class: "badge gold announce" }, word));
+  for (const [s, word] of table.announces || []) {
+    if (s === seat) badges.push(h("span", { class: "badge gold announce", dataset: { word } }, announceText(word)));
+  }
   // Belote coinche: who coinched or surcoinched during the auction
   if (table.phase === "auction") {
     for (const c of table.calls || []) if (c.seat === seat && (c.action === "coinche" || c.action === "surcoinche")) {
-      badges.push(h("span", { class: "badge red" }, c.action === "coinche" ? "coinche!" : "surcoinche!"));
+      badges.push(h("span", { class: "badge red", dataset: { word: c.action } }, `${describeAction(c)}!`));
     }
   }
   return badges;
@@ -191,27 +184,41 @@ function centrePile(table, opts) {
   const items = [];
   if (table.phase === "auction") {
     const st = auctionState(table);
-    if (st.length) items.push(h("div", { class: "auction-state" }, ...st.map((t) => h("div", {}, t))));
+    if (st.length) items.push(h("div", { class: "auction-state" }, ...st.map((x) => h("div", {}, x))));
   }
   if (table.turn_up && table.phase === "auction") {
-    items.push(h("div", { class: "turn-up" }, h("small", {}, "turn-up"), cardEl(table.turn_up)));
+    items.push(h("div", { class: "turn-up" }, h("small", {}, t("shown.turn_up")), cardEl(table.turn_up)));
   }
   if (table.game === "five_hundred" && table.kitty_size) {
-    items.push(group("kitty", Array.from({ length: table.kitty_size }, () => backEl("mini")), "kitty"));
+    items.push(group(t("term.kitty"), Array.from({ length: table.kitty_size }, () => backEl("mini")), "kitty"));
   }
   if (table.game === "five_hundred" && table.phase === "discard" && opts.kitty && opts.kitty.size) {
-    items.push(h("div", { class: "kitty-note" }, "the kitty's cards are marked in your hand"));
+    items.push(h("div", { class: "kitty-note" }, t("shown.kitty_marked")));
   }
   if (table.game === "cinch" && Array.isArray(table.stock)) {
-    items.push(group("the pack", table.stock.map((code) => {
+    items.push(group(t("shown.the_pack"), table.stock.map((code) => {
       const pick = opts.playable && opts.playable.has(code);
-      return cardEl(code, { class: `${pick ? "legal" : ""} ${opts.chosen && opts.chosen.has(code) ? "chosen" : ""}`,
+      const chosen = opts.chosen && opts.chosen.has(code);
+      return cardEl(code, { class: `${pick ? "legal" : ""} ${chosen ? "chosen" : ""}`, pressed: pick ? String(!!chosen) : null,
                             onclick: pick && opts.onCard ? () => opts.onCard(code) : null });
     }), "stock"));
   } else if (table.game === "cinch" && table.stock_size && table.phase !== "auction") {
-    items.push(group(`stock ${table.stock_size}`, [backEl("mini")], "stock"));
+    items.push(group(t("shown.stock", { count: table.stock_size }), [backEl("mini")], "stock"));
   }
   return items.length ? h("div", { class: "pile" }, ...items) : null;
+}
+
+// Arrow keys move between the playable cards of a hand (one Tab stop for the hand).
+function arrowKeys(hand) {
+  const buttons = [...hand.querySelectorAll("button.card")];
+  buttons.forEach((b, i) => b.setAttribute("tabindex", i === 0 ? "0" : "-1"));
+  hand.addEventListener("keydown", (ev) => {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[ev.key];
+    if (!step) return;
+    const i = buttons.indexOf(document.activeElement);
+    const next = buttons[(i + step + buttons.length) % buttons.length];
+    if (next) { ev.preventDefault(); buttons.forEach((b) => b.setAttribute("tabindex", "-1")); next.setAttribute("tabindex", "0"); next.focus(); }
+  });
 }
 
 // --- the table ----------------------------------------------------------------------------
@@ -220,8 +227,9 @@ function centrePile(table, opts) {
 // the bottom), `hands` ({seat: cards} shown face up: my hand, or every hand for an admin),
 // `playable` (Set of my cards that can be clicked: legal cards, or the cards of a choice),
 // `chosen` (Set of cards picked for a choice), `kitty` (Set: my cards that came from the
-// kitty), `onCard(code)`, `names` ({seat: label}), `toAct`.
+// kitty), `onCard(code)`, `names` ({seat: label}), `toAct`, `game`.
 export function renderTable(root, table, opts = {}) {
+  const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.card : null;
   root.replaceChildren();
   const bottom = opts.bottom || "S";
   const i = SEATS.indexOf(bottom);
@@ -229,41 +237,59 @@ export function renderTable(root, table, opts = {}) {
   const toAct = new Set(opts.toAct || (table && table.turn ? [table.turn] : []));
   const hands = opts.hands || {};
   const plays = trickPlays(table && table.trick);
-  const lastTrick = table && Array.isArray(table.tricks) && table.tricks.length ? table.tricks[table.tricks.length - 1] : null;
-  const shownPlays = plays.length ? plays : trickPlays(lastTrick);
   const exposed = (table && table.exposed) || {};
   const chosen = opts.chosen || new Set();
   const kitty = opts.kitty || new Set();
+  const trump = trumpOf(table);
 
   for (const [place, seat] of Object.entries(places)) {
     const faceUp = hands[seat] || exposed[seat] || null;
     const size = table && table.hand_sizes ? table.hand_sizes[seat] : undefined;
     let cards;
     if (faceUp) {
-      cards = faceUp.map((code) => {
+      cards = sortHand(faceUp, trump, opts.game || (table && table.game)).map((code) => {
         const mine = seat === bottom && opts.playable;
         const playable = mine && opts.playable.has(code);
         const cls = [playable ? "legal" : mine ? "dim" : "", chosen.has(code) && seat === bottom ? "chosen" : "",
-                     kitty.has(code) && seat === bottom ? "from-kitty" : ""].join(" ");
-        return cardEl(code, { class: cls, onclick: playable && opts.onCard ? () => opts.onCard(code) : null });
+                     kitty.has(code) && seat === bottom ? "from-kitty" : "", trump && code[1] === trump ? "trump" : ""].join(" ");
+        return cardEl(code, { class: cls, pressed: playable && opts.chosen ? String(chosen.has(code)) : null,
+                              onclick: playable && opts.onCard ? () => opts.onCard(code) : null });
       });
     } else {
       cards = Array.from({ length: size || 0 }, () => backEl());
     }
     const extras = seatExtras(table, seat, bottom);
+    const name = (opts.names && opts.names[seat]) || "";
+    const hand = h("div", { class: `hand${faceUp ? " face-up" : ""}`, dataset: { seat }, role: faceUp ? "group" : null,
+                            "aria-label": faceUp ? t("table.hand_of", { seat: seatText(seat) }) : null }, ...cards);
+    arrowKeys(hand);
     root.append(h("div", { class: `seat seat-${place}${toAct.has(seat) ? " to-act" : ""}`, dataset: { seat } },
-      h("div", { class: "seat-name" }, h("strong", {}, seat), " ", (opts.names && opts.names[seat]) || "", ...seatBadges(table, seat)),
-      h("div", { class: `hand${faceUp ? " face-up" : ""}`, dataset: { seat } }, ...cards),
+      h("div", { class: "seat-name" }, h("strong", {}, seatText(seat)), " ", name,
+        toAct.has(seat) ? h("span", { class: "badge turn" }, t("badge.turn")) : null, ...seatBadges(table, seat),
+        !faceUp && size ? h("span", { class: "count", "aria-label": t("table.cards_held", { count: size }) }, `×${num(size)}`) : null),
+      h("div", { class: "hand-wrap" }, hand),
       extras.length ? h("div", { class: "seat-extras", dataset: { seat } }, ...extras) : null));
   }
 
-  const centre = h("div", { class: `trick${plays.length ? "" : " last"}`, id: "trick" });
+  const centre = h("div", { class: "trick", id: "trick", role: "group", "aria-label": t("table.trick") });
   for (const [place, seat] of Object.entries(places)) {
-    const play = shownPlays.find(([s]) => s === seat);
+    const play = plays.find(([s]) => s === seat);
     centre.append(h("div", { class: `slot slot-${place}` }, play ? cardEl(play[1]) : null));
   }
-  if (!plays.length && lastTrick) centre.append(h("div", { class: "trick-note" }, `last trick: ${lastTrick.winner || "?"}`));
   root.append(centre);
   const pile = centrePile(table, { ...opts, chosen });
   if (pile) root.append(pile);
+  if (focused) {
+    const again = root.querySelector(`button.card[data-card="${focused}"]`);
+    if (again) again.focus();
+  }
+}
+
+// The last trick, drawn on request: who played what, and who took it.
+export function lastTrickEl(table) {
+  const tricks = table && Array.isArray(table.tricks) ? table.tricks : [];
+  const last = tricks.length ? tricks[tricks.length - 1] : null;
+  if (!last) return h("p", {}, t("table.no_trick_yet"));
+  return h("div", {}, h("p", {}, t("table.taken_by", { seat: seatText(last.winner) })),
+    h("div", { class: "last-cards" }, ...trickPlays(last).map(([s, c]) => h("div", { class: "last-play" }, h("small", {}, seatText(s)), cardEl(c, { class: "mini" })))));
 }

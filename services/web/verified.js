@@ -4,6 +4,7 @@
 // each match, and fresh ones for every renewed chain.
 
 import { freshEntropy, verifyRecord } from "./fair.js";
+import { num, t } from "./i18n.js";
 import { h } from "./table.js";
 
 const ENTROPY_KEY = "atout.entropy";
@@ -36,8 +37,7 @@ export async function verifyDeals(state, call, say) {
       giveFreshEntropy(state, call, say);
     } catch (err) {
       if (id !== state.matchId) return;
-      state.fair = { error: err.code === "board_sealed" ? "sealed until the round closes at every table"
-                                                       : `record not readable: ${err.code || err.message}` };
+      state.fair = { error: err.code === "board_sealed" ? t("fair.sealed") : t("fair.unreadable", { code: err.code || err.message }) };
     } finally {
       state.verifying = null;
       renderFair(state);
@@ -52,17 +52,17 @@ export function renderFair(state) {
   if (!mark || !list) return;
   const fair = state.fair;
   const shuffled = fair && fair.deals ? fair.deals.filter((d) => !d.imported) : [];
-  if (!fair) { mark.dataset.state = "pending"; mark.textContent = "fair deal: checking…"; }
-  else if (fair.error) { mark.dataset.state = "unknown"; mark.textContent = `fair deal: ${fair.error}`; }
+  if (!fair) { mark.dataset.state = "pending"; mark.textContent = t("fair.checking"); }
+  else if (fair.error) { mark.dataset.state = "unknown"; mark.textContent = t("fair.error", { error: fair.error }); }
   else if (!fair.ok) {
     const bad = fair.deals.filter((d) => !d.ok);
     mark.dataset.state = "failed";
-    mark.textContent = `✗ DEAL VERIFICATION FAILED — deal ${bad.map((d) => d.deal ?? d.position + 1).join(", ")}: `
-      + [...new Set(bad.flatMap((d) => d.failed))].join(", ");
-  } else if (!shuffled.length) { mark.dataset.state = "none"; mark.textContent = "fair deal: no deal finished yet"; }
+    mark.textContent = t("fair.failed", { deals: bad.map((d) => d.deal ?? d.position + 1).join(", "),
+                                          checks: [...new Set(bad.flatMap((d) => d.failed))].join(", ") });
+  } else if (!shuffled.length) { mark.dataset.state = "none"; mark.textContent = t("fair.none_yet"); }
   else {
     mark.dataset.state = "verified";
-    mark.textContent = `✓ ${shuffled.length} deal${shuffled.length === 1 ? "" : "s"} verified${fair.tip_checked ? "" : " (links only: no tip)"}`;
+    mark.textContent = t(fair.tip_checked ? "fair.verified" : "fair.verified_links", { count: shuffled.length });
   }
   mark.dataset.verified = String(shuffled.filter((d) => d.ok).length);
   const link = $("verify-link");
@@ -70,8 +70,8 @@ export function renderFair(state) {
   list.replaceChildren(...(fair && fair.deals ? fair.deals : []).map((d) => h("li", {
     dataset: { deal: String(d.deal ?? ""), verified: String(d.ok), imported: String(!!d.imported) },
     class: d.ok ? "verified" : "failed" },
-    d.imported ? `deal ${d.position + 1}: imported, not shuffled`
-      : d.ok ? `deal ${d.deal} ✓ verified` : `deal ${d.deal ?? "?"} ✗ FAILED: ${d.failed.join(", ")}`)));
+    d.imported ? t("fair.deal_imported", { deal: num(d.position + 1) })
+      : d.ok ? t("fair.deal_verified", { deal: num(d.deal) }) : t("fair.deal_failed", { deal: d.deal ?? "?", checks: d.failed.join(", ") }))));
 }
 
 // A renewed chain takes only entropy given after its tip was published: give fresh words, once
@@ -84,6 +84,6 @@ export async function giveFreshEntropy(state, call, say) {
   try {
     await call("PUT", `/v1/matches/${id}/seats/${seat}/entropy`, { entropy });
     rememberEntropy(id, entropy);
-  } catch (err) { say(`entropy for chain ${chain}: ${err.code}: ${err.message}`, "error"); }
+  } catch (err) { say(t("fair.entropy_error", { chain, code: err.code, message: err.message }), "error"); }
 }
 

@@ -35,7 +35,7 @@ async def test_register_me_revoke(client) -> None:
     player = await register(client, "Ada")
     assert player.token.startswith("atk_") and len(player.token) > 40
     me = await client.get("/v1/players/me", headers=player.headers)
-    assert me.json() == {"player_id": player.player_id, "name": "Ada", "role": "player"}
+    assert me.json() == {"player_id": player.player_id, "name": "Ada", "role": "player", "locale": None}
     assert (await client.get("/v1/players/me")).json()["code"] == "unauthorized"
     assert (await client.delete("/v1/players/me/token", headers=player.headers)).status_code == 204
     revoked = await client.get("/v1/players/me", headers=player.headers)
@@ -45,6 +45,22 @@ async def test_register_me_revoke(client) -> None:
     typed = await client.post("/v1/players", json={"name": 7})
     assert (typed.status_code, typed.json()["code"], typed.json()["details"]["field"]) == (400, "invalid_field",
                                                                                           "$.name")
+
+
+async def test_a_player_keeps_the_language_he_chose(client) -> None:
+    player, other = await register(client, "Zofia"), await register(client, "Ivan")
+    for locale in ("pl", "pl", "ru", None, "fr"):       # the same again answers the same
+        kept = await client.patch("/v1/players/me", json={"locale": locale}, headers=player.headers)
+        assert (kept.status_code, kept.json()["locale"]) == (200, locale)
+        assert (await client.get("/v1/players/me", headers=player.headers)).json()["locale"] == locale
+    for bad in ({"locale": "de"}, {"locale": "FR"}, {"locale": 3}, {}, {"locale": "fr", "name": "x"}):
+        refused = await client.patch("/v1/players/me", json=bad, headers=player.headers)
+        assert (refused.status_code, refused.json()["code"]) == (400, "invalid_field"), (bad, refused.text)
+    assert (await client.get("/v1/players/me", headers=player.headers)).json()["locale"] == "fr"
+    assert (await client.get("/v1/players/me", headers=other.headers)).json()["locale"] is None
+    public = (await client.get(f"/v1/players/{player.player_id}", headers=other.headers)).json()
+    assert "locale" not in public                        # a preference, not a public datum
+    assert (await client.patch("/v1/players/me", json={"locale": "fr"})).status_code == 401
 
 
 async def test_roles_admin_cli_and_erasure(client, database_url: str) -> None:

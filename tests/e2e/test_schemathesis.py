@@ -64,8 +64,9 @@ def test_schemathesis_finds_no_5xx_and_no_answer_outside_the_document(own_databa
     assert result["server_errors"] == 0, summary
     assert result["schema_violations"] == 0, summary
     assert result["refused_valid_unexplained"] == 0, summary
-    # negative_data_rejection (a schema-invalid request accepted) is reported, not asserted, since
-    # the routes landed at 14:40 (ratings, paging) give some: see /work/notes/fuzz.md.
+    # No schema-invalid request is accepted: the document is as strict as the validation
+    # (the message shows the requests that were).
+    assert result["failures"].get("negative_data_rejection", 0) == 0, result["examples"].get("negative_data_rejection")
     # The stateful phase ran real sequences: create -> (seat) -> act on the match it made.
     assert result["act"].get("real_match", 0) >= 1, summary
     assert '"level": "error"' not in server_log, server_log[-3000:]

@@ -1,7 +1,8 @@
 """The web client's "Hint" button in a real browser (headless Chromium, Playwright).
 
-A guest plays a one-deal Belote match against three `bot:basic` bots (a real worker plays
-them). At her turns the Hint button is offered; clicking it shows the expert's suggestion
+A guest plays a three-deal Belote match against three `bot:basic` bots (a real worker plays
+them): three deals, so that a deal all four pass twice (thrown in, as the rules say) leaves
+her decisions enough to ask all her hints. At her turns the Hint button is offered; clicking it shows the expert's suggestion
 and its reason in words — exactly what the hint stream recorded for her seat — and marks
 the suggested card or button, which she then clicks. The counts shown are every seat's;
 a spectator gets no button and no hint's words. Off her turn there is no button.
@@ -29,7 +30,7 @@ async def test_the_hint_button_shows_the_expert_s_choice_and_why(web_system, web
     await page.wait_for_selector("#screen-lobby:not([hidden])")
     await page.select_option("#create-game", "belote")
     await page.select_option("#create-variant", "classic")
-    await page.fill("#create-deals", "1")
+    await page.fill("#create-deals", "3")
     for seat in "NEW":
         await page.select_option(f"select[data-seat={seat}]", "bot:basic")
     await page.select_option("select[data-seat=S]", "me")

@@ -70,7 +70,8 @@ def processes() -> dict:
 
 def test_the_features_are_the_literal_list(processes) -> None:
     assert processes["features"] == ["site", "players", "matches", "hints", "live streams", "bots and clocks",
-                                     "tournaments", "disputes", "suspended matches", "account stream", "ratings"]
+                                     "tournaments", "disputes", "suspended matches", "account stream", "ratings",
+                                     "invitations", "follow and block", "chat"]
 
 
 def test_the_api_mounts_every_declared_route(processes) -> None:
@@ -81,14 +82,19 @@ def test_the_api_mounts_every_declared_route(processes) -> None:
     for path in ("/healthz", "/metrics", "/v1/players", "/v1/matches/{match_id:str}/actions",
                  "/v1/matches/{match_id:str}/ws", "/v1/tournaments/{tournament_id:str}/live",
                  "/v1/admin/disputes", "/v1/matches/{match_id:str}/disputes", "/v1/matches/{match_id:str}/hint",
-                 "/v1/admin/matches/suspended", "/v1/stream/me", "/v1/stream/me/ws"):
+                 "/v1/admin/matches/suspended", "/v1/stream/me", "/v1/stream/me/ws",
+                 "/v1/matches/{match_id:str}/invitations", "/v1/invitations/{invitation_id:str}/accept",
+                 "/v1/players/me/following/tables", "/v1/players/me/blocks",
+                 "/v1/matches/{match_id:str}/chat", "/v1/matches/{match_id:str}/chat/stream",
+                 "/v1/matches/{match_id:str}/chat/ws"):
         assert path in paths, path
     assert processes["lifespans"] >= 1                     # the live streams' fan-out
 
 
 def test_the_projector_runs_every_declared_projection(processes) -> None:
     assert processes["projections"] == ["match_summaries", "lobby", "hand_records", "publisher", "bot_turns",
-                                        "tournament_standings", "disputes", "ratings", "account_events"]
+                                        "tournament_standings", "disputes", "ratings", "invitations", "social_ties",
+                                        "chat_publisher", "chat_reports", "account_events"]
 
 
 def test_the_worker_and_beat_run_every_declared_task(processes) -> None:

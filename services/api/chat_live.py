@@ -1,0 +1,275 @@
+"""The live table chat: `GET /v1/matches/{id}/chat/stream` (SSE or NDJSON) and `WS …/chat/ws`.
+
+The match streams' conventions (services/api/live.py): auth by header or a WebSocket's first
+`{"type":"auth","token":…}`, `after=` to resume, SSE ids are versions and `Last-Event-ID`
+counts as `after`, every message has `type` and `version` — here the chat stream's version,
+not the match's. First `{"type":"snapshot","version":V,"view":{…}}` (where the reader writes,
+whether free text is his now, the presets), then with `after=` the messages after it, then
+live `{"type":"event","version":V,"event":{"type":"chat_message",…}}`, `"event": null` for a
+message this reader may not read. The stream does not end with the match (the chat goes on);
+`resync` (WebSocket 4008) when it falls behind or its reader sat down (reason `seated`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import msgspec
+from litestar import Request, WebSocket, get, websocket
+from litestar.exceptions import HTTPException, WebSocketDisconnect
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import Example
+from litestar.params import FromPath, FromQuery
+from litestar.response import Stream
+
+from infra.fanout import Dropped
+from services import chat as chats
+from services.api import asyncapi as A
+from services.api.asyncapi import Channel, Message
+from services.api.errors import ApiError
+from services.api.live import (
+    KEEPALIVE,
+    NDJSON,
+    SSE,
+    STUCK_SENDER,
+    WS_FORBIDDEN,
+    WS_INVALID,
+    WS_NOT_FOUND,
+    WS_TRY_LATER,
+    WS_UNAUTHORIZED,
+    _bearer,
+    _ending,
+    _error,
+    _follow_caller,
+    _frame_ndjson,
+    _frame_sse,
+    _refusal,
+    _ws_token,
+)
+from services.api.live_deps import Unauthorized, live_deps, until_disconnect
+from services.api.schemas import BEARER, AfterOrNone, PathStr, live_params
+from services.chat_session import ChatSession
+from services.matches import UnknownMatch
+from services.tables import Refused
+from services.visibility import seat_of
+
+EXAMPLE = ('{"type":"snapshot","version":2,"view":{"match_id":"5b0c1f9e-…","status":"playing","phase":"playing",'
+           '"seat":"E","channel":"table","free_text":false,"presets":["hello","well_played"],"max_text":280,'
+           '"version":2}}\n'
+           '{"type":"event","version":3,"event":{"type":"chat_message","message_id":"2c9a…","channel":"table",'
+           '"player_id":"0f8e…","name":"Ada","seat":"N","preset":"well_played","text":null,"phase":"playing",'
+           '"match_version":41,"at":"2026-12-01T14:03:10.120+00:00"}}\n'
+           '{"type":"event","version":4,"event":null}\n')
+
+
+# --- the messages, for the AsyncAPI document -------------------------------------------------
+
+class ChatView(msgspec.Struct):
+    match_id: str
+    status: str
+    phase: str                  # waiting, playing, over
+    seat: str | None            # the reader's seat; None: a spectator
+    channel: str                # where he writes: table (a seat) or spectators
+    free_text: bool             # False for a seat while the match is played: presets only
+    presets: list[str]
+    max_text: int
+    version: int
+
+
+class ChatSnapshot(msgspec.Struct, tag_field="type", tag="snapshot"):
+    """A chat stream's first message: where the reader writes, at the chat's `version`."""
+
+    version: int
+    view: ChatView
+
+
+class ChatMessage(msgspec.Struct, tag_field="type", tag="chat_message"):
+    message_id: str
+    channel: str                # table or spectators
+    player_id: str
+    name: str | None            # None once the player is erased
+    seat: str | None
+    preset: str | None          # a catalogue code (clients translate it), or
+    text: str | None            # free text
+    phase: str                  # the match's when it was sent: waiting, playing, over
+    match_version: int
+    at: str
+
+
+class ChatEvent(msgspec.Struct, tag_field="type", tag="event"):
+    """One message with its chat-stream version; `event` null for one this reader may not read."""
+
+    version: int
+    event: ChatMessage | None
+
+
+CHANNELS = (
+    Channel("chatSocket", "/v1/matches/{match_id}/chat/ws", "ws",
+            "A match's table chat as the caller may read it: the snapshot, then every message (null for one he may "
+            "not read); versions are the chat stream's. Closes 4401 unauthorized, 4403 board_sealed, 4404 "
+            "unknown_match, 4008 resync (reason seated: reconnect as the seat), 1013 unavailable (docs/chat.md).",
+            (Message("chatSnapshot", ChatSnapshot, "where the reader writes, and the presets"),
+             Message("chatEvent", ChatEvent, "one chat message, or null"), A.ERROR), (A.AUTH,), 
+            {"after": "resume: only the messages after this chat version follow the snapshot"}),
+    Channel("chatStream", "/v1/matches/{match_id}/chat/stream", "http",
+            "The same messages as chatSocket on SSE or NDJSON (by Accept); SSE ids are versions and Last-Event-ID "
+            "counts as after.",
+            (Message("chatSnapshot", ChatSnapshot, "where the reader writes, and the presets"),
+             Message("chatEvent", ChatEvent, "one chat message, or null"), A.ERROR), (),
+            {"after": "resume: only the messages after this chat version follow the snapshot"}),
+)
+
+
+# --- sessions ---------------------------------------------------------------------------------
+
+async def _session(app: Any, deps: Any, match_id: str, principal: Any, after: int | None, route: str) -> ChatSession:
+    """Raises UnknownMatch, Refused (403), or the fan-out's errors."""
+    runtime = app.state.runtime
+    service = chats.ChatService(runtime)
+    state, reader = await service.reader(match_id, principal, route)
+
+    async def seated_now() -> bool:
+        return seat_of(await runtime.matches.load(match_id), principal.player_id) is not None
+
+    async def blocked_among(senders: list[str]) -> frozenset[str]:
+        return await chats.blocked_among(runtime, principal.player_id, senders)
+
+    session = ChatSession(deps.fanout, service, state, reader, after, seated_now, blocked_among)
+    await session.open()
+    deps.sessions.add(session)    # drained with the match streams at shutdown
+    return session
+
+
+@websocket("/v1/matches/{match_id:str}/chat/ws", name="chat_ws")
+async def chat_ws(socket: WebSocket, match_id: FromPath[str], after: FromQuery[str | None] = None) -> None:
+    await socket.accept()
+    try:
+        version = live_params("match_id", match_id, after)
+    except ApiError as bad:
+        await socket.send_data(_error(bad.code, bad.detail, bad.details))
+        await socket.close(WS_INVALID, bad.code)
+        return
+    deps = await live_deps(socket.app)
+    token = None
+    try:
+        token = await _ws_token(socket)
+        principal = await deps.principal(token)
+        session = await _session(socket.app, deps, match_id, principal, version, "chat_ws")
+    except Unauthorized as exc:
+        await socket.send_data(_error("unauthorized", str(exc)))
+        await socket.close(WS_UNAUTHORIZED, "unauthorized")
+        return
+    except Refused as refused:
+        await socket.send_data(_error(refused.code, refused.message, {"match_id": match_id}))
+        await socket.close(WS_FORBIDDEN, refused.code)
+        return
+    except UnknownMatch:
+        await socket.send_data(_error("unknown_match", f"no match {match_id!r}", {"match_id": match_id}))
+        await socket.close(WS_NOT_FOUND, "unknown_match")
+        return
+    except (TimeoutError, Dropped, ConnectionError, OSError) as exc:
+        await socket.send_data(_error("unavailable", f"live updates are unavailable: {exc}"))
+        await socket.close(WS_TRY_LATER, "unavailable")
+        return
+    except WebSocketDisconnect:
+        return
+    deps.opened("websocket", 1)
+    watcher = asyncio.create_task(until_disconnect(socket))
+    sender = asyncio.create_task(_send_all(socket, session))
+
+    def dropped(reason: str) -> None:
+        deps.dropped("websocket")
+        asyncio.get_running_loop().call_later(STUCK_SENDER, lambda: sender.done() or sender.cancel())
+
+    assert session.client is not None
+    session.client.on_drop = dropped
+    followed = _follow_caller(deps, session, match_id, token, principal)
+    try:
+        done, _ = await asyncio.wait({watcher, sender}, return_when=asyncio.FIRST_COMPLETED)
+        if sender in done and not sender.cancelled() and sender.exception() is None:
+            reason = sender.result()
+            code = _ending(session, reason)[0]  # type: ignore[arg-type]
+            await socket.close(code, reason if code != 4008 else "resync")
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
+    finally:
+        if followed is not None:
+            deps.guard.forget(followed)
+        for task in (watcher, sender):
+            task.cancel()
+        await asyncio.gather(watcher, sender, return_exceptions=True)
+        deps.opened("websocket", -1)
+        await session.close()
+
+
+async def _send_all(socket: WebSocket, session: ChatSession) -> str:
+    """Send until the client is dropped; the reason."""
+    try:
+        async for message in session.messages():
+            await socket.send({"type": "websocket.send", "text": message.decode()})  # type: ignore[union-attr]
+    except Dropped as exc:
+        reason = str(exc) or "resync"
+        await socket.send_data(_ending(session, reason)[1])  # type: ignore[arg-type]
+        return reason
+    return "ended"
+
+
+@get("/v1/matches/{match_id:str}/chat/stream", name="chat_stream", tags=["live"], security=BEARER,
+     summary="The match's chat, live (SSE or NDJSON by Accept)",
+     responses={200: ResponseSpec(data_container=str, media_type=NDJSON, generate_examples=False,
+                                  description="One JSON message a line (SSE events with Accept: text/event-stream): "
+                                              "a snapshot, then the chat's messages (docs/chat.md)",
+                                  examples=[Example(summary="snapshot, then messages", value=EXAMPLE)]),
+                400: _refusal("A bad `after`", ("invalid_field", "after must be an integer from 0 to 2^53")),
+                401: _refusal("No token, or an unknown or revoked one",
+                              ("unauthorized", "this token is unknown or was revoked")),
+                403: _refusal("Not for this reader: a sealed tournament table, or a privileged read while playing "
+                              "in its tournament", ("board_sealed", "a tournament board is shown only to its seats"),
+                              ("privileged_while_playing", "you read only what your seat may see")),
+                404: _refusal("No such match", ("unknown_match", "no match '5b0c1f9e-…'")),
+                503: _refusal("Live updates (Redis) or the database cannot be reached; retry after Retry-After",
+                              ("unavailable", "live updates are unavailable: Connection refused"))})
+async def chat_stream(request: Request, match_id: PathStr, after: AfterOrNone = None) -> Stream:
+    """SSE when `Accept` names `text/event-stream`, else NDJSON. On SSE a `Last-Event-ID`
+    header (what EventSource sends on reconnect) counts as `after`."""
+    deps = await live_deps(request.app)
+    token = _bearer(request.headers.get("authorization"))
+    try:
+        principal = await deps.principal(token)
+    except Unauthorized as exc:
+        raise HTTPException(status_code=401, detail=str(exc), headers={"WWW-Authenticate": "Bearer"}) from None
+    sse = SSE in request.headers.get("accept", "")
+    last_id = request.headers.get("last-event-id", "").strip()
+    if after is None and sse and last_id.isdigit():
+        after = int(last_id)
+    try:
+        session = await _session(request.app, deps, match_id, principal, after, "chat_stream")
+    except (TimeoutError, Dropped, ConnectionError, OSError) as error:
+        raise ApiError(503, "unavailable", f"live updates are unavailable: {error}",
+                       headers={"Retry-After": "1"}) from None
+    frame = _frame_sse if sse else _frame_ndjson
+    transport = "sse" if sse else "ndjson"
+    assert session.client is not None
+    session.client.on_drop = lambda _: deps.dropped(transport)
+
+    async def body() -> AsyncIterator[bytes]:
+        deps.opened(transport, 1)
+        followed = _follow_caller(deps, session, match_id, token, principal)
+        try:
+            async for message in session.messages(KEEPALIVE if sse else None):
+                yield frame(message)
+        except Dropped as exc:
+            yield frame(_ending(session, str(exc) or "resync")[1])  # type: ignore[arg-type]
+        finally:
+            if followed is not None:
+                deps.guard.forget(followed)
+            deps.opened(transport, -1)
+            await session.close()
+
+    return Stream(body(), media_type=SSE if sse else NDJSON,
+                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+ROUTES = [chat_ws, chat_stream]

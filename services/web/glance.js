@@ -1,0 +1,93 @@
+// The table read at a glance: the trump and the contract in large, whose turn it is and the
+// time left on its clock, the score sheet (a row per finished deal), the event log in words.
+
+import { num, t } from "./i18n.js";
+import { $, state } from "./session.js";
+import { h, scoresOf, trumpOf } from "./table.js";
+import { contractText, eventText, seatText, seatsList, sideText, suitName, suitText } from "./words.js";
+
+// The line above the felt: trump, contract (or the auction's high bid), whose turn.
+export function renderGlance(view, myTurn) {
+  const table = view.table;
+  const trump = trumpOf(table);
+  const items = [];
+  if (table && table.contract) {
+    const red = trump === "H" || trump === "D";
+    items.push(h("span", { class: `trump-big${red ? " red" : ""}`, "aria-label": t("glance.trump", { suit: suitName(trump || "NT") }),
+                           title: t("glance.trump", { suit: suitName(trump || "NT") }) }, suitText(trump || "NT")));
+    items.push(h("span", { class: "contract-big", id: "glance-contract" }, contractText(table.contract)));
+  }
+  const who = view.to_act || [];
+  if (view.status === "playing") {
+    items.push(h("span", { class: `turn${myTurn ? " mine" : ""}`, id: "glance-turn" },
+      myTurn ? t("glance.your_turn") : who.length ? t("glance.to_play", { seats: seatsList(who), count: who.length }) : "…"));
+  }
+  items.push(h("span", { id: "glance-clock", class: "clock-small", hidden: true }));
+  $("glance").replaceChildren(...items);
+}
+
+// The countdown to the deadline of the seat(s) to act, in the side panel and the glance line.
+export function renderClock(deadline) {
+  clearInterval(state.clockTimer);
+  const el = $("clock"), small = $("glance-clock");
+  if (!deadline) { el.hidden = true; if (small) small.hidden = true; return; }
+  const at = typeof deadline === "number" ? deadline * (deadline < 1e12 ? 1000 : 1) : Date.parse(deadline);
+  const tick = () => {
+    const left = Math.max(0, Math.round((at - Date.now()) / 1000));
+    const text = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    el.textContent = text;
+    el.setAttribute("aria-label", t("glance.time_left", { count: left }));
+    el.classList.toggle("urgent", left <= 10);
+    const s = $("glance-clock");
+    if (s) { s.hidden = false; s.textContent = text; s.classList.toggle("urgent", left <= 10); }
+  };
+  el.hidden = false; tick();
+  state.clockTimer = setInterval(tick, 1000);
+}
+
+// The log: the newest first, each event in words (the seat's own hidden decisions are not
+// there: the game's own events say what the table may know).
+const QUIET = new Set(["action_taken", "deal_dealt", "seed_revealed", "chain_renewed", "rest_seen", "deal_seen"]);
+export function addLog(version, event) {
+  if (state.log.some((l) => l.version === version)) return;
+  if (event.type === "deal_finished") addSheet(event);
+  if (QUIET.has(event.type)) return;
+  state.log.push({ version, event });
+  state.log.sort((a, b) => a.version - b.version);
+  if (state.log.length > 60) state.log.shift();
+  drawLog();
+}
+
+export function drawLog() {
+  $("log").replaceChildren(...state.log.slice().reverse().map((l) => h("li", { dataset: { version: l.version, type: l.event.type } },
+    eventText(l.event))));
+}
+
+// The score sheet: a row per finished deal, each side's points in it and its total after it.
+function addSheet(event) {
+  if (state.sheet.some((r) => r.deal === event.deal)) return;
+  state.sheet.push({ deal: event.deal, score: event.match_score || {} });
+  state.sheet.sort((a, b) => a.deal - b.deal);
+  drawSheet();
+}
+
+export function drawSheet() {
+  const box = $("score-sheet");
+  const view = state.view;
+  const sides = Object.keys(scoresOf(view && view.table)).length ? Object.keys(scoresOf(view.table))
+    : Object.keys((state.sheet[0] || {}).score || {});
+  if (!state.sheet.length || !sides.length) { box.replaceChildren(); return; }
+  let before = Object.fromEntries(sides.map((s) => [s, 0]));
+  const rows = state.sheet.map((r) => {
+    const cells = sides.map((s) => {
+      const total = r.score[s] ?? before[s];
+      const delta = total - before[s];
+      return h("td", {}, `${delta >= 0 ? "+" : ""}${num(delta)}`, h("small", {}, ` (${num(total)})`));
+    });
+    before = { ...before, ...r.score };
+    return h("tr", { dataset: { deal: String(r.deal) } }, h("th", { scope: "row" }, num(r.deal + 1)), ...cells);
+  });
+  box.replaceChildren(h("caption", {}, t("table.sheet")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("table.deal")), ...sides.map((s) => h("th", { scope: "col" }, sideText(s))))),
+    h("tbody", {}, ...rows));
+}

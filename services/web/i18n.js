@@ -1,0 +1,81 @@
+// The client's four languages (docs/web-client.md, "Languages"): i18next (vendored, MIT, see
+// vendor/README.md) looks words up in one catalog per language (locales/*.json, the same keys in
+// each) and picks plural forms by the browser's Intl.PluralRules; numbers and dates go through
+// Intl.NumberFormat and Intl.DateTimeFormat in the same language.
+//
+// The language: the one the player keeps on his account (`locale` of GET /v1/players/me),
+// else the one last chosen in this browser, else the first of navigator.languages we have,
+// else English. Static text in the pages carries its key in `data-i18n` (text) or
+// `data-i18n-attr="attribute:key;…"`, and is filled in again at every switch.
+
+import i18next from "./vendor/i18next.js";
+
+export const LOCALES = ["en", "fr", "ru", "pl"];
+const KEY = "atout.locale";
+const loaded = new Set();
+const listeners = [];
+
+export function browserLocale(languages = navigator.languages || [navigator.language]) {
+  for (const tag of languages || []) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (LOCALES.includes(base)) return base;
+  }
+  return "en";
+}
+
+export function storedLocale() {
+  const kept = localStorage.getItem(KEY);
+  return LOCALES.includes(kept) ? kept : null;
+}
+
+export const locale = () => i18next.language || "en";
+export const t = (key, options) => i18next.t(key, options);
+
+async function load(lng) {
+  if (loaded.has(lng)) return;
+  const res = await fetch(`/web/locales/${lng}.json`);
+  i18next.addResourceBundle(lng, "translation", await res.json(), true, true);
+  loaded.add(lng);
+}
+
+// Start with the language this browser last chose or prefers; `setLocale` switches later.
+export async function initI18n(lng = storedLocale() || browserLocale()) {
+  await i18next.init({ lng, fallbackLng: "en", resources: {}, interpolation: { escapeValue: false },
+                       returnNull: false });
+  await load("en");
+  await setLocale(lng, { keep: false });
+}
+
+// Switch: the catalog is fetched once, the page's static text filled in, every listener
+// (the screens that draw from data) told to draw again. `keep`: remember it in this browser.
+export async function setLocale(lng, { keep = true } = {}) {
+  if (!LOCALES.includes(lng)) lng = "en";
+  await load(lng);
+  await i18next.changeLanguage(lng);
+  if (keep) localStorage.setItem(KEY, lng);
+  document.documentElement.lang = lng;
+  translatePage();
+  for (const fn of listeners) fn(lng);
+}
+
+export const onLocale = (fn) => listeners.push(fn);
+
+export function translatePage(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const pair of el.dataset.i18nAttr.split(";")) {
+      const [attr, key] = pair.split(":");
+      if (attr && key) el.setAttribute(attr.trim(), t(key.trim()));
+    }
+  }
+}
+
+export const num = (n) => (typeof n === "number" ? new Intl.NumberFormat(locale()).format(n) : String(n ?? ""));
+export const pct = (n) => new Intl.NumberFormat(locale(), { style: "percent", maximumFractionDigits: 0 }).format(n);
+export function when(at) {
+  const d = new Date(at);
+  return Number.isNaN(d.getTime()) ? String(at ?? "")
+    : new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" }).format(d);
+}
+// A list in the language's own way ("N, E and S", «N, E и S»).
+export const list = (items) => new Intl.ListFormat(locale(), { type: "conjunction" }).format(items.map(String));

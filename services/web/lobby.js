@@ -1,0 +1,106 @@
+// The lobby: a new match from controls (the game's options, never JSON), the open tables
+// (filtered by game) with a button per free seat, my matches, and watching a match by id.
+
+import { uuid } from "./api.js";
+import { freshEntropy } from "./fair.js";
+import { num, t } from "./i18n.js";
+import { $, call, errorText, holderLabel, say } from "./session.js";
+import { SEATS, h } from "./table.js";
+import { rememberEntropy } from "./verified.js";
+import { gameText, scoreLine, seatText, variantText } from "./words.js";
+
+const BOTS = ["random", "basic", "expert"];
+const TARGET = { belote: 1000, cinch: 51, five_hundred: 500 };
+
+function fillSeatChoices() {
+  for (const sel of document.querySelectorAll("#create-form select[data-seat]")) {
+    const keep = sel.value;
+    sel.replaceChildren(...["me", "open", ...BOTS.map((b) => `bot:${b}`)].map((v) =>
+      h("option", { value: v }, v.startsWith("bot:") ? t("seat_holder.bot", { level: t(`bot.${v.slice(4)}`) }) : t(`seat_choice.${v}`))));
+    sel.value = keep || (sel.dataset.seat === "S" ? "me" : "bot:basic");
+  }
+  for (const el of document.querySelectorAll("[data-seat-label]")) el.textContent = t(`seat_name.${el.dataset.seatLabel}`);
+}
+
+export function setupCreateForm() {
+  fillSeatChoices();
+  const game = $("create-game");
+  const sync = () => {
+    for (const box of document.querySelectorAll("#create-form [data-for]")) box.hidden = box.dataset.for !== game.value;
+    $("create-target").placeholder = num(TARGET[game.value]);
+  };
+  game.addEventListener("change", sync); sync();
+  $("lobby-game").addEventListener("change", refreshLobby);
+}
+
+export const relabelCreateForm = () => { fillSeatChoices(); $("create-target").placeholder = num(TARGET[$("create-game").value]); };
+
+// The options the controls say, each only when it differs from the game's default.
+function chosenOptions(game) {
+  const options = {};
+  if (game === "belote") {
+    options.variant = $("create-variant").value;
+    if ($("create-rules").value !== "house") options.rules = $("create-rules").value;
+    if (!$("create-combinations").checked) options.combinations = false;
+  }
+  if (game === "cinch" && $("create-mode").value !== "partnership") options.mode = $("create-mode").value;
+  if (game === "five_hundred" && !$("create-misere").checked) options.misere = false;
+  if ($("create-target").value) options.target = Number($("create-target").value);
+  if ($("create-deals").value) options.deals = Number($("create-deals").value);
+  return options;
+}
+
+export async function createMatch(ev) {
+  ev.preventDefault();
+  const game = $("create-game").value;
+  const seats = {};
+  for (const sel of document.querySelectorAll("#create-form select[data-seat]")) seats[sel.dataset.seat] = sel.value;
+  const body = { game, options: chosenOptions(game), seats, command_id: uuid() };
+  const entropy = Object.values(seats).includes("me") ? freshEntropy() : null;
+  if (entropy !== null) body.entropy = entropy;
+  const [bid, play] = [$("create-clock-bid").value, $("create-clock-play").value];
+  if (bid || play) body.clock = { bid: Number(bid || play), play: Number(play || bid) };
+  if ($("create-rated").checked) body.rated = true;
+  try {
+    const view = await call("POST", "/v1/matches", body);
+    if (entropy !== null) rememberEntropy(view.match_id, entropy);
+    location.hash = `#/match/${view.match_id}`;
+  } catch (err) { if (document.body.dataset.screen === "table") say(errorText(err), "error"); else lobbyError(err); }
+}
+
+function lobbyError(err) {
+  const box = $("lobby-error") || h("p", { id: "lobby-error", class: "message", role: "alert", dataset: { kind: "error" } });
+  box.textContent = errorText(err);
+  if (!box.isConnected) $("create-form").append(box);
+}
+
+const gameLine = (m) => `${gameText(m.game)}${m.options && m.options.variant ? ` · ${variantText(m.options.variant)}` : ""}`;
+
+export async function refreshLobby() {
+  if (document.body.dataset.screen !== "lobby") return;
+  const game = $("lobby-game").value;
+  try {
+    const [open, mine] = await Promise.all([call("GET", `/v1/matches?status=open${game ? `&game=${game}` : ""}`),
+                                            call("GET", "/v1/matches/mine")]);
+    $("open-list").replaceChildren(...(open.length ? open.map((m) => h("li", { dataset: { match: m.match_id } },
+      h("span", {}, `${gameLine(m)} — ${SEATS.map((s) => `${seatText(s)}: ${holderLabel(m.seats[s])}`).join(", ")}`),
+      ...SEATS.filter((s) => !m.seats[s]).map((s) => h("button", { type: "button", class: "small", onclick: () => join(m.match_id, s) },
+                                                      t("lobby.sit", { seat: seatText(s) })))))
+      : [h("li", { class: "empty" }, t("lobby.no_open"))]));
+    $("mine-list").replaceChildren(...(mine.length ? mine.map((m) => h("li", {},
+      h("a", { href: `#/match/${m.match_id}` }, gameLine(m)),
+      ` ${m.status ? t(`mstatus.${m.status}`, { defaultValue: m.status }) : ""} ${m.score ? scoreLine(m.score) : ""}`,
+      m.status === "finished" ? h("a", { class: "replay-link", href: `#/replay/${m.match_id}` }, t("replay.open")) : null))
+      : [h("li", { class: "empty" }, t("lobby.none_yet"))]));
+  } catch (err) { /* the lobby is best effort */ }
+}
+
+export async function join(matchId, seat, after = () => {}) {
+  try {
+    const entropy = freshEntropy();
+    await call("POST", `/v1/matches/${matchId}/seats/${seat}`, { command_id: uuid(), entropy });
+    rememberEntropy(matchId, entropy);
+    if (location.hash === `#/match/${matchId}`) after();
+    else location.hash = `#/match/${matchId}`;
+  } catch (err) { if (document.body.dataset.screen === "table") say(errorText(err), "error"); else lobbyError(err); }
+}

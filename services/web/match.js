@@ -1,0 +1,337 @@
+// A match on the player's page: the view, the live stream, my actions (docs/web-client.md).
+//
+// Everything it knows comes from the public API: GET /v1/matches/{id} (my seat's view: hand,
+// `legal`, trick, auction, scores, `to_act`, `deadline`), its events and the live WebSocket.
+// The client never folds events itself: each live message only says "something happened at
+// version V", and the view is read again (debounced), so the rules stay on the server.
+
+import { uuid } from "./api.js";
+import { choiceAction, renderActions, renderChoice } from "./actions.js";
+import { freshEntropy } from "./fair.js";
+import { addLog, drawLog, drawSheet, renderClock, renderGlance } from "./glance.js";
+import { renderHint } from "./hints.js";
+import { num, t } from "./i18n.js";
+import { join } from "./lobby.js";
+import { $, STORE_KEY, call, errorText, holderLabel, say, show, state } from "./session.js";
+import { SEATS, auctionOf, dealScoreOf, h, lastTrickEl, renderTable, scoresOf } from "./table.js";
+import { giveFreshEntropy as giveEntropy, rememberEntropy, renderFair as drawFair, verifyDeals as verify } from "./verified.js";
+import { cardName, contractText, describeAction, phaseText, scoreLine, seatText, seatsList, sideText } from "./words.js";
+
+const verifyDeals = () => verify(state, call, say);
+export const renderFair = () => drawFair(state);
+const giveFreshEntropy = () => giveEntropy(state, call, say);
+
+export function enterMatch(id) {
+  if (state.matchId === id) return;
+  leaveMatch();
+  Object.assign(state, { matchId: id, view: null, lastVersion: 0, finished: false, retry: 0, log: [], sheet: [], pick: null,
+                         hint: null, fair: null, renewed: 0, entropyChain: 0, showLast: false });
+  show("table");
+  say("");
+  for (const key of ["status", "myTurn", "version", "seat", "game", "automatic", "picking"]) delete document.body.dataset[key];
+  $("glance").replaceChildren();
+  $("table").replaceChildren(h("p", { class: "loading" }, t("table.loading")));
+  $("log").replaceChildren(); drawSheet();
+  for (const other of ["last-trick-box", "replay-trick"]) $(other).replaceChildren();   // no card of another match stays
+  renderFair();
+  refresh();
+  connect();
+  verifyDeals();
+  history(id);
+}
+
+// The log and the score sheet from the events so far (the live stream brings the rest).
+async function history(id) {
+  try {
+    const out = await call("GET", `/v1/matches/${id}/events?after=0`);
+    if (id !== state.matchId) return;
+    const events = Array.isArray(out) ? out : out.events || [];
+    for (const e of events.slice(-200)) if (e.event) addLog(e.version, e.event);
+  } catch { /* best effort: the live stream goes on */ }
+}
+
+export function leaveMatch() {
+  if (state.socket) { state.socket.onclose = null; state.socket.close(1000); }
+  clearTimeout(state.reconnectTimer);
+  clearInterval(state.clockTimer);
+  state.socket = null; state.matchId = null;
+  setConn("idle");
+}
+
+function setConn(s) {
+  const el = $("conn");
+  el.dataset.state = s;
+  el.textContent = s === "idle" ? "" : t(`conn.${s}`);
+  document.body.dataset.connects = String(state.connects);
+}
+
+function connect() {
+  const id = state.matchId;
+  if (!id || !state.session) return;
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const after = state.lastVersion ? `?after=${state.lastVersion}` : "";
+  const ws = new WebSocket(`${proto}://${location.host}/v1/matches/${id}/ws${after}`);
+  state.socket = ws;
+  setConn("connecting");
+  ws.onopen = () => { ws.send(JSON.stringify({ type: "auth", token: state.session.token })); };
+  ws.onmessage = (msg) => {
+    if (ws !== state.socket) return;
+    const m = JSON.parse(msg.data);
+    if (m.type === "snapshot") {
+      state.connects += 1; state.retry = 0; setConn("open");
+      state.lastVersion = Math.max(state.lastVersion, m.version);
+      if (!state.view || m.view.version > state.view.version) schedule(0);
+    } else if (m.type === "event") {
+      if (m.version <= state.lastVersion && m.version !== undefined) return;  // at least once: dedupe
+      state.lastVersion = m.version;
+      if (m.event) addLog(m.version, m.event);
+      if (m.event && m.event.type === "match_finished") state.finished = true;
+      if (m.event && (m.event.type === "deal_finished" || m.event.type === "match_finished")) verifyDeals();
+      if (m.event && m.event.type === "chain_renewed") {
+        state.renewed = Math.max(state.renewed || 0, m.event.chain);
+        giveFreshEntropy();
+      }
+      schedule(40);
+    } else if (m.type === "error") {
+      if (m.details && m.details.after) state.lastVersion = Math.max(state.lastVersion, m.details.after);
+      if (m.code === "unauthorized") { localStorage.removeItem(STORE_KEY); state.onUnauthorized(); }
+    }
+  };
+  ws.onclose = (ev) => {
+    if (ws !== state.socket) return;
+    if (state.finished && ev.code === 1000) { setConn("done"); refresh(); return; }
+    setConn("closed");
+    const delay = Math.min(5000, 250 * 2 ** state.retry);
+    state.retry += 1;
+    state.reconnectTimer = setTimeout(connect, delay);
+  };
+}
+
+// Reconnect now (after taking a seat: the seat's stream is fixed when a stream opens).
+function reconnect() {
+  if (state.socket) { state.socket.onclose = null; state.socket.close(1000); }
+  clearTimeout(state.reconnectTimer);
+  connect();
+}
+
+let timer = null;
+function schedule(ms) { clearTimeout(timer); timer = setTimeout(refresh, ms); }
+
+// Read the view again; one request at a time, and one more if something happened meanwhile.
+// A newer view clears the message line: an error said about an older table no longer holds.
+export async function refresh() {
+  if (!state.matchId) return;
+  if (state.refreshing) { state.again = true; return state.refreshing; }
+  const id = state.matchId;
+  state.refreshing = (async () => {
+    try {
+      const view = await call("GET", `/v1/matches/${id}`);
+      if (id !== state.matchId) return;
+      if (!state.view || view.version >= state.view.version) {
+        if (view.version > state.saidAt) say("");
+        state.view = view; render(); giveFreshEntropy();
+      }
+    } catch (err) {
+      if (err.status === 404) say(t("error.unknown_match"), "error");
+    } finally {
+      state.refreshing = null;
+      if (state.again) { state.again = false; refresh(); }
+    }
+  })();
+  return state.refreshing;
+}
+
+async function act(action) {
+  const view = state.view;
+  if (!view || state.busy) return;
+  state.busy = true; say("");
+  try {
+    const out = await call("POST", `/v1/matches/${view.match_id}/actions`,
+                           { command_id: uuid(), expected_version: view.version, ...action });
+    for (const e of out.events || []) if (e.event) addLog(e.version, e.event);
+  } catch (err) {
+    say(err.code === "stale_version" ? t("error.stale_version") : errorText(err), "error");
+  } finally {
+    state.busy = false;
+    state.saidAt = Infinity;       // what was said of this action holds for the view it brings
+    await refresh();
+    state.saidAt = state.view ? state.view.version : 0;
+  }
+}
+
+async function nameOf(pid) {
+  if (!pid || state.names[pid] !== undefined) return;
+  state.names[pid] = "";
+  try { const p = await call("GET", `/v1/players/${pid}`); state.names[pid] = p.name || t("seat_holder.player"); render(); } catch { /* keep "" */ }
+}
+
+// Said to a screen reader when it becomes my turn, and what the others just did.
+let lastSaid = "";
+function announce(view, myTurn, legal) {
+  const cards = legal.filter((a) => a.action === "play" && a.card).length;
+  const text = myTurn ? t("announce.your_turn", { phase: phaseText(view.table && view.table.phase), count: cards }) : "";
+  if (text !== lastSaid) $("announce").textContent = text;
+  lastSaid = text;
+}
+
+export function render() {
+  const view = state.view;
+  if (!view) return;
+  const me = view.seat;
+  const table = view.table;
+  const legal = (table && table.legal) || [];
+  const myTurn = !!me && (view.to_act || []).includes(me) && view.status === "playing";
+  // under a clock the server plays a lone legal action at once (by "automatic"): nothing to click
+  const lone = legal.length === 1 ? choiceAction(legal) : null;
+  const automatic = myTurn && !!view.clock && legal.length === 1 && !(lone && lone.k !== lone.from.length);
+  const plays = legal.filter((a) => a.action === "play" && a.card);
+  const playable = new Set(myTurn && !automatic ? plays.map((a) => a.card) : []);
+  const names = {};
+  for (const s of SEATS) {
+    const holder = view.seats[s];
+    if (holder && holder.kind === "player") nameOf(holder.player_id);
+    names[s] = s === me ? t("seat_holder.you") : holderLabel(holder);
+  }
+  const hands = me && table && table.hand ? { [me]: table.hand } : {};
+  const choice = myTurn && !automatic ? choiceAction(legal) : null;
+  const pick = choice ? picking(view, choice) : null;
+  const kitty = kittyOf(view);
+  renderTable($("table"), table, {
+    bottom: me || "S", hands, names, toAct: view.to_act, kitty, game: view.game,
+    playable: pick ? new Set(choice.from) : playable, chosen: pick ? pick.chosen : null,
+    onCard: pick ? (code) => toggle(pick, code) : (code) => playCard(code, plays) });
+  document.body.dataset.status = view.status;
+  document.body.dataset.myTurn = String(myTurn);
+  document.body.dataset.version = String(view.version);
+  document.body.dataset.seat = me || "spectator";
+  document.body.dataset.game = view.game;
+
+  // free seats before the start
+  if (view.status === "open") {
+    const seatsBox = h("div", { class: "open-seats" }, h("p", {}, t("table.waiting")),
+      ...(me ? [] : SEATS.filter((s) => !view.seats[s]).map((s) => h("button", { type: "button",
+        onclick: () => join(view.match_id, s, () => { reconnect(); refresh(); }) }, t("lobby.sit", { seat: seatText(s) })))));
+    $("table").append(seatsBox);
+  }
+
+  const phase = phaseText(table ? table.phase : view.status);
+  let status;
+  if (view.status === "finished") {
+    const w = table && table.winner;
+    status = w ? t("status.won", { side: sideText(w) }) : t("status.tie");
+  } else if (view.status === "open") status = t("table.waiting");
+  else if (view.status !== "playing") status = t(`mstatus.${view.status}`, { defaultValue: view.status });
+  else if (automatic) status = t("status.automatic", { phase, action: describeAction(legal[0]) });
+  else if (myTurn) status = t("status.your_turn", { phase });
+  else status = t("status.others", { phase, seats: seatsList(view.to_act || []) || "…", count: (view.to_act || []).length });
+  $("status").textContent = status;
+  $("status").dataset.status = view.status;
+  if (!me) $("status").append(h("span", { class: "badge" }, t("badge.spectator")));
+  renderGlance(view, myTurn && !automatic);
+  announce(view, myTurn && !automatic, legal);
+
+  // non-card actions: buttons, a bid picker for a long auction, or a choice of several cards
+  const others = myTurn && !automatic ? legal.filter((a) => !(a.action === "play" && a.card)) : [];
+  document.body.dataset.automatic = String(automatic);
+  if (pick) renderChoice($("actions"), { ...choice, chosen: pick.chosen }, act, () => { pick.chosen.clear(); render(); });
+  else renderActions($("actions"), others, act);
+  document.body.dataset.picking = pick ? String(choice.k) : "";
+
+  $("scores").replaceChildren(...Object.entries(scoresOf(table)).map(([k, v]) => h("div", { class: "score", dataset: { side: k } },
+    h("span", {}, sideText(k)), h("b", {}, num(v)))));
+  const ds = dealScoreOf(table);
+  if (ds) $("scores").append(h("div", { class: "score sub" }, h("span", {}, t("table.this_deal", { what: ds.label })),
+                                h("b", {}, scoreLine(ds.values))));
+  $("contract").textContent = table && table.contract ? t("table.contract", { contract: contractText(table.contract) }) : "";
+  $("auction").replaceChildren(...auctionOf(table).map((c) => h("li", {}, h("b", {}, seatText(c.seat)), " ", c.text)));
+  $("dispute-panel").hidden = !(me && view.status === "finished");
+  $("rematch-panel").hidden = !(me && view.status === "finished");
+  $("last-trick").hidden = !(table && (table.tricks || []).length);
+  $("last-trick-box").hidden = !state.showLast || $("last-trick").hidden;
+  $("last-trick").setAttribute("aria-expanded", String(state.showLast));
+  $("last-trick-box").replaceChildren(...(state.showLast ? [lastTrickEl(table)] : []));
+
+  renderHint(view, myTurn && !automatic, state.hint, state.busy);
+  renderClock(view.deadline);
+  drawSheet();
+}
+
+export function redraw() { render(); drawLog(); drawSheet(); renderFair(); setConn($("conn").dataset.state); }
+
+export async function askHint() {
+  const view = state.view;
+  if (!view || state.busy) return;
+  $("hint").disabled = true;
+  try {
+    const out = await call("GET", `/v1/matches/${view.match_id}/hint`);
+    state.hint = { match: out.match_id, version: out.version, action: out.action, reason: out.reason,
+                   used: out.used, limit: out.limit };
+    say("");
+  } catch (err) {
+    say(errorText(err), "error");
+  }
+  await refresh();   // the counts moved; the view is the same version, so draw it again
+  render();
+}
+
+// A choice of k cards (a discard, a rob): the cards picked so far, kept while the view's version stays.
+function picking(view, choice) {
+  const key = `${view.version}:${choice.field}`;
+  if (!state.pick || state.pick.key !== key) state.pick = { key, chosen: new Set() };
+  for (const c of [...state.pick.chosen]) if (!choice.from.includes(c)) state.pick.chosen.delete(c);
+  return state.pick;
+}
+
+function toggle(pick, code) {
+  const choice = choiceAction((state.view.table && state.view.table.legal) || []);
+  if (pick.chosen.has(code)) pick.chosen.delete(code);
+  else if (choice && pick.chosen.size < choice.k) pick.chosen.add(code);
+  $("announce").textContent = t(pick.chosen.has(code) ? "announce.picked" : "announce.unpicked", { card: cardName(code) });
+  render();
+}
+
+// Five Hundred: the contractor holding the kitty sees which of his cards came from it
+// (`kitty_taken`, in his own view only).
+function kittyOf(view) {
+  const tb = view.table;
+  if (!tb || view.game !== "five_hundred" || tb.phase !== "discard" || !(tb.kitty_taken || []).length) return null;
+  return new Set(tb.kitty_taken);
+}
+
+function playCard(code, plays) {
+  const options = plays.filter((a) => a.card === code);
+  if (!options.length) return;
+  // the plainest form first (Belote's "belote": false, a Joker's named suit: pick below)
+  options.sort((a, b) => Object.keys(a).length - Object.keys(b).length);
+  const needsChoice = options.filter((a) => Object.keys(a).length === Object.keys(options[0]).length);
+  if (needsChoice.length > 1) {
+    const box = $("actions");
+    box.replaceChildren(...needsChoice.map((a) => h("button", { type: "button", class: "action action-play", dataset: { action: JSON.stringify(a) },
+                                                               onclick: () => act(a) }, describeAction(a))));
+    box.querySelector("button").focus();
+    return;
+  }
+  act(options[0]);
+}
+
+// After the match: the same game, options and seat holders again. However many players ask,
+// the server makes one new match (its command id is derived from this one), so all land on it.
+export async function rematch() {
+  try {
+    const entropy = freshEntropy();
+    const created = await call("POST", `/v1/matches/${state.matchId}/rematch`, { entropy });
+    rememberEntropy(created.match_id, entropy);
+    location.hash = `#/match/${created.match_id}`;
+  } catch (err) { say(errorText(err), "error"); }
+}
+
+export async function fileDispute(ev) {
+  ev.preventDefault();
+  try {
+    const d = await call("POST", `/v1/matches/${state.matchId}/disputes`,
+                         { deal: Number($("dispute-deal").value), reason: $("dispute-reason").value, command_id: uuid() });
+    say(t("dispute.filed", { id: d.dispute_id || d.id || "ok" }));
+  } catch (err) { say(errorText(err), "error"); }
+}
+
+export function toggleLastTrick() { state.showLast = !state.showLast; render(); }

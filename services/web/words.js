@@ -1,0 +1,138 @@
+// The games in words, in the player's language (docs/web-client.md, "Languages"): cards as
+// players of that language write them (French V D R, Russian В Д К Т, Polish W D K A), the
+// seats and sides, each legal action, each contract, each event of the log. Every word comes
+// from the catalogs (locales/*.json); only card codes, suit symbols and numbers are built here.
+
+import { list, num, t } from "./i18n.js";
+
+const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+export const JOKER = "JK";
+
+export const seatText = (s) => t(`seat.${s}`, { defaultValue: String(s ?? "") });
+export const seatName = (s) => t(`seat_name.${s}`, { defaultValue: seatText(s) });
+export function sideText(side) {
+  if (side && side.length === 2 && /^[NESW]{2}$/.test(side)) return seatText(side[0]) + seatText(side[1]);
+  return seatText(side);
+}
+
+export function suitText(s) {
+  if (s === null || s === undefined || s === "NT") return t("term.no_trump");
+  return SYMBOL[s] || String(s);
+}
+export const suitName = (s) => (s === "NT" || s == null ? t("term.no_trump") : t(`suit_name.${s}`, { defaultValue: String(s) }));
+
+// Rank and suit as printed on the card in this language; the name for a screen reader.
+export function cardFace(code) {
+  if (code === JOKER) return { rank: t("rank.JK"), suit: "★", red: true };
+  return { rank: t(`rank.${code[0]}`, { defaultValue: code[0] }), suit: SYMBOL[code[1]] || code[1],
+           red: code[1] === "H" || code[1] === "D" };
+}
+export function cardName(code) {
+  if (code === JOKER) return t("rank_name.JK");
+  return t("card.name", { rank: t(`rank_name.${code[0]}`, { defaultValue: code[0] }), suit: t(`suit_of.${code[1]}`) });
+}
+export const cardShort = (code) => { const f = cardFace(code); return code === JOKER ? f.rank : `${f.rank}${f.suit}`; };
+
+const bidLevel = (v) => (v === "capot" ? t("term.capot") : v === "generale" ? t("term.generale") : num(v));
+
+// One legal action (or one call of the auction) in words.
+export function describeAction(a) {
+  switch (a.action) {
+    case "play": {
+      let text = t("act.play", { card: cardShort(a.card) });
+      if (a.suit) text += ` — ${t("act.joker_suit", { suit: suitText(a.suit) })}`;
+      if (a.belote === false) text += ` — ${t("act.no_belote")}`;
+      return text;
+    }
+    case "pass": return t("act.pass");
+    case "take": return t("act.take");
+    case "name": return t("act.name", { suit: suitText(a.suit) });
+    case "trump": return t("act.trump", { suit: suitText(a.suit) });
+    case "coinche": return t("term.coinche");
+    case "surcoinche": return t("term.surcoinche");
+    case "declare": return a.combinations === false ? t("act.no_combinations") : t("act.declare");
+    case "discard": return t("act.discard");
+    case "rob": return t("act.rob");
+    case "bid":
+      if (a.contract === "misere") return t("term.misere");
+      if (a.contract === "open_misere") return t("term.open_misere");
+      if (a.tricks !== undefined) return t("act.bid_tricks", { count: a.tricks, suit: suitText(a.suit) });
+      if (a.suit !== undefined) return `${bidLevel(a.value)} ${suitText(a.suit)}`;
+      return t("act.bid", { value: bidLevel(a.value) });
+    default: return t("act.other");
+  }
+}
+
+// A contract as the table calls it: "80 ♥ — E, coinché".
+export function contractText(c) {
+  if (!c) return "";
+  const bits = [];
+  if (c.contract === "misere") bits.push(t("term.misere"));
+  else if (c.contract === "open_misere") bits.push(t("term.open_misere"));
+  else {
+    if (c.value !== undefined && c.value !== null) bits.push(bidLevel(c.value));
+    if (c.tricks) bits.push(t("act.bid_tricks", { count: c.tricks, suit: "" }).trim());
+    bits.push(suitText(c.trump));
+  }
+  let text = `${bits.join(" ")} — ${seatText(c.seat)}`;
+  if (c.multiplier === 2) text += `, ${t("term.coinched")}`;
+  if (c.multiplier && c.multiplier > 2) text += `, ${t("term.surcoinched")}`;
+  return text;
+}
+
+export const comboText = (kind) => t(`combo.${kind}`, { defaultValue: String(kind) });
+export const announceText = (word) => t(`term.${word}`, { defaultValue: String(word) });
+export const phaseText = (p) => t(`phase.${p}`, { defaultValue: String(p ?? "").replace(/_/g, " ") });
+export const gameText = (g) => t(`game.${g}`, { defaultValue: String(g) });
+export const variantText = (v) => t(`variant.${v}`, { defaultValue: String(v ?? "") });
+export const resultText = (r) => t(`result.${r}`, { defaultValue: String(r ?? "") });
+export const scoreLine = (values) => Object.entries(values || {}).map(([k, v]) => `${sideText(k)} ${num(v)}`).join(" · ");
+
+// An event of the log in words: "В играет 10♥", "S: belote", "NS take the trick".
+export function eventText(e) {
+  const who = e.seat ? seatText(e.seat) : "";
+  const cards = (cs) => (cs || []).map(cardShort).join(" ");
+  switch (e.type) {
+    case "card_played": return t("event.card_played", { seat: who, card: cardShort(e.card) })
+      + (e.announce ? ` — ${announceText(e.announce)}` : "");
+    case "passed": return t("event.passed", { seat: who });
+    case "took": return t("event.took", { seat: who });
+    case "named": case "trump_named": return t("event.named", { seat: who, suit: suitText(e.suit) });
+    case "bid_made": return t("event.bid_made", { seat: who, bid: describeAction({ action: "bid", ...e }) });
+    case "coinched": return t("event.coinched", { seat: who });
+    case "surcoinched": return t("event.surcoinched", { seat: who });
+    case "auction_closed": return t("event.auction_closed", { contract: contractText(e.contract) });
+    case "contract_won": return t("event.auction_closed", { contract: contractText({ ...e, trump: e.suit }) });
+    case "combination_declared": return t("event.combination_declared", { seat: who, kind: comboText(e.kind) });
+    case "combinations_declined": return t("event.combinations_declined", { seat: who });
+    case "combinations_compared": return e.team ? t("event.combinations_compared", { side: sideText(e.team), points: num(e.points) })
+      : t("event.combinations_none");
+    case "trick_won": case "trick_taken": return t("event.trick_won", { seat: seatText(e.seat || e.winner) });
+    case "deal_scored": return t("event.deal_scored", { result: resultText(e.result), score: scoreLine(e.score || e.points) });
+    case "deal_started": case "deal_dealt": case "cards_dealt": case "hand_dealt":
+      return t("event.deal_started", { dealer: seatText(e.dealer) });
+    case "thrown_in": return t("event.thrown_in");
+    case "non_trumps_discarded": return t("event.discarded_face_up", { seat: who, cards: cards(e.cards) });
+    case "trumps_discarded": return t("event.trumps_shown", { seat: who, cards: cards(e.cards) });
+    case "cards_drawn": return t("event.cards_drawn", { seat: who, count: (e.cards || []).length });
+    case "pack_robbed": return t("event.pack_robbed", { seat: who });
+    case "kitty_taken": return t("event.kitty_taken", { seat: who });
+    case "discarded": return t("event.discarded", { seat: who });
+    case "hand_exposed": return t("event.hand_exposed", { seat: who });
+    case "seat_taken": return t("event.seat_taken", { seat: who });
+    case "seat_left": return t("event.seat_left", { seat: who });
+    case "match_started": return t("event.match_started");
+    case "match_created": return t("event.match_created");
+    case "rest_dealt": return t("event.rest_dealt");
+    case "deal_finished": return t("event.deal_finished", { deal: num((e.deal ?? 0) + 1) });
+    case "match_finished": return e.winner ? t("event.match_won", { side: sideText(e.winner), score: scoreLine(e.match_score) })
+      : t("event.match_tied");
+    case "action_taken": return t("event.action_taken", { seat: who, action: describeAction(e.action || {}) });
+    case "ruling_applied": return t("event.ruling_applied", { ruling: t(`ruling.${e.ruling}`, { defaultValue: e.ruling }) });
+    case "chain_renewed": return t("event.chain_renewed");
+    case "seed_revealed": return t("event.seed_revealed", { deal: num((e.deal ?? 0) + 1) });
+    default: return t("event.other");
+  }
+}
+
+export const seatsList = (seats) => list(seats.map(seatText));

@@ -1,0 +1,338 @@
+"""The web client in a player's hand and in his language (headless Chromium, Playwright).
+
+One system and one browser for the module. A guest on a phone (390×844, `ru-RU`) plays one
+deal of each of classic Belote, Sans Atout, Coinche, Cinch and Five Hundred by tapping,
+created from the lobby's controls; at every turn nothing is wider than the screen, every
+control and playable card is at least 44 px, the cards are written as Russian players write
+them (В Д К Т), the log speaks Russian and the trump is shown large once known. A guest at
+a desktop in French plays a deal, switches to Polish (kept on his account: another browser
+of his opens in Polish), and replays the deal. The phone guest follows a tournament live to
+its end, registers in another, and sees the account stream's notices. axe-core (through
+axe-playwright-python) finds no serious or critical violation on any screen.
+
+Screenshots of each screen at phone size: test-artifacts/web-phone/ (docs/web-client.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from test_web_games import click_action, legal_of, play_match
+from web_support import ROOT, browser, web_pool, web_svc, web_system  # noqa: F401
+
+pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
+
+SHOTS = ROOT / "test-artifacts" / "web-phone"
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 860}}
+RU_RANKS = {"J": "В", "Q": "Д", "K": "К", "A": "Т", "T": "10"}
+FR_RANKS = {"J": "V", "Q": "D", "K": "R", "A": "A"}
+PL_RANKS = {"J": "W", "Q": "D", "K": "K", "A": "A"}
+SHARED: dict[str, Any] = {}
+
+GEOMETRY = """() => {
+  const small = [...document.querySelectorAll('#actions button, #actions select, #table button.card, header button, header select, nav a')]
+    .filter(e => e.offsetParent !== null)
+    .map(e => { const r = e.getBoundingClientRect(); return {what: e.id || e.className || e.tagName, w: r.width, h: r.height}; })
+    .filter(r => r.w < 43.5 || r.h < 43.5);
+  return {wide: document.scrollingElement.scrollWidth, inner: window.innerWidth, small};
+}"""
+
+
+@pytest.fixture(scope="module")
+def shots():
+    shutil.rmtree(SHOTS, ignore_errors=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
+async def context_page(browser, errors: list[str], locale: str, device: dict[str, Any]):
+    context = await browser.new_context(locale=locale, **device)
+    page = await context.new_page()
+    page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+    page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
+    page.on("response", lambda r: errors.append(f"{r.status} {r.request.method} {r.url}") if r.status >= 400 else None)
+    page.set_default_timeout(30_000)
+    return page
+
+
+async def axe_check(page, where: str) -> None:
+    from axe_playwright_python.async_playwright import Axe
+
+    results = await Axe().run(page)
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in results.response["violations"]
+           if v["impact"] in ("serious", "critical")]
+    assert not bad, f"{where}: {bad}"
+
+
+async def snap(page, shots: Path, name: str) -> None:
+    await page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+
+
+async def fits(page, where: str) -> None:
+    g = await page.evaluate(GEOMETRY)
+    assert g["wide"] <= g["inner"], f"{where}: {g['wide']} px wide on a {g['inner']} px screen"
+    assert not g["small"], f"{where}: tap targets under 44 px: {g['small']}"
+
+
+async def sign_in(page, base: str, name: str) -> dict[str, Any]:
+    await page.goto(f"{base}/")
+    await page.wait_for_selector("#screen-signin:not([hidden])")
+    await page.fill("#signin-name", name)
+    await page.click("#signin-go")
+    await page.wait_for_selector("#screen-lobby:not([hidden])")
+    return await page.evaluate("JSON.parse(localStorage.getItem('atout.session'))")
+
+
+async def create_from_lobby(page, game: str, variant: str | None = None, deals: int = 1) -> str:
+    await page.evaluate("location.hash = '#/'")
+    await page.wait_for_selector("#screen-lobby:not([hidden])")
+    await page.select_option("#create-game", game)
+    if variant:
+        await page.select_option("#create-variant", variant)
+    await page.fill("#create-deals", str(deals))
+    await page.click("#create-go")
+    await page.wait_for_url("**/#/match/*")
+    match_id = page.url.rsplit("/match/", 1)[1]
+    await page.wait_for_selector("body[data-seat=S]")
+    return match_id
+
+
+async def choose(page, view: dict[str, Any]) -> None:
+    """Any decision that is neither a card nor a choice of cards: take, name a suit, the lowest
+    bid when nobody has bid yet, else pass."""
+    legal, table = legal_of(view), view["table"]
+    calls = table.get("calls") or table.get("auction") or [c for c in table.get("bids") or [] if c[1] is not None]
+    for wanted in ("take", "name", "trump"):
+        found = [a for a in legal if a["action"] == wanted]
+        if found:
+            return await click_action(page, found[0])
+    bids = [a for a in legal if a["action"] == "bid"]
+    someone_bid = any((c.get("action") == "bid") if isinstance(c, dict) else True for c in calls)
+    if bids and not someone_bid:
+        return await click_action(page, bids[0])
+    if {"action": "pass"} in legal:
+        return await click_action(page, {"action": "pass"})
+    await click_action(page, legal[0])
+
+
+async def in_words(page, ranks: dict[str, str], where: str) -> None:
+    """My hand written as this language's players write it, and the log in words."""
+    faces = await page.eval_on_selector_all("#table .seat-bottom [data-card]",
+                                            "els => els.map(e => [e.dataset.card, e.querySelector('.rank').textContent])")
+    for code, rank in faces:
+        if code[0] in ranks:
+            assert rank == ranks[code[0]], (where, code, rank)
+    log = await page.inner_text("#log")
+    assert "_" not in log and "action" not in log, (where, log)
+
+
+@pytest.mark.parametrize("game, variant", [("belote", "classic"), ("belote", "sans_atout"), ("belote", "coinche"),
+                                           ("cinch", None), ("five_hundred", None)])
+async def test_a_deal_of_each_game_by_tapping_on_a_phone_in_russian(web_system, web_svc, browser, shots, game, variant):
+    started = time.monotonic()
+    if "phone" not in SHARED:
+        errors: list[str] = []
+        page = await context_page(browser, errors, "ru-RU", PHONE)
+        await page.goto(f"{web_system.base}/")
+        await page.wait_for_selector("#screen-signin:not([hidden])")
+        assert await page.get_attribute("html", "lang") == "ru"
+        assert await page.inner_text("#signin-go") == "Играть гостем"
+        await fits(page, "sign-in")
+        await snap(page, shots, "01-sign-in")
+        await axe_check(page, "sign-in")
+        session = await sign_in(page, web_system.base, "Ваня")
+        await fits(page, "lobby")
+        await snap(page, shots, "02-lobby")
+        await axe_check(page, "lobby")
+        SHARED.update(phone=page, phone_errors=errors, phone_session=session)
+    page, errors = SHARED["phone"], SHARED["phone_errors"]
+    name = f"{game}-{variant}" if variant else game
+    match_id = await create_from_lobby(page, game, variant)
+    seen = {"turns": 0, "trump": False}
+
+    async def on_turn(view):
+        where = f"{name} v{view['version']}"
+        await fits(page, where)
+        await in_words(page, RU_RANKS, where)
+        if view["table"].get("contract"):
+            assert await page.locator("#glance .trump-big").count() == 1, where
+            seen["trump"] = True
+        if seen["turns"] == 0 or (view["table"]["phase"] == "play" and not seen.get("play")):
+            await snap(page, shots, f"10-{name}-{view['table']['phase']}")
+            await axe_check(page, where)
+            seen["play"] = view["table"]["phase"] == "play"
+        seen["turns"] += 1
+
+    done = await play_match(page, web_svc, match_id, choose, on_turn)
+    await page.wait_for_selector("#status[data-status=finished]")
+    assert done["cards"] >= 1 and seen["turns"], (done, seen)
+    status = await page.inner_text("#status")
+    assert "Партия окончена" in status, status
+    log = await page.inner_text("#log")
+    assert any(word in log for word in ("берёт взятку", "Раздача")), log
+    await snap(page, shots, f"11-{name}-over")
+    await axe_check(page, f"{name} over")
+    await page.click("#last-trick")
+    await page.wait_for_selector("#last-trick-box:not([hidden]) [data-card]")
+    assert not errors, errors
+    SHARED.setdefault("phone_matches", []).append(match_id)
+    assert time.monotonic() - started < 60
+
+
+async def test_a_desktop_deal_in_french_then_polish_kept_on_the_account(web_system, web_svc, browser, shots):
+    errors: list[str] = []
+    page = await context_page(browser, errors, "fr-FR", DESKTOP)
+    await page.goto(f"{web_system.base}/")
+    await page.wait_for_selector("#screen-signin:not([hidden])")
+    assert await page.inner_text("#signin-go") == "Jouer en invité"
+    session = await sign_in(page, web_system.base, "Aimé")
+    assert await page.inner_text("#create-go") == "Créer et s'asseoir"
+    match_id = await create_from_lobby(page, "belote", "classic")
+
+    keyboard: dict[str, Any] = {}
+
+    async def on_turn(view):
+        await in_words(page, FR_RANKS, f"fr v{view['version']}")
+        status = await page.inner_text("#status")
+        assert "À vous" in status, status
+        await page.wait_for_function("document.getElementById('announce').textContent.startsWith('À vous')")
+        playable = page.locator("#table .seat-bottom button.card")
+        if not keyboard and await playable.count() >= 2:     # one Tab stop for the hand, the arrows within it
+            await page.focus("#table .seat-bottom button.card[tabindex='0']")
+            first = await page.evaluate("document.activeElement.dataset.card")
+            await page.keyboard.press("ArrowRight")
+            keyboard.update(await page.evaluate("({card: document.activeElement.dataset.card, "
+                                                "name: document.activeElement.getAttribute('aria-label'), "
+                                                "stops: document.querySelectorAll('#table .seat-bottom button.card[tabindex=\"0\"]').length})"))
+            assert keyboard["card"] != first and keyboard["stops"] == 1, keyboard
+            assert " de " in keyboard["name"], keyboard                # "dame de pique"
+
+    await play_match(page, web_svc, match_id, choose, on_turn)
+    await page.wait_for_selector("#status[data-status=finished]")
+    assert keyboard, "the hand was never walked with the keyboard"
+    assert "Partie finie" in await page.inner_text("#status")
+    sheet = await page.locator("#score-sheet tbody tr").count()
+    assert sheet >= 1, "the score sheet has a row per finished deal"
+
+    # the switch: the page speaks Polish at once, and the account keeps it
+    await page.select_option("#lang", "pl")
+    await page.wait_for_function("document.documentElement.lang === 'pl'")
+    assert "Koniec partii" in await page.inner_text("#status")
+    assert await page.inner_text("nav a[data-nav=lobby]") == "Sala"
+    async with httpx.AsyncClient(base_url=web_system.base, headers={"Authorization": f"Bearer {session['token']}"}) as http:
+        for _ in range(50):
+            me = (await http.get("/v1/players/me")).json()
+            if me["locale"] == "pl":
+                break
+            await asyncio.sleep(0.05)
+    assert me["locale"] == "pl", me
+    await page.reload()
+    await page.wait_for_selector("body[data-ready=true]")
+    assert await page.get_attribute("html", "lang") == "pl"
+
+    # another browser of his (English-speaking, nothing chosen in it) opens in Polish
+    other = await context_page(browser, errors, "en-US", DESKTOP)
+    await other.add_init_script(f"localStorage.setItem('atout.session', {json.dumps(json.dumps(session))})")
+    await other.goto(f"{web_system.base}/#/replay/{match_id}")
+    await other.wait_for_function("document.documentElement.lang === 'pl'")
+    await other.wait_for_selector("#replay-deal option", state="attached")
+    assert "Powtórka" in await other.inner_text("#screen-replay h1")
+    await other.click("#replay-next")
+    await other.wait_for_selector("#replay-trick [data-card]")
+    faces = await other.eval_on_selector_all("#replay-trick [data-card]",
+                                             "els => els.map(e => [e.dataset.card, e.querySelector('.rank').textContent])")
+    assert len(faces) == 4 and all(rank == PL_RANKS.get(code[0], rank) for code, rank in faces), faces
+    assert "lewa 1 z 8" in await other.inner_text("#replay-step")
+    assert not errors, errors
+
+
+async def test_screens_around_the_tables_on_the_phone(web_system, browser, shots):
+    """Tournaments (followed live to the end, and a registration), leaderboards, my profile and
+    replay, the account stream's notices: each screen fits the phone and passes axe."""
+    if "phone" not in SHARED:
+        pytest.skip("needs the phone guest of the tests above")
+    page, errors, session = SHARED["phone"], SHARED["phone_errors"], SHARED["phone_session"]
+    organiser = {"Authorization": f"Bearer {web_system.admin_token('organiser')}"}
+    async with httpx.AsyncClient(base_url=web_system.base, headers=organiser, timeout=30) as http:
+        open_one = (await http.post("/v1/tournaments", json={"name": "Кубок четверга", "game": "belote", "format": "swiss",
+                                                             "rounds": 1, "options": {"deals": 1}})).json()["tournament_id"]
+        bots = (await http.post("/v1/tournaments", json={"name": "Bot Swiss", "game": "belote", "format": "swiss", "rounds": 1,
+                                                         "options": {"deals": 1}})).json()["tournament_id"]
+        for level in ("random", "basic", "random", "basic"):
+            assert (await http.post(f"/v1/tournaments/{bots}/entries", json={"players": [f"bot:{level}"] * 2})).status_code == 201
+
+    await page.evaluate("location.hash = '#/tournaments'")
+    await page.wait_for_selector(f"#tournament-list li[data-tournament='{open_one}']")
+    await fits(page, "tournaments")
+    await snap(page, shots, "20-tournaments")
+    await axe_check(page, "tournaments")
+    await page.click(f"#tournament-list li[data-tournament='{open_one}'] a")
+    await page.wait_for_selector("#screen-tournament:not([hidden]) #tournament-register:not([hidden])")
+    await page.click("#tournament-register")
+    await page.wait_for_selector("#tournament-register[disabled]")
+    assert await page.inner_text("#tournament-register") == "Вы записаны"
+    async with httpx.AsyncClient(base_url=web_system.base, headers=organiser) as http:
+        entries = (await http.get(f"/v1/tournaments/{open_one}")).json()["entries"]
+    assert [e["players"][0] for e in entries] == [session["player_id"]], entries
+
+    # followed live: the page opens before the start and sees every round to the close
+    await page.evaluate(f"location.hash = '#/tournament/{bots}'")
+    await page.wait_for_selector("body[data-tournament-status=registering]")
+    await page.wait_for_selector("#tournament-live:has-text('в эфире')")
+    async with httpx.AsyncClient(base_url=web_system.base, headers=organiser) as http:
+        assert (await http.post(f"/v1/tournaments/{bots}/start")).status_code == 200
+    await page.wait_for_selector("body[data-tournament-status=running]", timeout=30_000)
+    await page.wait_for_selector("#tournament-rounds li[data-round='1'] a[href^='#/match/']")
+    await snap(page, shots, "21-tournament-live")
+    await page.wait_for_selector("body[data-tournament-status=closed]", timeout=90_000)
+    rows = await page.locator("#tournament-standings tbody tr[data-entry]").count()
+    assert rows == 4
+    await fits(page, "tournament")
+    await snap(page, shots, "22-tournament-closed")
+    await axe_check(page, "tournament")
+
+    await page.evaluate("location.hash = '#/leaderboards'")
+    await page.wait_for_selector("#leaderboard thead th")
+    await fits(page, "leaderboards")
+    await snap(page, shots, "23-leaderboards")
+    await axe_check(page, "leaderboards")
+
+    await page.evaluate(f"location.hash = '#/player/{session['player_id']}'")
+    await page.wait_for_selector("#player-matches li[data-match]")
+    assert await page.inner_text("#player-name") == "Ваня"
+    assert await page.locator("#player-matches li[data-match]").count() == len(SHARED["phone_matches"])
+    await fits(page, "profile")
+    await snap(page, shots, "24-profile")
+    await axe_check(page, "profile")
+
+    await page.click("#player-matches li[data-match] a")
+    await page.wait_for_selector("#screen-replay:not([hidden]) #replay-deal option", state="attached")
+    await page.click("#replay-next")
+    await page.wait_for_selector("#replay-trick [data-card]")
+    await fits(page, "replay")
+    await snap(page, shots, "25-replay")
+    await axe_check(page, "replay")
+
+    # the account stream: someone sits at my open table and it starts, while I am in the lobby
+    await page.evaluate("location.hash = '#/'")
+    await page.wait_for_selector("#screen-lobby:not([hidden])")
+    async with httpx.AsyncClient(base_url=web_system.base) as http:
+        mine = await http.post("/v1/matches", headers={"Authorization": f"Bearer {session['token']}"},
+                               json={"game": "cinch", "options": {"deals": 1},
+                                     "seats": {"N": "bot:basic", "E": "bot:basic", "S": "me", "W": "open"}})
+        bob = (await http.post("/v1/players", json={"name": "Bob"})).json()
+        taken = await http.post(f"/v1/matches/{mine.json()['match_id']}/seats/W", headers={"Authorization": f"Bearer {bob['token']}"},
+                                json={})
+        assert taken.status_code == 200, taken.text
+    await page.wait_for_selector("#notices li[data-type=match_started] a")
+    await fits(page, "notices")
+    await snap(page, shots, "26-notices")
+    assert not errors, errors

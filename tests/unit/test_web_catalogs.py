@@ -1,0 +1,175 @@
+"""The web client's words live in its catalogs (services/web/locales/*.json), not in its code.
+
+* The four catalogs hold the same keys (a plural's forms counted as one key), each with the
+  plural forms its language needs (Intl.PluralRules: English one/other, French one/many/other,
+  Russian and Polish one/few/many/other), and the same `{{placeholders}}` as English.
+* Every key the code or the page asks for (`t("…")`, `data-i18n`, `data-i18n-attr`) is in them.
+* The player's page has no text of its own outside `data-i18n` elements, and the player's
+  modules no string literal that reads as words (two words in a row, or a capitalised word):
+  what a player reads comes from a catalog. Identifiers (CSS classes, action codes, event
+  types) are single lowercase words or dotted keys and are allowed.
+* Cards in each language as its players write them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+WEB = Path(__file__).resolve().parents[2] / "services" / "web"
+LOCALES = ("en", "fr", "ru", "pl")
+PLURALS = {"en": {"one", "other"}, "fr": {"one", "many", "other"}, "ru": {"one", "few", "many", "other"},
+           "pl": {"one", "few", "many", "other"}}
+SUFFIX = re.compile(r"_(zero|one|two|few|many|other)$")
+PLAYER_MODULES = ("app.js", "session.js", "lobby.js", "match.js", "glance.js", "screens.js", "notices.js", "table.js",
+                  "actions.js", "hints.js", "verified.js", "words.js", "i18n.js")
+
+
+def flatten(tree: dict, prefix: str = "") -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in tree.items():
+        if isinstance(value, dict):
+            out.update(flatten(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+def catalog(lng: str) -> dict[str, str]:
+    return flatten(json.loads((WEB / "locales" / f"{lng}.json").read_text(encoding="utf-8")))
+
+
+def plural_forms(flat: dict[str, str]) -> dict[str, set[str]]:
+    forms: dict[str, set[str]] = {}
+    for key in flat:
+        m = SUFFIX.search(key)
+        forms.setdefault(SUFFIX.sub("", key), set()).update({m.group(1)} if m else set())
+    return forms
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{\{(\w+)\}\}", text))
+
+
+def test_the_four_catalogs_hold_the_same_keys_and_each_its_plural_forms() -> None:
+    english = plural_forms(catalog("en"))
+    for lng in LOCALES:
+        flat = catalog(lng)
+        forms = plural_forms(flat)
+        assert set(forms) == set(english), (lng, sorted(set(forms) ^ set(english)))
+        for key, found in forms.items():
+            if english[key]:                                  # a plural in English: a plural everywhere
+                assert found == PLURALS[lng], (lng, key, found)
+        en_flat = catalog("en")
+        for key, text in flat.items():
+            base = SUFFIX.sub("", key)
+            en_text = en_flat.get(key) or en_flat.get(f"{base}_other") or en_flat[base]
+            assert placeholders(text) <= placeholders(en_text) | {"count"}, (lng, key, text)
+            assert text.strip(), (lng, key)
+
+
+class _Page(HTMLParser):
+    """The text of the page that no `data-i18n` element owns, and every key the page names."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[bool] = []
+        self.loose: list[str] = []
+        self.keys: set[str] = set()
+        self.tag = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        self.tag = tag
+        if a.get("data-i18n"):
+            self.keys.add(a["data-i18n"] or "")
+        for pair in (a.get("data-i18n-attr") or "").split(";"):
+            if ":" in pair:
+                self.keys.add(pair.split(":")[1].strip())
+        if tag not in ("input", "meta", "link", "br", "img"):
+            self.stack.append(bool(a.get("data-i18n")) or tag in ("script", "style"))
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        if data.strip() and not any(self.stack):
+            self.loose.append(data.strip())
+
+
+def keys_in_code() -> set[str]:
+    keys: set[str] = set()
+    for name in PLAYER_MODULES + ("admin.js",):
+        keys |= set(re.findall(r"""\bt\(\s*["']([\w.]+)["']""", (WEB / name).read_text(encoding="utf-8")))
+        for a, b in re.findall(r"""\bt\(\s*[^"'`)]*\?\s*["']([\w.]+)["']\s*:\s*["']([\w.]+)["']""",
+                               (WEB / name).read_text(encoding="utf-8")):
+            keys |= {a, b}
+    return keys
+
+
+def test_every_key_asked_for_is_in_the_catalogs() -> None:
+    page = _Page()
+    page.feed((WEB / "index.html").read_text(encoding="utf-8"))
+    forms = plural_forms(catalog("en"))
+    missing = sorted(k for k in keys_in_code() | page.keys if k not in forms)
+    assert not missing, missing
+    assert len(keys_in_code()) > 150
+
+
+def test_the_page_has_no_words_of_its_own() -> None:
+    page = _Page()
+    page.feed((WEB / "index.html").read_text(encoding="utf-8"))
+    # the brand and each language's own name in the language menu are not translated
+    allowed = {"♠ Atout", "Atout", "English", "Français", "Русский", "Polski"}
+    assert set(page.loose) <= allowed, sorted(set(page.loose) - allowed)
+
+
+WORDS = re.compile(r"[A-Za-zÀ-ÿА-яёЁ]{2,}[,:;!?]?\s+[A-Za-zÀ-ÿА-яёЁ]{2,}|^[A-ZА-Я][a-zа-яё]{2,}")
+# where a literal is code, not words: CSS classes, selectors
+NOT_WORDS = re.compile(r"""(?:class:\s*|querySelector(?:All)?\(\s*|eval_on_selector_all\(\s*)(["'`])(?:\\.|(?!\1).)*\1""")
+
+
+def literals(source: str) -> list[str]:
+    """The string literals of a module, and the static parts of its template literals."""
+    source = re.sub(r"^\s*//.*$|\s//\s.*$", "", source, flags=re.M)          # comments
+    source = NOT_WORDS.sub("", source)
+    out = [m.group(2) for m in re.finditer(r"""(["'])((?:\\.|(?!\1).)*)\1""", source)]
+    for m in re.finditer(r"`((?:\\.|[^`])*)`", source):
+        out += [part for part in re.split(r"\$\{[^}]*\}", m.group(1))]
+    return out
+
+
+@pytest.mark.parametrize("name", PLAYER_MODULES)
+def test_no_words_in_the_player_modules(name: str) -> None:
+    text = (WEB / name).read_text(encoding="utf-8")
+    worded = [s for s in literals(text) if WORDS.search(s)
+              and not s.startswith(("/", "#", "application/"))]
+    assert not worded, worded
+
+
+@pytest.mark.parametrize(("lng", "ranks", "suits"), [
+    ("fr", {"J": "V", "Q": "D", "K": "R", "A": "A"}, {"S": "pique", "H": "cœur"}),
+    ("ru", {"J": "В", "Q": "Д", "K": "К", "A": "Т"}, {"S": "пики", "H": "черви"}),
+    ("pl", {"J": "W", "Q": "D", "K": "K", "A": "A"}, {"S": "piki", "H": "kiery"}),
+    ("en", {"J": "J", "Q": "Q", "K": "K", "A": "A"}, {"S": "spades", "H": "hearts"}),
+])
+def test_cards_as_the_players_of_each_language_write_them(lng: str, ranks: dict[str, str], suits: dict[str, str]) -> None:
+    flat = catalog(lng)
+    assert {r: flat[f"rank.{r}"] for r in ranks} == ranks
+    assert {s: flat[f"suit_name.{s}"] for s in suits} == suits
+    assert flat["rank.T"] == "10"
+
+
+def test_the_games_own_terms_in_each_language() -> None:
+    expected = {"fr": {"term.kitty": "talon", "combo.carre": "carré", "term.surcoinche": "surcoinche", "combo.tierce": "tierce"},
+                "ru": {"term.kitty": "прикуп", "combo.carre": "каре", "term.misere": "мизер", "combo.tierce": "терц",
+                       "combo.cinquante": "пятьдесят", "combo.cent": "сто", "term.pedro": "педро", "term.capot": "капот"},
+                "pl": {"term.kitty": "musik", "combo.carre": "kareta", "term.no_trump": "bez atu", "term.misere": "mizer"}}
+    for lng, terms in expected.items():
+        flat = catalog(lng)
+        assert {k: flat[k] for k in terms} == terms, lng
