@@ -378,8 +378,13 @@ def test_the_generated_client_follows_the_account_stream_and_lists_tournaments(
     [changed] = follower.of("rating_changed")
     assert (changed["pool"], changed["match_id"], changed["old_rating"], changed["games"]) == \
         ("cinch_partnership", match_id, 0.0, 1)
-    mine = _body(_call("ratings.v1_players_player_id_ratings_player_ratings", player_id=ids["N"],
-                       client=players["N"]))
+    deadline = time.monotonic() + 20
+    while True:          # the ratings read model has a checkpoint of its own: it may lag the notice
+        mine = _body(_call("ratings.v1_players_player_id_ratings_player_ratings", player_id=ids["N"],
+                           client=players["N"]))
+        if mine["pools"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
     [pool] = [p for p in mine["pools"] if p["pool"] == "cinch_partnership"]
     assert pool["rating"] == changed["new_rating"] and pool["provisional"] == changed["provisional"]
 
@@ -407,7 +412,13 @@ def test_the_generated_client_follows_the_account_stream_and_lists_tournaments(
     assert all(len(page) <= 2 for page in pages) and len(pages) >= 2
     assert [listed.index(t) for t in reversed(made)] == sorted(listed.index(t) for t in made)   # newest first
     assert all(t["status"] == "registering" for page in pages for t in page)
-    [[theirs]] = _pages("tournaments.v1_tournaments_mine_my_tournaments", client=players["S"])
+    deadline = time.monotonic() + 20
+    while True:                                  # the entry, after the three, may be read a moment later
+        mine_pages = _pages("tournaments.v1_tournaments_mine_my_tournaments", client=players["S"])
+        if any(t["entries"] for page in mine_pages for t in page) or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    [[theirs]] = mine_pages
     assert theirs["tournament_id"] == made[1] and theirs["entries"] == 1
     running = _pages("tournaments.v1_tournaments_list_tournaments", client=players["E"], status=status("running"))
     assert not set(made) & {t["tournament_id"] for page in running for t in page}
