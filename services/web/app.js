@@ -5,13 +5,16 @@
 // and words.js say it all in the player's language.
 
 import { api } from "./api.js";
+import { chatForm } from "./chat.js";
 import { LOCALES, initI18n, locale, onLocale, setLocale, t } from "./i18n.js";
 import { createMatch, refreshLobby, relabelCreateForm, setupCreateForm } from "./lobby.js";
-import { askHint, enterMatch, fileDispute, leaveMatch, redraw, rematch, toggleLastTrick } from "./match.js";
+import { enterMatch, leaveMatch, redraw, toggleLastTrick } from "./match.js";
+import { askHint, fileDispute, rematch } from "./table_side.js";
 import { followAccount, stopAccount } from "./notices.js";
 import { drawReplay, leaveTournament, replayControls, showLeaderboard, showPlayer, showReplay, showTournament,
          showTournaments } from "./screens.js";
 import { $, STORE_KEY, call, errorText, loadSession, show, state } from "./session.js";
+import { followedTables, inviteForm, joinWithCode, showInvitations } from "./social.js";
 
 const SCREENS = [
   [/^#\/match\/([\w-]+)/, (id) => enterMatch(id), "table"],
@@ -20,6 +23,8 @@ const SCREENS = [
   [/^#\/leaderboards/, () => showLeaderboard(), "leaderboards"],
   [/^#\/player\/([\w-]+)/, (id) => showPlayer(id), "player"],
   [/^#\/replay\/([\w-]+)/, (id) => showReplay(id), "replay"],
+  [/^#\/invitations/, () => showInvitations(), "invitations"],
+  [/^#\/join\/([\w-]+)\/(\w+)/, (id, code) => joinWithCode(id, code), "invitations"],
 ];
 
 function route() {
@@ -36,12 +41,13 @@ function route() {
     if (screen !== "table") leaveMatch();
     if (screen !== "tournament") leaveTournament();
     if (screen !== "table") show(screen);
-    open(m[1]);
+    open(m[1], m[2]);
     return;
   }
   leaveMatch(); leaveTournament();
   show("lobby");
   refreshLobby();
+  followedTables();
 }
 state.onUnauthorized = route;
 
@@ -82,6 +88,7 @@ function redrawAll() {
   if (screen === "table") redraw();
   else if (screen === "lobby") refreshLobby();
   else if (screen === "replay") drawReplay();
+  else if (screen === "invitations") showInvitations();
   else if (screen) route();
 }
 
@@ -98,6 +105,8 @@ async function boot() {
   $("lang").addEventListener("change", chooseLocale);
   $("tournament-status").addEventListener("change", showTournaments);
   $("pool").addEventListener("change", showLeaderboard);
+  $("invite-form").addEventListener("submit", inviteForm);
+  $("chat-form").addEventListener("submit", chatForm);
   replayControls();
   $("signout").addEventListener("click", async () => {
     try { await call("DELETE", "/v1/players/me/token"); } catch { /* signed out anyway */ }

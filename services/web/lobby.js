@@ -6,6 +6,7 @@ import { freshEntropy } from "./fair.js";
 import { num, t } from "./i18n.js";
 import { $, call, errorText, holderLabel, say } from "./session.js";
 import { SEATS, h } from "./table.js";
+import { rememberCode } from "./social.js";
 import { rememberEntropy } from "./verified.js";
 import { gameText, scoreLine, seatText, variantText } from "./words.js";
 
@@ -61,9 +62,11 @@ export async function createMatch(ev) {
   const [bid, play] = [$("create-clock-bid").value, $("create-clock-play").value];
   if (bid || play) body.clock = { bid: Number(bid || play), play: Number(play || bid) };
   if ($("create-rated").checked) body.rated = true;
+  if ($("create-private").checked) body.visibility = "private";
   try {
     const view = await call("POST", "/v1/matches", body);
     if (entropy !== null) rememberEntropy(view.match_id, entropy);
+    rememberCode(view.match_id, view.invitation_code);
     location.hash = `#/match/${view.match_id}`;
   } catch (err) { if (document.body.dataset.screen === "table") say(errorText(err), "error"); else lobbyError(err); }
 }

@@ -7,14 +7,15 @@
 
 import { uuid } from "./api.js";
 import { choiceAction, renderActions, renderChoice } from "./actions.js";
-import { freshEntropy } from "./fair.js";
 import { addLog, drawLog, drawSheet, renderClock, renderGlance } from "./glance.js";
 import { renderHint } from "./hints.js";
 import { num, t } from "./i18n.js";
 import { join } from "./lobby.js";
 import { $, STORE_KEY, call, errorText, holderLabel, say, show, state } from "./session.js";
+import { chatControls as drawChat, closeChat, openChat } from "./chat.js";
+import { renderInvite } from "./social.js";
 import { SEATS, auctionOf, dealScoreOf, h, lastTrickEl, renderTable, scoresOf } from "./table.js";
-import { giveFreshEntropy as giveEntropy, rememberEntropy, renderFair as drawFair, verifyDeals as verify } from "./verified.js";
+import { giveFreshEntropy as giveEntropy, renderFair as drawFair, verifyDeals as verify } from "./verified.js";
 import { cardName, contractText, describeAction, phaseText, scoreLine, seatText, seatsList, sideText } from "./words.js";
 
 const verifyDeals = () => verify(state, call, say);
@@ -38,6 +39,7 @@ export function enterMatch(id) {
   connect();
   verifyDeals();
   history(id);
+  openChat(id);
 }
 
 // The log and the score sheet from the events so far (the live stream brings the rest).
@@ -54,6 +56,7 @@ export function leaveMatch() {
   if (state.socket) { state.socket.onclose = null; state.socket.close(1000); }
   clearTimeout(state.reconnectTimer);
   clearInterval(state.clockTimer);
+  closeChat();
   state.socket = null; state.matchId = null;
   setConn("idle");
 }
@@ -252,27 +255,14 @@ export function render() {
   $("last-trick-box").replaceChildren(...(state.showLast ? [lastTrickEl(table)] : []));
 
   renderHint(view, myTurn && !automatic, state.hint, state.busy);
+  renderInvite(view);
+  drawChat();
   renderClock(view.deadline);
   drawSheet();
 }
 
 export function redraw() { render(); drawLog(); drawSheet(); renderFair(); setConn($("conn").dataset.state); }
 
-export async function askHint() {
-  const view = state.view;
-  if (!view || state.busy) return;
-  $("hint").disabled = true;
-  try {
-    const out = await call("GET", `/v1/matches/${view.match_id}/hint`);
-    state.hint = { match: out.match_id, version: out.version, action: out.action, reason: out.reason,
-                   used: out.used, limit: out.limit };
-    say("");
-  } catch (err) {
-    say(errorText(err), "error");
-  }
-  await refresh();   // the counts moved; the view is the same version, so draw it again
-  render();
-}
 
 // A choice of k cards (a discard, a rob): the cards picked so far, kept while the view's version stays.
 function picking(view, choice) {
@@ -314,24 +304,6 @@ function playCard(code, plays) {
   act(options[0]);
 }
 
-// After the match: the same game, options and seat holders again. However many players ask,
-// the server makes one new match (its command id is derived from this one), so all land on it.
-export async function rematch() {
-  try {
-    const entropy = freshEntropy();
-    const created = await call("POST", `/v1/matches/${state.matchId}/rematch`, { entropy });
-    rememberEntropy(created.match_id, entropy);
-    location.hash = `#/match/${created.match_id}`;
-  } catch (err) { say(errorText(err), "error"); }
-}
 
-export async function fileDispute(ev) {
-  ev.preventDefault();
-  try {
-    const d = await call("POST", `/v1/matches/${state.matchId}/disputes`,
-                         { deal: Number($("dispute-deal").value), reason: $("dispute-reason").value, command_id: uuid() });
-    say(t("dispute.filed", { id: d.dispute_id || d.id || "ok" }));
-  } catch (err) { say(errorText(err), "error"); }
-}
 
 export function toggleLastTrick() { state.showLast = !state.showLast; render(); }

@@ -5,7 +5,7 @@
 import { t } from "./i18n.js";
 import { $, state } from "./session.js";
 import { h } from "./table.js";
-import { scoreLine, seatText, sideText } from "./words.js";
+import { gameText, scoreLine, seatText, sideText } from "./words.js";
 
 const KEEP = 3;
 const SHOWN_FOR = 60_000;          // ms: a notice then goes, the screen is small
@@ -13,7 +13,7 @@ const account = { socket: null, after: 0, retry: 0, timer: null, token: null };
 
 function notice(e) {
   const match = e.match_id ? `#/match/${e.match_id}` : e.tournament_id ? `#/tournament/${e.tournament_id}` : null;
-  if (e.match_id && state.matchId === e.match_id) return null;   // the table on screen says it already
+  if (e.match_id && state.matchId === e.match_id && !e.type.startsWith("invitation")) return null;   // the table on screen says it already
   let text;
   switch (e.type) {
     case "your_turn": text = t("notice.your_turn", { seat: seatText(e.seat) }); break;
@@ -26,9 +26,12 @@ function notice(e) {
     case "round_closed": text = t("notice.round_closed", { round: e.round }); break;
     case "dispute_ruled": text = t("notice.dispute_ruled"); break;
     case "seat_taken": text = t("notice.seat_taken", { seat: seatText(e.seat) }); break;
+    case "invitation_received": text = t("notice.invitation_received", { game: gameText(e.game) }); break;
+    case "invitation_answered": text = t(`notice.invitation_${e.answer}`, { seat: seatText(e.seat), defaultValue: t("notice.invitation_answered") }); break;
+    case "invitation_cancelled": text = t("notice.invitation_cancelled"); break;
     default: return null;
   }
-  const href = e.type === "round_started" && e.match_id ? `#/match/${e.match_id}` : match;
+  const href = e.type === "invitation_received" ? "#/invitations" : e.type === "round_started" && e.match_id ? `#/match/${e.match_id}` : match;
   return h("li", { dataset: { type: e.type } }, href ? h("a", { href }, text) : text);
 }
 

@@ -4,6 +4,7 @@
 
 import { num, pct, t, when } from "./i18n.js";
 import { $, call, errorText, state } from "./session.js";
+import { socialButtons } from "./social.js";
 import { cardEl, h, trickPlays } from "./table.js";
 import { contractText, describeAction, gameText, resultText, scoreLine, seatText, variantText } from "./words.js";
 
@@ -113,6 +114,7 @@ export async function showLeaderboard() {
 }
 
 export async function showPlayer(id) {
+  socialButtons(id);
   try {
     const [player, ratings, stats] = await Promise.all([call("GET", `/v1/players/${id}`), call("GET", `/v1/players/${id}/ratings`),
                                                         call("GET", `/v1/players/${id}/stats`)]);

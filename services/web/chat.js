@@ -1,0 +1,81 @@
+// The table chat (docs/chat.md): the match's chat stream (WS /v1/matches/{id}/chat/ws, from the
+// first message), each message in the reader's language (a preset is a code the catalogs
+// translate), a button per preset, and free text when it is mine to write: before the start,
+// after the end, or as a spectator (the server refuses it to a seat during play).
+
+import { uuid } from "./api.js";
+import { t } from "./i18n.js";
+import { $, call, errorText, say, state } from "./session.js";
+import { h } from "./table.js";
+import { seatText } from "./words.js";
+
+const chat = { socket: null, id: null, after: 0, view: null, messages: [], retry: 0, timer: null };
+
+export function openChat(id) {
+  closeChat();
+  Object.assign(chat, { id, after: 0, view: null, messages: [], retry: 0 });
+  $("chat-log").replaceChildren();
+  $("chat-presets").replaceChildren();
+  connect();
+}
+
+export function closeChat() {
+  clearTimeout(chat.timer);
+  if (chat.socket) { chat.socket.onclose = null; chat.socket.close(1000); }
+  chat.socket = null; chat.id = null;
+}
+
+function connect() {
+  const id = chat.id;
+  if (!id || !state.session) return;
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/v1/matches/${id}/chat/ws?after=${chat.after}`);
+  chat.socket = ws;
+  ws.onopen = () => ws.send(JSON.stringify({ type: "auth", token: state.session.token }));
+  ws.onmessage = (msg) => {
+    if (ws !== chat.socket) return;
+    const m = JSON.parse(msg.data);
+    if (m.type === "snapshot") { chat.view = m.view; chat.retry = 0; chatControls(); }
+    else if (m.type === "event" && m.version > chat.after) {
+      chat.after = m.version;
+      if (m.event && m.event.type === "chat_message") { chat.messages.push(m.event); drawLog(); }
+    }
+  };
+  ws.onclose = (ev) => {
+    if (ws !== chat.socket || [4401, 4403, 4404].includes(ev.code)) return;
+    chat.timer = setTimeout(connect, Math.min(5000, 250 * 2 ** chat.retry++));   // resync, a dropped socket
+  };
+}
+
+const said = (m) => (m.preset ? t(`chat_preset.${m.preset}`, { defaultValue: m.preset }) : m.text || "");
+
+function drawLog() {
+  $("chat-log").replaceChildren(...chat.messages.slice(-50).map((m) => h("li", { dataset: { preset: m.preset || "", channel: m.channel } },
+    h("b", {}, m.seat ? seatText(m.seat) : m.name || t("chat.spectator")), m.seat && m.name ? ` (${m.name})` : "", ": ", said(m))));
+}
+
+// The presets as buttons; the free-text form only when the server will take it from me now.
+export function chatControls() {
+  const view = chat.view;
+  if (!view) return;
+  $("chat-presets").replaceChildren(...(view.presets || []).map((p) => h("button", { type: "button", class: "small preset", dataset: { preset: p },
+    onclick: () => send({ preset: p }) }, t(`chat_preset.${p}`, { defaultValue: p }))));
+  const match = state.view;
+  const playing = match && ["playing", "suspended"].includes(match.status);
+  $("chat-form").hidden = !!(match && match.seat && playing);
+  drawLog();
+}
+
+async function send(body) {
+  if (!chat.id) return;
+  try { await call("POST", `/v1/matches/${chat.id}/chat`, { command_id: uuid(), ...body }); }
+  catch (err) { say(errorText(err), "error"); }
+}
+
+export function chatForm(ev) {
+  ev.preventDefault();
+  const text = $("chat-text").value.trim();
+  if (!text) return;
+  send({ text });
+  $("chat-text").value = "";
+}

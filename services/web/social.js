@@ -1,0 +1,142 @@
+// Private tables, invitations, follow and block (docs/social.md): the host's invitation code
+// and the invite form at an open table, my invitations (accept, decline, cancel), the tables
+// of the players I follow, and following or blocking from a profile.
+
+import { uuid } from "./api.js";
+import { freshEntropy } from "./fair.js";
+import { t, when } from "./i18n.js";
+import { $, call, errorText, say, state } from "./session.js";
+import { SEATS, h } from "./table.js";
+import { rememberEntropy } from "./verified.js";
+import { gameText, seatText, variantText } from "./words.js";
+
+const CODES_KEY = "atout.codes";
+
+// A private table's code is shown to its creator once, in the creation's answer: kept here.
+export function rememberCode(matchId, code) {
+  if (!code) return;
+  let all = {};
+  try { all = JSON.parse(localStorage.getItem(CODES_KEY)) || {}; } catch { /* start again */ }
+  all[matchId] = code;
+  localStorage.setItem(CODES_KEY, JSON.stringify(Object.fromEntries(Object.entries(all).slice(-50))));
+}
+const codeOf = (matchId) => { try { return (JSON.parse(localStorage.getItem(CODES_KEY)) || {})[matchId] || null; } catch { return null; } };
+
+const names = {};
+async function nameOf(pid) {
+  if (names[pid] !== undefined) return names[pid];
+  try { names[pid] = (await call("GET", `/v1/players/${pid}`)).name || t("seat_holder.player"); } catch { names[pid] = t("seat_holder.player"); }
+  return names[pid];
+}
+
+// At an open table where I sit: the code (to the host), a player to invite, my followed players.
+export async function renderInvite(view) {
+  const panel = $("invite-panel");
+  const open = view.status === "open" && !!view.seat && SEATS.some((s) => !view.seats[s]);
+  panel.hidden = !open;
+  if (!open) return;
+  const code = codeOf(view.match_id);
+  $("invite-code").replaceChildren(...(code ? [t("invite.code", { code }), " ",
+    h("a", { href: `#/join/${view.match_id}/${code}` }, t("invite.link"))] : []));
+  if (panel.dataset.match === view.match_id) return;
+  panel.dataset.match = view.match_id;
+  try {
+    const out = await call("GET", "/v1/players/me/following");
+    const friends = Array.isArray(out) ? out : out.following || [];
+    $("invite-friends").replaceChildren(...friends.map((f) => h("li", {}, f.name || t("seat_holder.player"),
+      h("button", { type: "button", class: "small", onclick: () => invite(view.match_id, f.player_id) }, t("invite.go")))));
+  } catch { $("invite-friends").replaceChildren(); }
+}
+
+async function invite(matchId, playerId) {
+  try {
+    await call("POST", `/v1/matches/${matchId}/invitations`, { player_id: playerId, command_id: uuid() });
+    say(t("invite.sent", { name: await nameOf(playerId) }));
+  } catch (err) { say(errorText(err), "error"); }
+}
+
+export function inviteForm(ev) {
+  ev.preventDefault();
+  if (state.matchId) invite(state.matchId, $("invite-player").value.trim());
+}
+
+// My invitations: those received (accept, decline) and those sent (cancel while pending).
+export async function showInvitations() {
+  const line = async (inv, received) => {
+    const who = received ? await nameOf(inv.by) : (await Promise.all(Object.keys(inv.invitees).map(nameOf))).join(", ");
+    const seats = Object.values(inv.invitees).filter(Boolean).map(seatText).join(", ");
+    const buttons = inv.status !== "pending" ? [] : received
+      ? [h("button", { type: "button", class: "small accept", onclick: () => answer(inv, "accept") }, t("invite.accept")),
+         h("button", { type: "button", class: "small decline", onclick: () => answer(inv, "decline") }, t("invite.decline"))]
+      : [h("button", { type: "button", class: "small cancel", onclick: () => answer(inv, "cancel") }, t("invite.cancel"))];
+    const said = t(`istatus.${inv.status}`, { defaultValue: inv.status });
+    return h("li", { dataset: { invitation: inv.invitation_id, status: inv.status } },
+      h("span", {}, t(received ? "invite.from" : "invite.to", { who, game: gameText(inv.game) }),
+        seats ? ` · ${seats}` : "", ` · ${said}`,
+        inv.status === "pending" && inv.expires_at ? ` · ${t("invite.until", { at: when(inv.expires_at) })}` : ""), ...buttons);
+  };
+  for (const [role, id] of [["received", "invitations-received"], ["sent", "invitations-sent"]]) {
+    try {
+      const list = await call("GET", `/v1/invitations?role=${role}`);
+      $(id).replaceChildren(...(list.length ? await Promise.all(list.map((inv) => line(inv, role === "received")))
+        : [h("li", { class: "empty" }, t("common.nothing"))]));
+    } catch (err) { $(id).replaceChildren(h("li", { class: "empty" }, errorText(err))); }
+  }
+}
+
+async function answer(inv, verb) {
+  try {
+    const body = verb === "accept" ? { entropy: freshEntropy(), command_id: uuid() } : { command_id: uuid() };
+    await call("POST", `/v1/invitations/${inv.invitation_id}/${verb}`, body);
+    if (verb === "accept") { rememberEntropy(inv.match_id, body.entropy); location.hash = `#/match/${inv.match_id}`; return; }
+    showInvitations();
+  } catch (err) { $("invitations-error").textContent = errorText(err); }
+}
+
+// A private table's link with its code: sit at the first seat the code opens.
+export async function joinWithCode(matchId, code) {
+  for (const seat of SEATS) {
+    const entropy = freshEntropy();
+    try {
+      await call("POST", `/v1/matches/${matchId}/seats/${seat}`, { code, entropy, command_id: uuid() });
+      rememberEntropy(matchId, entropy);
+      location.hash = `#/match/${matchId}`;
+      return;
+    } catch (err) { if (err.status === 404) break; }
+  }
+  $("invitations-error").textContent = t("invite.no_seat");
+}
+
+// The lobby's list of the open tables where the players I follow sit.
+export async function followedTables() {
+  try {
+    const out = await call("GET", "/v1/players/me/following/tables");
+    const tables = Array.isArray(out) ? out : out.tables || [];
+    $("following-list").replaceChildren(...(tables.length ? tables.map((m) => h("li", { dataset: { match: m.match_id } },
+      h("a", { href: `#/match/${m.match_id}` }, `${gameText(m.game)}${m.options && m.options.variant ? ` · ${variantText(m.options.variant)}` : ""}`)))
+      : [h("li", { class: "empty" }, t("lobby.none_yet"))]));
+  } catch { /* best effort */ }
+}
+
+// On a profile: follow or block that player (not myself).
+export function socialButtons(playerId) {
+  const mine = playerId === (state.session && state.session.player_id);
+  $("profile-social").hidden = mine;
+  if (mine) return;
+  const set = async (path, on, del) => {
+    try {
+      const out = on ? await call("POST", `/v1/players/me/${path}`, { player_id: playerId, command_id: uuid() })
+        : await call("DELETE", `/v1/players/me/${del}/${playerId}`);
+      draw(out || {});
+    } catch (err) { $("profile-social-said").textContent = errorText(err); }
+  };
+  const draw = (ties) => {
+    $("follow").textContent = ties.following ? t("social.unfollow") : t("social.follow");
+    $("follow").onclick = () => set("following", !ties.following, "following");
+    $("block").textContent = ties.blocked ? t("social.unblock") : t("social.block");
+    $("block").onclick = () => set("blocks", !ties.blocked, "blocks");
+    $("follow").dataset.on = String(!!ties.following);
+    $("block").dataset.on = String(!!ties.blocked);
+  };
+  draw({});
+}

@@ -1,0 +1,44 @@
+// The table's side controls that act outside the view: the hint, "Play again", a dispute.
+
+import { uuid } from "./api.js";
+import { freshEntropy } from "./fair.js";
+import { t } from "./i18n.js";
+import { refresh, render } from "./match.js";
+import { $, call, errorText, say, state } from "./session.js";
+import { rememberEntropy } from "./verified.js";
+
+export async function askHint() {
+  const view = state.view;
+  if (!view || state.busy) return;
+  $("hint").disabled = true;
+  try {
+    const out = await call("GET", `/v1/matches/${view.match_id}/hint`);
+    state.hint = { match: out.match_id, version: out.version, action: out.action, reason: out.reason,
+                   used: out.used, limit: out.limit };
+    say("");
+  } catch (err) {
+    say(errorText(err), "error");
+  }
+  await refresh();   // the counts moved; the view is the same version, so draw it again
+  render();
+}
+
+// After the match: the same game, options and seat holders again. However many players ask,
+// the server makes one new match (its command id is derived from this one), so all land on it.
+export async function rematch() {
+  try {
+    const entropy = freshEntropy();
+    const created = await call("POST", `/v1/matches/${state.matchId}/rematch`, { entropy });
+    rememberEntropy(created.match_id, entropy);
+    location.hash = `#/match/${created.match_id}`;
+  } catch (err) { say(errorText(err), "error"); }
+}
+
+export async function fileDispute(ev) {
+  ev.preventDefault();
+  try {
+    const d = await call("POST", `/v1/matches/${state.matchId}/disputes`,
+                         { deal: Number($("dispute-deal").value), reason: $("dispute-reason").value, command_id: uuid() });
+    say(t("dispute.filed", { id: d.dispute_id || d.id || "ok" }));
+  } catch (err) { say(errorText(err), "error"); }
+}
