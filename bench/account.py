@@ -2,12 +2,14 @@
 match event (and per notice), beside the match publisher on the same log, and what the
 alternative — each open account stream polling its head — would cost per read. One JSON object.
 
-    .venv/bin/python bench/account.py [--matches 40]
+    .venv/bin/python bench/account.py [--matches 40] [--rated]
 
 It connects to ATOUT_BENCH_DATABASE_URL (default: the local Postgres as `postgres`) and
 ATOUT_BENCH_REDIS_URL (default: the local Redis), creates its own database and drops it at
 the end. The matches are played by four human players, random legal actions, through the
-game service (real events of every kind); then each projection catches up from zero.
+game service (real events of every kind; `--rated`: rated matches, which the ratings
+producer's fold rates, each one a `rating_changed` per player); then each projection catches
+up from zero.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from infra.projections import ProjectionRunner  # noqa: E402
 from infra.projections.account_events import AccountEvents  # noqa: E402
 from infra.projections.account_producers import DisputeNotices, MatchNotices, TournamentNotices  # noqa: E402
 from infra.projections.publisher import Publisher  # noqa: E402
+from infra.projections.rating_notices import RatingNotices  # noqa: E402
 from infra.store import PostgresEventStore, connect, create_pool, migrate  # noqa: E402
 from infra.vault import Vault  # noqa: E402
 from services.matches import MatchService  # noqa: E402
@@ -43,10 +46,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from store import with_database  # noqa: E402
 
 
-async def play(svc: MatchService, rng: random.Random) -> None:
+async def play(svc: MatchService, rng: random.Random, rated: bool) -> None:
     players = {seat: f"bench-{uuid.uuid4().hex[:8]}" for seat in "NESW"}
     created = await svc.create_match("belote", {"deals": 1}, {"N": "me", "E": "open", "S": "open", "W": "open"},
-                                     player_id=players["N"])
+                                     player_id=players["N"], rated=rated)
     match_id = created.match_id
     for seat in "ESW":
         await svc.take_seat(match_id, Seat(seat), player_id=players[seat])
@@ -68,6 +71,7 @@ async def catch_up(runner: ProjectionRunner, projection) -> float:
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=40)
+    parser.add_argument("--rated", action="store_true", help="rated matches (rating_changed notices)")
     args = parser.parse_args()
     url = os.environ.get("ATOUT_BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
     redis_url = os.environ.get("ATOUT_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -83,13 +87,13 @@ async def main() -> None:
         svc, rng = MatchService(store, Vault(pool)), random.Random(7)
         began = time.perf_counter()
         for _ in range(args.matches):
-            await play(svc, rng)
+            await play(svc, rng, args.rated)
         played = time.perf_counter() - began
         events = await pool.fetchval("SELECT count(*) FROM events")
         runner = ProjectionRunner(store, batch_size=1000)
         prefix = f"bench-account-{secrets.token_hex(3)}"
-        account = AccountEvents([MatchNotices(), TournamentNotices(), DisputeNotices()], redis_url=redis_url,
-                                prefix=prefix)
+        account = AccountEvents([MatchNotices(), TournamentNotices(), DisputeNotices(), RatingNotices()],
+                                redis_url=redis_url, prefix=prefix)
         publisher = Publisher(redis_url=redis_url, prefix=prefix)
         publisher.max_age = __import__("datetime").timedelta(days=1)
         account_s = await catch_up(runner, account)
@@ -106,7 +110,7 @@ async def main() -> None:
         await publisher.close()
         await pool.close()
         print(json.dumps({
-            "matches": args.matches, "events": events, "notices": notices, "notices_published": account.published,
+            "matches": args.matches, "rated": args.rated, "events": events, "notices": notices, "notices_published": account.published,
             "play_seconds": round(played, 2),
             "account_events_us_per_event": round(account_s / events * 1e6, 1),
             "account_events_us_per_notice": round(account_s / max(1, notices) * 1e6, 1),

@@ -28,6 +28,7 @@ import tempfile
 from pathlib import Path
 
 import asyncpg
+import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(ROOT / "tests" / "e2e")]
@@ -71,7 +72,9 @@ async def measure(args: argparse.Namespace, replicas: int) -> dict:
                     tables.append(table)
                 pids = {**{p.name: p.popen.pid for p in running.of("serve")},
                         "projector": running.procs["projector-0"].popen.pid,
-                        "nginx": running.procs["nginx-0"].popen.pid, "bench": os.getpid()}
+                        "bench": os.getpid()}
+                for i, worker in enumerate(psutil.Process(running.procs["nginx-0"].popen.pid).children()):
+                    pids[f"nginx-{i}"] = worker.pid             # nginx works in its workers
                 result: dict = {"replicas": replicas, "load_average_at_start": os.getloadavg()}
                 result["max"] = await api.phase(tables, 0, args.seconds, conn, pids)
                 result[f"paced_{args.rate:g}"] = await api.phase(tables, args.rate, args.seconds, conn, pids)

@@ -131,8 +131,10 @@ class ChatSession:
             if version > self.last + 1:
                 for message in await self._stored(self.last, version - 1, None):
                     yield message
+                self.last = version - 1
+            message = await self._redacted(version, data)   # may end the stream: `last` is what was sent
             self.last = version
-            yield await self._redacted(version, data)
+            yield message
 
     async def close(self) -> None:
         client, self.client = self.client, None

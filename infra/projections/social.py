@@ -82,7 +82,8 @@ async def ties(pool: Any, player_id: str, kind: str, limit: int,
     at, key = before or (None, None)
     rows = await _fetch(pool, "SELECT t.other_id, t.since, p.display_name AS name FROM social_ties t "
                               "LEFT JOIN player_names p ON p.player_id = t.other_id "
-                              "WHERE t.player_id = $1 AND t.kind = $2 AND ($4::timestamptz IS NULL OR (t.since, t.other_id) < ($4, $5)) "
+                              "WHERE t.player_id = $1 AND t.kind = $2 "
+                              "AND ($4::timestamptz IS NULL OR (t.since, t.other_id) < ($4, $5)) "
                               "ORDER BY t.since DESC, t.other_id DESC LIMIT $3", player_id, kind, limit, at, key)
     return [{"player_id": r["other_id"], "name": r["name"], "since": r["since"].isoformat()} for r in rows]
 

@@ -136,7 +136,8 @@ async def challenge(match_id: PathStr, data: Annotated[Challenge, Body(examples=
      description="Those I `received` (default) or `sent`, newest first, of one `status` or all; pages as every "
                  "list (docs/api.md, \"Lists and pages\"). Read from a read model: a new invitation shows within "
                  "the projector's poll.",
-     responses=responses(200, list, [ex("received", [{**INVITATION_EXAMPLE, "created_at": "2025-05-01T18:00:00+00:00"}])],
+     responses=responses(200, list, [ex("received", [{**INVITATION_EXAMPLE,
+                                                       "created_at": "2025-05-01T18:00:00+00:00"}])],
                          "Invitations, newest first", 400, 401, 429))
 async def list_invitations(request: Request, principal: Caller, runtime: Runtime,
                            role: FromQuery[Literal["received", "sent"]] = "received",

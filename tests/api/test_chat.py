@@ -156,3 +156,28 @@ async def test_the_words_of_a_player_i_block_never_reach_me(server, pool, http, 
     assert "you cannot hear me" in str(await history(http, match_id, other))
     for follower in (mine, theirs):
         await follower.stop()
+
+
+async def test_a_spectator_who_sits_down_stops_reading_the_rail(server, pool, http, chat_publisher) -> None:  # noqa: F811
+    seats = {s: await player(http, f"sit {s}") for s in "NESW"}
+    rail = await player(http, "sit rail")
+    match_id = await table(http, seats, start=False)
+    await sit(http, match_id, seats, "ES")
+    early = await follow_ws(server, match_id, seats["W"])          # W watches the waiting room, seatless
+    assert early.messages[0]["view"]["channel"] == "spectators"
+    await sit(http, match_id, seats, "W")                           # and takes the last seat: play starts
+    spoken = await say(http, match_id, rail, text="W, your partner holds the trumps")
+    assert spoken.status_code == 201, spoken.text
+
+    async def ended() -> bool:
+        return early.task is not None and early.task.done()
+
+    assert await eventually(ended)
+    last = early.messages[-1]
+    assert last["type"] == "error" and last["code"] == "resync" and last["details"]["reason"] == "seated"
+    assert early.close_code == 4008
+    assert not any("trumps" in str(m) for m in early.messages)
+    again = await follow_ws(server, match_id, seats["W"], after=last["version"])
+    assert again.messages[0]["view"]["channel"] == "table"
+    assert (await again.until(spoken.json()["version"]))["event"] is None
+    await again.stop()

@@ -50,7 +50,7 @@ pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow,
               pytest.mark.skipif(NGINX is None, reason="no nginx: .ci/run installs Debian's package")]
 
 GRACE = 3.0          # ATOUT_DISCONNECT_GRACE
-TTL = 2.0            # ATOUT_PRESENCE_TTL: a killed replica's connections run out after this
+TTL = 4.0            # ATOUT_PRESENCE_TTL: a killed replica's connections run out after this
 LOAD_RATE = 100      # actions/s in total
 LOAD_SECONDS = 16.0
 HUMAN_TABLES = 14     # and two tables of one human and three bots
@@ -116,8 +116,8 @@ async def test_a_seat_sees_actions_applied_through_the_other_replicas(system, sv
         state = await svc.load(follower.match_id)
         assert state.status == "finished"
         check_sequence(follower, state.version)
-        (own,) = set(follower.upstreams)
-        assert tally.upstreams[follower.match_id] - {own}, "some action applied through another replica"
+        own = set(follower.upstreams)
+        assert tally.upstreams[follower.match_id] - own, "some action applied through another replica"
     bots = [e for _, e in await actions(svc, against_bots) if e.seat != "N"]
     assert bots and {e.by for e in bots} == {"bot"}                 # the workers answered each human action
 
@@ -302,7 +302,7 @@ async def test_kill_a_replica_a_worker_and_the_projector_under_load(system, svc,
         await client.aclose()
     for kind in KILLS:                                    # the load went on through every fault
         killed = faults[f"{kind}_killed_at"]
-        assert any(killed < t < killed + 3 for t in tally.times), (kind, figures)
+        assert any(killed < t < killed + 5 for t in tally.times), (kind, figures)
     assert resumed, "no stream was on the killed replica"
     assert figures["projector_takeover_s"] is not None and resumed_at is not None, figures
     assert set(tally.statuses) <= {200, 409}, figures

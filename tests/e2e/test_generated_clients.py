@@ -17,6 +17,7 @@ on a machine without node and npm these tests skip, saying so.
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import json
 import os
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import asyncpg
 import httpx
 import pytest
 
@@ -67,7 +69,28 @@ def node_tools() -> Path:
 def server(tmp_path_factory, migrated_database_url: str, redis_url: str, redis_prefix: str):
     with serving(tmp_path_factory.mktemp("clients"), migrated_database_url, redis_url, f"{redis_prefix}:clients",
                  projector=True, ATOUT_RATE_LIMIT_REQUESTS="0") as base:
+        asyncio.run(caught_up(migrated_database_url, ("account_events", "ratings", "tournament_standings")))
         yield base
+
+
+async def caught_up(url: str, names: tuple[str, ...], timeout: float = 240.0) -> None:
+    """Wait until the server's projector has read the log as it is now: the session's database
+    holds what every earlier test wrote, which a projector starting here reads first."""
+    conn = await asyncpg.connect(url)
+    try:
+        head = await conn.fetchrow("SELECT tx_id::text::bigint AS tx, position FROM events "
+                                   "ORDER BY tx_id DESC, position DESC LIMIT 1")
+        deadline = time.monotonic() + timeout
+        while head is not None:
+            rows = await conn.fetch("SELECT tx_id::text::bigint AS tx, position FROM projection_checkpoints "
+                                    "WHERE name = ANY($1::text[])", list(names))
+            if len(rows) == len(names) and all((r["tx"], r["position"]) >= (head["tx"], head["position"])
+                                               for r in rows):
+                return
+            assert time.monotonic() < deadline, "the server's projector did not catch up"
+            await asyncio.sleep(0.2)
+    finally:
+        await conn.close()
 
 
 @pytest.fixture(scope="module")
@@ -305,8 +328,9 @@ def _organiser(server: str, migrated_database_url: str, redis_url: str) -> Any:
     return importlib.import_module("atout_client").AuthenticatedClient(base_url=server, token=token)
 
 
-def _pages(module: str, **kwargs: Any) -> list[list[dict[str, Any]]]:
-    """Every page of a list operation, following each answer's `Link: <…>; rel="next"`."""
+def _pages(module: str, until: Any = None, **kwargs: Any) -> list[list[dict[str, Any]]]:
+    """The pages of a list operation, following each answer's `Link: <…>; rel="next"`, to
+    the last one (or until `until(pages)` holds)."""
     operation = importlib.import_module(f"atout_client.api.{module}")
     pages, cursor = [], None
     for _ in range(100):
@@ -314,7 +338,7 @@ def _pages(module: str, **kwargs: Any) -> list[list[dict[str, Any]]]:
         assert answer.status_code == 200, answer.content
         pages.append([_body(row) for row in answer.parsed])
         link = answer.headers.get("link")
-        if not link:
+        if not link or (until is not None and until(pages)):
             return pages
         assert link.endswith('>; rel="next"'), link
         cursor = parse_qs(urlsplit(link[1:link.index(">")]).query)["cursor"][0]
@@ -354,8 +378,13 @@ def test_the_generated_client_follows_the_account_stream_and_lists_tournaments(
     [changed] = follower.of("rating_changed")
     assert (changed["pool"], changed["match_id"], changed["old_rating"], changed["games"]) == \
         ("cinch_partnership", match_id, 0.0, 1)
-    mine = _body(_call("ratings.v1_players_player_id_ratings_player_ratings", player_id=ids["N"],
-                       client=players["N"]))
+    deadline = time.monotonic() + 20
+    while True:          # the ratings read model has a checkpoint of its own: it may lag the notice
+        mine = _body(_call("ratings.v1_players_player_id_ratings_player_ratings", player_id=ids["N"],
+                           client=players["N"]))
+        if mine["pools"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
     [pool] = [p for p in mine["pools"] if p["pool"] == "cinch_partnership"]
     assert pool["rating"] == changed["new_rating"] and pool["provisional"] == changed["provisional"]
 
@@ -366,20 +395,30 @@ def test_the_generated_client_follows_the_account_stream_and_lists_tournaments(
          "options": {"deals": 1}})))["tournament_id"] for i in range(3)]
     _call("tournaments.v1_tournaments_tournament_id_entries_register_entry", tournament_id=made[1],
           client=players["N"], body=models.EntryIn.from_dict({"players": [ids["N"], ids["S"]]}))
+    status = models.V1TournamentsListTournamentsStatusType1
+
+    def found(pages: list[list[dict[str, Any]]]) -> bool:      # newest first: the first pages
+        return set(made) <= {t["tournament_id"] for page in pages for t in page}
+
     deadline = time.monotonic() + 20
     while True:                                  # the lists are a read model: the projector follows
-        pages = _pages("tournaments.v1_tournaments_list_tournaments", client=players["E"], status=models.V1TournamentsListTournamentsStatusType1("registering"),
-                       limit=2)
+        pages = _pages("tournaments.v1_tournaments_list_tournaments", found, client=players["E"],
+                       status=status("registering"), limit=2)
         listed = [t["tournament_id"] for page in pages for t in page]
-        if set(made) <= set(listed) or time.monotonic() > deadline:
+        if found(pages) or time.monotonic() > deadline:
             break
         time.sleep(0.2)
-    assert set(made) <= set(listed) and len(listed) == len(set(listed)), listed
+    assert found(pages) and len(listed) == len(set(listed)), listed
     assert all(len(page) <= 2 for page in pages) and len(pages) >= 2
     assert [listed.index(t) for t in reversed(made)] == sorted(listed.index(t) for t in made)   # newest first
     assert all(t["status"] == "registering" for page in pages for t in page)
-    [[theirs]] = _pages("tournaments.v1_tournaments_mine_my_tournaments", client=players["S"])
+    deadline = time.monotonic() + 20
+    while True:                                  # the entry, after the three, may be read a moment later
+        mine_pages = _pages("tournaments.v1_tournaments_mine_my_tournaments", client=players["S"])
+        if any(t["entries"] for page in mine_pages for t in page) or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    [[theirs]] = mine_pages
     assert theirs["tournament_id"] == made[1] and theirs["entries"] == 1
-    assert made[0] not in [t["tournament_id"] for page in _pages("tournaments.v1_tournaments_list_tournaments",
-                                                                 client=players["E"], status=models.V1TournamentsListTournamentsStatusType1("running"))
-                           for t in page]
+    running = _pages("tournaments.v1_tournaments_list_tournaments", client=players["E"], status=status("running"))
+    assert not set(made) & {t["tournament_id"] for page in running for t in page}
