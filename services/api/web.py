@@ -1,4 +1,4 @@
-"""The reference web client (issue 11): static files, no build step.
+"""The reference web client: static files, no build step.
 
 `GET /` is the player's page (`services/web/index.html`), `GET /admin` the admin's page for
 stepping through a disputed deal (`admin.html`), `GET /verify` the standalone page that

@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
                 redis_url=settings.redis_url or servers.redis_url,
             )
             log.info("embedded servers ready in %.1fs", time.monotonic() - started)
-        if embedded:  # issue 7: bots and turn clocks play on the embedded default too
+        if embedded:  # bots and turn clocks play on the embedded default too
             from services.workers.embedded import start_worker
 
             worker = start_worker(settings)
@@ -142,7 +142,7 @@ def _serve_http(settings: Settings, *, projector: bool, apply_migrations: bool) 
     _graceful_server(config, app, settings).run()
 
 
-# --- graceful shutdown (issue 10) -------------------------------------------------------------------
+# --- graceful shutdown -----------------------------------------------------------------------------
 
 SHUTDOWN_TIMEOUT = 25.0  # seconds for in-flight requests after SIGTERM (k8s grace period: 40 s)
 

@@ -13,7 +13,7 @@ import yaml
 from infra.settings import ENV_VARS, Settings
 
 ROOT = Path(__file__).resolve().parents[2]
-PROCESSES = ("serve", "projector", "worker", "beat", "migrate")  # issue 10: one image for each
+PROCESSES = ("serve", "projector", "worker", "beat", "migrate")  # one image for each
 
 
 @pytest.fixture(scope="session")
@@ -37,7 +37,7 @@ def subcommands() -> set[str]:
 def check_command(argv: list[str], subcommands: set[str]) -> None:
     """`argv` (what follows the image's entrypoint) is a real `atout` command line: its first
     word a subcommand and the whole of it accepted by the parser. A process whose command
-    module has not landed yet (issue 7: worker, beat) is skipped, never passed."""
+    module is missing is skipped, never passed."""
     from services.cli import build_parser
 
     assert argv, "no command"

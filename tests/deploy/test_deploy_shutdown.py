@@ -1,4 +1,4 @@
-"""Graceful shutdown of `atout serve` (issue 10): a real server process on the session's
+"""Graceful shutdown of `atout serve`: a real server process on the session's
 Postgres and Redis, in the middle of a match, gets SIGTERM while an action is in flight.
 
 The action is held in flight deterministically: the test holds an EXCLUSIVE lock on the
