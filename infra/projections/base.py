@@ -41,11 +41,11 @@ class Projection:
     version: ClassVar[int] = 1
     tables: ClassVar[tuple[str, ...]]
     event_types: ClassVar[frozenset[str] | None]  # None: every event, with its payload
-    # True: `apply` also gets every other event of the log, with an empty payload. For a read
-    # model that must see that something happened (a version that follows every event) but
-    # reads the payloads of few types: most of the log is cards played, whose payloads it
-    # then neither reads from the table nor decodes.
-    sees_every_event: ClassVar[bool] = False
+    # True: `apply` also gets, of the events whose payload it does not read, each stream's last
+    # one in the batch, with an empty payload. For a read model that stamps a stream's version
+    # and time but reads the payloads of few types: most of the log is cards played, which
+    # then cost it neither a read of their payload, nor a decode, nor a fold.
+    sees_stream_heads: ClassVar[bool] = False
     # How long the projector may let this projection lag behind a wake-up, so that what
     # arrives meanwhile is applied in one batch (one transaction) rather than one each.
     # 0 for what someone waits on live (the publisher, bot turns); a read model that

@@ -2,26 +2,24 @@
 
 Its columns come from the match layer's events (`domain.match`), never a game's own, so
 every game gets a summary without this module knowing its rules: `deal_finished` and
-`match_finished` carry the running `match_score`. It still reads every event a match
-stream holds, the games' too, for one reason: `version` and `updated_at` are the match's
-own (the version a client sends as `expected_version`, the time of the last action), not
-those of the last change of status. So it sees every event (`sees_every_event`) but reads
-the payloads of the match layer's alone, as dicts, by the field names listed in
-docs/event-store.md ("The event-type contract").
+`match_finished` carry the running `match_score`. It still sees a game's events, for one
+reason: `version` and `updated_at` are the match's own (the version a client sends as
+`expected_version`, the time of the last action), not those of the last change of status.
+So it gets each stream's last event of a batch (`sees_stream_heads`) and reads the payloads
+of the match layer's alone, as dicts, by the field names listed in docs/event-store.md ("The
+event-type contract").
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 import asyncpg
 
 import msgspec
 
-from infra.projections.base import Change, RowProjection
+from infra.projections.base import RowProjection
 from infra.store.model import RecordedEvent
-from infra.store.postgres import Connection
 from infra import streams
 
 MATCH_STREAM_PREFIX = streams.MATCH
@@ -44,7 +42,7 @@ class MatchSummaries(RowProjection):
     # 6: of every type, clocks' and presence's included; 7: `private` (a private table is listed only
     # to the players seated at it)
     event_types = MATCH_EVENTS
-    sees_every_event = True
+    sees_stream_heads = True
     columns = {
         "match_id": "text",
         "game": "text",
@@ -63,14 +61,6 @@ class MatchSummaries(RowProjection):
 
     def key_of(self, event: RecordedEvent, data: dict[str, Any]) -> str:
         return match_id_of(event)
-
-    async def apply(self, conn: Connection, changes: Sequence[Change], names: Mapping[str, str]) -> None:
-        """Folds the match layer's events, and of the others (a game's, a clock's) only each
-        stream's last: they change nothing but `version` and `updated_at`, which the last one
-        sets, so a batch of cards played costs a dict lookup each, not a fold."""
-        last = {event.stream_id: event for event, _ in changes}
-        await super().apply(conn, [(event, data) for event, data in changes
-                                   if event.type in MATCH_EVENTS or last[event.stream_id] is event], names)
 
     def fold(self, row: dict[str, Any] | None, event: RecordedEvent, data: dict[str, Any]) -> dict[str, Any] | None:
         if event.type == "match_created":

@@ -100,8 +100,10 @@ class ProjectionRunner:
         )
         if not events:
             return 0
-        if projection.sees_every_event:
-            changes = [(e, {} if e.data is None else self.registry.payload(e)) for e in events]
+        if projection.sees_stream_heads:
+            last = {e.stream_id: e for e in events}
+            changes = [(e, {} if e.data is None else self.registry.payload(e)) for e in events
+                       if e.data is not None or last[e.stream_id] is e]
         else:
             changes = [(e, self.registry.payload(e)) for e in events if e.data is not None]
         if changes:
