@@ -118,6 +118,7 @@ def figures(report: Path, operations: set[str] | None = None) -> dict[str, Any]:
     examples: dict[str, list[dict[str, Any]]] = collections.defaultdict(list)
     act: collections.Counter[str] = collections.Counter()
     refused: collections.Counter[tuple[str, str]] = collections.Counter()
+    unexplained: list[dict[str, Any]] = []       # what the long run shows of each such refusal
     requests, total, tested = 0, None, set()
     for line in report.open():
         try:
@@ -160,6 +161,11 @@ def figures(report: Path, operations: set[str] | None = None) -> dict[str, Any]:
                     case = ((recorder.get("cases") or {}).get(case_id) or {}).get("value") or {}
                     label = f"{case.get('method', '?')} {case.get('path', '?')}"
                     refused[(label, code)] += 1
+                    if (label, code) not in BEYOND_SCHEMA and len(unexplained) < 10:
+                        unexplained.append({
+                            "request": f"{request.get('method')} {request.get('uri', '')[:200]}",
+                            "body": _decoded(request.get("body"))[:500].decode(errors="replace"),
+                            "answer": _decoded(response.get("content"))[:300].decode(errors="replace")})
                 if len(examples[check["name"]]) < 5:
                     info = check.get("failure_info") or {}
                     examples[check["name"]].append({
@@ -177,6 +183,7 @@ def figures(report: Path, operations: set[str] | None = None) -> dict[str, Any]:
             "failures": dict(failures), "act": dict(act),
             "refused_valid": {f"{op} {code}": n for (op, code), n in refused.most_common()},
             "refused_valid_unexplained": sum(n for key, n in refused.items() if key not in BEYOND_SCHEMA),
+            "refused_valid_unexplained_examples": unexplained,
             "examples": dict(examples)}
 
 
