@@ -88,6 +88,17 @@ class Client:
             raise Dropped(self.dropped)
         return self._items.popleft()
 
+    async def get_or_tick(self, keepalive: float | None) -> tuple[int, bytes] | None:
+        """The next message, or None once `keepalive` seconds pass without one (a stream's
+        keep-alive tick); without `keepalive`, waits as long as it takes."""
+        if keepalive is None:
+            return await self.get()
+        try:
+            async with asyncio.timeout(keepalive):
+                return await self.get()
+        except TimeoutError:
+            return None
+
 
 class Fanout:
     def __init__(self, redis_url: str, prefix: str, *, queue_size: int = 256) -> None:

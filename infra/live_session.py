@@ -7,7 +7,6 @@ backlog already held (by version) and ends with `Dropped` when the client fell b
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 
 from domain import match as rules
@@ -120,15 +119,11 @@ class LiveSession:
             yield message
         client = self.client
         while not self.finished:
-            try:
-                if keepalive is None:
-                    version, data = await client.get()
-                else:
-                    async with asyncio.timeout(keepalive):
-                        version, data = await client.get()
-            except TimeoutError:
+            got = await client.get_or_tick(keepalive)
+            if got is None:
                 yield None
                 continue
+            version, data = got
             if version <= self.last:
                 continue  # a duplicate (at-least-once delivery) or already sent from the store
             if version > self.last + 1:

@@ -12,7 +12,6 @@ bounded queue, or whose `after=` is past keeping, is told to resync (`Dropped`, 
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -79,15 +78,11 @@ class AccountSession:
             yield message
         client = self.client
         while True:
-            try:
-                if keepalive is None:
-                    version, data = await client.get()
-                else:
-                    async with asyncio.timeout(keepalive):
-                        version, data = await client.get()
-            except TimeoutError:
+            got = await client.get_or_tick(keepalive)
+            if got is None:
                 yield None
                 continue
+            version, data = got
             if version <= self.last:
                 continue
             if version > self.last + 1:

@@ -15,7 +15,6 @@ whose stream never carries the spectators' words during play.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -117,15 +116,11 @@ class ChatSession:
             yield message
         client = self.client
         while True:
-            try:
-                if keepalive is None:
-                    version, data = await client.get()
-                else:
-                    async with asyncio.timeout(keepalive):
-                        version, data = await client.get()
-            except TimeoutError:
+            got = await client.get_or_tick(keepalive)
+            if got is None:
                 yield None
                 continue
+            version, data = got
             if version <= self.last:
                 continue
             if version > self.last + 1:
