@@ -69,7 +69,7 @@ BEYOND_SCHEMA = {
 
 
 def schemathesis_run(base: str, tokens: list[str], max_time: int, workdir: Path, *, seed: int | None = None,
-                     workers: int = 2, timeout: float | None = None) -> dict[str, Any]:
+                     workers: int = 2, timeout: float | None = None, paths: str | None = None) -> dict[str, Any]:
     """Run schemathesis against `base` and return the figures (see `figures`)."""
     workdir.mkdir(parents=True, exist_ok=True)
     config = workdir / "schemathesis.toml"
@@ -83,13 +83,15 @@ def schemathesis_run(base: str, tokens: list[str], max_time: int, workdir: Path,
                "--continue-on-failure", "--no-shrink", "--generation-allow-x00", "false"]
     if seed is not None:
         command += ["--seed", str(seed)]
+    if paths is not None:
+        command += ["--include-path-regex", paths]
     env = {**os.environ, "SCHEMATHESIS_HOOKS": "fuzz_hooks", "FUZZ_BASE": base, "FUZZ_TOKENS": ",".join(tokens),
            "FUZZ_SEED": str(seed or 0), "PYTHONPATH": os.pathsep.join([str(BENCH), os.environ.get("PYTHONPATH", "")])}
     started = time.monotonic()
     done = subprocess.run(command, cwd=workdir, env=env, capture_output=True, text=True,
                           timeout=timeout or max_time * 3 + 120)
     (workdir / "schemathesis.log").write_text(done.stdout + done.stderr)
-    out = figures(report, documented(base))
+    out = figures(report, documented(base), paths)
     out.update(seconds=round(time.monotonic() - started, 1), exit_code=done.returncode, command=" ".join(command),
                log=str(workdir / "schemathesis.log"))
     return out
@@ -110,7 +112,7 @@ def documented(base: str) -> set[str]:
             if method in ("get", "post", "put", "delete", "patch")}
 
 
-def figures(report: Path, operations: set[str] | None = None) -> dict[str, Any]:
+def figures(report: Path, operations: set[str] | None = None, paths: str | None = None) -> dict[str, Any]:
     """Requests, answers by status, 5xx, failures by check (with a few examples each), and the
     stateful requests to the act operation that reached a real match (any answer but 404/400)."""
     statuses: collections.Counter[int] = collections.Counter()
@@ -174,6 +176,8 @@ def figures(report: Path, operations: set[str] | None = None) -> dict[str, Any]:
                         "status": response.get("status_code"),
                         "answer": _decoded(response.get("content"))[:300].decode(errors="replace"),
                         "failure": str((info.get("failure") or {}).get("message", info))[:400]})
+    if operations is not None and paths is not None:
+        operations = {op for op in operations if re.search(paths, op.split(" ", 1)[1])}
     if operations is not None:
         total, tested = len(operations), tested & operations
     return {"requests": requests, "operations": total, "operations_tested": len(tested),
@@ -214,6 +218,7 @@ def main() -> int:
     parser.add_argument("--database-url", default="postgresql://postgres@127.0.0.1:5432/postgres",
                         help="a Postgres server; the run makes a database of its own there and drops it")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
+    parser.add_argument("--paths", default=None, help="only the operations whose path matches this regex")
     args = parser.parse_args()
 
     sys.path.insert(0, str(ROOT / "tests" / "e2e"))
@@ -242,7 +247,7 @@ def main() -> int:
                                 ATOUT_RATE_LIMIT_REQUESTS="0") as system:
                 tokens = players(system.base, system.env)
                 result = schemathesis_run(system.base, tokens, args.max_time, Path(tmp) / "st", seed=args.seed,
-                                          workers=args.workers)
+                                          workers=args.workers, paths=args.paths)
                 result["server_log_errors"] = sum(1 for line in system.logs[0].open(errors="replace")
                                                   if '"level": "error"' in line)
                 result["log"] = "(removed with the run's temporary directory)"

@@ -17,17 +17,29 @@ import msgspec
 from litestar import get, post
 from litestar.params import Body
 
+from domain.disputes import MAX_REASON
 from services import suspensions
-from services.features import Feature
 from services.api import queries
 from services.api.auth import authenticated, requires
-from services.api.dispute_views import Reason
-from services.api.errors import malformed
 from services.api.ratelimit import rate_limited
-from services.api.schemas import BEARER, MATCH_ID, Caller, Limit, PathStr, Runtime, ex, responses
+from services.api.schemas import (
+    BEARER,
+    MATCH_ID,
+    SAYS_SOMETHING,
+    Caller,
+    Limit,
+    PathStr,
+    Runtime,
+    ex,
+    responses,
+)
+from services.features import Feature
 
 TAGS = ["admin"]
 ADMIN = [authenticated, rate_limited, requires("admin")]
+
+
+Reason = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_REASON, pattern=SAYS_SOMETHING)]
 
 
 class AdminAction(msgspec.Struct, forbid_unknown_fields=True):
@@ -71,8 +83,6 @@ def _route(action: Literal["resume", "void", "abandon"], summary: str, descripti
               "The match's new version and status", 400, 401, 403, 404, 422, 429))
     async def handler(match_id: PathStr, principal: Caller, runtime: Runtime,
                       data: Annotated[AdminAction, Body(examples=ACTION_EXAMPLES)]) -> dict[str, Any]:
-        if not data.reason.strip():
-            raise malformed("$.reason", "the reason must say something")
         outcome = await suspensions.act_on(runtime.matches, match_id, action, principal.player_id,
                                            data.reason.strip(), data.command_id)
         state = await runtime.matches.load(match_id)

@@ -29,6 +29,7 @@ from services.api.auth import authenticated
 from services.api.ratelimit import rate_limited
 from services.api.schemas import (
     BEARER,
+    BLANK,
     COMMAND_ID,
     MATCH_ID,
     PLAYER_ID,
@@ -45,7 +46,7 @@ from services.moderation import chat_checks
 TAGS = ["chat"]
 PLAYER = [authenticated, rate_limited]
 CONTROL = "\\u0000-\\u001f\\u007f-\\u009f"
-TEXT_PATTERN = f"^[^{CONTROL}]*[^\\s{CONTROL}][^{CONTROL}]*$"
+TEXT_PATTERN = f"^[^{CONTROL}]*[^{BLANK}{CONTROL}][^{CONTROL}]*$"
 
 
 # The document states the limits; the service checks them itself, to answer with the chat's codes.

@@ -23,7 +23,7 @@ from domain.fair import MAX_ENTROPY_BYTES
 from domain.match import MAX_DEALS, MAX_TARGET
 from domain.games import GAME_NAMES, load
 from domain.tournaments import FORMATS
-from services.api.schemas import MAX_VERSION
+from services.api.schemas import BLANK, MAX_VERSION
 
 ERROR_REF = {"$ref": "#/components/schemas/ErrorOut"}
 ERROR_SCHEMA = {"type": "object", "title": "ErrorOut", "required": ["code", "message", "details"],
@@ -90,7 +90,7 @@ def _game_options(game: str) -> dict[str, Any]:
 
 OPTIONS = {game: _game_options(game) for game in ("belote", "cinch", "five_hundred")}
 SEAT_SPEC = {"type": "string", "pattern": "^(open|me|bot:(" + "|".join(LEVELS) + "))$"}
-NAME_PATTERN = r"^[^\x00-\x1f]*[^\x00-\x1f\s][^\x00-\x1f]*$"   # printable, not blank
+NAME_PATTERN = f"^[^\\x00-\\x1f]*[^\\x00-\\x1f{BLANK}][^\\x00-\\x1f]*$"   # printable, not blank
 
 
 def _record(game: str, most: int | None = None) -> dict[str, Any]:

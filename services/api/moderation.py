@@ -33,6 +33,7 @@ from services.api.schemas import (
     Limit,
     PathStr,
     Runtime,
+    SAYS_SOMETHING,
     ex,
     responses,
 )
@@ -45,7 +46,7 @@ from services.visibility import PLAYING, seat_of
 TAGS = ["moderation"]
 PLAYER = [authenticated, rate_limited]
 ADMIN = [authenticated, rate_limited, requires("admin")]
-Reason = Annotated[str, msgspec.Meta(min_length=1, max_length=rules.MAX_REASON, pattern=r"\S")]
+Reason = Annotated[str, msgspec.Meta(min_length=1, max_length=rules.MAX_REASON, pattern=SAYS_SOMETHING)]
 Id = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[!-$&-~]+$")]
 STATUSES = {"open": ["open"], "muted": ["muted"], "banned": ["banned"], "dismissed": ["dismissed"],
             "closed": ["muted", "banned", "dismissed"], "all": None}

@@ -25,6 +25,12 @@ MATCH_ID = "5b0c1f9e-3a0d-5d8a-9b1e-2f4c6a8e0d12"
 PLAYER_ID = "0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a"
 COMMAND_ID = "7d444840-9dc0-11d1-b245-5ffdce74fad2"
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+# The characters `str.strip()` takes away, named one by one: `\s` differs between the document's
+# regular expressions (ECMAScript: U+FEFF is white space, U+001C-U+001F and U+0085 are not) and
+# Python's, so a pattern saying "not blank" with `\s` would let through what the handler refuses.
+BLANK = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+SAYS_SOMETHING = f"[^{BLANK}]"          # a text with something left after strip()
+Said = Annotated[str, msgspec.Meta(min_length=1, pattern=SAYS_SOMETHING)]
 
 # Handler parameter kinds, spelled out as Litestar 3 will require.
 Runtime = NamedDependency[OpenRuntime]  # the process's runtime, from app.state
