@@ -170,6 +170,8 @@ def _trump_suit(game_name: str, trump: str, card: str) -> str | None:
 
 
 HONOUR_NAMES = {"J": "jack", "9": "nine", "A": "ace"}
+# Five Hundred's honours in a suit, in order: the Joker, right bower, left bower, ace.
+FIVE_HUNDRED_HONOURS = ("Joker", "right bower", "left bower", "ace")
 LEFT_BOWER = {"S": "JC", "C": "JS", "H": "JD", "D": "JH"}
 
 
@@ -180,8 +182,8 @@ def _honours_of(game_name: str, hand: list[str], suit: str) -> tuple[str, ...]:
     if game_name == "belote":
         return tuple(HONOUR_NAMES[r] for r in "J9" if f"{r}{suit}" in held)
     if game_name == "five_hundred":
-        named = (("JK", "Joker"), (f"J{suit}", "right bower"), (LEFT_BOWER[suit], "left bower"), (f"A{suit}", "ace"))
-        return tuple(name for card, name in named if card in held)
+        cards = ("JK", f"J{suit}", LEFT_BOWER[suit], f"A{suit}")
+        return tuple(name for card, name in zip(cards, FIVE_HUNDRED_HONOURS) if card in held)
     return ()
 
 
@@ -264,4 +266,4 @@ def _card(game_name: str, table: Any, card: str) -> Reason:
     return _reason("duck", **extra)
 
 
-__all__ = ["EXPERT_SETTINGS", "Hint", "NEEDS", "REASONS", "Reason", "reason", "seed_of", "suggest"]
+__all__ = ["EXPERT_SETTINGS", "FIVE_HUNDRED_HONOURS", "HONOUR_NAMES", "Hint", "NEEDS", "REASONS", "Reason", "reason", "seed_of", "suggest"]

@@ -1,11 +1,29 @@
 // The "Hint" control and the hint counts (docs/web-client.md, "Hints"): drawn from the view
 // (`hints_used`, `hints_limit`) and the last hint asked (GET /v1/matches/{id}/hint).
 
-import { t } from "./i18n.js";
+import { has, list, num, t } from "./i18n.js";
 import { SEATS, describeAction } from "./table.js";
 import { seatText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
+
+// A hint's reason in the reader's language, from its stable `code` and `params` (docs/bots.md,
+// "Hints for humans"): the suit named as the language names it, the honours listed, the
+// tricks a contract still needs counted in the language's plural. A code (or `needs`) this
+// client does not know yet shows the server's English `words`.
+export function reasonText(reason) {
+  if (!reason) return "";
+  const p = reason.params || {};
+  const count = p.trumps ?? p.aces;
+  const honours = (p.honours || []).map((n) => t(`hint_honour.${String(n).toLowerCase().replace(/ /g, "_")}`, { defaultValue: n }));
+  const fill = { ...(count === undefined ? {} : { count }), trumps: num(p.trumps), aces: num(p.aces), level: num(p.level),
+                 suit: !p.suit ? "" : p.suit === "NT" ? t("term.no_trump") : t(`suit_name.${p.suit}`, { defaultValue: p.suit }),
+                 honours: honours.length ? t("hint_honour.with", { list: list(honours) }) : "" };
+  const key = `hint_reason.${reason.code}`;
+  const needs = p.needs ? `hint_needs.${p.needs}` : null;
+  if (!has(key, fill) || (needs && !has(needs, { count: p.tricks_needed }))) return reason.words || "";
+  return needs ? `${t(key, fill)} ${t(needs, { count: p.tricks_needed })}` : t(key, fill);
+}
 
 // Hints (docs/api.md, "Hints"): a button while it is my turn and I have hints left here
 // (`hints_limit` is 0 where they are off); the expert's suggestion and its reason in words,
@@ -21,7 +39,7 @@ export function renderHint(view, myTurn, hint, busy) {
   button.disabled = !!current || used >= limit || busy;
   button.textContent = used >= limit && !current ? t("hint.none_left") : t("hint.ask", { count: limit - used });
   const text = $("hint-text");
-  text.textContent = current ? `${current.action ? `${describeAction(current.action)}: ` : ""}${current.reason.words}` : "";
+  text.textContent = current ? `${current.action ? `${describeAction(current.action)}: ` : ""}${reasonText(current.reason)}` : "";
   text.dataset.code = current ? current.reason.code : "";
   document.body.dataset.hint = current ? JSON.stringify(current.action) : "";
   if (current && current.action) {

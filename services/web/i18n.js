@@ -30,6 +30,8 @@ export function storedLocale() {
 
 export const locale = () => i18next.language || "en";
 export const t = (key, options) => i18next.t(key, options);
+// Whether the catalogs hold `key` (with `options.count`, in its plural forms).
+export const has = (key, options) => i18next.exists(key, options);
 
 async function load(lng) {
   if (loaded.has(lng)) return;

@@ -173,3 +173,29 @@ def test_the_games_own_terms_in_each_language() -> None:
     for lng, terms in expected.items():
         flat = catalog(lng)
         assert {k: flat[k] for k in terms} == terms, lng
+
+
+def test_every_hint_reason_the_server_gives_is_in_each_language() -> None:
+    """The codes are the server's own list (`REASONS`, `NEEDS`, the honours it names), and every
+    code its source passes to `_reason` is in that list; each has its words in every catalog,
+    and the English one names the same numbers and suit as the server's English template."""
+    import string
+
+    from domain.bots import hints
+
+    source = Path(hints.__file__).read_text(encoding="utf-8")
+    used = {c for pair in re.findall(r'_reason\(\s*"(\w+)"(?:\s+if\s[^"]*else\s+"(\w+)")?', source) for c in pair if c}
+    assert used and used <= set(hints.REASONS), sorted(used - set(hints.REASONS))
+    honours = {n.lower().replace(" ", "_") for n in (*hints.HONOUR_NAMES.values(), *hints.FIVE_HUNDRED_HONOURS)}
+    for lng in LOCALES:
+        forms = plural_forms(catalog(lng))
+        wanted = ({f"hint_reason.{c}" for c in hints.REASONS} | {f"hint_needs.{c}" for c in hints.NEEDS}
+                  | {f"hint_honour.{n}" for n in honours | {"with"}})
+        missing = sorted(wanted - set(forms))
+        assert not missing, (lng, missing)
+        assert all(forms[f"hint_needs.{c}"] for c in hints.NEEDS), lng          # counted in the language's plural
+    english = catalog("en")
+    for code, template in hints.REASONS.items():
+        fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
+        text = english.get(f"hint_reason.{code}") or english[f"hint_reason.{code}_other"]
+        assert placeholders(text) - {"count"} == {"suit" if f == "suit_name" else f for f in fields}, (code, text)
