@@ -1,11 +1,14 @@
 // Atout admin page: step through a disputed deal with the admin replay API
 // (GET /v1/admin/matches/{id}/deals/{d}/replay[?seat=S][&dispute=ID], docs/disputes.md).
 // The table view shows every seat's cards (`hands` of each step); "view as" a seat shows
-// only what that seat saw. Every replay read is audited by the server.
+// only what that seat saw. Every replay read is audited by the server. The reports queue is
+// admin_reports.js. Every word is in the catalogs (i18n.js), in the admin's language.
 
+import { loadReports, reportsControls } from "./admin_reports.js";
 import { api, uuid } from "./api.js";
-import { initI18n } from "./i18n.js";
+import { initI18n, locale, num, onLocale, setLocale, t, when } from "./i18n.js";
 import { auctionOf, contractText, h, renderTable, scoresOf } from "./table.js";
+import { gameText, seatText } from "./words.js";
 
 const KEY = "atout.admin";
 const $ = (id) => document.getElementById(id);
@@ -15,7 +18,7 @@ function signedIn() {
   $("admin-signin").hidden = !!state.token;
   $("admin-main").hidden = !state.token;
   $("admin-signout").hidden = !state.token;
-  if (state.token) loadQueue();
+  if (state.token) { loadQueue(); loadReports(); }
 }
 
 const call = (path, method = "GET", body = undefined) => api(method, path, body, state.token).catch((err) => {
@@ -30,9 +33,9 @@ async function loadQueue() {
   try {
     const items = await call(`/v1/admin/disputes?status=${status}`);
     $("queue").replaceChildren(...(items.length ? items.map((d) => h("li", { dataset: { dispute: d.dispute_id } },
-      h("button", { class: "small", onclick: () => open({ match: d.match_id, deal: d.deal, dispute: d.dispute_id, info: d }) }, "replay"),
-      ` ${d.status} · deal ${d.deal} · ${d.reason || ""}`,
-      h("div", { class: "empty" }, `match ${d.match_id}`))) : [h("li", { class: "empty" }, "nothing here")]));
+      h("button", { class: "small", onclick: () => open({ match: d.match_id, deal: d.deal, dispute: d.dispute_id, info: d }) }, t("admin.open_replay")),
+      " ", t("admin.queue_item", { status: t(`dstatus.${d.status}`, { defaultValue: d.status }), deal: num(d.deal), reason: d.reason || "" }),
+      h("div", { class: "empty" }, t("admin.queue_match", { id: d.match_id })))) : [h("li", { class: "empty" }, t("admin.nothing"))]));
   } catch { /* shown by call */ }
 }
 
@@ -59,18 +62,18 @@ async function open(target) {
 
 function head(r) {
   const v = r.verification || {};
-  const rows = [["match", r.match_id], ["game", r.game], ["deal", r.deal], ["dealer", r.dealer],
-                ["finished", String(r.finished)], ["verification", v.status || "—"],
-                ["illegal actions", r.illegal ? String(r.illegal.length) : "—"],
-                ["rulings", r.rulings ? String(r.rulings.length) : "0"]];
-  $("replay-head").replaceChildren(h("h2", {}, "Replay"),
+  const rows = [["match", r.match_id], ["game", gameText(r.game)], ["deal", num(r.deal)], ["dealer", r.dealer ? seatText(r.dealer) : "—"],
+                ["finished", t(r.finished ? "admin.yes" : "admin.no")], ["verification", v.status || "—"],
+                ["illegal", r.illegal ? num(r.illegal.length) : "—"],
+                ["rulings", num(r.rulings ? r.rulings.length : 0)]].map(([k, val]) => [t(`admin.kv.${k}`), val]);
+  $("replay-head").replaceChildren(h("h2", {}, t("admin.replay")),
     h("table", { class: "kv" }, ...rows.map(([k, val]) => h("tr", {}, h("td", {}, k), h("td", {}, String(val ?? ""))))),
     h("ul", { class: "list", id: "ruling-list" }, ...(r.rulings || []).map((x) => h("li", {}, rulingText(x)))),
     state.target && state.target.dispute ? rulingForm(r) : null);
   const sum = [];
   const brief = (res) => JSON.stringify({ result: res.result, score: res.score, points: res.points });
-  if (r.recorded_result) sum.push(h("div", {}, "recorded: ", h("code", {}, brief(r.recorded_result))));
-  if (r.rescored_result) sum.push(h("div", { class: "flag" }, "rescored now: ", h("code", {}, brief(r.rescored_result))));
+  if (r.recorded_result) sum.push(h("div", {}, t("admin.recorded"), " ", h("code", {}, brief(r.recorded_result))));
+  if (r.rescored_result) sum.push(h("div", { class: "flag" }, t("admin.rescored"), " ", h("code", {}, brief(r.rescored_result))));
   for (const i of r.illegal || []) sum.push(h("div", { class: "flag" }, JSON.stringify(i)));
   $("replay-summary").replaceChildren(...(sum.length ? sum : [h("span", { class: "empty" }, "—")]));
 }
@@ -80,24 +83,25 @@ function head(r) {
 function rulingText(x) {
   if (!x || typeof x !== "object") return String(x ?? "");
   const score = x.score ? ` ${Object.entries(x.score).map(([k, v]) => `${k} ${v > 0 ? "+" : ""}${v}`).join(" ")}` : "";
-  return `${x.ruling}${score}${x.reason ? ` — ${x.reason}` : ""}${x.version ? ` (v${x.version})` : ""}`;
+  return `${t(`rkind.${x.ruling}`, { defaultValue: x.ruling })}${score}${x.reason ? ` — ${x.reason}` : ""}${x.version ? ` (v${x.version})` : ""}`;
 }
 
 function rulingForm(r) {
   const info = state.target.info || {};
   if (info.status === "resolved" || info.status === "rejected") {
-    return h("div", { class: "rulings", id: "ruling-done" }, `dispute ${info.status}`,
+    return h("div", { class: "rulings", id: "ruling-done" }, t("admin.dispute_status", { status: t(`dstatus.${info.status}`) }),
              info.ruling ? `: ${rulingText(info.ruling)}` : "");
   }
   const last = r.steps.length ? r.steps[r.steps.length - 1].view : null;
   const sides = Object.keys(scoresOf(last)).length ? Object.keys(scoresOf(last)) : ["NS", "EW"];
-  const kind = h("select", { id: "ruling-kind" }, ...["void", "adjust", "replay", "reject"].map((k) => h("option", { value: k }, k)));
+  const kind = h("select", { id: "ruling-kind", "aria-label": t("admin.ruling") },
+    ...["void", "adjust", "replay", "reject"].map((k) => h("option", { value: k }, t(`rkind.${k}`))));
   const scores = h("span", { class: "scores", id: "ruling-scores", hidden: true },
     ...sides.map((side) => h("label", {}, `${side} `, h("input", { type: "number", value: "0", dataset: { side } }))));
   kind.addEventListener("change", () => { scores.hidden = kind.value !== "adjust"; });
-  const reason = h("input", { id: "ruling-reason", placeholder: "reason", required: true, maxlength: "500" });
-  const form = h("form", { class: "rulings inline", id: "ruling-form" }, h("h3", {}, "Ruling"), kind, scores, reason,
-                 h("button", { type: "submit", id: "ruling-go" }, "Apply ruling"), h("div", { id: "ruling-result" }));
+  const reason = h("input", { id: "ruling-reason", placeholder: t("admin.reason"), "aria-label": t("admin.reason"), required: true, maxlength: "500" });
+  const form = h("form", { class: "rulings inline", id: "ruling-form" }, h("h3", {}, t("admin.ruling")), kind, scores, reason,
+                 h("button", { type: "submit", id: "ruling-go" }, t("admin.apply")), h("div", { id: "ruling-result" }));
   form.addEventListener("submit", (ev) => { ev.preventDefault(); rule(kind.value, reason.value.trim(), scores); });
   return form;
 }
@@ -119,7 +123,7 @@ async function rule(ruling, reason, scores) {
     } catch { /* the ruling stands; the score is a convenience */ }
     await open(target);
     document.body.dataset.ruled = dispute.status;
-    if (score) $("replay-head").append(h("div", { class: "rulings", id: "ruling-outcome" }, "match score now: ", h("b", { id: "ruling-score" }, score)));
+    if (score) $("replay-head").append(h("div", { class: "rulings", id: "ruling-outcome" }, t("admin.score_now"), " ", h("b", { id: "ruling-score" }, score)));
     loadQueue();
     setTimeout(loadQueue, 1000);              // the queue is a read model: it follows within moments
   } catch (err) {
@@ -136,15 +140,15 @@ function show() {
   const hands = seat ? (table && table.hand ? { [seat]: table.hand } : {}) : (step.hands || {});
   renderTable($("replay-table"), table, { bottom: seat || "S", hands, names: {} });
   $("step-range").value = String(state.step);
-  $("step-counter").textContent = `step ${state.step + 1} / ${r.steps.length}`;
+  $("step-counter").textContent = t("admin.step_counter", { n: num(state.step + 1), total: num(r.steps.length) });
   document.body.dataset.step = String(state.step);
   const ev = seat ? step.seen : step.event;
   $("step-info").replaceChildren(...[
     h("div", {}, h("b", {}, step.type), " ", step.mark ? h("span", { class: "mark" }, step.mark) : null),
-    h("div", { class: "empty" }, `v${step.version} · ${step.at || ""}`),
-    step.flag ? h("div", { class: "flag" }, `flagged: ${step.flag.code || JSON.stringify(step.flag)}`) : null,
-    h("pre", { class: "json" }, ev === null || ev === undefined ? "(hidden from this seat)" : JSON.stringify(ev, null, 1)),
-    h("div", {}, "score: ", Object.entries(scoresOf(table)).map(([k, v]) => `${k} ${v}`).join(" · "))].filter(Boolean));
+    h("div", { class: "empty" }, `v${step.version} · ${step.at ? when(step.at) : ""}`),
+    step.flag ? h("div", { class: "flag" }, t("admin.flagged", { flag: step.flag.code || JSON.stringify(step.flag) })) : null,
+    h("pre", { class: "json" }, ev === null || ev === undefined ? t("admin.hidden") : JSON.stringify(ev, null, 1)),
+    h("div", {}, t("admin.score", { score: Object.entries(scoresOf(table)).map(([k, v]) => `${k} ${v}`).join(" · ") }))].filter(Boolean));
   $("replay-contract").textContent = table && table.contract ? contractText(table.contract) : "";
   $("replay-auction").replaceChildren(...auctionOf(table).map((c) => h("li", {}, h("b", {}, c.seat), " ", c.text)));
 }
@@ -175,8 +179,17 @@ $("step-last").addEventListener("click", () => go(Infinity));
 $("step-range").addEventListener("input", (ev) => go(Number(ev.target.value)));
 document.addEventListener("keydown", (ev) => {
   if (ev.target.tagName === "INPUT" && ev.target.type !== "range") return;
-  if (ev.key === "ArrowRight") go(state.step + 1);
-  if (ev.key === "ArrowLeft") go(state.step - 1);
+  const step = { ArrowRight: 1, ArrowLeft: -1 }[ev.key];
+  if (step) go(state.step + step);
 });
-await initI18n();    // the felt's cards and calls in the browser's language; the admin's own words stay English
+$("lang").addEventListener("change", () => setLocale($("lang").value));
+reportsControls(() => state.token, call);
+onLocale(() => {
+  $("lang").value = locale();
+  if (!state.token) return;
+  loadQueue(); loadReports();
+  if (state.replay) { head(state.replay); show(); }
+});
+await initI18n();
+$("lang").value = locale();
 signedIn();

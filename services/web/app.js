@@ -14,6 +14,7 @@ import { followAccount, stopAccount } from "./notices.js";
 import { drawReplay, leaveTournament, replayControls, showLeaderboard, showPlayer, showReplay, showTournament,
          showTournaments } from "./screens.js";
 import { $, STORE_KEY, call, errorText, loadSession, show, state } from "./session.js";
+import { reportControls } from "./reports.js";
 import { followedTables, inviteForm, joinWithCode, showInvitations } from "./social.js";
 
 const SCREENS = [
@@ -107,6 +108,7 @@ async function boot() {
   $("pool").addEventListener("change", showLeaderboard);
   $("invite-form").addEventListener("submit", inviteForm);
   $("chat-form").addEventListener("submit", chatForm);
+  reportControls();
   replayControls();
   $("signout").addEventListener("click", async () => {
     try { await call("DELETE", "/v1/players/me/token"); } catch { /* signed out anyway */ }

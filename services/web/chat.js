@@ -6,6 +6,7 @@
 import { uuid } from "./api.js";
 import { t } from "./i18n.js";
 import { $, call, errorText, say, state } from "./session.js";
+import { openReport } from "./reports.js";
 import { h } from "./table.js";
 import { seatText } from "./words.js";
 
@@ -49,9 +50,19 @@ function connect() {
 
 const said = (m) => (m.preset ? t(`chat_preset.${m.preset}`, { defaultValue: m.preset }) : m.text || "");
 
+// Each message with its sender; another's has a button to report it to the admins.
 function drawLog() {
-  $("chat-log").replaceChildren(...chat.messages.slice(-50).map((m) => h("li", { dataset: { preset: m.preset || "", channel: m.channel } },
-    h("b", {}, m.seat ? seatText(m.seat) : m.name || t("chat.spectator")), m.seat && m.name ? ` (${m.name})` : "", ": ", said(m))));
+  const me = state.session && state.session.player_id;
+  $("chat-log").replaceChildren(...chat.messages.slice(-50).map((m) => {
+    const who = m.seat ? seatText(m.seat) : m.name || t("chat.spectator");
+    const report = m.player_id && m.player_id !== me && m.message_id
+      ? h("button", { type: "button", class: "small report", "aria-label": t("report.message_label", { who: m.name || who }),
+                      onclick: () => openReport({ match_id: chat.id, message_id: m.message_id },
+                                                t("report.title_message", { who: m.name || who, said: said(m) })) }, t("report.message"))
+      : null;
+    return h("li", { dataset: { preset: m.preset || "", channel: m.channel, message: m.message_id || "" } },
+      h("b", {}, who), m.seat && m.name ? ` (${m.name})` : "", ": ", said(m), report ? " " : "", report);
+  }));
 }
 
 // The presets as buttons; the free-text form only when the server will take it from me now.

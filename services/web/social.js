@@ -1,12 +1,14 @@
 // Private tables, invitations, follow and block (docs/social.md): the host's invitation code
 // and the invite form at an open table, my invitations (accept, decline, cancel), the tables
-// of the players I follow, and following or blocking from a profile.
+// of the players I follow, and following, blocking or reporting from a profile (my own lists
+// whom I block: reports.js).
 
 import { uuid } from "./api.js";
 import { freshEntropy } from "./fair.js";
 import { t, when } from "./i18n.js";
 import { $, call, errorText, say, state } from "./session.js";
 import { SEATS, h } from "./table.js";
+import { openReport, showBlocks } from "./reports.js";
 import { rememberEntropy } from "./verified.js";
 import { gameText, seatText, variantText } from "./words.js";
 
@@ -122,7 +124,9 @@ export async function followedTables() {
 export function socialButtons(playerId) {
   const mine = playerId === (state.session && state.session.player_id);
   $("profile-social").hidden = mine;
-  if (mine) return;
+  $("blocks-panel").hidden = !mine;
+  if (mine) { showBlocks(); return; }
+  $("report-player").onclick = () => openReport({ player_id: playerId }, t("report.title_player", { who: $("player-name").textContent }));
   const set = async (path, on, del) => {
     try {
       const out = on ? await call("POST", `/v1/players/me/${path}`, { player_id: playerId, command_id: uuid() })

@@ -4,9 +4,11 @@
   plural forms its language needs (Intl.PluralRules: English one/other, French one/many/other,
   Russian and Polish one/few/many/other), and the same `{{placeholders}}` as English.
 * Every key the code or the page asks for (`t("…")`, `data-i18n`, `data-i18n-attr`) is in them.
-* The player's page has no text of its own outside `data-i18n` elements, and the player's
-  modules no string literal that reads as words (two words in a row, or a capitalised word):
-  what a player reads comes from a catalog. Identifiers (CSS classes, action codes, event
+* The pages (the player's, the admin's, /verify) have no text of their own outside `data-i18n`
+  elements, and their modules (and /verify's own script) no string literal that reads as words
+  (two words in a row, or a capitalised word): what a player or an admin reads comes from a
+  catalog. /verify, one file that must work saved to disk, keeps its English copy in the page:
+  the catalog's `verify` section, word for word. Identifiers (CSS classes, action codes, event
   types) are single lowercase words or dotted keys and are allowed.
 * Cards in each language as its players write them.
 """
@@ -26,7 +28,9 @@ PLURALS = {"en": {"one", "other"}, "fr": {"one", "many", "other"}, "ru": {"one",
            "pl": {"one", "few", "many", "other"}}
 SUFFIX = re.compile(r"_(zero|one|two|few|many|other)$")
 PLAYER_MODULES = ("app.js", "session.js", "lobby.js", "match.js", "glance.js", "screens.js", "notices.js", "table.js",
-                  "actions.js", "hints.js", "verified.js", "words.js", "i18n.js", "table_side.js", "social.js", "chat.js")
+                  "actions.js", "hints.js", "verified.js", "words.js", "i18n.js", "table_side.js", "social.js", "chat.js", "reports.js")
+ADMIN_MODULES = ("admin.js", "admin_reports.js")
+PAGES = ("index.html", "admin.html", "verify.html")
 
 
 def flatten(tree: dict, prefix: str = "") -> dict[str, str]:
@@ -104,7 +108,7 @@ class _Page(HTMLParser):
 
 def keys_in_code() -> set[str]:
     keys: set[str] = set()
-    for name in PLAYER_MODULES + ("admin.js",):
+    for name in PLAYER_MODULES + ADMIN_MODULES:
         keys |= set(re.findall(r"""\bt\(\s*["']([\w.]+)["']""", (WEB / name).read_text(encoding="utf-8")))
         for a, b in re.findall(r"""\bt\(\s*[^"'`)]*\?\s*["']([\w.]+)["']\s*:\s*["']([\w.]+)["']""",
                                (WEB / name).read_text(encoding="utf-8")):
@@ -114,16 +118,18 @@ def keys_in_code() -> set[str]:
 
 def test_every_key_asked_for_is_in_the_catalogs() -> None:
     page = _Page()
-    page.feed((WEB / "index.html").read_text(encoding="utf-8"))
+    for name in PAGES:
+        page.feed((WEB / name).read_text(encoding="utf-8"))
     forms = plural_forms(catalog("en"))
     missing = sorted(k for k in keys_in_code() | page.keys if k not in forms)
     assert not missing, missing
     assert len(keys_in_code()) > 150
 
 
-def test_the_page_has_no_words_of_its_own() -> None:
+@pytest.mark.parametrize("name", PAGES)
+def test_the_page_has_no_words_of_its_own(name: str) -> None:
     page = _Page()
-    page.feed((WEB / "index.html").read_text(encoding="utf-8"))
+    page.feed((WEB / name).read_text(encoding="utf-8"))
     # the brand and each language's own name in the language menu are not translated
     allowed = {"♠ Atout", "Atout", "English", "Français", "Русский", "Polski"}
     assert set(page.loose) <= allowed, sorted(set(page.loose) - allowed)
@@ -144,11 +150,17 @@ def literals(source: str) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("name", PLAYER_MODULES)
-def test_no_words_in_the_player_modules(name: str) -> None:
-    text = (WEB / name).read_text(encoding="utf-8")
+def verify_script() -> str:
+    """/verify's own script: what follows the copy of fair.js it carries."""
+    page = (WEB / "verify.html").read_text(encoding="utf-8")
+    return page.split("// --- end of fair.js ---", 1)[1].split("</script>", 1)[0]
+
+
+@pytest.mark.parametrize("name", PLAYER_MODULES + ADMIN_MODULES + ("verify.html",))
+def test_no_words_in_the_modules(name: str) -> None:
+    text = verify_script() if name == "verify.html" else (WEB / name).read_text(encoding="utf-8")
     worded = [s for s in literals(text) if WORDS.search(s)
-              and not s.startswith(("/", "#", "application/"))]
+              and not s.startswith(("/", "#", "application/", "Bearer "))]       # paths, MIME types, HTTP's scheme
     assert not worded, worded
 
 
@@ -199,3 +211,15 @@ def test_every_hint_reason_the_server_gives_is_in_each_language() -> None:
         fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
         text = english.get(f"hint_reason.{code}") or english[f"hint_reason.{code}_other"]
         assert placeholders(text) - {"count"} == {"suit" if f == "suit_name" else f for f in fields}, (code, text)
+
+
+def test_the_verify_page_s_english_is_the_catalog_s() -> None:
+    """Saved to disk, /verify says what the English catalog says: its copy of the `verify`
+    section, and the English text it holds in each `data-i18n` element, are the catalog's."""
+    page = (WEB / "verify.html").read_text(encoding="utf-8")
+    english = json.loads((WEB / "locales" / "en.json").read_text(encoding="utf-8"))
+    copy = re.search(r'<script type="application/json" id="verify-words">(.*?)</script>', page, re.S)
+    assert copy and json.loads(copy.group(1)) == english["verify"]
+    flat = catalog("en")
+    held = re.findall(r'data-i18n="([\w.]+)">([^<]*)<', page)
+    assert len(held) > 10 and all(text == flat[key] for key, text in held), [k for k, t in held if t != flat[k]]

@@ -1,0 +1,70 @@
+// The admin's reports queue (docs/chat.md, "Moderation"): GET /v1/admin/reports?status=…, each
+// report with who filed it, whom it names, the message it copies (a preset in the admin's
+// language) and why; an open one is dismissed (POST …/reports/{id}/dismiss) or closed by a
+// sanction of the reported player naming it (POST /v1/admin/players/{id}/mute | ban with
+// `report_id`). The admin's own reason goes with each action, as the server asks.
+
+import { uuid } from "./api.js";
+import { num, t, when } from "./i18n.js";
+import { h } from "./table.js";
+import { seatText } from "./words.js";
+
+const $ = (id) => document.getElementById(id);
+const ctx = { token: () => null, call: null };
+
+export function reportsControls(token, call) {
+  Object.assign(ctx, { token, call });
+  $("reports-status").addEventListener("change", loadReports);
+  $("reports-refresh").addEventListener("click", loadReports);
+}
+
+const said = (m) => (m.preset ? t(`chat_preset.${m.preset}`, { defaultValue: m.preset }) : m.text || "");
+const named = (name) => name || t("reports.erased");
+
+export async function loadReports() {
+  if (!ctx.token()) return;
+  try {
+    const rows = await ctx.call(`/v1/admin/reports?status=${$("reports-status").value}`);
+    $("reports").replaceChildren(...(rows.length ? rows.map(line) : [h("li", { class: "empty" }, t("admin.nothing"))]));
+  } catch (err) { $("reports-said").textContent = `${err.code || "error"}: ${err.message}`; }
+}
+
+function line(r) {
+  const m = r.message;
+  const quote = m ? h("blockquote", { class: "quote" }, m.seat ? `${seatText(m.seat)}: ` : "", said(m)) : null;
+  const head = h("div", {}, t(m ? "reports.of_message" : "reports.of_player",
+    { reporter: named(r.reporter_name), player: named(r.player_name) }), " · ",
+  h("span", { class: "status" }, t(`rstatus.${r.status}`, { defaultValue: r.status })), " · ", when(r.created_at));
+  const why = h("div", {}, t("reports.reason", { reason: r.reason }));
+  const item = h("li", { dataset: { report: r.report_id, status: r.status, player: r.player_id } }, head, quote, why);
+  if (r.status !== "open") return item;
+  const reason = h("input", { class: "report-reason", maxlength: "500", placeholder: t("reports.your_reason"), "aria-label": t("reports.your_reason") });
+  const minutes = h("input", { class: "report-minutes", type: "number", min: "1", max: "43200", value: "60", "aria-label": t("reports.minutes") });
+  const act = (verb) => () => decide(r, verb, reason, Number(minutes.value || 60));
+  item.append(h("div", { class: "inline" }, reason,
+    h("button", { type: "button", class: "small dismiss", onclick: act("dismiss") }, t("reports.dismiss")),
+    h("label", {}, t("reports.minutes"), " ", minutes),
+    h("button", { type: "button", class: "small mute", onclick: act("mute") }, t("reports.mute")),
+    h("button", { type: "button", class: "small ban", onclick: act("ban") }, t("reports.ban"))));
+  return item;
+}
+
+async function decide(r, verb, input, minutes) {
+  const reason = input.value.trim();
+  if (!reason) { $("reports-said").textContent = t("reports.need_reason"); input.focus(); return; }
+  try {
+    if (verb === "dismiss") {
+      await ctx.call(`/v1/admin/reports/${r.report_id}/dismiss`, "POST", { reason });
+      $("reports-said").textContent = t("reports.dismissed");
+    } else {
+      const body = { reason, report_id: r.report_id, command_id: uuid(), ...(verb === "mute" ? { minutes } : {}) };
+      const out = await ctx.call(`/v1/admin/players/${r.player_id}/${verb}`, "POST", body);
+      $("reports-said").textContent = verb === "mute"
+        ? t("reports.muted", { player: named(r.player_name), until: when(out.muted_until), minutes: num(minutes) })
+        : t("reports.banned", { player: named(r.player_name) });
+    }
+    document.body.dataset.moderated = `${r.report_id}:${verb}`;
+    loadReports();
+    setTimeout(loadReports, 1000);          // the queue is a read model: it follows within moments
+  } catch (err) { $("reports-said").textContent = `${err.code || "error"}: ${err.message}`; }
+}

@@ -1,0 +1,210 @@
+"""Reports, blocks and moderation in the web client, and the admin's and /verify's pages in
+French (headless Chromium, Playwright).
+
+A guest on a phone reads a rude message in her table's waiting-room chat and reports it from
+the button beside it; she reports its author from his profile too, blocks him there, and
+undoes the block from her own profile's list. An admin whose browser speaks French opens
+/admin: the page is in French (no English word of its catalogs left), the reports queue lists
+both reports with the message they copy; he mutes the author for the message (the author's
+next message is refused `chat_muted`) and dismisses the other report. /verify speaks French too,
+from the same catalogs, and saved to disk still works, in English. axe-core finds no serious or critical violation on these screens.
+
+Screenshots at phone size: test-artifacts/web-moderation/.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import shutil
+import uuid
+from pathlib import Path
+
+import httpx
+import pytest
+from test_web_phone import PHONE, axe_check, context_page
+from web_support import ROOT, browser  # noqa: F401
+
+pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
+
+SHOTS = ROOT / "test-artifacts" / "web-moderation"
+LOCALES = ROOT / "services" / "web" / "locales"
+RUDE = "you all play like bots"
+SHARED: dict[str, str] = {}
+
+
+@pytest.fixture(scope="module")
+def shots():
+    shutil.rmtree(SHOTS, ignore_errors=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
+async def snap(page, shots: Path, name: str) -> None:
+    await page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+
+
+async def until(check, what: str, seconds: float = 15):
+    """The read models follow their events within moments: ask again until `check` holds."""
+    for _ in range(int(seconds * 5)):
+        got = await check()
+        if got:
+            return got
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"never: {what}")
+
+
+async def test_a_guest_reports_a_message_and_a_player_and_undoes_a_block(web_system, browser, shots):
+    errors: list[str] = []
+    page = await context_page(browser, errors, "en-GB", PHONE)
+    await page.goto(f"{web_system.base}/")
+    await page.fill("#signin-name", "Rita")
+    await page.click("#signin-go")
+    await page.wait_for_selector("#screen-lobby:not([hidden])")
+    rita = await page.evaluate("JSON.parse(localStorage.getItem('atout.session'))")
+    async with httpx.AsyncClient(base_url=web_system.base) as http:
+        troll = (await http.post("/v1/players", json={"name": "Troll"})).json()
+        as_troll = {"Authorization": f"Bearer {troll['token']}"}
+        table = (await http.post("/v1/matches", headers={"Authorization": f"Bearer {rita['token']}"},
+                                 json={"game": "belote", "seats": {"N": "open", "E": "open", "S": "me", "W": "open"}})).json()
+        match_id = table["match_id"]
+        assert (await http.post(f"/v1/matches/{match_id}/seats/N", headers=as_troll, json={})).status_code == 200
+        said = await http.post(f"/v1/matches/{match_id}/chat", headers=as_troll, json={"text": RUDE, "command_id": str(uuid.uuid4())})
+        assert said.status_code in (200, 201), said.text
+    SHARED.update(troll=troll["player_id"], troll_token=troll["token"], match=match_id, rita=rita["player_id"])
+
+    # the message, with its report button (none beside her own)
+    await page.evaluate(f"location.hash = '#/match/{match_id}'")
+    await page.wait_for_selector("body[data-seat=S]")
+    await page.click("#chat-presets button[data-preset]")
+    message = page.locator(f"#chat-log li:has-text('{RUDE}')")
+    await message.locator("button.report").click()
+    await page.wait_for_selector("#report-dialog[open]")
+    assert RUDE in await page.inner_text("#report-title")
+    await page.wait_for_selector("#chat-log li:not([data-preset=''])")
+    assert await page.locator("#chat-log li:not([data-preset='']) button.report").count() == 0   # her own preset
+    await page.fill("#report-reason", "insults the table")
+    await axe_check(page, "the report form")
+    await snap(page, shots, "01-report-message")
+    await page.click("#report-go")
+    await page.wait_for_selector("body[data-reported]")
+    assert await page.locator("#report-dialog[open]").count() == 0
+    SHARED["message_report"] = await page.get_attribute("body", "data-reported")
+
+    # his profile: report him, block him
+    await page.evaluate(f"location.hash = '#/player/{troll['player_id']}'")
+    await page.wait_for_selector("#player-name:has-text('Troll')")
+    await page.click("#report-player")
+    await page.wait_for_selector("#report-dialog[open]")
+    assert "Troll" in await page.inner_text("#report-title")
+    await page.fill("#report-reason", "spams every table")
+    await page.click("#report-go")
+    await page.wait_for_function(f"document.body.dataset.reported && document.body.dataset.reported !== '{SHARED['message_report']}'")
+    SHARED["player_report"] = await page.get_attribute("body", "data-reported")
+    await page.click("#block")
+    await page.wait_for_selector("#block[data-on=true]")
+
+    # her own profile lists him; one click undoes the block, and the server agrees
+    await page.evaluate(f"location.hash = '#/player/{rita['player_id']}'")
+    await page.wait_for_selector("#blocks-panel:not([hidden])")
+
+    async def listed():
+        await page.evaluate(f"location.hash = '#/player/{rita['player_id']}?' + Date.now()")
+        return await page.locator(f"#blocks-list li[data-blocked='{troll['player_id']}']").count()
+    await until(listed, "the block listed")
+    await axe_check(page, "the block list")
+    await snap(page, shots, "02-block-list")
+    await page.click(f"#blocks-list li[data-blocked='{troll['player_id']}'] button.unblock")
+    await page.wait_for_selector("#blocks-said:has-text('Troll')")
+    async with httpx.AsyncClient(base_url=web_system.base, headers={"Authorization": f"Bearer {rita['token']}"}) as http:
+        async def unblocked():
+            return (await http.get("/v1/players/me/blocks")).json() == []
+        await until(unblocked, "the block undone")
+    await page.wait_for_selector(f"#blocks-list li[data-blocked='{troll['player_id']}']", state="detached")
+    assert not [e for e in errors if not e.startswith("404")], errors
+
+
+async def test_the_admin_in_french_mutes_for_one_report_and_dismisses_the_other(web_system, browser, shots):
+    if "player_report" not in SHARED:
+        pytest.skip("needs the reports filed by the test above")
+    token = web_system.admin_token("moderator")
+    errors: list[str] = []
+    page = await context_page(browser, errors, "fr-FR", PHONE)
+    await page.goto(f"{web_system.base}/admin")
+    await page.fill("#admin-token", token)
+    await page.click("#admin-token-form button")
+    await page.wait_for_selector("#admin-main:not([hidden])")
+    assert await page.get_attribute("html", "lang") == "fr"
+    assert await page.inner_text("#reports-panel h2") == "Signalements"
+    assert await page.inner_text("#admin-main .panel h2 >> nth=0") == "Contestations"
+
+    row = page.locator(f"#reports li[data-report='{SHARED['message_report']}']")
+
+    async def queued():
+        await page.click("#reports-refresh")
+        await page.wait_for_timeout(300)
+        return await row.count() and await page.locator(f"#reports li[data-report='{SHARED['player_report']}']").count()
+    await until(queued, "both reports in the queue")
+    assert RUDE in await row.inner_text() and "signale un message de Troll" in await row.inner_text()
+    # no English of the admin's catalogs is left on the page (words the two languages share aside)
+    english, french = (json.loads((LOCALES / f"{lng}.json").read_text(encoding="utf-8")) for lng in ("en", "fr"))
+    text = (await page.inner_text("body")).replace(RUDE, "")         # his words are his
+    leftovers = [v for section in ("admin", "reports", "dstatus", "rstatus") for k, v in english[section].items()
+                 if isinstance(v, str) and "{{" not in v and v != french[section][k] and re.search(rf"\b{re.escape(v)}\b", text)]
+    assert not leftovers, leftovers
+    await axe_check(page, "the admin's reports queue")
+    await snap(page, shots, "03-admin-reports-fr")
+
+    # mute for the message: the report is closed as muted, and his next message is refused
+    await row.locator("input.report-reason").fill("insultes")
+    await row.locator("input.report-minutes").fill("30")
+    await row.locator("button.mute").click()
+    await page.wait_for_selector(f"body[data-moderated='{SHARED['message_report']}:mute']")
+    assert "Troll ne peut plus écrire jusqu" in await page.inner_text("#reports-said")
+    async with httpx.AsyncClient(base_url=web_system.base) as http:
+        refused = await http.post(f"/v1/matches/{SHARED['match']}/chat", headers={"Authorization": f"Bearer {SHARED['troll_token']}"},
+                                  json={"text": "again", "command_id": str(uuid.uuid4())})
+        assert refused.status_code == 403 and refused.json()["code"] == "chat_muted", refused.text
+        admin = {"Authorization": f"Bearer {token}"}
+
+        async def muted():
+            return any(r["report_id"] == SHARED["message_report"] for r in (await http.get("/v1/admin/reports?status=muted",
+                                                                                            headers=admin)).json())
+        await until(muted, "the report closed as muted")
+
+    # dismiss the other: it leaves the open queue
+    other = page.locator(f"#reports li[data-report='{SHARED['player_report']}']")
+    await other.locator("button.dismiss").click()
+    assert await page.inner_text("#reports-said") == "donnez d'abord votre motif"     # a reason first
+    await other.locator("input.report-reason").fill("rien de grave")
+    await other.locator("button.dismiss").click()
+    await page.wait_for_selector(f"body[data-moderated='{SHARED['player_report']}:dismiss']")
+    await page.wait_for_selector(f"#reports li[data-report='{SHARED['player_report']}']", state="detached")
+    await snap(page, shots, "04-admin-dismissed-fr")
+    assert not errors, errors
+
+
+async def test_the_verify_page_speaks_french(web_system, browser, shots, tmp_path):
+    errors: list[str] = []
+    page = await context_page(browser, errors, "fr-FR", PHONE)
+    await page.goto(f"{web_system.base}/verify")
+    await page.wait_for_function("document.documentElement.lang === 'fr'")
+    assert await page.inner_text("h1") == "Vérifier les donnes d'une partie"
+    assert await page.inner_text("#fetch") == "Télécharger et vérifier"
+    bad = tmp_path / "not-json.json"
+    bad.write_text("{not json")
+    await page.set_input_files("#file", str(bad))
+    await page.wait_for_selector("#verdict[data-ok=false]")
+    assert await page.inner_text("#verdict") == "✗ le fichier n'est pas du JSON"
+    await axe_check(page, "/verify in French")
+    await snap(page, shots, "05-verify-fr")
+    # saved to disk, the same file still works, in its English copy of the catalog
+    saved = tmp_path / "verify.html"
+    saved.write_text((ROOT / "services" / "web" / "verify.html").read_text(encoding="utf-8"), encoding="utf-8")
+    await page.goto(saved.as_uri())
+    await page.set_input_files("#file", str(bad))
+    await page.wait_for_selector("#verdict[data-ok=false]")
+    assert await page.inner_text("#verdict") == "✗ the file is not JSON"
+    assert await page.inner_text("h1") == "Verify a match's deals"
+    assert not errors, errors
