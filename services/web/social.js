@@ -8,6 +8,7 @@ import { freshEntropy } from "./fair.js";
 import { t, when } from "./i18n.js";
 import { $, call, errorText, say, state } from "./session.js";
 import { SEATS, h } from "./table.js";
+import { challengeButton } from "./challenge.js";
 import { openReport, showBlocks } from "./reports.js";
 import { rememberEntropy } from "./verified.js";
 import { gameText, seatText, variantText } from "./words.js";
@@ -126,6 +127,7 @@ export function socialButtons(playerId) {
   $("profile-social").hidden = mine;
   $("blocks-panel").hidden = !mine;
   if (mine) { showBlocks(); return; }
+  challengeButton(playerId);
   $("report-player").onclick = () => openReport({ player_id: playerId }, t("report.title_player", { who: $("player-name").textContent }));
   const set = async (path, on, del) => {
     try {

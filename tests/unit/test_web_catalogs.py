@@ -28,7 +28,7 @@ PLURALS = {"en": {"one", "other"}, "fr": {"one", "many", "other"}, "ru": {"one",
            "pl": {"one", "few", "many", "other"}}
 SUFFIX = re.compile(r"_(zero|one|two|few|many|other)$")
 PLAYER_MODULES = ("app.js", "session.js", "lobby.js", "match.js", "glance.js", "screens.js", "notices.js", "table.js",
-                  "actions.js", "hints.js", "verified.js", "words.js", "i18n.js", "table_side.js", "social.js", "chat.js", "reports.js")
+                  "actions.js", "hints.js", "verified.js", "words.js", "i18n.js", "table_side.js", "social.js", "chat.js", "reports.js", "challenge.js")
 ADMIN_MODULES = ("admin.js", "admin_reports.js")
 PAGES = ("index.html", "admin.html", "verify.html")
 

@@ -1,5 +1,5 @@
-"""Reports, blocks and moderation in the web client, and the admin's and /verify's pages in
-French (headless Chromium, Playwright).
+"""Reports, blocks, moderation and challenges in the web client, and the admin's and /verify's
+pages in French (headless Chromium, Playwright).
 
 A guest on a phone reads a rude message in her table's waiting-room chat and reports it from
 the button beside it; she reports its author from his profile too, blocks him there, and
@@ -7,9 +7,10 @@ undoes the block from her own profile's list. An admin whose browser speaks Fren
 /admin: the page is in French (no English word of its catalogs left), the reports queue lists
 both reports with the message they copy; he mutes the author for the message (the author's
 next message is refused `chat_muted`) and dismisses the other report. /verify speaks French too,
-from the same catalogs, and saved to disk still works, in English. axe-core finds no serious or critical violation on these screens.
+from the same catalogs, and saved to disk still works, in English. From a player's profile a
+guest challenges him to a private table; he accepts in his own browser and the match starts. axe-core finds no serious or critical violation on these screens.
 
-Screenshots at phone size: test-artifacts/web-moderation/.
+Screenshots at phone size: test-artifacts/web-social/.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from web_support import ROOT, browser  # noqa: F401
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
-SHOTS = ROOT / "test-artifacts" / "web-moderation"
+SHOTS = ROOT / "test-artifacts" / "web-social"
 LOCALES = ROOT / "services" / "web" / "locales"
 RUDE = "you all play like bots"
 SHARED: dict[str, str] = {}
@@ -207,4 +208,49 @@ async def test_the_verify_page_speaks_french(web_system, browser, shots, tmp_pat
     await page.wait_for_selector("#verdict[data-ok=false]")
     assert await page.inner_text("#verdict") == "✗ the file is not JSON"
     assert await page.inner_text("h1") == "Verify a match's deals"
+    assert not errors, errors
+
+
+async def test_a_challenge_from_a_profile_accepted_in_a_second_browser(web_system, browser, shots):
+    """From a player's profile, a guest challenges him to Cinch: a private table, she at S, he
+    invited to W, the bots their partners. In his own browser he accepts from his invitations
+    and sits at W: the match starts."""
+    errors: list[str] = []
+    dan = await context_page(browser, errors, "pl-PL", PHONE)
+    await dan.goto(f"{web_system.base}/")
+    await dan.fill("#signin-name", "Dan")
+    await dan.click("#signin-go")
+    await dan.wait_for_selector("#screen-lobby:not([hidden])")
+    dans = await dan.evaluate("JSON.parse(localStorage.getItem('atout.session'))")
+
+    carla = await context_page(browser, errors, "en-GB", PHONE)
+    await carla.goto(f"{web_system.base}/")
+    await carla.fill("#signin-name", "Carla")
+    await carla.click("#signin-go")
+    await carla.wait_for_selector("#screen-lobby:not([hidden])")
+    await carla.evaluate(f"location.hash = '#/player/{dans['player_id']}'")
+    await carla.wait_for_selector("#player-name:has-text('Dan')")
+    await carla.select_option("#challenge-game", "cinch")
+    await axe_check(carla, "a profile with its challenge")
+    await snap(carla, shots, "06-profile-challenge")
+    await carla.click("#challenge")
+    await carla.wait_for_selector("#profile-social-said:has-text('Dan is challenged') a#challenge-table")
+    await carla.click("#challenge-table")
+    await carla.wait_for_url("**/#/match/*")
+    match_id = carla.url.rsplit("/match/", 1)[1]
+    await carla.wait_for_selector("body[data-seat=S]")
+
+    await dan.evaluate("location.hash = '#/invitations'")
+    accept = dan.locator("#invitations-received li[data-status=pending] button.accept")
+    await accept.wait_for()
+    assert "Carla" in await dan.inner_text("#invitations-received li[data-status=pending]")
+    await snap(dan, shots, "07-challenged-pl")
+    await accept.click()
+    await dan.wait_for_url(f"**/#/match/{match_id}")
+    await dan.wait_for_selector("body[data-seat=W]")
+    async with httpx.AsyncClient(base_url=web_system.base, headers={"Authorization": f"Bearer {dans['token']}"}) as http:
+        view = (await http.get(f"/v1/matches/{match_id}")).json()
+    assert view["visibility"] == "private" and view["game"] == "cinch" and view["status"] == "playing", view
+    assert view["seats"]["W"]["player_id"] == dans["player_id"], view["seats"]
+    await carla.wait_for_selector("body[data-status=playing]")
     assert not errors, errors
