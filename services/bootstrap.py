@@ -58,9 +58,8 @@ from infra.store import AppendResult, PostgresEventStore, create_pool, migrate
 from infra.vault import Vault
 from infra.projections.account_events import AccountEvents, AccountProducer
 from services import suspensions
-from services.api import account_live, admin_matches, disputes, hints, live, matches, players, site, tournaments
-from services.api import admin_matches, chat, disputes, hints, live, matches, players, ratings, site, tournaments
-from services.api import invitations, social
+from services.api import (account_live, admin_matches, chat, disputes, hints, invitations, live, matches, players,
+                          ratings, site, social, tournaments)
 from services.api.ratelimit import RateLimit, RateLimiter
 from services.features import AfterCommit, Feature, Lifespan, each
 from services.matches import MatchService
