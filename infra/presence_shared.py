@@ -69,6 +69,7 @@ return gone
 """
 
 SEP = "|"
+REFRESH_BATCH = 500     # claims sent in one pipeline
 
 
 class SharedPresence(Presence):
@@ -107,10 +108,17 @@ class SharedPresence(Presence):
         """Extend this replica's claims; a seat whose claim had run out (and was swept as
         gone) is connected again."""
         now = time.time()
-        for match_id, seat in list(self.open):
-            key, entry = self._key(match_id, seat)
-            if await self._claim(keys=[key, self.registry], args=[self.member, now, now + self.ttl, entry]):
-                self._settle(self.store, match_id, seat)
+        seats = list(self.open)
+        for start in range(0, len(seats), REFRESH_BATCH):   # one round trip per batch, not per seat
+            batch = seats[start:start + REFRESH_BATCH]
+            pipe = self.redis.pipeline(transaction=False)
+            for match_id, seat in batch:
+                key, entry = self._key(match_id, seat)
+                await self._claim(keys=[key, self.registry], args=[self.member, now, now + self.ttl, entry],
+                                  client=pipe)
+            for (match_id, seat), reclaimed in zip(batch, await pipe.execute()):
+                if reclaimed:
+                    self._settle(self.store, match_id, seat)
 
     async def sweep(self) -> int:
         """Settle the seats whose last claims ran out (a replica that died); how many."""
