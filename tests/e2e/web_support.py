@@ -1,7 +1,7 @@
 """Support for the browser tests of the web client (tests/e2e/test_web_*.py).
 
 * `web_system`: `atout serve --projector` and `atout worker` (the bots and clocks) as
-  subprocesses on this session's test database and Redis (`system_support.running_system`),
+  subprocesses on a database of their own (`web_database_url`, on the session's server) and Redis (`system_support.running_system`),
   under their own Redis prefix (`<redis_prefix>web`), so the bots of these tests run on this
   worker only; one for the whole session, shared by every browser test module (provided by
   tests/e2e/conftest.py: a test module must not import it, or it would get one of its own).
@@ -17,9 +17,12 @@
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from system_support import System, running_system
@@ -46,26 +49,59 @@ def browser_missing() -> str | None:
 WebSystem = System
 
 
-@pytest.fixture(scope="module")
-async def web_pool(database_url: str):
-    from infra.store import create_pool, migrate
-    from infra.store.connection import connect
+@pytest.fixture(scope="session")
+def web_database_url(database_url: str) -> Iterator[str]:
+    """A database of the browser tests' own, on the session's server: their worker's sweeper
+    and bots then never act on the other tests' matches."""
+    import asyncio
 
-    conn = await connect(database_url)
-    await migrate(conn)
-    await conn.close()
-    pool = await create_pool(database_url, max_size=3)
+    import asyncpg
+
+    from infra.store import migrate
+
+    name = f"atout_web_{secrets.token_hex(4)}"
+    url = urlunsplit(urlsplit(database_url)._replace(path="/" + name))
+
+    async def setup() -> None:
+        admin = await asyncpg.connect(database_url)
+        try:
+            await admin.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await admin.close()
+        conn = await asyncpg.connect(url)
+        try:
+            await migrate(conn)
+        finally:
+            await conn.close()
+
+    async def drop() -> None:
+        admin = await asyncpg.connect(database_url)
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+    asyncio.run(setup())
+    yield url
+    asyncio.run(drop())
+
+
+@pytest.fixture(scope="module")
+async def web_pool(web_database_url: str):
+    from infra.store import create_pool
+
+    pool = await create_pool(web_database_url, max_size=3)
     yield pool
     await pool.close()
 
 
 @pytest.fixture(scope="session")
-def web_system(migrated_database_url: str, redis_url: str, redis_prefix: str, tmp_path_factory):
+def web_system(web_database_url: str, redis_url: str, redis_prefix: str, tmp_path_factory):
     """The server (API, projector with the live publisher and the bots' scheduler) and a
     one-process Celery worker (bots, clocks, the sweeper), as `make run` runs them: one for
     every browser test of the session (tests/e2e/conftest.py provides it), since starting them
     costs about 25 s and each test makes its own players and matches."""
-    with running_system(tmp_path_factory.mktemp("web"), migrated_database_url, redis_url, f"{redis_prefix}web") as system:
+    with running_system(tmp_path_factory.mktemp("web"), web_database_url, redis_url, f"{redis_prefix}web") as system:
         yield system
 
 
