@@ -254,7 +254,8 @@ def main() -> int:
     finally:
         asyncio.run(database(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
     print(json.dumps(result, indent=2))
-    ok = result["server_errors"] == 0 and result["schema_violations"] == 0 and not result["refused_valid_unexplained"]
+    ok = (result["server_errors"] == 0 and result["schema_violations"] == 0 and not result["refused_valid_unexplained"]
+          and not result["failures"].get("negative_data_rejection"))
     return 0 if ok else 1
 
 

@@ -93,7 +93,7 @@ def _last_words(session: AccountSession, reason: str) -> tuple[int, bytes]:
 async def account_ws(socket: WebSocket, after: FromQuery[str | None] = None) -> None:
     await socket.accept()
     try:
-        version = live_params("after", "me", after)
+        version = live_params("after", "me", after, socket.scope.get("query_string", b""))
     except ApiError as bad:
         await socket.send_data(_error(bad.code, bad.detail, bad.details))
         await socket.close(WS_INVALID, bad.code)

@@ -26,6 +26,7 @@ from services.api.auth import DEPENDENCIES
 from services.api.bodies import JsonRequest
 from services.api.errors import HANDLERS, ApiError, error_body, http_exception
 from services.api.logs import CorrelationMiddleware
+from services.api.query_once import QueryOnce
 from services.api.ratelimit import RateLimit
 from services.features import Feature
 from services.tables import Refused
@@ -83,7 +84,7 @@ def create_app(
                      "live_channels": bootstrap.channels(features)}),  # the AsyncAPI document's
         dependencies=DEPENDENCIES,
         exception_handlers={**HANDLERS, Refused: _refused},
-        middleware=[CorrelationMiddleware],
+        middleware=[CorrelationMiddleware, QueryOnce],
         request_class=JsonRequest,
         openapi_config=OPENAPI,
         logging_config=None,  # the process configures logging (JSON lines: services/api/logs.py)

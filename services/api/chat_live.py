@@ -146,7 +146,7 @@ async def _session(app: Any, deps: Any, match_id: str, principal: Any, after: in
 async def chat_ws(socket: WebSocket, match_id: FromPath[str], after: FromQuery[str | None] = None) -> None:
     await socket.accept()
     try:
-        version = live_params("match_id", match_id, after)
+        version = live_params("match_id", match_id, after, socket.scope.get("query_string", b""))
     except ApiError as bad:
         await socket.send_data(_error(bad.code, bad.detail, bad.details))
         await socket.close(WS_INVALID, bad.code)

@@ -132,7 +132,7 @@ async def _ws_token(socket: WebSocket) -> str | None:
 async def match_ws(socket: WebSocket, match_id: FromPath[str], after: FromQuery[str | None] = None) -> None:
     await socket.accept()
     try:
-        version = live_params("match_id", match_id, after)
+        version = live_params("match_id", match_id, after, socket.scope.get("query_string", b""))
     except ApiError as bad:
         await socket.send_data(_error(bad.code, bad.detail, bad.details))
         await socket.close(WS_INVALID, bad.code)

@@ -51,11 +51,15 @@ __all__ = ["FromQuery", "Runtime", "Caller", "PathStr", "Limit", "After", "After
 _ID = re.compile(ID_PATTERN)
 
 
-def live_params(name: str, ident: str, after: str | None) -> int | None:
+def live_params(name: str, ident: str, after: str | None, query: bytes = b"") -> int | None:
     """A WebSocket's id and `after`, by the HTTP routes' rules (the handshake cannot answer a
-    400, so the socket checks them itself): `after` as an int, or ApiError 400 naming the field."""
+    400, so the socket checks them itself): `after` as an int, or ApiError 400 naming the field
+    (a parameter of the `query` string given twice included, as `services.api.query_once` says)."""
     from services.api.errors import malformed
+    from services.api.query_once import refusal, repeated
 
+    if (twice := repeated(query)) is not None:
+        raise malformed(twice, refusal(twice)[1], source="query")
     if not (0 < len(ident) <= MAX_ID and _ID.match(ident)):
         raise malformed(name, f"{name}: expected printable ASCII but %, 1 to {MAX_ID} characters", source="path")
     if after is None:

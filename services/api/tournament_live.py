@@ -160,7 +160,7 @@ async def live_ws(socket: WebSocket, tournament_id: FromPath[str], after: FromQu
     id or `after`, 4401 without a valid token, 4404 for an unknown tournament."""
     await socket.accept()
     try:
-        version = live_params("tournament_id", tournament_id, after)
+        version = live_params("tournament_id", tournament_id, after, socket.scope.get("query_string", b""))
     except ApiError as bad:
         await socket.send_data(_encode({"type": "error", "code": bad.code, "message": bad.detail,
                                         "details": bad.details}).decode())

@@ -142,6 +142,23 @@ def test_versions_beyond_int64_and_below_zero_are_a_400_everywhere(system, admin
             assert answer.json()["details"]["field"] == "after"
 
 
+def test_a_query_parameter_given_twice_is_a_400_on_every_route(system, admin, document) -> None:
+    """The document has no array in a query: `?after=1&after=7` is refused, never read as 7."""
+    checked = 0
+    for method, path, op in operations(document):
+        for param in (p for p in op.get("parameters", []) if p.get("in") == "query"):
+            name = param["name"]
+            answer = httpx.request(method, f"{system.base}{fill(path)}?{name}=1&{name}=2", headers=admin,
+                                   timeout=10, json=example_body(op) if "requestBody" in op else None)
+            assert answer.status_code == 400, (method, path, name, answer.status_code, answer.text[:300])
+            assert answer.json()["code"] == "invalid_field", answer.text
+            assert answer.json()["details"] == {"field": name, "source": "query"}, answer.text
+            checked += 1
+    assert checked >= 20
+    once = httpx.get(f"{system.base}/v1/matches?limit=1&status=playing", headers=admin, timeout=10)
+    assert once.status_code == 200, once.text
+
+
 def test_a_nul_byte_or_a_huge_id_in_a_path_is_a_400_on_every_route(system, admin, document) -> None:
     checked = 0
     for method, path, _ in operations(document):
@@ -194,6 +211,8 @@ async def test_live_websockets_refuse_a_deep_first_frame_and_a_bad_after(system,
         for after in ("-5", INT64_PLUS_ONE, "x"):
             message, code = await _first_answer(f"{url}?after={after}", None, admin)
             assert (message["code"], message["details"]["field"], code) == ("invalid_field", "after", 4400)
+        message, code = await _first_answer(f"{url}?after=1&after=2", None, admin)
+        assert (message["code"], message["details"]["field"], code) == ("invalid_field", "after", 4400)
     message, code = await _first_answer(f"{ws}/v1/matches/a%00b/ws", None, admin)
     assert (message["details"]["field"], code) == ("match_id", 4400)
 
