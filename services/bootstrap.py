@@ -138,6 +138,18 @@ def worker_app(settings: Settings, features: Sequence[Feature] = FEATURES) -> Ce
     return app
 
 
+REDIS_CONNECTIONS = 64
+
+
+def shared_redis(url: str) -> aioredis.Redis:
+    """The process's Redis client (rate limiter, projector wake-ups): a burst of requests
+    beyond REDIS_CONNECTIONS waits for a free connection (up to a second) instead of failing
+    as redis-py's default pool does past its cap, which would drop wake-ups and let the
+    rate limit fail open exactly when the API is busiest."""
+    return aioredis.Redis.from_pool(aioredis.BlockingConnectionPool.from_url(
+        url, max_connections=REDIS_CONNECTIONS, timeout=1.0, socket_connect_timeout=1.0, socket_timeout=1.0))
+
+
 def _after_commit(hooks: list[AfterCommit]) -> AfterCommit:
     """Run every hook; one failing never keeps the others (or the caller) from going on."""
 
@@ -166,8 +178,7 @@ async def open_runtime(settings: Settings, *, features: Sequence[Feature] = FEAT
     if not settings.database_url:
         raise ValueError("no database URL: resolve the embedded servers before opening the runtime")
     pool = track_pool("runtime", await create_pool(settings.database_url, min_size=0, max_size=pool_size))
-    redis = (aioredis.from_url(settings.redis_url, socket_connect_timeout=1.0, socket_timeout=1.0)
-             if settings.redis_url else None)
+    redis = shared_redis(settings.redis_url) if settings.redis_url else None
     hooks: list[AfterCommit] = []
     if redis is not None:
         hooks.append(WakePublisher(redis, settings.redis_prefix))
