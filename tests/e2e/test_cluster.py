@@ -53,7 +53,7 @@ GRACE = 3.0          # ATOUT_DISCONNECT_GRACE
 TTL = 4.0            # ATOUT_PRESENCE_TTL: a killed replica's connections run out after this
 LOAD_RATE = 100      # actions/s in total
 LOAD_SECONDS = 16.0
-HUMAN_TABLES = 24     # and two tables of one human and three bots
+HUMAN_TABLES = 14     # and two tables of one human and three bots
 KILLS = {"serve": 4.0, "worker": 7.0, "projector": 10.0}   # seconds into the load
 
 
