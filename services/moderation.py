@@ -153,7 +153,7 @@ class ModerationService:
             await self._append(stream, player_id, decide[action], command_id, fingerprint)
             if report_id is not None and action in ("mute", "ban"):
                 try:
-                    await self._resolve(admin, report_id, f"{action}d" if action == "ban" else "muted", reason,
+                    await self._resolve(admin, report_id, "banned" if action == "ban" else "muted", reason,
                                         uuid.uuid5(command_id, "resolve"))
                 except RuleViolation:
                     pass                      # already dealt with: the sanction stands on its own
