@@ -2,9 +2,11 @@
 // (GET /v1/admin/matches/{id}/deals/{d}/replay[?seat=S][&dispute=ID], docs/disputes.md).
 // The table view shows every seat's cards (`hands` of each step); "view as" a seat shows
 // only what that seat saw. Every replay read is audited by the server. The reports queue is
-// admin_reports.js. Every word is in the catalogs (i18n.js), in the admin's language.
+// admin_reports.js, a player's sanctions admin_sanctions.js. Every word is in the catalogs
+// (i18n.js), in the admin's language.
 
 import { loadReports, reportsControls } from "./admin_reports.js";
+import { redrawSanctions, sanctionsControls } from "./admin_sanctions.js";
 import { api, uuid } from "./api.js";
 import { initI18n, locale, num, onLocale, setLocale, t, when } from "./i18n.js";
 import { auctionOf, contractText, h, renderTable, scoresOf } from "./table.js";
@@ -184,10 +186,11 @@ document.addEventListener("keydown", (ev) => {
 });
 $("lang").addEventListener("change", () => setLocale($("lang").value));
 reportsControls(() => state.token, call);
+sanctionsControls(() => state.token, call);
 onLocale(() => {
   $("lang").value = locale();
   if (!state.token) return;
-  loadQueue(); loadReports();
+  loadQueue(); loadReports(); redrawSanctions();
   if (state.replay) { head(state.replay); show(); }
 });
 await initI18n();

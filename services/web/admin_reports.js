@@ -2,8 +2,10 @@
 // report with who filed it, whom it names, the message it copies (a preset in the admin's
 // language) and why; an open one is dismissed (POST …/reports/{id}/dismiss) or closed by a
 // sanction of the reported player naming it (POST /v1/admin/players/{id}/mute | ban with
-// `report_id`). The admin's own reason goes with each action, as the server asks.
+// `report_id`). The admin's own reason goes with each action, as the server asks. Any report
+// opens the reported player's sanctions (admin_sanctions.js), where a mute or a ban is lifted.
 
+import { sanctioned, showSanctions } from "./admin_sanctions.js";
 import { uuid } from "./api.js";
 import { num, t, when } from "./i18n.js";
 import { h } from "./table.js";
@@ -35,7 +37,8 @@ function line(r) {
   const head = h("div", {}, t(m ? "reports.of_message" : "reports.of_player",
     { reporter: named(r.reporter_name), player: named(r.player_name) }), " · ",
   h("span", { class: "status" }, t(`rstatus.${r.status}`, { defaultValue: r.status })), " · ", when(r.created_at));
-  const why = h("div", {}, t("reports.reason", { reason: r.reason }));
+  const why = h("div", {}, t("reports.reason", { reason: r.reason }), " ",
+    h("button", { type: "button", class: "small sanctions", onclick: () => showSanctions(r.player_id, r.player_name) }, t("reports.sanctions")));
   const item = h("li", { dataset: { report: r.report_id, status: r.status, player: r.player_id } }, head, quote, why);
   if (r.status !== "open") return item;
   const reason = h("input", { class: "report-reason", maxlength: "500", placeholder: t("reports.your_reason"), "aria-label": t("reports.your_reason") });
@@ -59,6 +62,7 @@ async function decide(r, verb, input, minutes) {
     } else {
       const body = { reason, report_id: r.report_id, command_id: uuid(), ...(verb === "mute" ? { minutes } : {}) };
       const out = await ctx.call(`/v1/admin/players/${r.player_id}/${verb}`, "POST", body);
+      sanctioned(out);
       $("reports-said").textContent = verb === "mute"
         ? t("reports.muted", { player: named(r.player_name), until: when(out.muted_until), minutes: num(minutes) })
         : t("reports.banned", { player: named(r.player_name) });
