@@ -6,7 +6,10 @@ the button beside it; she reports its author from his profile too, blocks him th
 undoes the block from her own profile's list. An admin whose browser speaks French opens
 /admin: the page is in French (no English word of its catalogs left), the reports queue lists
 both reports with the message they copy; he mutes the author for the message (the author's
-next message is refused `chat_muted`) and dismisses the other report. /verify speaks French too,
+next message is refused `chat_muted`) and dismisses the other report. From the muted report he
+opens the author's sanctions (the mute, its end and reason) and lifts the mute with a reason: the
+author writes again. He bans him from a new report (closed as `banned`), looks him up by id and
+lifts the ban: the author writes again, and the audit has both reasons. /verify speaks French too,
 from the same catalogs, and saved to disk still works, in English. From a player's profile a
 guest challenges him to a private table; he accepts in his own browser and the match starts. axe-core finds no serious or critical violation on these screens.
 
@@ -56,6 +59,13 @@ async def until(check, what: str, seconds: float = 15):
     raise AssertionError(f"never: {what}")
 
 
+def english_left(text: str, english: dict, french: dict, sections: tuple[str, ...]) -> list[str]:
+    """The English words of these catalog sections found in a French page's text (words the two
+    languages share aside)."""
+    return [v for section in sections for k, v in english[section].items()
+            if isinstance(v, str) and "{{" not in v and v != french[section][k] and re.search(rf"\b{re.escape(v)}\b", text)]
+
+
 async def test_a_guest_reports_a_message_and_a_player_and_undoes_a_block(web_system, browser, shots):
     errors: list[str] = []
     page = await context_page(browser, errors, "en-GB", PHONE)
@@ -73,7 +83,8 @@ async def test_a_guest_reports_a_message_and_a_player_and_undoes_a_block(web_sys
         assert (await http.post(f"/v1/matches/{match_id}/seats/N", headers=as_troll, json={})).status_code == 200
         said = await http.post(f"/v1/matches/{match_id}/chat", headers=as_troll, json={"text": RUDE, "command_id": str(uuid.uuid4())})
         assert said.status_code in (200, 201), said.text
-    SHARED.update(troll=troll["player_id"], troll_token=troll["token"], match=match_id, rita=rita["player_id"])
+    SHARED.update(troll=troll["player_id"], troll_token=troll["token"], match=match_id, rita=rita["player_id"],
+                  rita_token=rita["token"])
 
     # the message, with its report button (none beside her own)
     await page.evaluate(f"location.hash = '#/match/{match_id}'")
@@ -151,8 +162,7 @@ async def test_the_admin_in_french_mutes_for_one_report_and_dismisses_the_other(
     # no English of the admin's catalogs is left on the page (words the two languages share aside)
     english, french = (json.loads((LOCALES / f"{lng}.json").read_text(encoding="utf-8")) for lng in ("en", "fr"))
     text = (await page.inner_text("body")).replace(RUDE, "")         # his words are his
-    leftovers = [v for section in ("admin", "reports", "dstatus", "rstatus") for k, v in english[section].items()
-                 if isinstance(v, str) and "{{" not in v and v != french[section][k] and re.search(rf"\b{re.escape(v)}\b", text)]
+    leftovers = english_left(text, english, french, ("admin", "reports", "dstatus", "rstatus", "sanctions"))
     assert not leftovers, leftovers
     await axe_check(page, "the admin's reports queue")
     await snap(page, shots, "03-admin-reports-fr")
@@ -183,7 +193,101 @@ async def test_the_admin_in_french_mutes_for_one_report_and_dismisses_the_other(
     await page.wait_for_selector(f"body[data-moderated='{SHARED['player_report']}:dismiss']")
     await page.wait_for_selector(f"#reports li[data-report='{SHARED['player_report']}']", state="detached")
     await snap(page, shots, "04-admin-dismissed-fr")
+    SHARED["admin_token"] = token
     assert not errors, errors
+
+
+async def test_the_admin_lifts_the_mute_from_the_report_and_a_ban_looked_up_by_id(web_system, browser, shots):
+    if "admin_token" not in SHARED:
+        pytest.skip("needs the mute of the test above")
+    troll, token, errors = SHARED["troll"], SHARED["admin_token"], []
+    admin, as_troll = {"Authorization": f"Bearer {token}"}, {"Authorization": f"Bearer {SHARED['troll_token']}"}
+    async with httpx.AsyncClient(base_url=web_system.base) as http:
+
+        async def chat(text: str) -> httpx.Response:
+            return await http.post(f"/v1/matches/{SHARED['match']}/chat", headers=as_troll,
+                                   json={"text": text, "command_id": str(uuid.uuid4())})
+
+        page = await context_page(browser, errors, "fr-FR", PHONE)
+        await page.goto(f"{web_system.base}/admin")
+        await page.fill("#admin-token", token)
+        await page.click("#admin-token-form button")
+        await page.wait_for_selector("#admin-main:not([hidden])")
+
+        async def listed(status: str, report_id: str):
+            row = page.locator(f"#reports li[data-report='{report_id}']")
+
+            async def there():
+                await page.select_option("#reports-status", status)
+                await page.click("#reports-refresh")
+                await page.wait_for_timeout(300)
+                return await row.count()
+            await until(there, f"report {report_id} listed as {status}")
+            return row
+
+        # from the muted report: his mute, its end and reason; lifted with a reason, he writes again
+        row = await listed("muted", SHARED["message_report"])
+        await row.locator("button.sanctions").click()
+        await page.wait_for_selector(f"#sanctions[data-player='{troll}'][data-muted=true][data-banned=false]")
+        assert "sanctions de Troll" in await page.inner_text("#sanctions")
+        mute = await page.inner_text("#sanction-mute")
+        assert "ne peut plus écrire jusqu" in mute and "insultes" in mute, mute
+        assert await page.inner_text("#sanction-ban") == "non banni" and await page.locator("#unban").count() == 0
+        english, french = (json.loads((LOCALES / f"{lng}.json").read_text(encoding="utf-8")) for lng in ("en", "fr"))
+        assert not english_left(await page.inner_text("#sanctions-panel"), english, french, ("sanctions", "reports"))
+        await axe_check(page, "a player's sanctions")
+        await snap(page, shots, "05-admin-sanctions-fr")
+        await page.click("#unmute")
+        assert await page.inner_text("#sanctions-said") == "donnez d'abord votre motif"     # a reason first
+        await page.fill("#sanctions-reason", "excuses présentées")
+        await page.click("#unmute")
+        await page.wait_for_selector(f"body[data-sanctioned='{troll}:unmute']")
+        await page.wait_for_selector("#sanctions[data-muted=false]")
+        assert await page.inner_text("#sanction-mute") == "peut écrire" and await page.locator("#sanctions-lift").count() == 0
+        assert await page.inner_text("#sanctions-said") == "Troll peut de nouveau écrire"
+        assert (said := await chat("sorry all")).status_code == 201, said.text
+
+        # banned from a new report: closed as banned, the view shown follows, and he may not write
+        filed = await http.post("/v1/reports", headers={"Authorization": f"Bearer {SHARED['rita_token']}"},
+                                json={"player_id": troll, "reason": "insults again"})
+        assert filed.status_code == 201, filed.text
+        third = filed.json()["report_id"]
+        row = await listed("open", third)
+        await row.locator("input.report-reason").fill("récidive")
+        await row.locator("button.ban").click()
+        await page.wait_for_selector(f"body[data-moderated='{third}:ban']")
+        await page.wait_for_selector(f"#sanctions[data-player='{troll}'][data-banned=true]")
+
+        async def closed_as_banned():
+            return any(r["report_id"] == third for r in (await http.get("/v1/admin/reports?status=banned", headers=admin)).json())
+        await until(closed_as_banned, "the report closed as banned")
+        assert (refused := await chat("again")).status_code == 403 and refused.json()["code"] == "player_banned", refused.text
+
+        # looked up by id (an unknown one first): the ban and its reason; lifted, he writes again
+        await page.fill("#sanctions-player", "nobody-at-all")
+        await page.click("#sanctions-form button")
+        await page.wait_for_selector("#sanctions-said:has-text('aucun joueur nobody-at-all')")
+        assert await page.locator("#sanctions[data-player]").count() == 0
+        await page.fill("#sanctions-player", troll)
+        await page.click("#sanctions-form button")
+        await page.wait_for_selector(f"#sanctions[data-player='{troll}'][data-banned=true][data-muted=false]")
+        assert await page.inner_text("#sanction-ban") == "banni — motif : récidive" and await page.locator("#unmute").count() == 0
+        assert "sanctions de Troll" in await page.inner_text("#sanctions")
+        await page.fill("#sanctions-reason", "appel accepté")
+        await page.click("#unban")
+        await page.wait_for_selector(f"body[data-sanctioned='{troll}:unban']")
+        await page.wait_for_selector("#sanctions[data-banned=false]")
+        assert await page.inner_text("#sanction-ban") == "non banni" and await page.inner_text("#sanctions-said") == "Troll n'est plus banni"
+        await snap(page, shots, "06-admin-unbanned-fr")
+        assert (said := await chat("sorry again")).status_code == 201, said.text
+        audit = (await http.get("/v1/admin/audit", headers=admin)).json()
+        lifted = {(a["action"], (a.get("detail") or {}).get("reason")) for a in audit if a["action"] in ("unmute", "unban")}
+        assert {("unmute", "excuses présentées"), ("unban", "appel accepté")} <= lifted, audit
+        # the one refusal the page met is the unknown player's (the browser logs each 404 it is answered)
+        unknown = [e for e in errors if e.startswith("404 ")]
+        assert len(unknown) == 1 and unknown[0].startswith("404 GET") and "/players/nobody-at-all/sanctions" in unknown[0], errors
+        assert not [e for e in errors if e not in unknown and not e.startswith("console: Failed to load resource: the server "
+                                                                                  "responded with a status of 404")], errors
 
 
 async def test_the_verify_page_speaks_french(web_system, browser, shots, tmp_path):
@@ -199,7 +303,7 @@ async def test_the_verify_page_speaks_french(web_system, browser, shots, tmp_pat
     await page.wait_for_selector("#verdict[data-ok=false]")
     assert await page.inner_text("#verdict") == "✗ le fichier n'est pas du JSON"
     await axe_check(page, "/verify in French")
-    await snap(page, shots, "05-verify-fr")
+    await snap(page, shots, "07-verify-fr")
     # saved to disk, the same file still works, in its English copy of the catalog
     saved = tmp_path / "verify.html"
     saved.write_text((ROOT / "services" / "web" / "verify.html").read_text(encoding="utf-8"), encoding="utf-8")
@@ -232,7 +336,7 @@ async def test_a_challenge_from_a_profile_accepted_in_a_second_browser(web_syste
     await carla.wait_for_selector("#player-name:has-text('Dan')")
     await carla.select_option("#challenge-game", "cinch")
     await axe_check(carla, "a profile with its challenge")
-    await snap(carla, shots, "06-profile-challenge")
+    await snap(carla, shots, "08-profile-challenge")
     await carla.click("#challenge")
     await carla.wait_for_selector("#profile-social-said:has-text('Dan is challenged') a#challenge-table")
     await carla.click("#challenge-table")
@@ -244,7 +348,7 @@ async def test_a_challenge_from_a_profile_accepted_in_a_second_browser(web_syste
     accept = dan.locator("#invitations-received li[data-status=pending] button.accept")
     await accept.wait_for()
     assert "Carla" in await dan.inner_text("#invitations-received li[data-status=pending]")
-    await snap(dan, shots, "07-challenged-pl")
+    await snap(dan, shots, "09-challenged-pl")
     await accept.click()
     await dan.wait_for_url(f"**/#/match/{match_id}")
     await dan.wait_for_selector("body[data-seat=W]")
