@@ -62,8 +62,9 @@ function render(now, name) {
   const lines = h("ul", { class: "list" },
     h("li", { id: "sanction-mute", class: now.muted_until ? "flag" : null }, mute),
     h("li", { id: "sanction-ban", class: now.banned ? "flag" : null }, ban));
-  box.replaceChildren(h("h3", {}, t("sanctions.of", { player: named(name) }), " ", h("code", {}, now.player_id)), lines,
-                      now.muted_until || now.banned ? liftForm(now) : null);
+  box.replaceChildren(h("h3", {}, t("sanctions.of", { player: named(name) })),
+                      h("div", {}, h("code", { id: "sanctions-id" }, now.player_id)), lines,
+                      ...(now.muted_until || now.banned ? [liftForm(now)] : []));
 }
 
 function liftForm(now) {

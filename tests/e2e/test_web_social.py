@@ -229,7 +229,8 @@ async def test_the_admin_lifts_the_mute_from_the_report_and_a_ban_looked_up_by_i
         row = await listed("muted", SHARED["message_report"])
         await row.locator("button.sanctions").click()
         await page.wait_for_selector(f"#sanctions[data-player='{troll}'][data-muted=true][data-banned=false]")
-        assert "sanctions de Troll" in await page.inner_text("#sanctions")
+        assert await page.text_content("#sanctions h3") == "sanctions de Troll"     # drawn in capitals
+        assert await page.inner_text("#sanctions-id") == troll                        # an id as it is written
         mute = await page.inner_text("#sanction-mute")
         assert "ne peut plus écrire jusqu" in mute and "insultes" in mute, mute
         assert await page.inner_text("#sanction-ban") == "non banni" and await page.locator("#unban").count() == 0
@@ -244,6 +245,7 @@ async def test_the_admin_lifts_the_mute_from_the_report_and_a_ban_looked_up_by_i
         await page.wait_for_selector(f"body[data-sanctioned='{troll}:unmute']")
         await page.wait_for_selector("#sanctions[data-muted=false]")
         assert await page.inner_text("#sanction-mute") == "peut écrire" and await page.locator("#sanctions-lift").count() == 0
+        assert "null" not in await page.inner_text("#sanctions")
         assert await page.inner_text("#sanctions-said") == "Troll peut de nouveau écrire"
         assert (said := await chat("sorry all")).status_code == 201, said.text
 
@@ -272,7 +274,7 @@ async def test_the_admin_lifts_the_mute_from_the_report_and_a_ban_looked_up_by_i
         await page.click("#sanctions-form button")
         await page.wait_for_selector(f"#sanctions[data-player='{troll}'][data-banned=true][data-muted=false]")
         assert await page.inner_text("#sanction-ban") == "banni — motif : récidive" and await page.locator("#unmute").count() == 0
-        assert "sanctions de Troll" in await page.inner_text("#sanctions")
+        assert await page.text_content("#sanctions h3") == "sanctions de Troll"
         await page.fill("#sanctions-reason", "appel accepté")
         await page.click("#unban")
         await page.wait_for_selector(f"body[data-sanctioned='{troll}:unban']")
