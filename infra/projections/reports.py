@@ -21,9 +21,14 @@ _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder().decode
 
 
+# A ban that closed a report was once recorded as "band": such events stay in the log, and
+# are read as what they meant.
+AS_WRITTEN_BEFORE = {"band": "banned"}
+
+
 class ChatReports(Projection):
     name = "chat_reports"
-    version = 1
+    version = 2  # 2: a report closed by a ban recorded as "band" is "banned"
     tables = ("chat_reports",)
     event_types = frozenset({"report_filed", "report_resolved"})
     catch_up_delay = 0.05
@@ -58,9 +63,10 @@ class ChatReports(Projection):
                     data.get("message_id"), None if message is None else _encode(message), data["reason"],
                     recorded.recorded_at)
             else:
+                action = AS_WRITTEN_BEFORE.get(data["action"], data["action"])
                 await conn.execute(f"UPDATE {table} SET status = $2, resolution = $3 WHERE report_id = $1",
-                                   data["report_id"], data["action"],
-                                   _encode({"admin": data["admin"], "action": data["action"],
+                                   data["report_id"], action,
+                                   _encode({"admin": data["admin"], "action": action,
                                             "reason": data["reason"], "at": recorded.recorded_at.isoformat()}))
 
 
