@@ -19,9 +19,7 @@ import asyncio
 import json
 import os
 import random
-import secrets
 import time
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import httpx
@@ -45,6 +43,7 @@ from infra.projections.publisher import decode
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
 from services.matches import MatchService
+from tests.databases import own_database
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow,
               pytest.mark.skipif(NGINX is None, reason="no nginx: .ci/run installs Debian's package")]
@@ -59,14 +58,8 @@ KILLS = {"serve": 4.0, "worker": 7.0, "projector": 10.0}   # seconds into the lo
 
 @pytest.fixture(scope="module")
 async def fresh_database(database_url: str):
-    name = f"atout_cluster_{secrets.token_hex(4)}"
-    admin = await asyncpg.connect(database_url)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    await admin.close()
-    yield urlunsplit(urlsplit(database_url)._replace(path="/" + name))
-    admin = await asyncpg.connect(database_url)
-    await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    await admin.close()
+    async with own_database(database_url, "atout_cluster", migrated=False) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import signal
 import subprocess
 import sys
@@ -20,12 +19,12 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-import asyncpg
 import httpx
 import pytest
 from system_support import ROOT, free_port
+
+from tests.databases import own_database
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -36,18 +35,8 @@ PROJECTOR_DELAY = "5"    # seconds between the slow projector's batches: far mor
 @pytest.fixture(scope="module")
 async def fresh_database(database_url: str) -> Iterator[str]:
     """An empty database of its own, for `atout migrate` to create everything in."""
-    name = f"atout_shape_{secrets.token_hex(4)}"
-    admin = await asyncpg.connect(database_url)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    yield urlunsplit(urlsplit(database_url)._replace(path="/" + name))
-    admin = await asyncpg.connect(database_url)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()
+    async with own_database(database_url, "atout_shape", migrated=False) as url:
+        yield url
 
 
 def _env(database_url: str, redis_url: str, prefix: str, data: Path, **more: str) -> dict[str, str]:

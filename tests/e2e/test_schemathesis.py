@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from system_support import running_system
 
+from tests import databases
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import fuzz  # noqa: E402
 
@@ -25,27 +27,8 @@ SECONDS = 100
 async def own_database(database_url: str):
     """A database of the run's own: what the rest of the suite left in the session's database
     (other tests' matches, tournaments, disputes) is not this run's to fuzz through."""
-    import secrets
-    from urllib.parse import urlsplit, urlunsplit
-
-    import asyncpg
-
-    from infra.store import migrate
-
-    name = f"atout_st_{secrets.token_hex(4)}"
-    admin = await asyncpg.connect(database_url)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    url = urlunsplit(urlsplit(database_url)._replace(path="/" + name))
-    try:
-        conn = await asyncpg.connect(url)
-        try:
-            await migrate(conn)
-        finally:
-            await conn.close()
+    async with databases.own_database(database_url, "atout_st") as url:
         yield url
-    finally:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
 
 
 def test_schemathesis_finds_no_5xx_and_no_answer_outside_the_document(own_database, redis_url,

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from test_web_phone import sign_in
 from web_support import browser, new_page, shot, web_pool, web_svc  # noqa: F401
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
@@ -125,10 +126,7 @@ async def test_the_hint_s_reason_is_read_in_the_player_s_language(web_system, we
     page = await context.new_page()
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
     page.set_default_timeout(30_000)
-    await page.goto(f"{web_system.base}/")
-    await page.fill("#signin-name", "Вера")
-    await page.click("#signin-go")
-    await page.wait_for_selector("#screen-lobby:not([hidden])")
+    await sign_in(page, web_system.base, "Вера")
     await page.select_option("#create-game", "belote")
     await page.select_option("#create-variant", "classic")
     await page.fill("#create-deals", "1")

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from test_web_phone import PHONE, axe_check, context_page
+from test_web_phone import PHONE, axe_check, context_page, sign_in, snap
 from web_support import ROOT, browser  # noqa: F401
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
@@ -43,10 +43,6 @@ def shots():
     shutil.rmtree(SHOTS, ignore_errors=True)
     SHOTS.mkdir(parents=True, exist_ok=True)
     return SHOTS
-
-
-async def snap(page, shots: Path, name: str) -> None:
-    await page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
 
 
 async def until(check, what: str, seconds: float = 15):
@@ -69,11 +65,7 @@ def english_left(text: str, english: dict, french: dict, sections: tuple[str, ..
 async def test_a_guest_reports_a_message_and_a_player_and_undoes_a_block(web_system, browser, shots):
     errors: list[str] = []
     page = await context_page(browser, errors, "en-GB", PHONE)
-    await page.goto(f"{web_system.base}/")
-    await page.fill("#signin-name", "Rita")
-    await page.click("#signin-go")
-    await page.wait_for_selector("#screen-lobby:not([hidden])")
-    rita = await page.evaluate("JSON.parse(localStorage.getItem('atout.session'))")
+    rita = await sign_in(page, web_system.base, "Rita")
     async with httpx.AsyncClient(base_url=web_system.base) as http:
         troll = (await http.post("/v1/players", json={"name": "Troll"})).json()
         as_troll = {"Authorization": f"Bearer {troll['token']}"}
@@ -323,17 +315,10 @@ async def test_a_challenge_from_a_profile_accepted_in_a_second_browser(web_syste
     and sits at W: the match starts."""
     errors: list[str] = []
     dan = await context_page(browser, errors, "pl-PL", PHONE)
-    await dan.goto(f"{web_system.base}/")
-    await dan.fill("#signin-name", "Dan")
-    await dan.click("#signin-go")
-    await dan.wait_for_selector("#screen-lobby:not([hidden])")
-    dans = await dan.evaluate("JSON.parse(localStorage.getItem('atout.session'))")
+    dans = await sign_in(dan, web_system.base, "Dan")
 
     carla = await context_page(browser, errors, "en-GB", PHONE)
-    await carla.goto(f"{web_system.base}/")
-    await carla.fill("#signin-name", "Carla")
-    await carla.click("#signin-go")
-    await carla.wait_for_selector("#screen-lobby:not([hidden])")
+    await sign_in(carla, web_system.base, "Carla")
     await carla.evaluate(f"location.hash = '#/player/{dans['player_id']}'")
     await carla.wait_for_selector("#player-name:has-text('Dan')")
     await carla.select_option("#challenge-game", "cinch")

@@ -17,15 +17,15 @@
 from __future__ import annotations
 
 import os
-import secrets
 import shutil
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from system_support import System, running_system
+
+from tests.databases import own_database
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "web"
@@ -50,40 +50,11 @@ WebSystem = System
 
 
 @pytest.fixture(scope="session")
-def web_database_url(database_url: str) -> Iterator[str]:
+async def web_database_url(database_url: str) -> AsyncIterator[str]:
     """A database of the browser tests' own, on the session's server: their worker's sweeper
     and bots then never act on the other tests' matches."""
-    import asyncio
-
-    import asyncpg
-
-    from infra.store import migrate
-
-    name = f"atout_web_{secrets.token_hex(4)}"
-    url = urlunsplit(urlsplit(database_url)._replace(path="/" + name))
-
-    async def setup() -> None:
-        admin = await asyncpg.connect(database_url)
-        try:
-            await admin.execute(f'CREATE DATABASE "{name}"')
-        finally:
-            await admin.close()
-        conn = await asyncpg.connect(url)
-        try:
-            await migrate(conn)
-        finally:
-            await conn.close()
-
-    async def drop() -> None:
-        admin = await asyncpg.connect(database_url)
-        try:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await admin.close()
-
-    asyncio.run(setup())
-    yield url
-    asyncio.run(drop())
+    async with own_database(database_url, "atout_web") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
