@@ -352,7 +352,6 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
 
     from domain import match as rules
     from infra.projections import ProjectionRunner, WakePublisher, default_projections, run_projector
-    from infra.projections.bot_turns import BotTurns
     from infra.projections.publisher import Publisher
     from infra.settings import Settings
     from infra.store import PostgresEventStore, create_pool, migrate
@@ -361,7 +360,8 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
     from services.matches import MatchService
     from services.workers import fastpath
     from services.workers.app import make_app
-    from services.workers.reactor import scheduler
+    from services.workers.claims import TurnClaims
+    from services.workers.reactor import projection as bot_turns
 
     name = f"atout_bench_{secrets.token_hex(4)}"
     prefix = f"atout_bench_{secrets.token_hex(4)}"
@@ -385,9 +385,10 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
 
     svc = MatchService(PostgresEventStore(pool, after_append=after_append), Vault(pool))
     app = make_app(settings)
-    hooks.append(fastpath.hook(svc, app))
+    claims = TurnClaims.connect(redis_url, prefix)
+    hooks.append(fastpath.hook(svc, app, claims))                  # as services.workers.fastpath composes it
     stop = asyncio.Event()
-    projections = [*default_projections(), Publisher(redis_url=redis_url, prefix=prefix), BotTurns(scheduler(app))]
+    projections = [*default_projections(), Publisher(redis_url=redis_url, prefix=prefix), bot_turns(settings)]
     projector = asyncio.create_task(run_projector(ProjectionRunner(PostgresEventStore(pool)), projections,
                                                   redis_url=redis_url, redis_prefix=prefix, stop=stop))
     env = {**os.environ, "ATOUT_DATABASE_URL": url, "ATOUT_REDIS_URL": redis_url, "ATOUT_REDIS_PREFIX": prefix,
@@ -433,6 +434,7 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
         stop.set()
         await asyncio.wait_for(projector, 10)
         app.close()
+        claims.close()
         await pool.close()
         async for key in redis.scan_iter(match=f"{prefix}*"):
             await redis.unlink(key)

@@ -8,8 +8,9 @@ process that appends to a match (the API for a human's card, a worker for a bot'
 command) also schedules the bots now due right after its own commit, from the state it
 holds: an after-commit hook of its runtime (`after_commit`, declared by the bots feature),
 never inside the append's transaction. Both paths schedule the same turn with the same
-(match, version, seat); whichever task comes second finds the match moved on and does
-nothing. Clocks (countdowns) stay with the projection, which knows the clock settings.
+(match, version, seat), and only the first to claim it in Redis sends it
+(`services.workers.claims`); a second task, should both send, finds the match moved on and
+does nothing. Clocks (countdowns) stay with the projection, which knows the clock settings.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from infra.streams import match_id_of
 from services.features import AfterCommit
 from services.matches import MatchService
 from services.workers.app import make_app
+from services.workers.claims import TurnClaims
 from services.workers.reactor import scheduler
 
 if TYPE_CHECKING:
@@ -34,9 +36,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def hook(matches: MatchService, app: Celery) -> AfterCommit:
+def hook(matches: MatchService, app: Celery, claims: TurnClaims | None = None) -> AfterCommit:
     """The after-commit hook scheduling, through `app`'s broker, the bots due after a commit."""
-    schedule = scheduler(app)
+    schedule = scheduler(app, claims)
 
     async def after_commit(result: AppendResult) -> None:
         match_id = match_id_of(result.stream_id)
@@ -59,4 +61,6 @@ def after_commit(runtime: Runtime) -> AfterCommit | None:
         return None
     app = make_app(runtime.settings)
     runtime.closing.callback(app.close)
-    return hook(runtime.matches, app)
+    claims = TurnClaims.connect(runtime.settings.redis_url, runtime.settings.redis_prefix)
+    runtime.closing.callback(claims.close)
+    return hook(runtime.matches, app, claims)

@@ -22,21 +22,28 @@ from infra.settings import Settings
 from services.matches import UnknownMatch
 from services.tables import command_id_for
 from services.workers.app import make_app
+from services.workers.claims import TurnClaims
 
 log = logging.getLogger(__name__)
 
 OVERDUE_AFTER = Settings().bot_overdue   # the default of ATOUT_BOT_OVERDUE (the sweep task passes the setting)
 
 
-def scheduler(app: Celery) -> Any:
-    """`schedule(turns)`: a `play_turn` per seat due, a `clock.expire` at each deadline."""
+def scheduler(app: Celery, claims: TurnClaims | None = None) -> Any:
+    """`schedule(turns)`: a `play_turn` per seat due, a `clock.expire` at each deadline.
+    With `claims`, a seat's `play_turn` goes only if this process claims it first
+    (`services.workers.claims`); the sweeper's scheduler has none, so it always re-sends."""
 
     def schedule(turns: Sequence[Turn]) -> None:
+        seats = [(turn.match_id, turn.version, seat) for turn in turns for seat in (*turn.bots, *turn.humans)]
+        won = dict(zip(seats, claims.first(seats) if claims is not None else [True] * len(seats)))
         for turn in turns:
             for seat in turn.bots:
-                app.send_task("bots.play_turn", args=[turn.match_id, seat, turn.version])
+                if won[turn.match_id, turn.version, seat]:
+                    app.send_task("bots.play_turn", args=[turn.match_id, seat, turn.version])
             for seat in turn.humans:
-                app.send_task("bots.play_turn", args=[turn.match_id, seat, turn.version], kwargs={"clock": True})
+                if won[turn.match_id, turn.version, seat]:
+                    app.send_task("bots.play_turn", args=[turn.match_id, seat, turn.version], kwargs={"clock": True})
             if turn.humans and turn.due_in is not None:
                 expire_at(app, turn.match_id, turn.version, time.time() + turn.due_in)
             for seat in turn.takeovers:
@@ -120,4 +127,5 @@ def projection(settings: Settings) -> BotTurns:
     table and schedules nothing)."""
     if not settings.redis_url:
         return BotTurns(None, grace=settings.disconnect_grace)
-    return BotTurns(scheduler(make_app(settings)), grace=settings.disconnect_grace)
+    claims = TurnClaims.connect(settings.redis_url, settings.redis_prefix)
+    return BotTurns(scheduler(make_app(settings), claims), grace=settings.disconnect_grace)
