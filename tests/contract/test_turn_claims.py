@@ -4,8 +4,8 @@ queue itself. The sweeper, which has no claims, always re-sends."""
 
 from __future__ import annotations
 
-import redis
 import pytest
+import redis
 
 from infra.projections.bot_turns import Turn
 from infra.settings import Settings
