@@ -10,7 +10,8 @@
   and how often they are made, thrown-in deals, stuck-dealer deals (the three others
   passed), and in Cinch the pedros lost to another side per deal.
 * `ladder`: duplicate duels (`atout bots duel`'s boards), expert−basic and basic−random,
-  margin per deal with its 95% interval.
+  margin per deal with its 95% interval; in Cinch the pedros A's seats lost per deal beside
+  what `basic` in their place lost on the same boards.
 * `bound`: the perfect-information bound (`bench/bound.py`) against basic on the first
   boards of the expert−basic duel, and the expert's share of its margin there.
 * `decision`: time of an `expert` decision (the policy call, from the seat's view to the
@@ -94,20 +95,32 @@ def _side(seat: Seat, individual: bool) -> str:
     return str(seat) if individual else ("NS" if seat in (Seat.N, Seat.S) else "EW")
 
 
-def _pedros_lost(summary: dict[str, Any], individual: bool) -> int:
-    from domain.cinch.state import NEXT
+def _pedros_played(summary: dict[str, Any]) -> list[tuple[Seat, Seat]]:
+    """(who played it, who took the trick) for each pedro played in a Cinch deal."""
     from domain.cinch.ranking import left_pedro, right_pedro
+    from domain.cinch.state import NEXT
 
+    if summary.get("contract") is None:
+        return []
     trump = summary["contract"]["trump"]
     pedros = {left_pedro(trump), right_pedro(trump)}
-    lost = 0
+    out = []
     for trick in summary["tricks"]:
         seat = Seat(trick["leader"])
         for card in trick["cards"]:
-            if card in pedros and _side(seat, individual) != _side(Seat(trick["winner"]), individual):
-                lost += 1
+            if card in pedros:
+                out.append((seat, Seat(trick["winner"])))
             seat = NEXT[seat]
-    return lost
+    return out
+
+
+def _pedros_lost(summary: dict[str, Any], individual: bool) -> int:
+    return sum(1 for by, to in _pedros_played(summary) if _side(by, individual) != _side(to, individual))
+
+
+def _pedros_lost_by(summary: dict[str, Any], seats: frozenset[Seat]) -> int:
+    """Pedros the `seats` (a side, or one seat for itself) played into a trick another took."""
+    return sum(1 for by, to in _pedros_played(summary) if by in seats and to not in seats)
 
 
 def deal_facts(game_name: str, raw: dict[str, Any], dealer: Seat, actions: list[dict[str, Any]],
@@ -184,11 +197,34 @@ def _duel_task(key: str, a: str, b: str, boards: list[int]) -> dict[str, Any]:
     options = game.parse_options(raw)
     pa = policy_for(game_name, a, **({"options": raw, **EXPERT} if a == "expert" else {}))
     pb = policy_for(game_name, b, **({"options": raw, **EXPERT} if b == "expert" else {}))
-    margins = {}
+    margins, pedros = {}, {}
+    lost: list[int] = []
+
+    def count(seats: frozenset[Seat], state: Any) -> None:
+        lost.append(_pedros_lost_by(game.deal_summary(state), seats))
+
     for board in boards:
-        m = board_margins(game, options, board, SEED, pa, pb)
+        lost.clear()
+        m = board_margins(game, options, board, SEED, pa, pb, after=count if game_name == "cinch" else None)
         margins[board] = sum(m) / len(m)
-    return {"margins": margins}
+        if game_name == "cinch":
+            pedros[board] = [sum(lost), _pedros_in_its_place(game, options, board, pb if b == "basic" else None)]
+    return {"margins": margins, "pedros": pedros}
+
+
+def _pedros_in_its_place(game: Any, options: Any, board: int, basic: Any) -> int | None:
+    """The pedros A's seats lose when `basic` sits there instead (every seat `basic`, the same
+    deck, dealer and random numbers as each seating of the board): what A's count is held to."""
+    from domain.bots.arena import board_deal, board_rng, seatings
+
+    if basic is None:
+        return None
+    deck, dealer = board_deal(game, board, SEED)
+    total = 0
+    for name, seats_of_a in seatings(game, options):
+        state, _ = play(game, options, dealer, deck, {s: basic for s in SEATS}, board_rng(board, SEED, name))
+        total += _pedros_lost_by(game.deal_summary(state), seats_of_a)
+    return total
 
 
 def _bound_task(key: str, boards: list[int]) -> dict[str, Any]:
@@ -247,6 +283,7 @@ class Report:
         self.records: dict[tuple[str, str], list] = {}
         self.times: dict[str, list[float]] = {}
         self.margins: dict[tuple[str, str], dict[int, float]] = {}
+        self.pedros: dict[tuple[str, str], dict[int, list]] = {}
         self.extra: dict[str, Any] = {}
         self.started = time.monotonic()
         self.load = [os.getloadavg()]
@@ -259,6 +296,7 @@ class Report:
                 self.times.setdefault(task[1], []).extend(result["times"])
         elif kind == "duel":
             self.margins.setdefault((task[1], f"{task[2]}-{task[3]}"), {}).update(result["margins"])
+            self.pedros.setdefault((task[1], f"{task[2]}-{task[3]}"), {}).update(result.get("pedros", {}))
         else:
             self.margins.setdefault((task[1], "bound-basic"), {}).update(result["margins"])
         self.load.append(os.getloadavg())
@@ -278,6 +316,12 @@ class Report:
                 m = self.margins.get((g, pair), {})
                 if m:
                     out["ladder"][g][pair] = summarize([m[k] for k in sorted(m)])
+                p = [v for v in self.pedros.get((g, pair), {}).values() if v[1] is not None]
+                if p:
+                    deals = len(p) * (4 if GAMES[g][1].get("mode") == "individual" else 2)
+                    out["ladder"][g][pair]["pedros_lost_per_deal"] = {
+                        "a": round(sum(v[0] for v in p) / deals, 3),
+                        "basic_in_its_place": round(sum(v[1] for v in p) / deals, 3), "deals": deals}
             bound, expert = self.margins.get((g, "bound-basic"), {}), self.margins.get((g, "expert-basic"), {})
             both = sorted(set(bound) & set(expert))
             if both:

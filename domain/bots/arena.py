@@ -74,21 +74,33 @@ def seatings(game: GameRules, options: Any) -> list[tuple[str, frozenset[Seat]]]
 
 
 def board_margins(game: GameRules, options: Any, board: int, seed: int, a: Policy, b: Policy,
-                  before: Callable[[Any], None] | None = None) -> list[float]:
+                  before: Callable[[Any], None] | None = None,
+                  after: Callable[[frozenset[Seat], Any], None] | None = None) -> list[float]:
     """Board `board` of a duel: one deck and dealer played once per seating of A (the two
     partnerships swapped; in a game of four players for themselves, A in each seat in turn,
-    B in the other three). A's margin in each."""
-    deal_rng = random.Random(f"{seed}/{board}")
-    deck = list(game.deck)
-    deal_rng.shuffle(deck)
-    dealer = SEATS[board % 4]
+    B in the other three). A's margin in each. `after(seats of A, final state)` is told each
+    seating's deal (the bench counts what A lost in it)."""
+    deck, dealer = board_deal(game, board, seed)
     out = []
     for name, seats_of_a in seatings(game, options):
         seats = {s: (a if s in seats_of_a else b) for s in SEATS}
-        rng = random.Random(f"{seed}/{board}/{name}")
-        state, _ = play(game, options, dealer, deck, seats, rng, before=before)
+        state, _ = play(game, options, dealer, deck, seats, board_rng(board, seed, name), before=before)
+        if after is not None:
+            after(seats_of_a, state)
         out.append(margin(game.deal_summary(state)["score"], name))
     return out
+
+
+def board_deal(game: GameRules, board: int, seed: int) -> tuple[list[str], Seat]:
+    """The deck and dealer of board `board`."""
+    deck = list(game.deck)
+    random.Random(f"{seed}/{board}").shuffle(deck)
+    return deck, SEATS[board % 4]
+
+
+def board_rng(board: int, seed: int, seating: str) -> random.Random:
+    """The bots' random numbers in one seating of a board."""
+    return random.Random(f"{seed}/{board}/{seating}")
 
 
 def duplicate_board(game: GameRules, options: Any, board: int, seed: int, a: Policy, b: Policy

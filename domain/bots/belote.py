@@ -91,6 +91,12 @@ def searchable(view: Any) -> bool:
     return view.phase == "play" and view.turn == view.seat and view.trick is not None
 
 
+def play_candidates(view: Any) -> list[dict[str, Any]]:
+    """The cards the expert weighs: each legal card once, the king or queen of trumps with
+    the belote said (saying it costs nothing and is worth 20)."""
+    return [a for a in view.legal if a.get("action") == "play" and a.get("belote") is not False]
+
+
 def determinize(view: Any, rng: random.Random) -> State:
     """A full state of the deal in which this seat's view is exactly what it sees."""
     me, contract = view.seat, view.contract

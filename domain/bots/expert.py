@@ -113,7 +113,7 @@ class Expert:
 
     def _plays(self, table: Any) -> list[dict[str, Any]]:
         seat = str(table.seat)
-        return [{"seat": seat, **a} for a in table.legal if a.get("action") == "play" and a.get("belote") is not False]
+        return [{"seat": seat, **a} for a in self.family.play_candidates(table)]
 
     # --- worlds: what the bound replaces with the true deal ------------------------------------
 

@@ -157,6 +157,11 @@ def searchable(view: Any) -> bool:
     return view.phase == "play" and view.turn == view.seat
 
 
+def play_candidates(view: Any) -> list[dict[str, Any]]:
+    """The cards the expert weighs: every legal one (a Joker lead once per suit it may name)."""
+    return [a for a in view.legal if a.get("action") == "play"]
+
+
 def determinize(view: Any, rng: random.Random, options: Options | None = None) -> State:
     me = view.seat
     contract = _contract(view.contract)
