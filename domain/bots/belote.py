@@ -91,6 +91,25 @@ def searchable(view: Any) -> bool:
     return view.phase == "play" and view.turn == view.seat and view.trick is not None
 
 
+def _affinity(view: Any) -> Any:
+    """What a Coinche auction says: a seat that bid a suit holds its trumps, the jack and the
+    nine above all; the contract's bidder most. A weight on the dealing, never a constraint
+    (a stretched bid stays possible)."""
+    liked: dict[Seat, set[str]] = {}
+    taker = view.contract.seat
+    for call in view.calls:
+        if call.action == "bid" and call.suit is not None:
+            liked.setdefault(call.seat, set()).add(call.suit)
+
+    def weight(holder: Any, card: str) -> float:
+        if card[1] not in liked.get(holder, ()):
+            return 1.0
+        high = 2.0 if card[0] in "J9" else 1.0
+        return high * (2.5 if holder == taker else 1.75)
+
+    return weight
+
+
 def play_candidates(view: Any) -> list[dict[str, Any]]:
     """The cards the expert weighs: each legal card once, the king or queen of trumps with
     the belote said (saying it costs nothing and is worth 20)."""
@@ -120,7 +139,8 @@ def determinize(view: Any, rng: random.Random) -> State:
     voids = _voids(view.tricks, view.trick, trump)
     hidden = [c for c in DECK_32 if c not in played and c not in view.hand]
     room = {s: view.hand_sizes[s] for s in SEATS if s != me}
-    dealt = deal_hidden(hidden, room, rng, lambda s, c: SUIT[c] not in voids.get(s, ""), known)
+    dealt = deal_hidden(hidden, room, rng, lambda s, c: SUIT[c] not in voids.get(s, ""), known,
+                        weight=_affinity(view))
     hands = {s: tuple(dealt[s]) for s in room}
     hands[me] = tuple(view.hand)
     full = {s: set(hands[s]) | set(played_by[s]) for s in SEATS}

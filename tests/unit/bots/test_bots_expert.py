@@ -151,3 +151,17 @@ def test_an_expert_call_depends_on_the_view_only(game_name, raw) -> None:
     assert any(game.view(state, s).hand != game.view(swapped, s).hand for s in SEATS if s != seat)
     expert = policy_for(game_name, "expert", **EXPERT)
     assert expert(first, random.Random(1)) == expert(second, random.Random(1))
+
+
+@pytest.mark.parametrize("variant, stands", [("sans_atout", "pass"), ("classic", "take")])
+def test_a_sans_atout_take_must_beat_passing_clearly(variant, stands) -> None:
+    """Sans Atout: passing is the call that stands unless the worlds show a take clearly
+    better; elsewhere basic's call (here a take) stands."""
+    aces = ["AS", "AH", "AD", "AC", "TS", "TH", "KD", "QC"]
+    game, state = _deal("belote", {"variant": variant}, Seat.E, {Seat.N: aces}, 3)
+    view = game.view(state, Seat.N)
+    basic = policy_for("belote", "basic")(view, random.Random(0))
+    assert basic is not None and basic["action"] == "take"
+    expert = policy_for("belote", "expert", **EXPERT)
+    calls = [{"seat": "N", **c} for c in bidding.candidates("belote", view, basic)]
+    assert calls[expert._anchor(view, calls, basic)]["action"] == stands
