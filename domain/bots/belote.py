@@ -94,7 +94,8 @@ def searchable(view: Any) -> bool:
 def _affinity(view: Any) -> Any:
     """What a Coinche auction says: a seat that bid a suit holds its trumps, the jack and the
     nine above all; the contract's bidder most. A weight on the dealing, never a constraint
-    (a stretched bid stays possible)."""
+    (a stretched bid stays possible). The classic taker is left out: leaning his trumps the
+    same way measured no better (300 boards: +20.5 a deal against basic, +21.0 without)."""
     liked: dict[Seat, set[str]] = {}
     taker = view.contract.seat
     for call in view.calls:

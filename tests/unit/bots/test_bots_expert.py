@@ -153,15 +153,20 @@ def test_an_expert_call_depends_on_the_view_only(game_name, raw) -> None:
     assert expert(first, random.Random(1)) == expert(second, random.Random(1))
 
 
-@pytest.mark.parametrize("variant, stands", [("sans_atout", "pass"), ("classic", "take")])
-def test_a_sans_atout_take_must_beat_passing_clearly(variant, stands) -> None:
-    """Sans Atout: passing is the call that stands unless the worlds show a take clearly
-    better; elsewhere basic's call (here a take) stands."""
-    aces = ["AS", "AH", "AD", "AC", "TS", "TH", "KD", "QC"]
-    game, state = _deal("belote", {"variant": variant}, Seat.E, {Seat.N: aces}, 3)
+
+def test_a_sans_atout_expert_takes_only_what_basic_would_take() -> None:
+    """Sans Atout: where basic passes the expert passes without a search; where basic takes
+    it weighs that take against passing only."""
+    weak = ["7S", "8S", "9S", "7H", "8H", "7D", "8D", "9C"]
+    game, state = _deal("belote", {"variant": "sans_atout"}, Seat.E, {Seat.N: weak}, 3)
     view = game.view(state, Seat.N)
-    basic = policy_for("belote", "basic")(view, random.Random(0))
-    assert basic is not None and basic["action"] == "take"
+    assert policy_for("belote", "basic")(view, random.Random(0)) == {"seat": "N", "action": "pass"}
     expert = policy_for("belote", "expert", **EXPERT)
-    calls = [{"seat": "N", **c} for c in bidding.candidates("belote", view, basic)]
-    assert calls[expert._anchor(view, calls, basic)]["action"] == stands
+    assert expert(view, random.Random(0)) == {"seat": "N", "action": "pass"} and expert.last_worlds == 0
+    aces = ["AS", "AH", "AD", "AC", "TS", "TH", "KD", "QC"]
+    game, state = _deal("belote", {"variant": "sans_atout"}, Seat.E, {Seat.N: aces}, 3)
+    view = game.view(state, Seat.N)
+    assert policy_for("belote", "basic")(view, random.Random(0))["action"] == "take"
+    action = expert(view, random.Random(0))
+    assert expert.last_worlds > 0 and action["action"] in ("take", "pass")
+    assert {i for row in expert.last_rows for i in row} == {0, 1}       # the take and passing, nothing else
