@@ -83,20 +83,6 @@ def beats_unseen(t: Table, card: Card, led: str | None) -> bool:
     return True
 
 
-def sure_to_keep(t: Table, card: Card) -> bool:
-    """Whether the trick is surely this side's once `card` is played, as far as the seat can
-    tell: `card` wins it and nothing unseen can beat it, or the partner's winning card
-    cannot be beaten (and `card` does not take it from him)."""
-    led = t.led if t.plays else t.suit_of(card)
-    seat, best = winner(t)
-    if not t.plays or t.power(card, led) > best:
-        return beats_unseen(t, card, led)
-    if seat is None or seat != t.partner:
-        return False
-    partner_card = next(c for s, c in t.plays if s == seat)
-    return t.still_to_play == 0 or beats_unseen(t, partner_card, led)
-
-
 def cheapest(t: Table, cards: Sequence[Card]) -> Card:
     return min(cards, key=lambda c: _cost(t, c))
 

@@ -100,15 +100,12 @@ def basic(view: Any, rng: random.Random) -> dict[str, Any] | None:
         keep = sorted(spec["from"], key=lambda c: _keep_order(trump, c), reverse=True)[:spec["choose"]]
         out = {"action": "rob", "keep": keep}
     else:
-        out = {"action": "play", "card": cardplay.choose(_view_table(view))}
+        cards = [a["card"] for a in legal]
+        voids = _voids(view.tricks, view.trick, view.contract.trump)
+        t = table(seat, view.hand, cards, view.trick, view.tricks, view.contract, view.options,
+                  _gone(view), voids)
+        out = {"action": "play", "card": cardplay.choose(t)}
     return {"seat": str(seat), **out}
-
-
-def _view_table(view: Any) -> cardplay.Table:
-    cards = [a["card"] for a in view.legal if a.get("action") == "play"]
-    voids = _voids(view.tricks, view.trick, view.contract.trump)
-    return table(view.seat, view.hand, cards, view.trick, view.tricks, view.contract, view.options,
-                 _gone(view), voids)
 
 
 # --- play -----------------------------------------------------------------------------------
@@ -163,13 +160,10 @@ def searchable(view: Any) -> bool:
 
 
 def play_candidates(view: Any) -> list[dict[str, Any]]:
-    """The cards the expert weighs: every legal one but a pedro played into a trick its side
-    is not sure to take (basic's rule). The sampled worlds are surer of a partner's card than
-    the seat can be, so searching such a pedro lost more of them than basic (measured)."""
-    plays = [a for a in view.legal if a.get("action") == "play"]
-    t = _view_table(view)
-    kept = [a for a in plays if t.points(a["card"]) < cardplay.PRECIOUS or cardplay.sure_to_keep(t, a["card"])]
-    return kept or plays
+    """The cards the expert weighs: every legal one. (Leaving out a pedro its side is not sure
+    to keep, as `basic` does, measured no fewer pedros lost: 0.18 a deal either way, against
+    0.26 for `basic` in the expert's seats.)"""
+    return [a for a in view.legal if a.get("action") == "play"]
 
 
 def determinize(view: Any, rng: random.Random) -> State:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from domain.bots import cinch as cinch_bots, policy_for
+from domain.bots import policy_for
 from domain.bots.cinch import INDIVIDUAL_MARGIN, best_suit
 from domain.cards import Seat
 from domain.cinch import GAME
@@ -58,39 +58,3 @@ def test_no_pedro_is_led_to_draw_trumps() -> None:
     state = State(options=Options(), phase="play", deals_played=1, dealer=W, turn=N, hands=hands,
                   contract=Contract(N, 7, "H"), trick=Trick(N))
     assert decide(state, N)["card"] == "TH"
-
-
-
-def play_view(me: Seat, hand: tuple[str, ...], plays: tuple[tuple[Seat, str], ...], leader: Seat = N):
-    hands = [("2C", "3C", "4C"), ("2D", "3D", "4D"), ("6D", "7D", "8D"), ("6C", "7C", "8C")]
-    order = (N, E, S, W)
-    hands[order.index(me)] = hand
-    state = State(options=Options(), phase="play", deals_played=1, dealer=W, turn=me, hands=tuple(hands),
-                  contract=Contract(N, 7, "H"), trick=Trick(leader, plays, "H" if plays else None))
-    return GAME.view(state, me)
-
-
-def weighed(view) -> set[str]:
-    return {a["card"] for a in cinch_bots.play_candidates(view)}
-
-
-def legal(view) -> set[str]:
-    return {a["card"] for a in view.legal}
-
-
-def test_the_expert_never_weighs_a_pedro_the_opponents_may_take() -> None:
-    they_hold_it = play_view(E, ("5H", "3H", "9C"), ((N, "AH"),))
-    assert "5H" in legal(they_hold_it) and weighed(they_hold_it) == legal(they_hold_it) - {"5H"}
-    beatable = play_view(S, ("5H", "4H", "KC"), ((N, "KH"), (E, "3H")))       # W may hold the A♥
-    assert "5H" in legal(beatable) and weighed(beatable) == legal(beatable) - {"5H"}
-    lead = play_view(N, ("5H", "9C", "KC"), ())                                 # trumps out can take it
-    assert weighed(lead) == {"9C", "KC"}
-
-
-def test_the_expert_weighs_a_pedro_its_side_is_sure_to_keep() -> None:
-    partners_ace = play_view(S, ("5H", "4H", "KC"), ((N, "AH"), (E, "3H")))
-    assert weighed(partners_ace) == legal(partners_ace) >= {"5H", "4H"}
-    last_behind_partner = play_view(W, ("5H", "4H", "KC"), ((N, "2H"), (E, "KH"), (S, "3H")))
-    assert weighed(last_behind_partner) == legal(last_behind_partner) >= {"5H"}
-    only_pedros = play_view(E, ("5H",), ((N, "AH"),))
-    assert weighed(only_pedros) == {"5H"}                                        # nothing else to play
