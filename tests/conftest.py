@@ -21,7 +21,7 @@ import shutil
 import socket
 import tempfile
 from collections.abc import AsyncIterator, Iterator
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -160,30 +160,13 @@ async def _redis_server_url(_servers: _Servers) -> str:
     return _servers.embedded("redis")
 
 
-def _with_database(url: str, name: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path="/" + name))
-
-
 @pytest.fixture(scope="session")
 async def database_url(_pg_server_url: str) -> AsyncIterator[str]:
     """A postgresql:// URL of a database made for this session and dropped after it."""
-    import asyncpg
+    from tests.databases import own_database
 
-    name = f"atout_test_{secrets.token_hex(6)}"
-    admin = await asyncpg.connect(_pg_server_url)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    try:
-        yield _with_database(_pg_server_url, name)
-    finally:
-        admin = await asyncpg.connect(_pg_server_url)
-        try:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await admin.close()
+    async with own_database(_pg_server_url, "atout_test", migrated=False) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
