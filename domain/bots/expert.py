@@ -38,15 +38,6 @@ log = logging.getLogger(__name__)
 DEFAULT_BUDGET = 0.12      # seconds per decision
 DEFAULT_WORLDS = 48
 MAX_STEPS = 400
-TAKES_ONLY_WITH_BASIC = frozenset({"belote/sans_atout"})
-"""Where the expert takes only a contract `basic` would take, and passes instead when the
-worlds show passing better by `DROP_CONFIDENCE` standard errors. A Sans Atout take pays only
-when it is made about 80% of the time (a failure gives the defence 130, a success nets about
-40), and the worlds' defenders are `basic`: searched freely (basic's call anchored) four
-experts made 63% of their contracts over 150 deals; with passing anchored they threw in 93%
-of the deals; dropping basic's take at 2.5 standard errors, 65% made and 58% thrown in."""
-DROP_CONFIDENCE = 4.0     # 450 deals of four experts: 67% made, 49% thrown in (basic: 66%, 47%)
-
 
 class Expert:
     """A policy object: `expert(view, rng) -> action | None`; see the module docstring.
@@ -81,10 +72,6 @@ class Expert:
             sample = lambda r: self.play_world(table, r, options)          # noqa: E731
         elif self.bid and table.phase in ("auction", "trump") and table.turn == table.seat:
             candidates = [{"seat": seat, **a} for a in bidding.candidates(self.game.name, table, basic)]
-            if self._takes_only_with_basic(table):
-                if basic.get("action") == "pass":
-                    return basic
-                candidates = [c for c in candidates if c == basic or c.get("action") == "pass"]
             sample = lambda r: self.auction_world(table, r, options)       # noqa: E731
         else:
             return basic
@@ -106,14 +93,10 @@ class Expert:
         anchor = self._anchor(candidates, basic)
         if anchor is None:
             return candidates[best]
-        z = DROP_CONFIDENCE if self._takes_only_with_basic(table) else self.bid_confidence
+        z = bidding.confidence(self.game.name, table, self.bid_confidence)
         clear = [i for i in range(len(candidates)) if i != anchor and totals[i] > totals[anchor]
                  and _beats([r[i] - r[anchor] for r in self.last_rows if i in r and anchor in r], z)]
         return candidates[max(clear, key=lambda i: totals[i])] if clear else candidates[anchor]
-
-    def _takes_only_with_basic(self, table: Any) -> bool:
-        variant = getattr(getattr(table, "options", None), "variant", "")
-        return self.anchor is None and f"{self.game.name}/{variant}" in TAKES_ONLY_WITH_BASIC
 
     def _anchor(self, candidates: list[dict[str, Any]], basic: dict[str, Any]) -> int | None:
         if self.anchor == "pass":
