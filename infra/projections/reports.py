@@ -21,8 +21,7 @@ _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder().decode
 
 
-# A ban that closed a report was once recorded as "band": such events stay in the log, and
-# are read as what they meant.
+# Resolutions in the log whose action is spelled "band" are bans: read as what they mean.
 AS_WRITTEN_BEFORE = {"band": "banned"}
 
 
