@@ -2,10 +2,13 @@
 it sampled were the true deal.
 
 `Oracle` is the `expert` — the same candidates (calls and cards), the same playouts by
-`basic`, the same budget — with one change: where the expert deals the cards it cannot
-see (`play_world`, `auction_world`), the oracle is handed the true state of the deal. The
-playouts are deterministic given a world, so one world says what any number of copies of
-it would; the oracle searches that one. It cheats by construction, so it lives here, in
+`basic`, the same budget and worlds, the same test before a call leaves basic's — with one
+change: where the expert deals the cards it cannot see (`play_world`, `auction_world`),
+every world the oracle gets is the true state of the deal. Its worlds then differ only in
+the playouts' random numbers, so a call that wins in the true deal wins in every world and
+the anchor test (beat basic's call by standard errors, world by world) passes once two
+worlds agree. (Searching the true deal once is not the same thing: with one world that
+test can never pass, and the bound would bid exactly like `basic`.) It cheats by construction, so it lives here, in
 `bench/`, and nothing the service, the API or a worker runs can reach it: no module under
 `domain/`, `infra/` or `services/` imports `bench`, and `policy_for` has no level for it
 (`tests/unit/bots/test_bots_bound.py`).
@@ -40,7 +43,7 @@ class Oracle(Expert):
     decision by the arena's `before` hook."""
 
     def __init__(self, game_name: str, **settings: Any) -> None:
-        super().__init__(FAMILIES[game_name], game_name, **{**settings, "worlds": 1, "min_worlds": 1})
+        super().__init__(FAMILIES[game_name], game_name, **settings)
         self.truth: Any = None
 
     def play_world(self, table: Any, rng: random.Random, options: Any) -> Any:

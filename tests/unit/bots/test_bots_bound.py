@@ -75,3 +75,32 @@ def test_the_bound_searches_the_true_deal() -> None:
     table = game.view(seen[-1], game.status(seen[-1]).to_act[0])
     assert oracle.play_world(table, random.Random(0), options) is seen[-1]
     assert oracle.auction_world(table, random.Random(0), options) is seen[-1]
+
+
+def test_the_bound_bids_by_the_true_deal() -> None:
+    """The bound is the expert's whole algorithm on the truth, bidding included: where its
+    call is not basic's, that call does better than basic's in the true deal."""
+    from bench.bound import Oracle
+
+    game = load("belote")
+    raw = {"variant": "coinche"}
+    options = game.parse_options(raw)
+    oracle = Oracle("belote", options=raw, budget=None, worlds=8)
+    basic = policy_for("belote", "basic")
+    departures: list[tuple] = []
+
+    def policy(view, rng):
+        action = oracle(view, rng)
+        if view.phase == "auction" and action is not None:
+            plain = basic(view, random.Random(0))
+            if plain is not None and action != plain:
+                departures.append((oracle.truth, action, plain))
+        return action
+
+    for board in range(3):
+        board_margins(game, options, board, 7, policy, basic, before=oracle.observe)
+    assert departures
+    for truth, action, plain in departures:
+        seat = game.parse_action(action).seat
+        value = oracle.playout(truth, game.parse_action(action), seat, random.Random(1))
+        assert value > oracle.playout(truth, game.parse_action(plain), seat, random.Random(1))
