@@ -8,10 +8,11 @@ every world the oracle gets is the true state of the deal. Its worlds then diffe
 the playouts' random numbers, so a call that wins in the true deal wins in every world and
 the anchor test (beat basic's call by standard errors, world by world) passes once two
 worlds agree. (Searching the true deal once is not the same thing: with one world that
-test can never pass, and the bound would bid exactly like `basic`.) It cheats by construction, so it lives here, in
-`bench/`, and nothing the service, the API or a worker runs can reach it: no module under
-`domain/`, `infra/` or `services/` imports `bench`, and `policy_for` has no level for it
-(`tests/unit/bots/test_bots_bound.py`).
+test can never pass, and the bound would bid exactly like `basic`.)
+
+It cheats by construction, so it lives here, in `bench/`, and nothing the service, the API
+or a worker runs can reach it: no module under `domain/`, `infra/` or `services/` imports
+`bench`, and `policy_for` has no level for it (`tests/unit/bots/test_bots_bound.py`).
 
 The bound measures the expert: on the same boards, expert−basic over bound−basic is the
 share of the margin perfect information would buy that the expert's inference gets.
