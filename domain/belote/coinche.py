@@ -153,6 +153,13 @@ def evolve_surcoinched(deal: Deal, event: Surcoinched) -> Deal:
 
 # --- legal actions ------------------------------------------------------------------------
 
+_NUMBERED_BIDS = tuple({"action": "bid", "value": value, "suit": s}
+                       for value in range(MIN_BID, 651, 10) for s in BELOTE_SUITS)
+_CAPOT_BIDS = tuple({"action": "bid", "value": CAPOT, "suit": s} for s in BELOTE_SUITS)
+"""Every bid once, in the order the legal list gives them; each legal list holds copies
+(an auction's list of seventy-odd bids is built in every view and every bot's turn)."""
+
+
 def legal_bids(options: Options, deal: Deal, seat: Seat) -> list[dict[str, Any]]:
     auction = deal.auction
     in_turn = deal.turn == seat
@@ -161,9 +168,10 @@ def legal_bids(options: Options, deal: Deal, seat: Seat) -> list[dict[str, Any]]
         out.append({"action": "pass"})
         if auction.coincher is None and (auction.high is None or auction.high.value != CAPOT):
             low = MIN_BID if auction.high is None else auction.high.value + 10
-            for value in range(low, max_bid(options) + 1, 10):
-                out.extend({"action": "bid", "value": value, "suit": s} for s in BELOTE_SUITS)
-            out.extend({"action": "bid", "value": CAPOT, "suit": s} for s in BELOTE_SUITS)
+            first = (low - MIN_BID) // 10 * len(BELOTE_SUITS)
+            last = (max_bid(options) - MIN_BID) // 10 * len(BELOTE_SUITS) + len(BELOTE_SUITS)
+            out.extend(map(dict.copy, _NUMBERED_BIDS[first:last]))
+            out.extend(map(dict.copy, _CAPOT_BIDS))
     if in_turn or not options.official:
         if coinche_refused(auction, seat) is None:
             out.append({"action": "coinche"})

@@ -21,6 +21,7 @@ when the hand alone can draw trumps and has no losing card.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Iterable
 
 from domain.belote.combinations import choose as choose_combos, find as find_combos
@@ -120,8 +121,8 @@ def _features(hand: Iterable[str], trump: str) -> dict[str, int]:
     return out
 
 
-def _weigh(table: dict[str, int], hand: Iterable[str], trump: str) -> int:
-    return sum(table[k] * v for k, v in _features(hand, trump).items())
+def _weigh(table: dict[str, int], features: dict[str, int]) -> int:
+    return sum(table[k] * v for k, v in features.items())
 
 
 def combination_points(hand: Iterable[str], trump: str, official: bool) -> int:
@@ -129,25 +130,40 @@ def combination_points(hand: Iterable[str], trump: str, official: bool) -> int:
     return sum(c.value for c in choose_combos(find_combos(Seat.N, list(hand), False), official, trump))
 
 
+@lru_cache(maxsize=16384)
+def _values(hand: tuple[str, ...], trump: str, official: bool) -> tuple[int, int, int]:
+    """(own, support, defence) of a hand in `trump`. Memoized: the expert's worlds ask the
+    same hands again and again (every call replayed, every candidate's playout of the rest
+    of the auction), and a hand's worth is all arithmetic on the same cards."""
+    features = _features(hand, trump)
+    combos = combination_points(hand, trump, official)
+    return (OPEN["base"] + _weigh(OPEN, features) + combos,
+            _weigh(SUPPORT, features) - SUPPORT["average"] + combos,
+            _weigh(DEFENCE, features) - DEFENCE["average"])
+
+
 def own_value(hand: Iterable[str], trump: str, official: bool = False) -> int:
     """Points the side should take in `trump` from this hand and an average partner."""
-    hand = list(hand)
-    return OPEN["base"] + _weigh(OPEN, hand, trump) + combination_points(hand, trump, official)
+    return _values(tuple(hand), trump, official)[0]
 
 
 def support_value(hand: Iterable[str], trump: str, official: bool = False) -> int:
     """What this hand adds to the partner's contract in `trump` over an average partner."""
-    hand = list(hand)
-    return _weigh(SUPPORT, hand, trump) - SUPPORT["average"] + combination_points(hand, trump, official)
+    return _values(tuple(hand), trump, official)[1]
 
 
 def defence_value(hand: Iterable[str], trump: str) -> int:
     """Points this hand takes off the opponents' contract in `trump` over an average defender
     (negative: the contract is worse off)."""
-    return _weigh(DEFENCE, hand, trump) - DEFENCE["average"]
+    return _values(tuple(hand), trump, False)[2]
 
 
 def sure_capot(hand: Iterable[str], trump: str) -> bool:
+    return _sure_capot(tuple(hand), trump)
+
+
+@lru_cache(maxsize=16384)
+def _sure_capot(hand: tuple[str, ...], trump: str) -> bool:
     """The hand alone takes every trick: it draws the outstanding trumps with masters (the top
     of the trump order, five trumps or more) and every side card is a master once the suit
     is led from the top."""
