@@ -17,7 +17,7 @@ or a worker runs can reach it: no module under `domain/`, `infra/` or `services/
 The bound measures the expert: on the same boards, expert−basic over bound−basic is the
 share of the margin perfect information would buy that the expert's inference gets.
 
-    .venv/bin/python bench/bound.py --game cinch --boards 20 [--options JSON] [--jobs 2]
+    .venv/bin/python bench/bound.py --game cinch --boards 20 [--options JSON] [--jobs 2] [--knows play]
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import argparse
 import json
 import random
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -39,32 +40,38 @@ from domain.bots.expert import Expert  # noqa: E402
 from domain.games import load  # noqa: E402
 
 
-class Oracle(Expert):
-    """The expert given the true deal as its only world; `truth` is set before each
-    decision by the arena's `before` hook."""
+PHASES = ("auction", "play")
 
-    def __init__(self, game_name: str, **settings: Any) -> None:
+
+class Oracle(Expert):
+    """The expert given the true deal as every world; `truth` is set before each decision
+    by the arena's `before` hook. `knows` the phases it is given it in (both: the bound; one:
+    how much of the bound's margin that phase's knowledge makes, the other phase's worlds
+    sampled as the expert's)."""
+
+    def __init__(self, game_name: str, knows: tuple[str, ...] = PHASES, **settings: Any) -> None:
         super().__init__(FAMILIES[game_name], game_name, **settings)
         self.truth: Any = None
+        self.knows = knows
 
     def play_world(self, table: Any, rng: random.Random, options: Any) -> Any:
-        return self.truth
+        return self.truth if "play" in self.knows else super().play_world(table, rng, options)
 
     def auction_world(self, table: Any, rng: random.Random, options: Any) -> Any:
-        return self.truth
+        return self.truth if "auction" in self.knows else super().auction_world(table, rng, options)
 
     def observe(self, state: Any) -> None:
         self.truth = state
 
 
-def boards(game_name: str, raw: dict[str, Any], indices: list[int], seed: int, settings: dict[str, Any]
-           ) -> dict[str, list[float]]:
+def boards(game_name: str, raw: dict[str, Any], indices: list[int], seed: int, settings: dict[str, Any],
+           knows: tuple[str, ...] = PHASES) -> dict[str, list[float]]:
     """Per board, the average margin over its seatings of bound−basic and expert−basic."""
     game = load(game_name)
     options = game.parse_options(raw)
     basic = policy_for(game_name, "basic")
     expert = policy_for(game_name, "expert", options=raw, **settings)
-    oracle = Oracle(game_name, options=raw, **settings)
+    oracle = Oracle(game_name, knows, options=raw, **settings)
     out: dict[str, list[float]] = {"bound": [], "expert": []}
     for board in indices:
         m = board_margins(game, options, board, seed, oracle, basic, before=oracle.observe)
@@ -90,10 +97,22 @@ def main() -> None:
     parser.add_argument("--options", default="{}")
     parser.add_argument("--boards", type=int, default=20)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--knows", default=",".join(PHASES),
+                        help="the phases the bound is given the true deal in: auction,play (the bound), or one")
+    parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     raw = json.loads(args.options)
-    out = boards(args.game, raw, list(range(args.boards)), args.seed, {})
-    print(json.dumps({"game": args.game, "options": raw, "seed": args.seed, **share(out["bound"], out["expert"])}))
+    knows = tuple(p for p in PHASES if p in args.knows.split(","))
+    chunks = [list(range(k, args.boards, args.jobs)) for k in range(args.jobs)]
+    out: dict[str, dict[int, float]] = {"bound": {}, "expert": {}}
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for chunk, part in zip(chunks, pool.map(boards, *zip(*[(args.game, raw, c, args.seed, {}, knows)
+                                                                 for c in chunks]))):
+            for kind in out:
+                out[kind].update(zip(chunk, part[kind]))
+    bound, expert = ([out[k][i] for i in sorted(out[k])] for k in ("bound", "expert"))
+    print(json.dumps({"game": args.game, "options": raw, "seed": args.seed, "knows": list(knows),
+                      **share(bound, expert)}))
 
 
 if __name__ == "__main__":

@@ -104,3 +104,26 @@ def test_the_bound_bids_by_the_true_deal() -> None:
         seat = game.parse_action(action).seat
         value = oracle.playout(truth, game.parse_action(action), seat, random.Random(1))
         assert value > oracle.playout(truth, game.parse_action(plain), seat, random.Random(1))
+
+
+def test_a_bound_told_one_phase_samples_the_other() -> None:
+    """`knows=("play",)` (how much the play's knowledge alone is worth): the truth in the
+    play, the expert's own sampled worlds before it."""
+    from bench.bound import Oracle
+
+    game = load("belote")
+    raw = {"variant": "coinche"}
+    options = game.parse_options(raw)
+    oracle = Oracle("belote", ("play",), options=raw, budget=None, worlds=4)
+    seen: list = []
+    board_margins(game, options, 2, 7, oracle, policy_for("belote", "basic"),
+                  before=lambda state: (oracle.observe(state), seen.append(state)))
+    auction = next(s for s in seen if s.deal.phase == "auction")
+    oracle.observe(auction)
+    table = game.view(auction, auction.deal.turn)
+    world = oracle.auction_world(table, random.Random(0), options)
+    assert world.deal.hands[table.seat] == auction.deal.hands[table.seat]
+    assert {s: set(h) for s, h in world.deal.hands.items()} != {s: set(h) for s, h in auction.deal.hands.items()}
+    played = next(s for s in seen if s.deal.phase == "play")
+    oracle.observe(played)
+    assert oracle.play_world(game.view(played, played.deal.turn), random.Random(0), options) is played
