@@ -130,11 +130,14 @@ def combination_points(hand: Iterable[str], trump: str, official: bool) -> int:
     return sum(c.value for c in choose_combos(find_combos(Seat.N, list(hand), False), official, trump))
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=1024)
 def _values(hand: tuple[str, ...], trump: str, official: bool) -> tuple[int, int, int]:
     """(own, support, defence) of a hand in `trump`. Memoized: the expert's worlds ask the
     same hands again and again (every call replayed, every candidate's playout of the rest
-    of the auction), and a hand's worth is all arithmetic on the same cards."""
+    of the auction), and a hand's worth is all arithmetic on the same cards. Those repeats
+    come within one world, so a small cache catches them; a large one only keeps more
+    objects for the garbage collector to walk (measured: 7x its time, and collections of
+    20-40 ms inside a decision)."""
     features = _features(hand, trump)
     combos = combination_points(hand, trump, official)
     return (OPEN["base"] + _weigh(OPEN, features) + combos,
@@ -162,7 +165,7 @@ def sure_capot(hand: Iterable[str], trump: str) -> bool:
     return _sure_capot(tuple(hand), trump)
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=1024)
 def _sure_capot(hand: tuple[str, ...], trump: str) -> bool:
     """The hand alone takes every trick: it draws the outstanding trumps with masters (the top
     of the trump order, five trumps or more) and every side card is a master once the suit
