@@ -27,6 +27,7 @@ import json
 import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -97,23 +98,22 @@ def main() -> None:
     parser.add_argument("--options", default="{}")
     parser.add_argument("--boards", type=int, default=20)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--knows", default=",".join(PHASES),
-                        help="the phases the bound is given the true deal in: auction,play (the bound), or one")
+    parser.add_argument("--knows", default="auction,play", choices=["auction,play", "play", "auction"],
+                        help="the phases the bound is given the true deal in (both: the bound)")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     raw = json.loads(args.options)
-    knows = tuple(p for p in PHASES if p in args.knows.split(","))
+    knows = tuple(args.knows.split(","))
+    run = partial(boards, args.game, raw, seed=args.seed, settings={}, knows=knows)
     chunks = [list(range(k, args.boards, args.jobs)) for k in range(args.jobs)]
-    out: dict[str, dict[int, float]] = {"bound": {}, "expert": {}}
+    by_board: dict[str, dict[int, float]] = {"bound": {}, "expert": {}}
     with ProcessPoolExecutor(args.jobs) as pool:
-        for chunk, part in zip(chunks, pool.map(boards, *zip(*[(args.game, raw, c, args.seed, {}, knows)
-                                                                 for c in chunks]))):
-            for kind in out:
-                out[kind].update(zip(chunk, part[kind]))
-    bound, expert = ([out[k][i] for i in sorted(out[k])] for k in ("bound", "expert"))
+        for chunk, part in zip(chunks, pool.map(run, chunks)):
+            for kind, margins in part.items():
+                by_board[kind].update(zip(chunk, margins))
+    bound, expert = ([m[i] for i in sorted(m)] for m in (by_board["bound"], by_board["expert"]))
     print(json.dumps({"game": args.game, "options": raw, "seed": args.seed, "knows": list(knows),
                       **share(bound, expert)}))
-
 
 if __name__ == "__main__":
     main()

@@ -23,11 +23,12 @@ from domain.belote.state import NEXT, PARTNER, TEAM, Auction, Call, Deal, verify
 MIN_BID = 80
 CAPOT = "capot"
 CAPOT_VALUE = 250
+HIGHEST_BID = 650                # the top number, with combinations
 
 
 def max_bid(options: Options) -> int:
     """160 without combinations, 650 with them (A-23); capot is above every number."""
-    return 650 if options.combinations else 160
+    return HIGHEST_BID if options.combinations else 160
 
 
 def contract_value(value: int | str) -> int:
@@ -154,7 +155,7 @@ def evolve_surcoinched(deal: Deal, event: Surcoinched) -> Deal:
 # --- legal actions ------------------------------------------------------------------------
 
 _NUMBERED_BIDS = tuple({"action": "bid", "value": value, "suit": s}
-                       for value in range(MIN_BID, 651, 10) for s in BELOTE_SUITS)
+                       for value in range(MIN_BID, HIGHEST_BID + 1, 10) for s in BELOTE_SUITS)
 _CAPOT_BIDS = tuple({"action": "bid", "value": CAPOT, "suit": s} for s in BELOTE_SUITS)
 """Every bid once, in the order the legal list gives them; each legal list holds copies
 (an auction's list of seventy-odd bids is built in every view and every bot's turn)."""

@@ -162,14 +162,14 @@ def defence_value(hand: Iterable[str], trump: str) -> int:
 
 
 def sure_capot(hand: Iterable[str], trump: str) -> bool:
+    """The hand alone takes every trick: it draws the outstanding trumps with masters (the top
+    of the trump order, five trumps or more) and every side card is a master once the suit
+    is led from the top."""
     return _sure_capot(tuple(hand), trump)
 
 
 @lru_cache(maxsize=1024)
 def _sure_capot(hand: tuple[str, ...], trump: str) -> bool:
-    """The hand alone takes every trick: it draws the outstanding trumps with masters (the top
-    of the trump order, five trumps or more) and every side card is a master once the suit
-    is led from the top."""
     hand = list(hand)
     trumps = [c[0] for c in hand if c[1] == trump]
     top = next((i for i, r in enumerate(TRUMP_ORDER) if r not in trumps), len(TRUMP_ORDER))
