@@ -405,7 +405,8 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
     from services.workers import fastpath
     from services.workers.app import make_app
     from services.workers.claims import TurnClaims
-    from services.workers.reactor import projection as bot_turns
+    from services.workers.reactor import projection as bot_turns, scheduler_off_loop
+    from services.workers.sends import Sends
 
     name = f"atout_bench_{secrets.token_hex(4)}"
     prefix = f"atout_bench_{secrets.token_hex(4)}"
@@ -429,8 +430,8 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
 
     svc = MatchService(PostgresEventStore(pool, after_append=after_append), Vault(pool))
     app = make_app(settings)
-    claims = TurnClaims.connect(redis_url, prefix)
-    hooks.append(fastpath.hook(svc, app, claims))                  # as services.workers.fastpath composes it
+    sends = Sends("fast_path")                                    # as services.workers.fastpath composes the API's
+    hooks.append(fastpath.hook(svc, scheduler_off_loop(app, TurnClaims(redis, prefix), sends)))
     stop = asyncio.Event()
     projections = [*default_projections(), Publisher(redis_url=redis_url, prefix=prefix), bot_turns(settings)]
     projector = asyncio.create_task(run_projector(ProjectionRunner(PostgresEventStore(pool)), projections,
@@ -477,8 +478,8 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
         worker.wait(15)
         stop.set()
         await asyncio.wait_for(projector, 10)
+        await asyncio.to_thread(sends.close)
         app.close()
-        claims.close()
         await pool.close()
         async for key in redis.scan_iter(match=f"{prefix}*"):
             await redis.unlink(key)

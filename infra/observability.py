@@ -50,6 +50,9 @@ CELERY_TASK_FAILURES = Counter("atout_celery_task_failures_total", "Celery tasks
                                "exception type", ["task", "exception"])
 MATCHES_SUSPENDED = Counter("atout_matches_suspended_total", "Matches the server suspended because a task failed "
                             "for a reason retrying cannot fix, by reason (action_refused, deal_failed, task_failed)", ["reason"])
+BROKER_SENDS = Counter("atout_broker_sends_total", "Tasks the async schedulers (fast path, bot_turns, tournaments) "
+                       "handed to their broker thread, by sender and outcome (sent, failed, dropped: the "
+                       "queue was full)", ["sender", "outcome"])
 HTTP_RESPONSES = Counter("atout_http_responses_total", "HTTP responses by method and status class",
                          ["method", "status"])
 

@@ -132,7 +132,8 @@ def worker_app(settings: Settings, features: Sequence[Feature] = FEATURES) -> Ce
     from services.workers.runtime import WorkerRuntime
 
     app = make_app(settings)
-    app.conf.atout_runtime = WorkerRuntime(functools.partial(open_runtime, settings, features=features, pool_size=2))
+    app.conf.atout_runtime = WorkerRuntime(functools.partial(open_runtime, settings, features=features, pool_size=2,
+                                                             broker_thread=False))
     for install in each(features, "tasks"):
         install(app)
     return app
@@ -170,11 +171,12 @@ def _bound(function: Callable[..., Any], runtime: Runtime) -> Callable[[str], An
 @contextlib.asynccontextmanager
 async def open_runtime(settings: Settings, *, features: Sequence[Feature] = FEATURES, apply_migrations: bool = False,
                        projector: bool = False, rate_limit: RateLimit | None = None,
-                       pool_size: int = 10) -> AsyncIterator[Runtime]:
+                       pool_size: int = 10, broker_thread: bool = True) -> AsyncIterator[Runtime]:
     """Open the adapters for `settings` (URLs already resolved), with every feature's
     after-commit hooks and visibility checks. The pool connects on first use, so a process
     starts (and says "not ready" on /readyz) while Postgres is still coming up;
-    `apply_migrations` and `projector` are for the embedded default."""
+    `apply_migrations` and `projector` are for the embedded default; `broker_thread=False`
+    for a worker, whose loop runs one task (`Runtime.broker_thread`)."""
     if not settings.database_url:
         raise ValueError("no database URL: resolve the embedded servers before opening the runtime")
     pool = track_pool("runtime", await create_pool(settings.database_url, min_size=0, max_size=pool_size))
@@ -186,7 +188,7 @@ async def open_runtime(settings: Settings, *, features: Sequence[Feature] = FEAT
     vault = Vault(pool)
     runtime = Runtime(settings=settings, pool=pool, redis=redis, store=store, vault=vault,
                       matches=MatchService(store, vault, on_stuck=suspensions.on_stuck), players=PlayerStore(pool),
-                      clocks=Clocks(store),
+                      clocks=Clocks(store), broker_thread=broker_thread,
                       limiter=RateLimiter(redis, settings.redis_prefix, rate_limit or RateLimit(
                           settings.rate_limit_requests, settings.rate_limit_window)))
     runtime.visibility = Visibility(*([_bound(check, runtime) for check in each(features, kind)]

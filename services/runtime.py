@@ -32,7 +32,10 @@ class Runtime:
 
     `clocks` caches the started matches' turn clocks. `visibility` is the policy the features declared, bound to this runtime (closed until
     then: nothing public, no organiser). `closing` is where what the features opened for
-    this runtime (a broker connection, ...) is closed, in reverse order, with the runtime."""
+    this runtime (a broker connection, ...) is closed, in reverse order, with the runtime.
+    `broker_thread`: the after-commit hooks send to the broker from a thread of their own
+    (`services.workers.sends`), because this process's event loop serves others (the API's
+    requests, the embedded projector); a worker's loop runs its one task and sends on the spot."""
 
     settings: Settings
     pool: asyncpg.Pool
@@ -46,3 +49,4 @@ class Runtime:
     visibility: Visibility = field(default_factory=Visibility)
     closing: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
+    broker_thread: bool = True

@@ -10,7 +10,7 @@ match whose bot or clock is overdue because a task was lost.
 Why a projection rather than the store's after-commit hook: it sees every committed event
 of every process (API, workers, admin tools) in log order, exactly once per checkpoint, so
 a process dying between its commit and the scheduling loses nothing (the batch is read
-again); and the sweeper needs this table anyway. Scheduling is injected (`schedule`), so
+again); and the sweeper needs this table anyway. Scheduling is injected (`schedule`, awaited), so
 `infra` never imports the Celery tasks of `services`; a batch replayed after a crash may
 schedule a task twice, which the tasks' idempotency makes harmless.
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import asyncpg
@@ -63,7 +63,7 @@ class Turn(msgspec.Struct, frozen=True):
     takeover_in: float | None = None
 
 
-Schedule = Callable[[Sequence[Turn]], Any]
+Schedule = Callable[[Sequence[Turn]], Awaitable[Any]]
 
 
 def phase_of(state: rules.MatchState) -> str:
@@ -184,7 +184,7 @@ class BotTurns(Projection):
                 due.append(turn)
         if due and self.schedule is not None:
             try:
-                self.schedule(due)
+                await self.schedule(due)
             except Exception:   # the sweeper will find them; never block the projection
                 log.exception("could not schedule %d turns", len(due))
 

@@ -11,6 +11,10 @@ Choices, and why:
   (and test sessions) sharing a Redis never see each other's tasks.
 * Late acknowledgement, rejected on a lost worker, prefetch 1: a task killed mid-way is
   redelivered rather than lost, and one slow expert never holds other matches' turns.
+* Socket timeouts on the broker (`BROKER_SOCKET_TIMEOUT`, above the consumer's 1-second
+  BRPOP) and one retry of a publish: kombu's defaults wait for ever on a broker that stopped
+  answering without closing the connection, and a publish stuck there would never let its
+  thread (`services.workers.sends`) or a worker go on.
 * No result backend and no remote control: nothing ever waits on a task's result, and
   pidbox fan-out would cross deployments sharing a Redis.
 """
@@ -23,6 +27,8 @@ from celery import Celery
 from infra.settings import Settings
 
 VISIBILITY_TIMEOUT = 60
+BROKER_SOCKET_TIMEOUT = 3.0      # seconds: a publish to a stalled broker fails after it
+BROKER_CONNECT_TIMEOUT = 2.0
 
 
 def queues(prefix: str) -> dict[str, str]:
@@ -37,7 +43,10 @@ def make_app(settings: Settings) -> Celery:
     app = Celery("atout", broker=settings.redis_url or "redis://127.0.0.1:6379/0", set_as_current=False)
     app.conf.update(
         broker_transport_options={"visibility_timeout": VISIBILITY_TIMEOUT,
-                                  "global_keyprefix": f"{settings.redis_prefix}:"},
+                                  "global_keyprefix": f"{settings.redis_prefix}:",
+                                  "socket_timeout": BROKER_SOCKET_TIMEOUT,
+                                  "socket_connect_timeout": BROKER_CONNECT_TIMEOUT},
+        task_publish_retry_policy={"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2},
         broker_connection_retry_on_startup=True,
         task_default_queue=names["bots"],
         task_routes={"bots.*": {"queue": names["bots"]}, "clock.*": {"queue": names["clock"]},

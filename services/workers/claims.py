@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 import redis
+import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
@@ -31,15 +33,21 @@ TTL = 120            # seconds: far beyond the projector's lag, far below a matc
 
 
 class TurnClaims:
-    """`first(turns)`: which (match, version, seat) this process is the first to claim."""
+    """`first(turns)`: which (match, version, seat) this process is the first to claim, on a
+    synchronous client (a worker); `first_async(turns)` the same on an asyncio client (the
+    API's and the projector's event loop, which must not wait on Redis)."""
 
-    def __init__(self, client: redis.Redis, prefix: str) -> None:
-        self._client = client
+    def __init__(self, client: redis.Redis | aioredis.Redis, prefix: str) -> None:
+        self._client: Any = client
         self._prefix = prefix
 
     @classmethod
     def connect(cls, redis_url: str, prefix: str) -> TurnClaims:
         return cls(redis.Redis.from_url(redis_url, socket_timeout=1.0, socket_connect_timeout=1.0), prefix)
+
+    @classmethod
+    def connect_async(cls, redis_url: str, prefix: str) -> TurnClaims:
+        return cls(aioredis.Redis.from_url(redis_url, socket_timeout=1.0, socket_connect_timeout=1.0), prefix)
 
     def key(self, match_id: str, version: int, seat: str) -> str:
         return f"{self._prefix}:turn:{match_id}:{version}:{seat}"
@@ -50,12 +58,33 @@ class TurnClaims:
             return []
         try:
             with self._client.pipeline(transaction=False) as pipe:
-                for match_id, version, seat in turns:
-                    pipe.set(self.key(match_id, version, seat), 1, nx=True, ex=TTL)
+                self._claim(pipe, turns)
                 return [bool(won) for won in pipe.execute()]
         except RedisError as error:
-            log.warning("turn claims unavailable (%s): scheduling without them", type(error).__name__)
-            return [True] * len(turns)
+            return _unclaimed(error, turns)
+
+    async def first_async(self, turns: Sequence[tuple[str, int, str]]) -> list[bool]:
+        """`first` on an asyncio client."""
+        if not turns:
+            return []
+        try:
+            async with self._client.pipeline(transaction=False) as pipe:
+                self._claim(pipe, turns)
+                return [bool(won) for won in await pipe.execute()]
+        except RedisError as error:
+            return _unclaimed(error, turns)
+
+    def _claim(self, pipe: Any, turns: Sequence[tuple[str, int, str]]) -> None:
+        for match_id, version, seat in turns:
+            pipe.set(self.key(match_id, version, seat), 1, nx=True, ex=TTL)
 
     def close(self) -> None:
         self._client.close()
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+
+def _unclaimed(error: RedisError, turns: Sequence[tuple[str, int, str]]) -> list[bool]:
+    log.warning("turn claims unavailable (%s): scheduling without them", type(error).__name__)
+    return [True] * len(turns)

@@ -11,24 +11,28 @@ never inside the append's transaction. Both paths schedule the same turn with th
 (match, version, seat), and only the first to claim it in Redis sends it
 (`services.workers.claims`); a second task, should both send, finds the match moved on and
 does nothing. Clocks (countdowns) stay with the projection, which knows the clock settings.
+Where the runtime's event loop serves others (`Runtime.broker_thread`: the API, a CLI), the
+claims go through its asyncio Redis client and the sends leave from a thread of their own
+(`services.workers.sends`), so no request waits on Redis; a worker's loop runs its one task,
+and claims and sends on the spot.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING
 
-from celery import Celery
-
-from infra.projections.bot_turns import turn_of
+from infra.projections.bot_turns import Turn, turn_of
 from infra.store import AppendResult
 from infra.streams import match_id_of
 from services.features import AfterCommit
 from services.matches import MatchService
 from services.workers.app import make_app
 from services.workers.claims import TurnClaims
-from services.workers.reactor import scheduler
+from services.workers.reactor import on_the_spot, scheduler, scheduler_off_loop
+from services.workers.sends import Sends
 
 if TYPE_CHECKING:
     from services.runtime import Runtime
@@ -36,9 +40,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def hook(matches: MatchService, app: Celery, claims: TurnClaims | None = None) -> AfterCommit:
-    """The after-commit hook scheduling, through `app`'s broker, the bots due after a commit."""
-    schedule = scheduler(app, claims)
+def hook(matches: MatchService, schedule: Callable[[Sequence[Turn]], Awaitable[None]]) -> AfterCommit:
+    """The after-commit hook scheduling the bots due after a commit (`reactor.scheduler_off_loop`,
+    or `reactor.on_the_spot`)."""
 
     async def after_commit(result: AppendResult) -> None:
         match_id = match_id_of(result.stream_id)
@@ -50,7 +54,7 @@ def hook(matches: MatchService, app: Celery, claims: TurnClaims | None = None) -
         now = dt.datetime.now(dt.timezone.utc)
         turn, _ = turn_of(state, None, now, now)
         if turn is not None and turn.bots:
-            schedule([turn])
+            await schedule([turn])
 
     return after_commit
 
@@ -59,8 +63,13 @@ def after_commit(runtime: Runtime) -> AfterCommit | None:
     """The fast path of one runtime (None without a broker: the projection alone schedules)."""
     if not runtime.settings.redis_url:
         return None
-    app = make_app(runtime.settings)
+    settings = runtime.settings
+    app = make_app(settings)
     runtime.closing.callback(app.close)
-    claims = TurnClaims.connect(runtime.settings.redis_url, runtime.settings.redis_prefix)
+    if runtime.broker_thread and runtime.redis is not None:
+        sends = Sends("fast_path")
+        runtime.closing.callback(sends.close)     # first: the waiting sends leave, then the app closes
+        return hook(runtime.matches, scheduler_off_loop(app, TurnClaims(runtime.redis, settings.redis_prefix), sends))
+    claims = TurnClaims.connect(settings.redis_url, settings.redis_prefix)
     runtime.closing.callback(claims.close)
-    return hook(runtime.matches, app, claims)
+    return hook(runtime.matches, on_the_spot(scheduler(app, claims)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from celery import Celery
@@ -23,33 +23,77 @@ from services.matches import UnknownMatch
 from services.tables import command_id_for
 from services.workers.app import make_app
 from services.workers.claims import TurnClaims
+from services.workers.sends import Sends
 
 log = logging.getLogger(__name__)
 
 OVERDUE_AFTER = Settings().bot_overdue   # the default of ATOUT_BOT_OVERDUE (the sweep task passes the setting)
 
 
-def scheduler(app: Celery, claims: TurnClaims | None = None) -> Any:
-    """`schedule(turns)`: a `play_turn` per seat due, a `clock.expire` at each deadline.
-    With `claims`, a seat's `play_turn` goes only if this process claims it first
-    (`services.workers.claims`); the sweeper's scheduler has none, so it always re-sends."""
+def scheduler(app: Celery, claims: TurnClaims | None = None) -> Callable[[Sequence[Turn]], None]:
+    """`schedule(turns)`: a `play_turn` per seat due, a `clock.expire` at each deadline, sent
+    on the spot (a worker, the sweeper). With `claims`, a seat's `play_turn` goes only if this
+    process claims it first (`services.workers.claims`); the sweeper's scheduler has none, so
+    it always re-sends."""
+    send = sender(app)
 
     def schedule(turns: Sequence[Turn]) -> None:
-        seats = [(turn.match_id, turn.version, seat) for turn in turns for seat in (*turn.bots, *turn.humans)]
-        won = dict(zip(seats, claims.first(seats) if claims is not None else [True] * len(seats)))
+        seats = seats_of(turns)
+        send(turns, claims.first(seats) if claims is not None else [True] * len(seats))
+
+    return schedule
+
+
+def scheduler_off_loop(app: Celery, claims: TurnClaims, sends: Sends) -> Callable[[Sequence[Turn]], Awaitable[None]]:
+    """`await schedule(turns)`, for an event loop that serves others (the API, the projector):
+    the claims on the asyncio client, and what there is to send handed to `sends`' thread
+    (`services.workers.sends`); a batch whose turns another scheduler claimed wakes nothing."""
+    send = sender(app)
+
+    async def schedule(turns: Sequence[Turn]) -> None:
+        turns = list(turns)
+        seats = seats_of(turns)
+        won = await claims.first_async(seats)
+        if any(won) or any(turn.takeovers or (turn.humans and turn.due_in is not None) for turn in turns):
+            sends.submit(send, turns, won)
+
+    return schedule
+
+
+def on_the_spot(schedule: Callable[[Sequence[Turn]], None]) -> Callable[[Sequence[Turn]], Awaitable[None]]:
+    """A `scheduler` for code that awaits one, still sending on the spot: a worker's loop runs
+    its one task, and its next bot goes sooner without a thread between."""
+
+    async def run(turns: Sequence[Turn]) -> None:
+        schedule(turns)
+
+    return run
+
+
+def seats_of(turns: Sequence[Turn]) -> list[tuple[str, int, str]]:
+    """The (match, version, seat) a batch of turns claims, in `sender`'s order."""
+    return [(turn.match_id, turn.version, seat) for turn in turns for seat in (*turn.bots, *turn.humans)]
+
+
+def sender(app: Celery) -> Callable[[Sequence[Turn], list[bool]], None]:
+    """`send(turns, won)`: the tasks of `turns`, a seat's `play_turn` only where `won` (one
+    flag per `seats_of(turns)`) says this process claimed it."""
+
+    def send(turns: Sequence[Turn], won: list[bool]) -> None:
+        claimed = dict(zip(seats_of(turns), won))
         for turn in turns:
             for seat in turn.bots:
-                if won[turn.match_id, turn.version, seat]:
+                if claimed[turn.match_id, turn.version, seat]:
                     app.send_task("bots.play_turn", args=[turn.match_id, seat, turn.version])
             for seat in turn.humans:
-                if won[turn.match_id, turn.version, seat]:
+                if claimed[turn.match_id, turn.version, seat]:
                     app.send_task("bots.play_turn", args=[turn.match_id, seat, turn.version], kwargs={"clock": True})
             if turn.humans and turn.due_in is not None:
                 expire_at(app, turn.match_id, turn.version, time.time() + turn.due_in)
             for seat in turn.takeovers:
                 takeover_at(app, turn.match_id, seat, turn.version, time.time() + (turn.takeover_in or 0.0))
 
-    return schedule
+    return send
 
 
 MAX_COUNTDOWN = 45.0
@@ -124,8 +168,10 @@ async def start_full(pool: Any, matches: Any, after: float, limit: int = 1000) -
 
 def projection(settings: Settings) -> BotTurns:
     """The `bot_turns` projection, scheduling on the settings' broker (none: it keeps the
-    table and schedules nothing)."""
+    table and schedules nothing) from a thread of its own (`services.workers.sends`): the
+    projector's event loop, and its transaction, never wait on the broker."""
     if not settings.redis_url:
         return BotTurns(None, grace=settings.disconnect_grace)
-    claims = TurnClaims.connect(settings.redis_url, settings.redis_prefix)
-    return BotTurns(scheduler(make_app(settings), claims), grace=settings.disconnect_grace)
+    claims = TurnClaims.connect_async(settings.redis_url, settings.redis_prefix)
+    schedule = scheduler_off_loop(make_app(settings), claims, Sends("bot_turns"))
+    return BotTurns(schedule, grace=settings.disconnect_grace)

@@ -30,6 +30,7 @@ from services.runtime import Runtime
 from services.tournaments import TournamentService
 from services.workers import runtime
 from services.workers.app import make_app
+from services.workers.sends import Sends
 
 log = logging.getLogger(__name__)
 
@@ -96,13 +97,16 @@ def register_tasks(app: Celery) -> None:
                                               "schedule": app.conf.atout_settings.tournament_tick}}
 
 
-def hook(app: Celery) -> AfterCommit:
+def hook(app: Celery, sends: Sends | None = None) -> AfterCommit:
     """On a finished match, send `tournaments.match_finished` (after the commit, never
-    inside it; no database read here)."""
+    inside it; no database read here), from `sends`' thread (without one, on the spot)."""
 
     async def tournaments_after_commit(result: AppendResult) -> None:
         for match_id in finished_matches(result):
-            app.send_task("tournaments.match_finished", args=[match_id])
+            if sends is not None:
+                sends.submit(app.send_task, "tournaments.match_finished", args=[match_id])
+            else:
+                app.send_task("tournaments.match_finished", args=[match_id])
 
     return tournaments_after_commit
 
@@ -113,4 +117,7 @@ def after_commit(rt: Runtime) -> AfterCommit | None:
         return None
     app = make_app(rt.settings)
     rt.closing.callback(app.close)
-    return hook(app)
+    sends = Sends("tournaments") if rt.broker_thread else None
+    if sends is not None:
+        rt.closing.callback(sends.close)          # first: the waiting sends leave, then the app closes
+    return hook(app, sends)

@@ -1,17 +1,24 @@
 """A bot turn is sent to the workers once, whichever scheduler sees it first (the fast path
 or the `bot_turns` projection), on a real Redis broker: the tasks are counted in the bots'
-queue itself. The sweeper, which has no claims, always re-sends."""
+queue itself. The sweeper, which has no claims, always re-sends. Off the event loop (the
+API, the projector) the claims are made on the asyncio client and only a won turn wakes
+the sends' thread."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 import redis
+import redis.asyncio as aioredis
 
 from infra.projections.bot_turns import Turn
 from infra.settings import Settings
 from services.workers.app import make_app, queues
 from services.workers.claims import TTL, TurnClaims
-from services.workers.reactor import scheduler
+from infra.observability import BROKER_SENDS
+from services.workers.reactor import scheduler, scheduler_off_loop
+from services.workers.sends import Sends
 
 pytestmark = [pytest.mark.redis]
 
@@ -59,3 +66,22 @@ def test_without_redis_claims_every_scheduler_still_sends(broker) -> None:
     scheduler(app, unreachable)([Turn("m1", 1, ("N",))])
     scheduler(app, unreachable)([Turn("m1", 1, ("N",))])
     assert queued() == 2                         # a duplicate is harmless; a withheld turn would stall
+
+
+async def test_off_the_loop_a_turn_another_scheduler_claimed_wakes_no_send(broker, redis_url: str) -> None:
+    app, claims, queued, _ = broker
+    client = aioredis.from_url(redis_url)
+    sends = Sends("test_off_loop")
+    sent = BROKER_SENDS.labels("test_off_loop", "sent")._value.get()
+    try:
+        schedule = scheduler_off_loop(app, TurnClaims(client, claims._prefix), sends)
+        assert claims.first([("m1", 7, "N")]) == [True]     # the projection, say, had N already
+        await schedule([Turn("m1", 7, ("N", "S"))])        # the fast path: S is its own
+        await schedule([Turn("m1", 7, ("N", "S"))])        # both claimed elsewhere: nothing handed on
+        await asyncio.to_thread(sends.close)
+        assert queued() == 1
+        assert BROKER_SENDS.labels("test_off_loop", "sent")._value.get() == sent + 1
+        unreachable = TurnClaims(aioredis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2), "nowhere")
+        assert await unreachable.first_async([("m1", 1, "N"), ("m1", 1, "E")]) == [True, True]
+    finally:
+        await client.aclose()

@@ -81,7 +81,7 @@ async def system(database_url: str, redis_url: str, redis_prefix: str):
     app = make_app(settings)
     stop = asyncio.Event()
     projector = asyncio.create_task(run_projector(
-        ProjectionRunner(PostgresEventStore(pool)), [BotTurns(scheduler(app), grace=GRACE)], redis_url=redis_url,
+        ProjectionRunner(PostgresEventStore(pool)), [BotTurns(reactor.on_the_spot(scheduler(app)), grace=GRACE)], redis_url=redis_url,
         redis_prefix=prefix, poll_interval=0.1, stop=stop))
     env = {**os.environ, "ATOUT_DATABASE_URL": database_url, "ATOUT_REDIS_URL": redis_url,
            "ATOUT_REDIS_PREFIX": prefix, "ATOUT_LOG_LEVEL": "warning", "ATOUT_BOT_OVERDUE": "1",
