@@ -15,7 +15,7 @@ import { drawReplay, leaveTournament, replayControls, showLeaderboard, showPlaye
          showTournaments } from "./screens.js";
 import { $, STORE_KEY, call, errorText, loadSession, show, state } from "./session.js";
 import { reportControls } from "./reports.js";
-import { followedTables, inviteForm, joinWithCode, showInvitations } from "./social.js";
+import { followedTables, inviteForm, joinWithCode, pairForm, showInvitations } from "./social.js";
 
 const SCREENS = [
   [/^#\/match\/([\w-]+)/, (id) => enterMatch(id), "table"],
@@ -107,6 +107,7 @@ async function boot() {
   $("tournament-status").addEventListener("change", showTournaments);
   $("pool").addEventListener("change", showLeaderboard);
   $("invite-form").addEventListener("submit", inviteForm);
+  $("pair-form").addEventListener("submit", pairForm);
   $("chat-form").addEventListener("submit", chatForm);
   reportControls();
   replayControls();

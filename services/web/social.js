@@ -11,7 +11,7 @@ import { SEATS, h } from "./table.js";
 import { challengeButton } from "./challenge.js";
 import { openReport, showBlocks } from "./reports.js";
 import { rememberEntropy } from "./verified.js";
-import { gameText, seatText, variantText } from "./words.js";
+import { gameText, seatName, seatText, variantText } from "./words.js";
 
 const CODES_KEY = "atout.codes";
 
@@ -32,12 +32,14 @@ async function nameOf(pid) {
   return names[pid];
 }
 
-// At an open table where I sit: the code (to the host), a player to invite, my followed players.
+// At an open table where I sit: the code (to the host), a player to invite, my followed players,
+// and a partnership to challenge while one side has both seats free.
 export async function renderInvite(view) {
   const panel = $("invite-panel");
   const open = view.status === "open" && !!view.seat && SEATS.some((s) => !view.seats[s]);
   panel.hidden = !open;
   if (!open) return;
+  $("pair-form").hidden = !SIDES.some(([a, b]) => !view.seats[a] && !view.seats[b]);
   const code = codeOf(view.match_id);
   $("invite-code").replaceChildren(...(code ? [t("invite.code", { code }), " ",
     h("a", { href: `#/join/${view.match_id}/${code}` }, t("invite.link"))] : []));
@@ -63,19 +65,38 @@ export function inviteForm(ev) {
   if (state.matchId) invite(state.matchId, $("invite-player").value.trim());
 }
 
+// A challenge: two players asked to the two seats of one side, the first side with both free
+// (docs/social.md); each accepts his own seat, one declining declines it for both.
+const SIDES = [["N", "S"], ["E", "W"]];
+
+export async function pairForm(ev) {
+  ev.preventDefault();
+  if (!state.matchId) return;
+  const players = [$("pair-first").value.trim(), $("pair-second").value.trim()];
+  try {
+    await call("POST", `/v1/matches/${state.matchId}/challenges`, { players, command_id: uuid() });
+    const [a, b] = await Promise.all(players.map(nameOf));
+    say(t("challenge.pair_sent", { first: a, second: b }));
+  } catch (err) { say(errorText(err), "error"); }
+}
+
 // My invitations: those received (accept, decline) and those sent (cancel while pending).
 export async function showInvitations() {
   const line = async (inv, received) => {
     const who = received ? await nameOf(inv.by) : (await Promise.all(Object.keys(inv.invitees).map(nameOf))).join(", ");
-    const seats = Object.values(inv.invitees).filter(Boolean).map(seatText).join(", ");
+    const me = state.session && state.session.player_id;
+    const partner = received && inv.kind === "challenge" ? Object.keys(inv.invitees).find((p) => p !== me) : null;
+    const text = partner   // a challenge received: with whom, and at which seat
+      ? t("invite.challenge_from", { who, game: gameText(inv.game), partner: await nameOf(partner), seat: seatName(inv.invitees[me]) })
+      : t(received ? "invite.from" : "invite.to", { who, game: gameText(inv.game) });
+    const seats = partner ? "" : Object.values(inv.invitees).filter(Boolean).map(seatText).join(", ");
     const buttons = inv.status !== "pending" ? [] : received
       ? [h("button", { type: "button", class: "small accept", onclick: () => answer(inv, "accept") }, t("invite.accept")),
          h("button", { type: "button", class: "small decline", onclick: () => answer(inv, "decline") }, t("invite.decline"))]
       : [h("button", { type: "button", class: "small cancel", onclick: () => answer(inv, "cancel") }, t("invite.cancel"))];
     const said = t(`istatus.${inv.status}`, { defaultValue: inv.status });
     return h("li", { dataset: { invitation: inv.invitation_id, status: inv.status } },
-      h("span", {}, t(received ? "invite.from" : "invite.to", { who, game: gameText(inv.game) }),
-        seats ? ` · ${seats}` : "", ` · ${said}`,
+      h("span", {}, text, seats ? ` · ${seats}` : "", ` · ${said}`,
         inv.status === "pending" && inv.expires_at ? ` · ${t("invite.until", { at: when(inv.expires_at) })}` : ""), ...buttons);
   };
   for (const [role, id] of [["received", "invitations-received"], ["sent", "invitations-sent"]]) {
