@@ -13,8 +13,8 @@ import time
 
 import pytest
 import redis
+from prometheus_client import REGISTRY
 
-from infra.observability import BROKER_SENDS
 from infra.projections.bot_turns import Turn
 from infra.settings import Settings
 from services.workers.app import BROKER_SOCKET_TIMEOUT, make_app, queues
@@ -23,7 +23,7 @@ from services.workers.sends import Sends
 
 
 def _count(sender: str, outcome: str) -> float:
-    return BROKER_SENDS.labels(sender, outcome)._value.get()
+    return REGISTRY.get_sample_value("atout_broker_sends_total", {"sender": sender, "outcome": outcome}) or 0.0
 
 
 @pytest.fixture

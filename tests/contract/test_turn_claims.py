@@ -11,12 +11,12 @@ import asyncio
 import pytest
 import redis
 import redis.asyncio as aioredis
+from prometheus_client import REGISTRY
 
 from infra.projections.bot_turns import Turn
 from infra.settings import Settings
 from services.workers.app import make_app, queues
 from services.workers.claims import TTL, TurnClaims
-from infra.observability import BROKER_SENDS
 from services.workers.reactor import scheduler, scheduler_off_loop
 from services.workers.sends import Sends
 
@@ -68,19 +68,22 @@ def test_without_redis_claims_every_scheduler_still_sends(broker) -> None:
     assert queued() == 2                         # a duplicate is harmless; a withheld turn would stall
 
 
-async def test_off_the_loop_a_turn_another_scheduler_claimed_wakes_no_send(broker, redis_url: str) -> None:
+async def test_off_the_loop_a_turn_another_scheduler_claimed_wakes_no_send(broker, redis_url: str,
+                                                                           redis_prefix: str) -> None:
     app, claims, queued, _ = broker
     client = aioredis.from_url(redis_url)
     sends = Sends("test_off_loop")
-    sent = BROKER_SENDS.labels("test_off_loop", "sent")._value.get()
+    sent = lambda: REGISTRY.get_sample_value("atout_broker_sends_total",            # noqa: E731
+                                             {"sender": "test_off_loop", "outcome": "sent"}) or 0.0
+    before = sent()
     try:
-        schedule = scheduler_off_loop(app, TurnClaims(client, claims._prefix), sends)
+        schedule = scheduler_off_loop(app, TurnClaims(client, f"{redis_prefix}claims"), sends)
         assert claims.first([("m1", 7, "N")]) == [True]     # the projection, say, had N already
         await schedule([Turn("m1", 7, ("N", "S"))])        # the fast path: S is its own
         await schedule([Turn("m1", 7, ("N", "S"))])        # both claimed elsewhere: nothing handed on
         await asyncio.to_thread(sends.close)
         assert queued() == 1
-        assert BROKER_SENDS.labels("test_off_loop", "sent")._value.get() == sent + 1
+        assert sent() == before + 1
         unreachable = TurnClaims(aioredis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2), "nowhere")
         assert await unreachable.first_async([("m1", 1, "N"), ("m1", 1, "E")]) == [True, True]
     finally:
