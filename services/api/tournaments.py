@@ -145,7 +145,7 @@ async def read(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> d
 
 @post("/v1/tournaments/{tournament_id:str}/entries", guards=READER, tags=TAGS, security=BEARER,
       exception_handlers=HANDLERS, summary="Register an entry: a partnership (or one player, partnered by a bot)",
-      responses=X.answers(201, dict, [ex("registered", {"entry_id": X.ENTRY_A})], "The entry", 401, 403, 404, 409, 429))
+      responses=X.answers(201, dict, [ex("registered", {"entry_id": X.ENTRY_A})], "The entry", 401, 403, 404, 409, 422, 429))
 async def register_entry(tournament_id: PathStr, data: Annotated[EntryIn, Body(examples=X.ENTRY_EXAMPLES)],
                          principal: Caller, runtime: Runtime) -> Response:
     svc = service(runtime)

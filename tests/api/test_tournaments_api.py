@@ -152,6 +152,8 @@ async def test_an_individual_tournament_takes_entries_of_one_player(client, pool
     pair = await client.post(f"/v1/tournaments/{tid}/entries", json={"players": [alice.player_id, bob.player_id]},
                              headers=alice.headers)
     assert pair.status_code == 422 and pair.json()["code"] == "bad_entry"
+    document = (await client.get("/schema/openapi.json")).json()
+    assert "422" in document["paths"]["/v1/tournaments/{tournament_id}/entries"]["post"]["responses"]   # as answered
     alone = await client.post(f"/v1/tournaments/{tid}/entries", json={"players": [alice.player_id]},
                               headers=alice.headers)
     assert alone.status_code == 201
