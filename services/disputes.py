@@ -181,7 +181,7 @@ class DisputeService:
             status = after.game.status(after.game_state)
             if after.status == "playing" and status.phase == "awaiting_deal":
                 # MatchService owns dealing (the vault's chain); reuse it rather than copy it.
-                events += rules.decide(after, await self.matches.next_deal(after, status.next_dealer))
+                events += rules.decide(after, await self.matches.dealing.next_deal(after, status.next_dealer))
             registry = registry_for(state.game_name)
             try:
                 result = await self.store.append(stream, state.version, [registry.encode(e) for e in events],

@@ -20,13 +20,14 @@ import msgspec
 from domain import fair
 from domain import match as rules
 from domain.cards import SEATS, Seat
-from domain.game import RuleViolation, StartDeal
-from domain.games import load
+from domain.game import RuleViolation
 from infra.lru import Lru
 from infra.match_registry import registry_for
 from infra.streams import match_stream
 from infra.store import AppendResult, ConcurrencyError, PostgresEventStore
 from infra.vault import Vault
+from services.dealing import Dealing, latest_chain
+from services.match_requests import check_entropy, check_predefined, seat_holder
 
 
 class UnknownMatch(LookupError):
@@ -60,6 +61,7 @@ class MatchService:
         self.store, self.vault = store, vault
         self.on_stuck = on_stuck
         self.chain_length = chain_length
+        self.dealing = Dealing(vault, chain_length)
         self.rng = rng or secrets.SystemRandom()
         self._cache: Lru[str, rules.MatchState] = Lru(cache_size)
 
@@ -119,7 +121,7 @@ class MatchService:
                                     "(seat 'me')", {"field": "entropy"})
         if predefined:
             predefined = check_predefined(game, predefined)
-        holders = {seat: _holder(seat, spec, player_id) for seat, spec in seats.items()}
+        holders = {seat: seat_holder(seat, spec, player_id) for seat, spec in seats.items()}
         rules.create(match_id, game, options, holders, None, self.chain_length,  # validate before keeping
                      predefined_deals=len(predefined or ()), sealed=sealed, rated=rated, private=private)
         # Two racing retries of one command share the match id: whichever secret the vault
@@ -184,8 +186,8 @@ class MatchService:
         """Start a fully seated match: the first dealer is drawn here (randomness stays out of
         the domain) and the first deal is dealt from the verifiable shuffle."""
         state = await self.load(match_id)
-        renewed, after = await self._renew(state, 0)
-        first = await self.next_deal(after, self.rng.choice(SEATS))
+        renewed, after = await self.dealing.renew(state, 0)
+        first = await self.dealing.next_deal(after, self.rng.choice(SEATS))
         events = renewed + rules.decide(after, rules.StartMatch(first_dealer=first.dealer, first_deal=first))
         return await self._append(match_id, state, state.version, events, command_id,
                                   _fingerprint("start", [match_id]))
@@ -224,7 +226,7 @@ class MatchService:
                 return first
             raise
         try:
-            more, after = await self._follow_up(state, events)
+            more, after = await self.dealing.follow_up(state, events)
         except Exception as error:
             # What follows the action (the seed revealed, the next deal) is the server's work:
             # when it cannot be done no action can end this deal, so `on_stuck` (the composition
@@ -248,73 +250,6 @@ class MatchService:
                                   _fingerprint("abandon", [match_id, expected_version]))
 
     # --- the steps a handler shares -----------------------------------------------------------
-
-    async def _follow_up(self, state: rules.MatchState, events: list[Any]) -> tuple[list[Any], rules.MatchState]:
-        """When an action ends a deal: reveal its seed and record it, then deal the next one
-        (unless the match is over). Returns those events and the state after all of them, so
-        the action's events are folded once on the hot path."""
-        before = state.game.status(state.game_state).phase
-        for event in events:
-            state = rules.evolve(state, event)
-        if before != "in_deal" or state.game.status(state.game_state).phase == "in_deal":
-            return [], state
-        seed = None
-        if state.deal_index >= state.predefined_deals and state.replay_of is None:
-            seed = (await self._seed(state, state.deal_index)).hex()
-        more = rules.finish_deal(state, seed)
-        for event in more:
-            state = rules.evolve(state, event)
-        status = state.game.status(state.game_state)
-        if status.phase == "awaiting_deal":
-            renewed, state = await self._renew(state, state.deal_index + 1)
-            dealt = rules.decide(state, await self.next_deal(state, status.next_dealer))
-            for event in dealt:
-                state = rules.evolve(state, event)
-            more += renewed + dealt
-        return more, state
-
-    async def _renew(self, state: rules.MatchState, deal: int) -> tuple[list[Any], rules.MatchState]:
-        """The `chain_renewed` events due before dealing deal `deal` (0-based), and the state
-        after them: the next chain's secret is drawn and kept (the first kept wins, so racing
-        appends publish one tip), and its tip published before any deal or entropy uses it."""
-        events: list[Any] = []
-        while rules.renewal_due(state.chains, deal, state.raw_options):
-            number, _ = rules.next_chain(state.chains)
-            kept = await self.vault.keep_chain(state.match_id, number, secrets.token_bytes(fair.SEED_BYTES),
-                                               self.chain_length)
-            tip = fair.make_chain_tip(kept.secret, kept.chain_length).hex()
-            renewed = rules.decide(state, rules.RenewChain(tip=tip, chain_length=kept.chain_length))
-            for event in renewed:
-                state = rules.evolve(state, event)
-            events += renewed
-        return events, state
-
-    async def _seed(self, state: rules.MatchState, deal: int) -> bytes:
-        """The seed of deal `deal` (0-based): its element of the chain that covers it."""
-        chain = rules.chain_for(state.chains, deal)
-        if chain is None:
-            raise fair.FairDealError(f"no published chain covers deal {deal} of match {state.match_id}")
-        kept = await self.vault.chain_secret(state.match_id, chain.chain)
-        return fair.chain_element(kept.secret, kept.chain_length, chain.element(deal))
-
-    async def next_deal(self, state: rules.MatchState, dealer: Seat | None) -> StartDeal:
-        """Deal number k (from 1) uses its chain's element for it (c_k in the first chain), or
-        the k-th predefined deal; and only the entropy given under that chain."""
-        k = state.deal_index + 2
-        if state.predefined_deals and k <= state.predefined_deals:
-            vault = await self.vault.secret(state.match_id)
-            if vault.predefined and k <= len(vault.predefined):
-                deal = vault.predefined[k - 1]
-                return StartDeal(dealer=Seat(deal["dealer"]), deck=tuple(deal["deck"]), fair=None)
-        chain = rules.chain_for(state.chains, k - 1)
-        seed = await self._seed(state, k - 1)
-        context = fair.match_context(state.match_id, k)
-        entropy = await self.vault.entropy(state.match_id, chain.chain if chain else 1)
-        deck = fair.shuffle_deck(len(state.game.deck), seed, context, entropy)
-        commitment = fair.sha256(seed).hex()
-        return StartDeal(dealer=dealer or state.game.status(state.game_state).next_dealer or Seat.N,
-                         deck=tuple(deck),
-                         fair={"context": context, "entropy": entropy, "commitment": commitment})
 
     async def _first_answer(self, match_id: str, command_id: uuid.UUID | None,
                             fingerprint: bytes) -> Outcome | None:
@@ -350,50 +285,3 @@ class MatchService:
         registry = registry_for(cached.game_name if cached else None)
         return Outcome(match_id=match_id, version=result.last_version, replayed=result.replayed,
                        events=[(r.stream_version, registry.decode_recorded(r)) for r in result.events])
-
-
-def latest_chain(state: rules.MatchState) -> int:
-    """The newest chain whose tip is published: entropy given now is given under it."""
-    return state.chains[-1].chain if state.chains else 1
-
-
-def check_entropy(entropy: Any) -> str:
-    """The one limit on entropy (docs/fair-deal.md): a RuleViolation `bad_entropy` naming it."""
-    try:
-        return fair.check_entropy(entropy)
-    except fair.FairDealError as error:
-        raise RuleViolation("bad_entropy", str(error), {"field": "entropy"}) from None
-
-
-def check_predefined(game_name: str, deals: list[Any]) -> list[dict[str, Any]]:
-    """Predefined deals (an imported record's boards): each deck a permutation of the game's
-    deck, each dealer the one the rotation gives after the previous deal."""
-    from domain.cards import CardCodeError, check_deck, next_seat
-
-    game = load(game_name)
-    out: list[dict[str, Any]] = []
-    for d, deal in enumerate(deals):
-        try:
-            dealer = Seat(deal["dealer"])
-            deck = check_deck(deal["deck"], game.deck)
-        except (KeyError, TypeError, ValueError, CardCodeError) as error:
-            raise RuleViolation("bad_deck", f"deal {d}: {error}", {"deal": d}) from None
-        if out and dealer != next_seat(Seat(out[-1]["dealer"]), game.direction):
-            raise RuleViolation("wrong_dealer", f"deal {d}: the dealer must be the one the rotation gives",
-                                {"deal": d})
-        out.append({"dealer": str(dealer), "deck": deck})
-    return out
-
-
-def _holder(seat: str, spec: Any, player_id: str | None) -> rules.SeatHolder | None:
-    """One seat of a creation request: "open", "me" or "bot:LEVEL" (details name the seat)."""
-    if spec == "open":
-        return None
-    if spec == "me":
-        if player_id is None:
-            raise RuleViolation("bad_seats", "a seat 'me' needs a signed-in player", {"seat": seat})
-        return rules.SeatHolder(kind="player", player_id=player_id)
-    if isinstance(spec, str) and spec.startswith("bot:") and spec[4:] in ("random", "basic", "expert"):
-        return rules.SeatHolder(kind="bot", level=spec[4:])
-    raise RuleViolation("bad_seats", f"bad seat {spec!r}: use 'open', 'me' or 'bot:random|basic|expert'",
-                        {"seat": seat})

@@ -18,6 +18,7 @@ from domain.record import play_record
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
 from services.disputes import match_record
+from services.dealing import Dealing
 from services.matches import MatchService
 from tests.contract.match_support import play_out
 
@@ -87,15 +88,16 @@ async def test_a_match_plays_across_renewals_and_each_chain_is_bound_first(pool)
     assert played["match_score"] == state.game.status(state.game_state).match_score
 
 
-class OldService(MatchService):
-    """The game service as it was before renewals: one chain, and nothing after its end."""
+class OldDealing(Dealing):
+    """The dealing as it was before renewals: one chain, and nothing after its end."""
 
-    async def _renew(self, state, deal):
+    async def renew(self, state, deal):
         return [], state
 
 
 async def test_a_match_wedged_at_the_end_of_its_chain_moves_again(pool) -> None:
-    old = OldService(PostgresEventStore(pool), Vault(pool), chain_length=2, rng=random.Random(3))
+    old = service(pool, chain_length=2)
+    old.dealing = OldDealing(old.vault, old.chain_length)
     match_id, _ = await seated(old, {"deals": 4})
     await old.start(match_id)
     with pytest.raises(fair.FairDealError):
