@@ -1,5 +1,6 @@
 // A challenge from a player's profile (docs/social.md, "Invitations and challenges"): a private
-// table of the chosen game with me at S (POST /v1/matches,
+// table of the chosen way of playing (a Belote variant, Cinch in partnership, Five Hundred; the
+// game's other options its defaults) with me at S (POST /v1/matches,
 // `visibility: "private"`), that player invited to W (POST …/invitations {player_id, seat}), the
 // bots our partners; the profile says so, with a link to the table. He answers from his
 // invitations; his accepting takes the last seat and starts the match.
@@ -13,15 +14,23 @@ import { h } from "./table.js";
 import { rememberEntropy } from "./verified.js";
 
 const SEATS_OF_A_CHALLENGE = { N: "bot:basic", E: "bot:basic", S: "me", W: "open" };
+const WAYS = {                        // the choices' values: the leaderboards' pools
+  belote_classic: ["belote", { variant: "classic" }],
+  belote_sans_atout: ["belote", { variant: "sans_atout" }],
+  belote_coinche: ["belote", { variant: "coinche" }],
+  cinch_partnership: ["cinch", {}],
+  five_hundred: ["five_hundred", {}],
+};
 
 export function challengeButton(playerId) {
   $("challenge").onclick = () => challenge(playerId, $("challenge-game").value);
 }
 
-async function challenge(playerId, game) {
+async function challenge(playerId, way) {
+  const [game, options] = WAYS[way] || WAYS.belote_classic;
   const entropy = freshEntropy();
   try {
-    const view = await call("POST", "/v1/matches", { game, seats: SEATS_OF_A_CHALLENGE, visibility: "private", entropy, command_id: uuid() });
+    const view = await call("POST", "/v1/matches", { game, options, seats: SEATS_OF_A_CHALLENGE, visibility: "private", entropy, command_id: uuid() });
     rememberEntropy(view.match_id, entropy);
     rememberCode(view.match_id, view.invitation_code);
     await call("POST", `/v1/matches/${view.match_id}/invitations`, { player_id: playerId, seat: "W", command_id: uuid() });

@@ -11,7 +11,7 @@ opens the author's sanctions (the mute, its end and reason) and lifts the mute w
 author writes again. He bans him from a new report (closed as `banned`), looks him up by id and
 lifts the ban: the author writes again, and the audit has both reasons. /verify speaks French too,
 from the same catalogs, and saved to disk still works, in English. From a player's profile a
-guest challenges him to a private table; he accepts in his own browser and the match starts. axe-core finds no serious or critical violation on these screens.
+guest challenges him to a private table of Coinche; he accepts in his own browser and the match starts. axe-core finds no serious or critical violation on these screens.
 
 Screenshots at phone size: test-artifacts/web-social/.
 """
@@ -310,7 +310,7 @@ async def test_the_verify_page_speaks_french(web_system, browser, shots, tmp_pat
 
 
 async def test_a_challenge_from_a_profile_accepted_in_a_second_browser(web_system, browser, shots):
-    """From a player's profile, a guest challenges him to Cinch: a private table, she at S, he
+    """From a player's profile, a guest challenges him to Coinche: a private table, she at S, he
     invited to W, the bots their partners. In his own browser he accepts from his invitations
     and sits at W: the match starts."""
     errors: list[str] = []
@@ -321,7 +321,7 @@ async def test_a_challenge_from_a_profile_accepted_in_a_second_browser(web_syste
     await sign_in(carla, web_system.base, "Carla")
     await carla.evaluate(f"location.hash = '#/player/{dans['player_id']}'")
     await carla.wait_for_selector("#player-name:has-text('Dan')")
-    await carla.select_option("#challenge-game", "cinch")
+    await carla.select_option("#challenge-game", "belote_coinche")
     await axe_check(carla, "a profile with its challenge")
     await snap(carla, shots, "08-profile-challenge")
     await carla.click("#challenge")
@@ -341,7 +341,8 @@ async def test_a_challenge_from_a_profile_accepted_in_a_second_browser(web_syste
     await dan.wait_for_selector("body[data-seat=W]")
     async with httpx.AsyncClient(base_url=web_system.base, headers={"Authorization": f"Bearer {dans['token']}"}) as http:
         view = (await http.get(f"/v1/matches/{match_id}")).json()
-    assert view["visibility"] == "private" and view["game"] == "cinch" and view["status"] == "playing", view
+    assert view["visibility"] == "private" and view["status"] == "playing", view
+    assert view["game"] == "belote" and view["options"]["variant"] == "coinche", view
     assert view["seats"]["W"]["player_id"] == dans["player_id"], view["seats"]
     await carla.wait_for_selector("body[data-status=playing]")
     assert not errors, errors
