@@ -10,9 +10,9 @@ match whose bot or clock is overdue because a task was lost.
 Why a projection rather than the store's after-commit hook: it sees every committed event
 of every process (API, workers, admin tools) in log order, exactly once per checkpoint, so
 a process dying between its commit and the scheduling loses nothing (the batch is read
-again); and the sweeper needs this table anyway. Scheduling is injected (`schedule`, awaited), so
-`infra` never imports the Celery tasks of `services`; a batch replayed after a crash may
-schedule a task twice, which the tasks' idempotency makes harmless.
+again); and the sweeper needs this table anyway. Scheduling is injected (`schedule`, an
+awaited callable), so `infra` never imports the Celery tasks of `services`; a batch replayed
+after a crash may schedule a task twice, which the tasks' idempotency makes harmless.
 
 Clocks are not rules, so they live in their own stream, `clock-<match id>`, whose
 `clock_set` events (`{"bid": seconds, "play": seconds}`) this projection also reads.
