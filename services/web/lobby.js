@@ -1,5 +1,6 @@
-// The lobby: a new match from controls (the game's options, never JSON), the open tables
-// (filtered by game) with a button per free seat, my matches, and watching a match by id.
+// The lobby: a new match from controls (the game's options, never JSON) or dealt from a match
+// record file, the open tables (filtered by game) with a button per free seat, my matches, and
+// watching a match by id.
 
 import { uuid } from "./api.js";
 import { freshEntropy } from "./fair.js";
@@ -12,6 +13,8 @@ import { gameText, scoreLine, seatText, variantText } from "./words.js";
 
 const BOTS = ["random", "basic", "expert"];
 const TARGET = { belote: 1000, cinch: 51, five_hundred: 500 };
+const RECORD_BYTES = 1 << 20;          // the compose proxy's body limit (docs/api.md, "Limits")
+let record = null;                     // a match record chosen in the form, until another is
 
 function fillSeatChoices() {
   for (const sel of document.querySelectorAll("#create-form select[data-seat]")) {
@@ -32,6 +35,58 @@ export function setupCreateForm() {
   };
   game.addEventListener("change", sync); sync();
   $("lobby-game").addEventListener("change", refreshLobby);
+  $("create-record").addEventListener("change", () => chooseRecord(game, sync));
+  game.addEventListener("change", () => { if (record && record.game !== game.value) forgetRecord(); });
+}
+
+function forgetRecord() {            // another game chosen: the record is not for it
+  record = null;
+  $("create-record").value = "";
+  $("create-record-said").textContent = "";
+}
+
+// A match record (docs/api.md, POST /v1/matches `record`): its deals are dealt in order, one
+// match deal each, and its options fill the form (still the player's to change); the server
+// checks the rest.
+async function chooseRecord(game, sync) {
+  const file = $("create-record").files[0];
+  const said = $("create-record-said");
+  record = null;
+  said.textContent = "";
+  delete said.dataset.kind;
+  if (!file) return;
+  if (file.size > RECORD_BYTES) { said.textContent = t("create.record_large"); said.dataset.kind = "error"; return; }
+  try {
+    const parsed = JSON.parse(await file.text());
+    if (!parsed || typeof parsed.game !== "string" || ![...game.options].some((o) => o.value === parsed.game)
+        || !Array.isArray(parsed.deals) || !parsed.deals.length) throw new Error("not a record");
+    record = parsed;
+  } catch {
+    said.textContent = t("create.record_bad");
+    said.dataset.kind = "error";
+    return;
+  }
+  const options = record.options && typeof record.options === "object" ? record.options : {};
+  game.value = record.game;
+  $("create-variant").value = options.variant || "classic";
+  $("create-rules").value = options.rules || "house";
+  $("create-combinations").checked = options.combinations !== false;
+  $("create-mode").value = options.mode || "partnership";
+  $("create-misere").checked = options.misere !== false;
+  $("create-target").value = "";
+  $("create-deals").value = String(record.deals.length);
+  sync();
+  said.textContent = t("create.record_loaded", { game: `${gameText(record.game)}${options.variant ? ` · ${variantText(options.variant)}` : ""}`,
+                                                 count: num(record.deals.length) });
+}
+
+// The options the form has controls for; a record's others go with it as they are.
+const CONTROLLED = ["variant", "rules", "combinations", "mode", "misere", "target", "deals"];
+
+function recordOptions(game) {
+  const kept = Object.entries(record.options && typeof record.options === "object" ? record.options : {})
+    .filter(([key]) => !CONTROLLED.includes(key));
+  return { ...Object.fromEntries(kept), ...chosenOptions(game) };
 }
 
 export const relabelCreateForm = () => { fillSeatChoices(); $("create-target").placeholder = num(TARGET[$("create-game").value]); };
@@ -56,7 +111,8 @@ export async function createMatch(ev) {
   const game = $("create-game").value;
   const seats = {};
   for (const sel of document.querySelectorAll("#create-form select[data-seat]")) seats[sel.dataset.seat] = sel.value;
-  const body = { game, options: chosenOptions(game), seats, command_id: uuid() };
+  const body = { game, options: record ? recordOptions(game) : chosenOptions(game), seats, command_id: uuid() };
+  if (record) body.record = record;
   const entropy = Object.values(seats).includes("me") ? freshEntropy() : null;
   if (entropy !== null) body.entropy = entropy;
   const [bid, play] = [$("create-clock-bid").value, $("create-clock-play").value];
