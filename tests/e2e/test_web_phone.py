@@ -1,7 +1,8 @@
 """The web client in a player's hand and in his language (headless Chromium, Playwright).
 
 One system and one browser for the module. A guest on a phone (390×844, `ru-RU`) plays one
-deal of each of classic Belote, Sans Atout, Coinche, Cinch and Five Hundred by tapping,
+deal of each of classic Belote, Sans Atout, Coinche, Cinch (in partnership and each for
+himself) and Five Hundred by tapping,
 created from the lobby's controls; at every turn nothing is wider than the screen, every
 control and playable card is at least 44 px, the cards are written as Russian players write
 them (В Д К Т), the log speaks Russian and the trump is shown large once known. A guest at
@@ -94,11 +95,14 @@ async def sign_in(page, base: str, name: str) -> dict[str, Any]:
 async def create_from_lobby(page, game: str, variant: str | None = None, deals: int = 1) -> str:
     """The match made with the lobby's controls; a Coinche under the official rules, where a
     coinche comes only in turn (under the house rules S may coinche while a bot acts, and
-    either's action may find the table moved on: a 409 the page would log)."""
+    either's action may find the table moved on: a 409 the page would log). A Cinch variant
+    is its mode (`individual`: each for himself)."""
     await page.evaluate("location.hash = '#/'")
     await page.wait_for_selector("#screen-lobby:not([hidden])")
     await page.select_option("#create-game", game)
-    if variant:
+    if game == "cinch" and variant:
+        await page.select_option("#create-mode", variant)
+    elif variant:
         await page.select_option("#create-variant", variant)
         await page.select_option("#create-rules", "official" if variant == "coinche" else "house")
     await page.fill("#create-deals", str(deals))
@@ -139,7 +143,7 @@ async def in_words(page, ranks: dict[str, str], where: str) -> None:
 
 
 @pytest.mark.parametrize("game, variant", [("belote", "classic"), ("belote", "sans_atout"), ("belote", "coinche"),
-                                           ("cinch", None), ("five_hundred", None)])
+                                           ("cinch", None), ("cinch", "individual"), ("five_hundred", None)])
 async def test_a_deal_of_each_game_by_tapping_on_a_phone_in_russian(web_system, web_svc, browser, shots, game, variant):
     started = time.monotonic()
     if "phone" not in SHARED:
@@ -160,6 +164,8 @@ async def test_a_deal_of_each_game_by_tapping_on_a_phone_in_russian(web_system, 
     page, errors = SHARED["phone"], SHARED["phone_errors"]
     name = f"{game}-{variant}" if variant else game
     match_id = await create_from_lobby(page, game, variant)
+    if game == "cinch" and variant:                  # each for himself: four scores, not two sides
+        assert (await web_svc.load(match_id)).raw_options.get("mode") == "individual"
     seen = {"turns": 0, "trump": False}
 
     async def on_turn(view):
