@@ -33,10 +33,11 @@ from infra.fanout import Dropped
 from infra.projections.account_producers import DisputeNotices, MatchNotices, TournamentNotices
 from services.account import AccountSession, Expired
 from services.api.account_messages import CHANNELS
-from services.api.live import (KEEPALIVE, NDJSON, SSE, STUCK_SENDER, WS_INVALID, WS_RESYNC, WS_TRY_LATER,
+from services.api.live import (KEEPALIVE, NDJSON, SSE, WS_INVALID, WS_RESYNC, WS_TRY_LATER,
                                WS_UNAUTHORIZED, _bearer, _error, _frame_ndjson, _frame_sse, _refusal, _ws_token)
 from services.api.errors import ApiError
-from services.api.live_deps import Unauthorized, live_deps, until_disconnect
+from services.api.live_deps import Unauthorized, live_deps
+from services.api.live_socket import pump
 from services.api.schemas import BEARER, AfterOrNone, live_params
 from services.features import Feature, plain
 
@@ -119,45 +120,13 @@ async def account_ws(socket: WebSocket, after: FromQuery[str | None] = None) -> 
         return
     except WebSocketDisconnect:
         return
-    ACCOUNT_STREAMS.labels("websocket").inc()
-    watcher = asyncio.create_task(until_disconnect(socket))
-    sender = asyncio.create_task(_send_all(socket, session))
-
-    def dropped(reason: str) -> None:
-        deps.dropped("websocket")
-        asyncio.get_running_loop().call_later(STUCK_SENDER, lambda: sender.done() or sender.cancel())
-
-    assert session.client is not None and token is not None
-    session.client.on_drop = dropped
-    followed = _follow(deps, session, token, principal)
-    try:
-        done, _ = await asyncio.wait({watcher, sender}, return_when=asyncio.FIRST_COMPLETED)
-        if sender in done and not sender.cancelled() and sender.exception() is None:
-            reason = sender.result()
-            await socket.close(_last_words(session, reason)[0], "unauthorized" if reason == "token_revoked"
-                               else "resync")
-    except (WebSocketDisconnect, RuntimeError, OSError):
-        pass
-    finally:
-        if followed is not None:
-            deps.guard.forget(followed)
-        for task in (watcher, sender):
-            task.cancel()
-        await asyncio.gather(watcher, sender, return_exceptions=True)
-        ACCOUNT_STREAMS.labels("websocket").dec()
-        await session.close()
-
-
-async def _send_all(socket: WebSocket, session: AccountSession) -> str:
-    """Send until the client is dropped; the reason."""
-    try:
-        async for message in session.messages():
-            await socket.send({"type": "websocket.send", "text": message.decode()})  # type: ignore[union-attr]
-    except Dropped as exc:
-        reason = str(exc) or "resync"
-        await socket.send_data(_last_words(session, reason)[1])
-        return reason
-    return "ended"
+    assert token is not None
+    await pump(socket, session, last_words=lambda reason: _last_words(session, reason),
+               closing=lambda reason: (_last_words(session, reason or "ended")[0],
+                                       "unauthorized" if reason == "token_revoked" else "resync"),
+               counted=lambda n: ACCOUNT_STREAMS.labels("websocket").inc(n), dropped=lambda: deps.dropped("websocket"),
+               follow=lambda: _follow(deps, session, token, principal),
+               forget=lambda followed: deps.guard.forget(followed))
 
 
 @get("/v1/stream/me", name="account_stream", tags=["live"], security=BEARER,

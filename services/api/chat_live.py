@@ -12,7 +12,6 @@ message this reader may not read. The stream does not end with the match (the ch
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -33,10 +32,10 @@ from services.api.live import (
     KEEPALIVE,
     NDJSON,
     SSE,
-    STUCK_SENDER,
     WS_FORBIDDEN,
     WS_INVALID,
     WS_NOT_FOUND,
+    WS_RESYNC,
     WS_TRY_LATER,
     WS_UNAUTHORIZED,
     _bearer,
@@ -48,7 +47,8 @@ from services.api.live import (
     _refusal,
     _ws_token,
 )
-from services.api.live_deps import Unauthorized, live_deps, until_disconnect
+from services.api.live_deps import Unauthorized, live_deps
+from services.api.live_socket import pump
 from services.api.schemas import BEARER, AfterOrNone, PathStr, live_params
 from services.chat_session import ChatSession
 from services.matches import UnknownMatch
@@ -175,45 +175,15 @@ async def chat_ws(socket: WebSocket, match_id: FromPath[str], after: FromQuery[s
         return
     except WebSocketDisconnect:
         return
-    deps.opened("websocket", 1)
-    watcher = asyncio.create_task(until_disconnect(socket))
-    sender = asyncio.create_task(_send_all(socket, session))
 
-    def dropped(reason: str) -> None:
-        deps.dropped("websocket")
-        asyncio.get_running_loop().call_later(STUCK_SENDER, lambda: sender.done() or sender.cancel())
+    def closing(reason: str | None) -> tuple[int, str]:
+        code = _ending(session, reason or "ended")[0]  # type: ignore[arg-type]
+        return code, (reason or "ended") if code != WS_RESYNC else "resync"
 
-    assert session.client is not None
-    session.client.on_drop = dropped
-    followed = _follow_caller(deps, session, match_id, token, principal)
-    try:
-        done, _ = await asyncio.wait({watcher, sender}, return_when=asyncio.FIRST_COMPLETED)
-        if sender in done and not sender.cancelled() and sender.exception() is None:
-            reason = sender.result()
-            code = _ending(session, reason)[0]  # type: ignore[arg-type]
-            await socket.close(code, reason if code != 4008 else "resync")
-    except (WebSocketDisconnect, RuntimeError, OSError):
-        pass
-    finally:
-        if followed is not None:
-            deps.guard.forget(followed)
-        for task in (watcher, sender):
-            task.cancel()
-        await asyncio.gather(watcher, sender, return_exceptions=True)
-        deps.opened("websocket", -1)
-        await session.close()
-
-
-async def _send_all(socket: WebSocket, session: ChatSession) -> str:
-    """Send until the client is dropped; the reason."""
-    try:
-        async for message in session.messages():
-            await socket.send({"type": "websocket.send", "text": message.decode()})  # type: ignore[union-attr]
-    except Dropped as exc:
-        reason = str(exc) or "resync"
-        await socket.send_data(_ending(session, reason)[1])  # type: ignore[arg-type]
-        return reason
-    return "ended"
+    await pump(socket, session, last_words=lambda reason: _ending(session, reason),  # type: ignore[arg-type]
+               closing=closing, counted=lambda n: deps.opened("websocket", n), dropped=lambda: deps.dropped("websocket"),
+               follow=lambda: _follow_caller(deps, session, match_id, token, principal),
+               forget=lambda followed: deps.guard.forget(followed))
 
 
 @get("/v1/matches/{match_id:str}/chat/stream", name="chat_stream", tags=["live"], security=BEARER,

@@ -37,13 +37,13 @@ from services import visibility
 from services.api.bodies import loads
 from services.api.errors import ApiError
 from services.api.schemas import BEARER, AfterOrNone, ErrorOut, PathStr, live_params
+from services.api.live_socket import pump
 from services.api.live_deps import (  # noqa: F401  (drain: used by serve)
     Unauthorized,
     drain,
     live_deps,
     live_lifespan,
     publisher,
-    until_disconnect,
 )
 from services.features import Feature
 
@@ -51,7 +51,6 @@ log = logging.getLogger(__name__)
 
 AUTH_TIMEOUT = 10.0      # seconds a WebSocket may take to send its auth message
 KEEPALIVE = 15.0         # seconds between SSE comments on a quiet stream
-STUCK_SENDER = 2.0       # seconds a dropped WebSocket's sender may take to say so and close
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
 WS_INVALID, WS_UNAUTHORIZED, WS_FORBIDDEN, WS_NOT_FOUND, WS_RESYNC, WS_TRY_LATER = 4400, 4401, 4403, 4404, 4008, 1013
 STREAM_EXAMPLE = ('{"type":"snapshot","version":9,"view":{"seat":"N","table":{"hand":["7S","JH"],"legal":[]}}}\n'
@@ -167,49 +166,16 @@ async def match_ws(socket: WebSocket, match_id: FromPath[str], after: FromQuery[
         return
     except WebSocketDisconnect:
         return
-    deps.opened("websocket", 1)
-    watcher = asyncio.create_task(until_disconnect(socket))
-    sender = asyncio.create_task(_send_all(socket, session))
 
-    def dropped(reason: str) -> None:
-        # Counted here; and a sender stuck writing to a client that stopped reading (its
-        # TCP window full) would never see the drop: give it a moment, then stop it.
-        deps.dropped("websocket")
-        asyncio.get_running_loop().call_later(STUCK_SENDER, lambda: sender.done() or sender.cancel())
+    def closing(reason: str | None) -> tuple[int, str]:
+        if reason is None:
+            return 1000, "match_finished"
+        return _ending(session, reason)[0], reason if reason in ENDED else "resync"
 
-    assert session.client is not None
-    session.client.on_drop = dropped
-    followed = _follow_caller(deps, session, match_id, token, principal)
-    try:
-        done, _ = await asyncio.wait({watcher, sender}, return_when=asyncio.FIRST_COMPLETED)
-        if sender in done and not sender.cancelled() and sender.exception() is None:
-            reason = sender.result()
-            if reason is None:
-                await socket.close(1000, "match_finished")
-            else:
-                await socket.close(_ending(session, reason)[0], reason if reason in ENDED else "resync")
-    except (WebSocketDisconnect, RuntimeError, OSError):
-        pass  # the client went away while we closed
-    finally:
-        if followed is not None:
-            deps.guard.forget(followed)
-        for task in (watcher, sender):
-            task.cancel()
-        await asyncio.gather(watcher, sender, return_exceptions=True)
-        deps.opened("websocket", -1)
-        await session.close()
-
-
-async def _send_all(socket: WebSocket, session: LiveSession) -> str | None:
-    """Send until the match is over (None) or the client is dropped (the reason)."""
-    try:
-        async for message in session.messages():
-            await socket.send({"type": "websocket.send", "text": message.decode()})  # type: ignore[union-attr]
-    except Dropped as exc:
-        reason = str(exc) or "resync"
-        await socket.send_data(_ending(session, reason)[1])
-        return reason
-    return None
+    await pump(socket, session, last_words=lambda reason: _ending(session, reason), closing=closing,
+               counted=lambda n: deps.opened("websocket", n), dropped=lambda: deps.dropped("websocket"),
+               follow=lambda: _follow_caller(deps, session, match_id, token, principal),
+               forget=lambda followed: deps.guard.forget(followed))
 
 
 # --- HTTP stream: SSE or NDJSON -------------------------------------------------------------------
