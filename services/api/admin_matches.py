@@ -24,6 +24,7 @@ from services.api.auth import authenticated, requires
 from services.api.ratelimit import rate_limited
 from services.api.schemas import (
     BEARER,
+    COMMAND_ID,
     MATCH_ID,
     SAYS_SOMETHING,
     Caller,
@@ -53,7 +54,7 @@ SUSPENDED_EXAMPLE = [{"match_id": MATCH_ID, "game": "cinch", "status": "suspende
                       "updated_at": "2025-05-01T18:09:00+00:00"}]
 ACTED_EXAMPLE = {"match_id": MATCH_ID, "version": 413, "status": "playing"}
 ACTION_EXAMPLES = [ex("resume once fixed", {"reason": "the deal service was fixed in 1.4.2"}),
-                   ex("with a command id", {"reason": "a bot kept failing", "command_id": str(uuid.uuid4())})]
+                   ex("with a command id", {"reason": "a bot kept failing", "command_id": COMMAND_ID})]
 
 
 @get("/v1/admin/matches/suspended", guards=ADMIN, tags=TAGS, security=BEARER,
