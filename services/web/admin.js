@@ -8,7 +8,7 @@
 import { loadReports, reportsControls } from "./admin_reports.js";
 import { redrawSanctions, sanctionsControls } from "./admin_sanctions.js";
 import { api, uuid } from "./api.js";
-import { initI18n, locale, num, onLocale, setLocale, t, when } from "./i18n.js";
+import { initI18n, languageMenu, locale, num, onLocale, setLocale, t, when } from "./i18n.js";
 import { auctionOf, contractText, h, renderTable, scoresOf } from "./table.js";
 import { gameText, seatText } from "./words.js";
 
@@ -184,6 +184,7 @@ document.addEventListener("keydown", (ev) => {
   const step = { ArrowRight: 1, ArrowLeft: -1 }[ev.key];
   if (step) go(state.step + step);
 });
+languageMenu($("lang"));
 $("lang").addEventListener("change", () => setLocale($("lang").value));
 reportsControls(() => state.token, call);
 sanctionsControls(() => state.token, call);

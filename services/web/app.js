@@ -6,7 +6,7 @@
 
 import { api } from "./api.js";
 import { chatForm } from "./chat.js";
-import { LOCALES, initI18n, locale, onLocale, setLocale, t } from "./i18n.js";
+import { LOCALES, initI18n, languageMenu, locale, onLocale, setLocale, t } from "./i18n.js";
 import { createMatch, refreshLobby, relabelCreateForm, setupCreateForm } from "./lobby.js";
 import { enterMatch, leaveMatch, redraw, toggleLastTrick } from "./match.js";
 import { askHint, fileDispute, rematch } from "./table_side.js";
@@ -94,6 +94,7 @@ function redrawAll() {
 }
 
 async function boot() {
+  languageMenu($("lang"));
   await initI18n();
   $("signin-form").addEventListener("submit", signIn);
   $("create-form").addEventListener("submit", createMatch);

@@ -11,6 +11,20 @@
 import i18next from "./vendor/i18next.js";
 
 export const LOCALES = ["en", "fr", "ru", "pl"];
+
+// The language menu of a page (the player's and the admin's): one option per language, named
+// in that language (the browser's CLDR names, capitalised as a menu item), so a reader finds
+// his own whatever the page's language is now.
+export function languageMenu(select) {
+  select.replaceChildren(...LOCALES.map((lng) => {
+    const name = new Intl.DisplayNames([lng], { type: "language" }).of(lng) || lng;
+    const option = document.createElement("option");
+    option.value = lng;
+    option.lang = lng;
+    option.textContent = name.charAt(0).toLocaleUpperCase(lng) + name.slice(1);
+    return option;
+  }));
+}
 const KEY = "atout.locale";
 const loaded = new Set();
 const listeners = [];

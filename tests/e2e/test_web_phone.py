@@ -240,6 +240,8 @@ async def test_a_desktop_deal_in_french_then_polish_kept_on_the_account(web_syst
     assert sheet >= 1, "the score sheet has a row per finished deal"
 
     # the switch: the page speaks Polish at once, and the account keeps it
+    menu = await page.eval_on_selector_all("#lang option", "els => els.map(e => [e.value, e.lang, e.textContent])")
+    assert menu == [["en", "en", "English"], ["fr", "fr", "Français"], ["ru", "ru", "Русский"], ["pl", "pl", "Polski"]]
     await page.select_option("#lang", "pl")
     await page.wait_for_function("document.documentElement.lang === 'pl'")
     assert "Koniec partii" in await page.inner_text("#status")
@@ -285,6 +287,13 @@ async def test_screens_around_the_tables_on_the_phone(web_system, browser, shots
                                                          "options": {"deals": 1}})).json()["tournament_id"]
         for level in ("random", "basic", "random", "basic"):
             assert (await http.post(f"/v1/tournaments/{bots}/entries", json={"players": [f"bot:{level}"] * 2})).status_code == 201
+        for _ in range(150):   # the list is a read model: it follows the creation within moments
+            listed = (await http.get("/v1/tournaments", params={"status": "registering"})).json()
+            if any(x["tournament_id"] == open_one for x in listed):
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError(f"the tournaments' read model never listed {open_one}")
 
     await page.evaluate("location.hash = '#/tournaments'")
     await page.wait_for_selector(f"#tournament-list li[data-tournament='{open_one}']")
