@@ -120,7 +120,10 @@ async function boot() {
   onLocale(redrawAll);
   $("lang").value = locale();
   window.addEventListener("hashchange", route);
-  setInterval(refreshLobby, 5000);
+  setInterval(() => {              // the lists other players change: the lobby's, the tournaments'
+    refreshLobby();
+    if (document.body.dataset.screen === "tournaments") showTournaments();
+  }, 5000);
   // for tests and the curious: the live state, and a way to drop the socket
   window.atout = { state, dropSocket: () => state.socket && state.socket.close(4000, "test") };
   state.session = loadSession();
