@@ -14,23 +14,19 @@ Screenshots: test-artifacts/web-challenges/.
 from __future__ import annotations
 
 import asyncio
-import shutil
 
 import httpx
 import pytest
 from test_web_phone import DESKTOP, PHONE, axe_check, context_page, sign_in, snap
-from web_support import ROOT, browser, web_pool, web_svc  # noqa: F401
+from web_support import browser, fresh_artifacts, web_pool, web_svc  # noqa: F401
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
-SHOTS = ROOT / "test-artifacts" / "web-challenges"
 
 
 @pytest.fixture(scope="module")
 def shots():
-    shutil.rmtree(SHOTS, ignore_errors=True)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    return SHOTS
+    return fresh_artifacts("web-challenges")
 
 
 async def test_a_host_challenges_a_partnership_and_both_sit_down(web_system, web_svc, browser, shots):

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -26,11 +25,10 @@ from typing import Any
 import httpx
 import pytest
 from test_web_games import click_action, legal_of, play_match
-from web_support import ROOT, browser, web_pool, web_svc  # noqa: F401
+from web_support import browser, fresh_artifacts, web_pool, web_svc  # noqa: F401
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
-SHOTS = ROOT / "test-artifacts" / "web-phone"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1280, "height": 860}}
 RU_RANKS = {"J": "В", "Q": "Д", "K": "К", "A": "Т", "T": "10"}
@@ -49,9 +47,7 @@ GEOMETRY = """() => {
 
 @pytest.fixture(scope="module")
 def shots():
-    shutil.rmtree(SHOTS, ignore_errors=True)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    return SHOTS
+    return fresh_artifacts("web-phone")
 
 
 async def context_page(browser, errors: list[str], locale: str, device: dict[str, Any]):

@@ -14,25 +14,21 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 
 import httpx
 import pytest
 from test_web_phone import DESKTOP, axe_check, context_page, sign_in, snap
-from web_support import ROOT, browser  # noqa: F401
+from web_support import browser, fresh_artifacts  # noqa: F401
 
 from domain.games import load
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
-SHOTS = ROOT / "test-artifacts" / "web-records"
 
 
 @pytest.fixture(scope="module")
 def shots():
-    shutil.rmtree(SHOTS, ignore_errors=True)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    return SHOTS
+    return fresh_artifacts("web-records")
 
 
 async def test_a_match_dealt_from_a_record_chosen_in_the_lobby(web_system, browser, shots, tmp_path):

@@ -21,18 +21,15 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import shutil
 import uuid
-from pathlib import Path
 
 import httpx
 import pytest
 from test_web_phone import PHONE, axe_check, context_page, sign_in, snap
-from web_support import ROOT, browser  # noqa: F401
+from web_support import browser, fresh_artifacts, ROOT  # noqa: F401
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
-SHOTS = ROOT / "test-artifacts" / "web-social"
 LOCALES = ROOT / "services" / "web" / "locales"
 RUDE = "you all play like bots"
 SHARED: dict[str, str] = {}
@@ -40,9 +37,7 @@ SHARED: dict[str, str] = {}
 
 @pytest.fixture(scope="module")
 def shots():
-    shutil.rmtree(SHOTS, ignore_errors=True)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    return SHOTS
+    return fresh_artifacts("web-social")
 
 
 async def until(check, what: str, seconds: float = 15):

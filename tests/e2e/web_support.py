@@ -29,6 +29,14 @@ from tests.databases import own_database
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "web"
+
+
+def fresh_artifacts(name: str) -> Path:
+    """`test-artifacts/<name>/`, emptied: where one test module keeps its screenshots."""
+    folder = ROOT / "test-artifacts" / name
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 CHROMIUM = os.environ.get("ATOUT_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
