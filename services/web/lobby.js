@@ -66,7 +66,7 @@ async function chooseRecord(game, sync) {
     said.dataset.kind = "error";
     return;
   }
-  const options = record.options && typeof record.options === "object" ? record.options : {};
+  const options = optionsOf(record);
   game.value = record.game;
   $("create-variant").value = options.variant || "classic";
   $("create-rules").value = options.rules || "house";
@@ -83,9 +83,10 @@ async function chooseRecord(game, sync) {
 // The options the form has controls for; a record's others go with it as they are.
 const CONTROLLED = ["variant", "rules", "combinations", "mode", "misere", "target", "deals"];
 
+const optionsOf = (chosen) => (chosen.options && typeof chosen.options === "object" ? chosen.options : {});
+
 function recordOptions(game) {
-  const kept = Object.entries(record.options && typeof record.options === "object" ? record.options : {})
-    .filter(([key]) => !CONTROLLED.includes(key));
+  const kept = Object.entries(optionsOf(record)).filter(([key]) => !CONTROLLED.includes(key));
   return { ...Object.fromEntries(kept), ...chosenOptions(game) };
 }
 

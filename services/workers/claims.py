@@ -81,9 +81,6 @@ class TurnClaims:
     def close(self) -> None:
         self._client.close()
 
-    async def aclose(self) -> None:
-        await self._client.aclose()
-
 
 def _unclaimed(error: RedisError, turns: Sequence[tuple[str, int, str]]) -> list[bool]:
     log.warning("turn claims unavailable (%s): scheduling without them", type(error).__name__)

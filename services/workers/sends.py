@@ -5,9 +5,9 @@ projector's after a batch — a send holds every other request and projection of
 for as long as the broker takes to answer: half a millisecond from a healthy Redis beside it,
 and for ever from one that stopped answering without closing its connections (a failover, a
 partition), which no timeout of kombu's defaults ends. So the async schedulers (the API's
-fast path, the `bot_turns` projection, the tournaments' hook) make their turn claims on an
-asyncio Redis client (`services.workers.claims`), hand what is left to send to a `Sends`, and
-go on:
+fast path, the `bot_turns` projection, the tournaments' hook) hand their sends to a `Sends`
+and go on (the first two make their turn claims on an asyncio Redis client first:
+`services.workers.claims`):
 
 * One daemon thread per `Sends`, started by the first send in the process that sends (a
   forked child starts its own), so the sends leave in the order they were made and only one
