@@ -9,7 +9,7 @@
 // Every control carries the action it sends as JSON in `data-action`, and is named in words
 // for a screen reader (the suit's name, not its symbol).
 
-import { num, t } from "./i18n.js";
+import { locale, num, t } from "./i18n.js";
 import { choiceOf, h } from "./table.js";
 import { describeAction, suitName, suitText } from "./words.js";
 
@@ -24,8 +24,16 @@ function button(a, act, label) {
            label || describeAction(a));
 }
 
-// Buttons, or for a long auction a level list plus the bids of the chosen level.
+// Buttons, or for a long auction a level list plus the bids of the chosen level. The same
+// offer drawn again (a chat line, a name, the clock's deadline arriving) leaves the controls as
+// they are, so the control holding the focus keeps it; drawn in another language, the level
+// the player chose stays chosen.
 export function renderActions(box, actions, act) {
+  const offer = JSON.stringify(actions);
+  const same = box.dataset.offer === offer;
+  if (same && box.dataset.lang === locale()) return;
+  const chosen = same ? box.querySelector("#bid-level")?.value : undefined;
+  Object.assign(box.dataset, { offer, lang: locale() });
   box.replaceChildren();
   const leveled = actions.filter((a) => levelOf(a) !== undefined);
   if (actions.length <= MANY || leveled.length < 2) {
@@ -43,6 +51,7 @@ export function renderActions(box, actions, act) {
     const at = leveled.filter((a) => String(levelOf(a)) === sel.value);
     bids.replaceChildren(...at.map((a) => button(a, act, a.suit !== undefined ? suitText(a.suit) : describeAction(a))));
   };
+  if (chosen !== undefined && levels.some((v) => String(v) === chosen)) sel.value = chosen;
   sel.addEventListener("change", fill);
   fill();
   box.append(h("div", { class: "bid-picker" }, h("label", {}, h("span", {}, t("act.bid_level")), " ", sel), bids));
@@ -53,6 +62,7 @@ export function renderActions(box, actions, act) {
 export function renderChoice(box, pick, act, clear) {
   const verb = pick.field === "keep" ? "keep" : pick.action.action;
   const n = pick.chosen.size;
+  delete box.dataset.offer;
   const send = h("button", { type: "button", id: "pick-confirm", class: `action action-${pick.action.action}`, disabled: n !== pick.k,
                              onclick: () => act({ ...pick.action, [pick.field]: pick.from.filter((c) => pick.chosen.has(c)) }) },
                  t(`pick.send_${verb}`, { count: pick.k }));

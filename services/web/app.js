@@ -61,12 +61,16 @@ async function adoptAccountLocale() {
   } catch { /* keep the browser's */ }
 }
 
+// Kept on the account one choice at a time, in the order chosen: two quick switches must not
+// land the first one last.
+let keeping = Promise.resolve();
 async function chooseLocale() {
   const lng = $("lang").value;
   await setLocale(lng);
-  if (state.session) {
-    try { await call("PATCH", "/v1/players/me", { locale: lng }); } catch (err) { $("message").textContent = errorText(err); }
-  }
+  if (!state.session) return;
+  keeping = keeping.then(() => call("PATCH", "/v1/players/me", { locale: lng }))
+    .catch((err) => { $("message").textContent = errorText(err); });
+  await keeping;
 }
 
 async function signIn(ev) {

@@ -48,11 +48,22 @@ export function renderHint(view, myTurn, hint, busy) {
       const el = document.querySelector(`#table .seat-bottom .card[data-card="${a.card}"]`);
       if (el) el.classList.add("hinted");
     }
-    for (const b of document.querySelectorAll("#actions [data-action]")) {
-      if (b.dataset.action === JSON.stringify(a)) b.classList.add("hinted");
-    }
   }
+  const hinted = current && current.action ? JSON.stringify(current.action) : null;
+  if (hinted && !current.levelShown) showLevel(current);
+  for (const b of document.querySelectorAll("#actions [data-action]")) b.classList.toggle("hinted", b.dataset.action === hinted);
   const counts = view.hints_used || {};
   const any = SEATS.some((s) => counts[s]);
   $("hints-used").textContent = any ? t("hint.used", { counts: SEATS.map((s) => `${seatText(s)} ${counts[s] || 0}`).join(" · ") }) : "";
+}
+
+// A hinted bid of a long auction: its level is chosen in the level list once, when the hint
+// arrives, so its button is there to be outlined (the player may choose another level after).
+function showLevel(hint) {
+  hint.levelShown = true;
+  const picker = $("bid-level");
+  const level = hint.action.action === "bid" ? (hint.action.value ?? hint.action.tricks) : undefined;
+  if (!picker || level === undefined || ![...picker.options].some((o) => o.value === String(level))) return;
+  picker.value = String(level);
+  picker.dispatchEvent(new Event("change"));
 }

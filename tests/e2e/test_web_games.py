@@ -14,6 +14,7 @@ beside the hands (face-up discards, trumps shown, the kitty, combinations shown)
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
@@ -94,11 +95,11 @@ async def click_action(page, action: dict[str, Any]) -> None:
     level = action.get("value", action.get("tricks")) if action["action"] == "bid" else None
     if level is not None and await page.locator("#bid-level").count():
         await page.select_option("#bid-level", str(level))
-    for button in await page.locator("#actions [data-action]").all():
-        if json.loads(await button.get_attribute("data-action")) == action:
-            await button.click()
+    controls = await page.locator("#actions [data-action]").evaluate_all("els => els.map(e => e.dataset.action)")
+    for sent in controls:                      # read at once: the controls are not read one by one while redrawn
+        if json.loads(sent) == action:
+            await page.locator(f"#actions [data-action='{sent}']").click()
             return
-    controls = [await b.get_attribute("data-action") for b in await page.locator("#actions [data-action]").all()]
     view = await page.evaluate("window.atout.state.view")
     raise AssertionError(f"no control sends {action}: {controls}; {await page.inner_text('#message')!r}; "
                          f"v{view['version']} {view['to_act']} {view['table']['phase']} {view['table']['legal']}")
@@ -224,6 +225,42 @@ async def test_cinch_discard_and_rob_by_picking_cards(web_system, web_svc, brows
     assert time.monotonic() - started < 60
 
 
+async def a_chosen_level_outlasts_a_redraw(page, level: str) -> bool:
+    """The player picks a bid level, then reads the page in Russian and in English again: the
+    controls are drawn again in each language, the level still chosen. Then he asks a hint: the
+    page reads the view again (the same version) and keeps its controls, the same elements; a
+    hinted bid's level is chosen for him, so that its button is there, outlined."""
+    async def level_shown(wanted: str) -> None:
+        assert await page.input_value("#bid-level") == wanted
+        bids = await page.locator("#bid-buttons [data-action]").evaluate_all("els => els.map(e => JSON.parse(e.dataset.action))")
+        assert bids and all(b["tricks"] == int(wanted) for b in bids), bids
+
+    await page.select_option("#bid-level", level)
+    english = await page.inner_text("#actions .action-pass")
+    await page.select_option("#lang", "ru")
+    await page.wait_for_function(f"document.querySelector('#actions .action-pass').textContent !== {json.dumps(english)}")
+    await level_shown(level)
+    await page.select_option("#lang", "en")
+    await page.wait_for_function(f"document.querySelector('#actions .action-pass').textContent === {json.dumps(english)}")
+    await level_shown(level)
+    kept = ("fetch('/v1/players/me', {headers: {Authorization: 'Bearer ' + "
+            "JSON.parse(localStorage.getItem('atout.session')).token}}).then(r => r.json()).then(me => me.locale)")
+    for _ in range(25):                          # the account keeps the last choice, not the last request to land
+        if await page.evaluate(kept) == "en":
+            break
+        await asyncio.sleep(0.2)
+    assert await page.evaluate(kept) == "en"
+
+    await page.evaluate("window.chosenLevel = document.getElementById('bid-level')")
+    await page.click("#hint")
+    await page.wait_for_function("document.getElementById('hint-text').textContent.length > 0")
+    assert await page.evaluate("document.getElementById('bid-level') === window.chosenLevel")
+    hint = json.loads(await page.get_attribute("body", "data-hint"))
+    await level_shown(str(hint["tricks"]) if "tricks" in hint else level)
+    assert json.loads(await page.locator("#actions [data-action].hinted").get_attribute("data-action")) == hint
+    return True
+
+
 async def test_five_hundred_kitty_and_discard_from_the_lobby_with_a_clock(web_system, web_svc, browser):
     """S bids 10 no trumps (nothing tops it), sees the kitty marked in his hand, discards three by
     picking them, and plays the deal out; the turn clock's countdown shows at his turns."""
@@ -237,10 +274,12 @@ async def test_five_hundred_kitty_and_discard_from_the_lobby_with_a_clock(web_sy
     await page.click("#create-go")
     await page.wait_for_url("**/#/match/*")
     match_id = page.url.rsplit("/match/", 1)[1]
-    seen: dict[str, Any] = {"clock": False, "kitty": None, "backs": 0}
+    seen: dict[str, Any] = {"clock": False, "kitty": None, "backs": 0, "level_kept": False}
 
     async def choose(page, view):
         legal = legal_of(view)
+        if not seen["level_kept"] and any(a.get("tricks") == 8 for a in legal):
+            seen["level_kept"] = await a_chosen_level_outlasts_a_redraw(page, "8")
         top = {"action": "bid", "tricks": 10, "suit": "NT"}
         await click_action(page, top if top in legal else {"action": "pass"})
 
@@ -264,7 +303,7 @@ async def test_five_hundred_kitty_and_discard_from_the_lobby_with_a_clock(web_sy
 
     done = await play_match(page, web_svc, match_id, choose, on_turn, clock=True)
     assert done["picks"] == 1 and 5 <= done["cards"] <= 10, done
-    assert seen["kitty"] and seen["clock"], seen
+    assert seen["kitty"] and seen["clock"] and seen["level_kept"], seen
     await finish(page, "24-five-hundred-over", errors)
     assert time.monotonic() - started < 60
 
