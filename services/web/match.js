@@ -8,10 +8,11 @@
 import { uuid } from "./api.js";
 import { choiceAction, renderActions, renderChoice } from "./actions.js";
 import { addLog, drawLog, drawSheet, renderClock, renderGlance } from "./glance.js";
+import { connect, disconnect, reconnect, setConn } from "./match_live.js";
 import { renderHint } from "./hints.js";
 import { num, t } from "./i18n.js";
 import { join } from "./lobby.js";
-import { $, STORE_KEY, call, errorText, holderLabel, say, show, state } from "./session.js";
+import { $, call, errorText, holderLabel, say, show, state } from "./session.js";
 import { chatControls as drawChat, closeChat, openChat } from "./chat.js";
 import { renderInvite } from "./social.js";
 import { SEATS, auctionOf, dealScoreOf, h, lastTrickEl, renderTable, scoresOf } from "./table.js";
@@ -26,7 +27,7 @@ export function enterMatch(id) {
   if (state.matchId === id) return;
   leaveMatch();
   Object.assign(state, { matchId: id, view: null, lastVersion: 0, finished: false, retry: 0, log: [], sheet: [], pick: null,
-                         hint: null, fair: null, renewed: 0, entropyChain: 0, showLast: false });
+                         hint: null, naming: null, fair: null, renewed: 0, entropyChain: 0, showLast: false });
   show("table");
   say("");
   for (const key of ["status", "myTurn", "version", "seat", "game", "automatic", "picking"]) delete document.body.dataset[key];
@@ -36,7 +37,7 @@ export function enterMatch(id) {
   for (const other of ["last-trick-box", "replay-trick"]) $(other).replaceChildren();   // no card of another match stays
   renderFair();
   refresh();
-  connect();
+  connect({ changed: schedule, dealOver: verifyDeals, chainRenewed: giveFreshEntropy });
   verifyDeals();
   history(id);
   openChat(id);
@@ -53,70 +54,13 @@ async function history(id) {
 }
 
 export function leaveMatch() {
-  if (state.socket) { state.socket.onclose = null; state.socket.close(1000); }
-  clearTimeout(state.reconnectTimer);
+  disconnect();
   clearInterval(state.clockTimer);
   closeChat();
-  state.socket = null; state.matchId = null;
-  setConn("idle");
+  state.matchId = null;
 }
 
-function setConn(s) {
-  const el = $("conn");
-  el.dataset.state = s;
-  el.textContent = s === "idle" ? "" : t(`conn.${s}`);
-  document.body.dataset.connects = String(state.connects);
-}
-
-function connect() {
-  const id = state.matchId;
-  if (!id || !state.session) return;
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  const after = state.lastVersion ? `?after=${state.lastVersion}` : "";
-  const ws = new WebSocket(`${proto}://${location.host}/v1/matches/${id}/ws${after}`);
-  state.socket = ws;
-  setConn("connecting");
-  ws.onopen = () => { ws.send(JSON.stringify({ type: "auth", token: state.session.token })); };
-  ws.onmessage = (msg) => {
-    if (ws !== state.socket) return;
-    const m = JSON.parse(msg.data);
-    if (m.type === "snapshot") {
-      state.connects += 1; state.retry = 0; setConn("open");
-      state.lastVersion = Math.max(state.lastVersion, m.version);
-      if (!state.view || m.view.version > state.view.version) schedule(0);
-    } else if (m.type === "event") {
-      if (m.version <= state.lastVersion && m.version !== undefined) return;  // at least once: dedupe
-      state.lastVersion = m.version;
-      if (m.event) addLog(m.version, m.event);
-      if (m.event && m.event.type === "match_finished") state.finished = true;
-      if (m.event && (m.event.type === "deal_finished" || m.event.type === "match_finished")) verifyDeals();
-      if (m.event && m.event.type === "chain_renewed") {
-        state.renewed = Math.max(state.renewed || 0, m.event.chain);
-        giveFreshEntropy();
-      }
-      schedule(40);
-    } else if (m.type === "error") {
-      if (m.details && m.details.after) state.lastVersion = Math.max(state.lastVersion, m.details.after);
-      if (m.code === "unauthorized") { localStorage.removeItem(STORE_KEY); state.onUnauthorized(); }
-    }
-  };
-  ws.onclose = (ev) => {
-    if (ws !== state.socket) return;
-    if (state.finished && ev.code === 1000) { setConn("done"); refresh(); return; }
-    setConn("closed");
-    const delay = Math.min(5000, 250 * 2 ** state.retry);
-    state.retry += 1;
-    state.reconnectTimer = setTimeout(connect, delay);
-  };
-}
-
-// Reconnect now (after taking a seat: the seat's stream is fixed when a stream opens).
-function reconnect() {
-  if (state.socket) { state.socket.onclose = null; state.socket.close(1000); }
-  clearTimeout(state.reconnectTimer);
-  connect();
-}
-
+// The live stream says something happened: read the view again after `ms` (debounced).
 let timer = null;
 function schedule(ms) { clearTimeout(timer); timer = setTimeout(refresh, ms); }
 
@@ -235,9 +179,10 @@ export function render() {
 
   // non-card actions: buttons, a bid picker for a long auction, or a choice of several cards
   const others = myTurn && !automatic ? legal.filter((a) => !(a.action === "play" && a.card)) : [];
+  const naming = myTurn && !automatic && state.naming && state.naming.version === view.version ? state.naming.options : null;
   document.body.dataset.automatic = String(automatic);
   if (pick) renderChoice($("actions"), { ...choice, chosen: pick.chosen }, act, () => { pick.chosen.clear(); render(); });
-  else renderActions($("actions"), others, act);
+  else renderActions($("actions"), naming || others, act);
   document.body.dataset.picking = pick ? String(choice.k) : "";
 
   $("scores").replaceChildren(...Object.entries(scoresOf(table)).map(([k, v]) => h("div", { class: "score", dataset: { side: k } },
@@ -294,11 +239,10 @@ function playCard(code, plays) {
   // the plainest form first (Belote's "belote": false, a Joker's named suit: pick below)
   options.sort((a, b) => Object.keys(a).length - Object.keys(b).length);
   const needsChoice = options.filter((a) => Object.keys(a).length === Object.keys(options[0]).length);
-  if (needsChoice.length > 1) {
-    const box = $("actions");
-    box.replaceChildren(...needsChoice.map((a) => h("button", { type: "button", class: "action action-play", dataset: { action: JSON.stringify(a) },
-                                                               onclick: () => act(a) }, describeAction(a))));
-    box.querySelector("button").focus();
+  if (needsChoice.length > 1) {            // the forms of this card, offered until the view moves on
+    state.naming = { version: state.view.version, options: needsChoice };
+    render();
+    $("actions").querySelector("button").focus();
     return;
   }
   act(options[0]);

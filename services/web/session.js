@@ -25,6 +25,7 @@ export const state = {
   clockTimer: null,
   reconnectTimer: null,
   pick: null,           // a choice of several cards in progress: {key, chosen: Set}
+  naming: null,         // a card with several forms (a Joker led in no trumps): {version, options}
   hint: null,           // the last hint asked: {match, version, action, reason, used, limit}
   fair: null,           // the match record's deals verified here: {ok, deals, error}
   verifying: null,

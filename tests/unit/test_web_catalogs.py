@@ -28,7 +28,8 @@ PLURALS = {"en": {"one", "other"}, "fr": {"one", "many", "other"}, "ru": {"one",
            "pl": {"one", "few", "many", "other"}}
 SUFFIX = re.compile(r"_(zero|one|two|few|many|other)$")
 PLAYER_MODULES = ("app.js", "session.js", "lobby.js", "match.js", "glance.js", "screens.js", "notices.js", "table.js",
-                  "actions.js", "hints.js", "verified.js", "words.js", "i18n.js", "table_side.js", "social.js", "chat.js", "reports.js", "challenge.js")
+                  "actions.js", "hints.js", "verified.js", "words.js", "i18n.js", "table_side.js", "social.js", "chat.js", "reports.js", "challenge.js",
+                  "match_live.js", "api.js", "fair.js")
 ADMIN_MODULES = ("admin.js", "admin_reports.js", "admin_sanctions.js")
 PAGES = ("index.html", "admin.html", "verify.html")
 
@@ -143,6 +144,7 @@ NOT_WORDS = re.compile(r"""(?:class:\s*|querySelector(?:All)?\(\s*|eval_on_selec
 def literals(source: str) -> list[str]:
     """The string literals of a module, and the static parts of its template literals."""
     source = re.sub(r"^\s*//.*$|\s//\s.*$", "", source, flags=re.M)          # comments
+    source = re.sub(r"/\*.*?\*/", "", source, flags=re.S)                     # block comments
     source = NOT_WORDS.sub("", source)
     out = [m.group(2) for m in re.finditer(r"""(["'])((?:\\.|(?!\1).)*)\1""", source)]
     for m in re.finditer(r"`((?:\\.|[^`])*)`", source):
@@ -156,11 +158,15 @@ def verify_script() -> str:
     return page.split("// --- end of fair.js ---", 1)[1].split("</script>", 1)[0]
 
 
+def test_every_module_is_read_for_words() -> None:
+    assert {p.name for p in WEB.glob("*.js")} == set(PLAYER_MODULES + ADMIN_MODULES)
+
+
 @pytest.mark.parametrize("name", PLAYER_MODULES + ADMIN_MODULES + ("verify.html",))
 def test_no_words_in_the_modules(name: str) -> None:
     text = verify_script() if name == "verify.html" else (WEB / name).read_text(encoding="utf-8")
     worded = [s for s in literals(text) if WORDS.search(s)
-              and not s.startswith(("/", "#", "application/", "Bearer "))]       # paths, MIME types, HTTP's scheme
+              and not s.startswith(("/", "#", "application/", "Bearer ", "Content-Type"))]   # paths, MIME types, HTTP's words
     assert not worded, worded
 
 
