@@ -128,7 +128,9 @@ async def actions(svc, match_id: str) -> list:
 
 async def test_a_player_connected_through_another_replica_is_not_taken_over(system, svc, http) -> None:
     player = await register(http, "two tabs")
-    match_id = await new_match(http, [player], bots=3, deals=2)
+    # many deals: while the seat is taken over the bots play at full speed, and a deal all four
+    # pass is thrown in within a few actions, so two deals could end before the player is back
+    match_id = await new_match(http, [player], bots=3, deals=20)
     url = system.base.replace("http://", "ws://") + f"/v1/matches/{match_id}/ws"
     from websockets.asyncio.client import connect
 
