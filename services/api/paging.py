@@ -17,14 +17,14 @@ from urllib.parse import urlencode
 
 import msgspec
 from litestar import Request, Response
-from litestar.params import Parameter
+from litestar.params import QueryParameter
 
 from services.api.errors import malformed
 
 CURSOR_CHARS = 200
-Cursor = Annotated[str | None, Parameter(query="cursor", max_length=CURSOR_CHARS, pattern=r"^[A-Za-z0-9_-]+$",
-                                         description="the `cursor` of a `Link: <…>; rel=\"next\"` header: the "
-                                                     "page after the one that gave it")]
+Cursor = Annotated[str | None, QueryParameter(max_length=CURSOR_CHARS, pattern=r"^[A-Za-z0-9_-]+$",
+                                              description="the `cursor` of a `Link: <…>; rel=\"next\"` header: the "
+                                                          "page after the one that gave it")]
 Key = tuple[datetime, str]
 
 
