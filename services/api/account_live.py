@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from litestar import Request, WebSocket, get, websocket
-from litestar.exceptions import HTTPException, WebSocketDisconnect
+from litestar.exceptions import HTTPException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.params import FromQuery
@@ -33,11 +33,11 @@ from infra.fanout import Dropped
 from infra.projections.account_producers import DisputeNotices, MatchNotices, TournamentNotices
 from services.account import AccountSession, Expired
 from services.api.account_messages import CHANNELS
-from services.api.live import (KEEPALIVE, NDJSON, SSE, WS_INVALID, WS_RESYNC, WS_TRY_LATER,
-                               WS_UNAUTHORIZED, _bearer, _error, _frame_ndjson, _frame_sse, _refusal, _ws_token)
+from services.api.live import (KEEPALIVE, NDJSON, SSE, WS_RESYNC, WS_UNAUTHORIZED, Refusal, _bearer, _error,
+                               _frame_ndjson, _frame_sse, _refusal, _ws_token, refusal)
 from services.api.errors import ApiError
 from services.api.live_deps import Unauthorized, live_deps
-from services.api.live_socket import pump
+from services.api.live_socket import handshake, pump
 from services.api.schemas import BEARER, AfterOrNone, live_params
 from services.features import Feature, plain
 
@@ -92,34 +92,22 @@ def _last_words(session: AccountSession, reason: str) -> tuple[int, bytes]:
 
 @websocket("/v1/stream/me/ws", name="account_ws")
 async def account_ws(socket: WebSocket, after: FromQuery[str | None] = None) -> None:
-    await socket.accept()
-    try:
+    async def open_() -> tuple[Any, AccountSession, str | None, Any]:
         version = live_params("after", "me", after, socket.scope.get("query_string", b""))
-    except ApiError as bad:
-        await socket.send_data(_error(bad.code, bad.detail, bad.details))
-        await socket.close(WS_INVALID, bad.code)
-        return
-    deps = await live_deps(socket.app)
-    try:
+        deps = await live_deps(socket.app)
         token = await _ws_token(socket)
         principal = await deps.principal(token)
         session = _session(socket.app, deps, principal.player_id, version)
-        await session.open()
-    except Unauthorized as exc:
-        await socket.send_data(_error("unauthorized", str(exc)))
-        await socket.close(WS_UNAUTHORIZED, "unauthorized")
+        try:
+            await session.open()
+        except Expired:
+            raise Refusal(WS_RESYNC, *_expired(version), reason="resync") from None
+        return deps, session, token, principal
+
+    opened = await handshake(socket, open_, refusal)
+    if opened is None:
         return
-    except Expired:
-        code, message, details = _expired(version)
-        await socket.send_data(_error(code, message, details))
-        await socket.close(WS_RESYNC, "resync")
-        return
-    except (Dropped, ConnectionError, OSError, asyncio.TimeoutError) as exc:
-        await socket.send_data(_error("unavailable", f"live updates are unavailable: {exc}"))
-        await socket.close(WS_TRY_LATER, "unavailable")
-        return
-    except WebSocketDisconnect:
-        return
+    deps, session, token, principal = opened
     assert token is not None
     await pump(socket, session, last_words=lambda reason: _last_words(session, reason),
                closing=lambda reason: (_last_words(session, reason or "ended")[0],

@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 from litestar import Request, WebSocket, get, websocket
-from litestar.exceptions import HTTPException, WebSocketDisconnect
+from litestar.exceptions import HTTPException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.params import FromPath, FromQuery
@@ -33,22 +33,20 @@ from services.api.live import (
     NDJSON,
     SSE,
     WS_FORBIDDEN,
-    WS_INVALID,
     WS_NOT_FOUND,
     WS_RESYNC,
-    WS_TRY_LATER,
-    WS_UNAUTHORIZED,
+    Refusal,
     _bearer,
     _ending,
-    _error,
     _follow_caller,
     _frame_ndjson,
     _frame_sse,
     _refusal,
     _ws_token,
+    refusal,
 )
 from services.api.live_deps import Unauthorized, live_deps
-from services.api.live_socket import pump
+from services.api.live_socket import handshake, pump
 from services.api.schemas import BEARER, AfterOrNone, PathStr, live_params
 from services.chat_session import ChatSession
 from services.matches import UnknownMatch
@@ -144,37 +142,23 @@ async def _session(app: Any, deps: Any, match_id: str, principal: Any, after: in
 
 @websocket("/v1/matches/{match_id:str}/chat/ws", name="chat_ws")
 async def chat_ws(socket: WebSocket, match_id: FromPath[str], after: FromQuery[str | None] = None) -> None:
-    await socket.accept()
-    try:
+    async def open_() -> tuple[Any, ChatSession, str | None, Any]:
         version = live_params("match_id", match_id, after, socket.scope.get("query_string", b""))
-    except ApiError as bad:
-        await socket.send_data(_error(bad.code, bad.detail, bad.details))
-        await socket.close(WS_INVALID, bad.code)
-        return
-    deps = await live_deps(socket.app)
-    token = None
-    try:
+        deps = await live_deps(socket.app)
         token = await _ws_token(socket)
         principal = await deps.principal(token)
-        session = await _session(socket.app, deps, match_id, principal, version, "chat_ws")
-    except Unauthorized as exc:
-        await socket.send_data(_error("unauthorized", str(exc)))
-        await socket.close(WS_UNAUTHORIZED, "unauthorized")
+        try:
+            session = await _session(socket.app, deps, match_id, principal, version, "chat_ws")
+        except Refused as refused:
+            raise Refusal(WS_FORBIDDEN, refused.code, refused.message, {"match_id": match_id}) from None
+        except UnknownMatch:
+            raise Refusal(WS_NOT_FOUND, "unknown_match", f"no match {match_id!r}", {"match_id": match_id}) from None
+        return deps, session, token, principal
+
+    opened = await handshake(socket, open_, refusal)
+    if opened is None:
         return
-    except Refused as refused:
-        await socket.send_data(_error(refused.code, refused.message, {"match_id": match_id}))
-        await socket.close(WS_FORBIDDEN, refused.code)
-        return
-    except UnknownMatch:
-        await socket.send_data(_error("unknown_match", f"no match {match_id!r}", {"match_id": match_id}))
-        await socket.close(WS_NOT_FOUND, "unknown_match")
-        return
-    except (TimeoutError, Dropped, ConnectionError, OSError) as exc:
-        await socket.send_data(_error("unavailable", f"live updates are unavailable: {exc}"))
-        await socket.close(WS_TRY_LATER, "unavailable")
-        return
-    except WebSocketDisconnect:
-        return
+    deps, session, token, principal = opened
 
     def closing(reason: str | None) -> tuple[int, str]:
         code = _ending(session, reason or "ended")[0]  # type: ignore[arg-type]

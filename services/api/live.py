@@ -23,7 +23,7 @@ from typing import Any
 
 import msgspec
 from litestar import Request, WebSocket, get, websocket
-from litestar.exceptions import HTTPException, WebSocketDisconnect
+from litestar.exceptions import HTTPException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.response import Stream
@@ -37,7 +37,7 @@ from services import visibility
 from services.api.bodies import loads
 from services.api.errors import ApiError
 from services.api.schemas import BEARER, AfterOrNone, ErrorOut, PathStr, live_params
-from services.api.live_socket import pump
+from services.api.live_socket import handshake, pump
 from services.api.live_deps import (  # noqa: F401  (drain: used by serve)
     Unauthorized,
     drain,
@@ -127,45 +127,57 @@ async def _ws_token(socket: WebSocket) -> str | None:
     return None
 
 
+class Refusal(Exception):
+    """A live stream refused before it opens: the WebSocket close code (and its reason, the
+    code by default) and the error message said first."""
+
+    def __init__(self, close: int, code: str, message: str, details: Any = None, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.close, self.code, self.message, self.details, self.reason = close, code, message, details, reason or code
+
+
+UNAVAILABLE = (TimeoutError, Dropped, ConnectionError, OSError)     # Redis or the database unreachable
+
+
+def refusal(exc: Exception) -> tuple[int, str, bytes] | None:
+    """How every live WebSocket refuses a handshake (`live_socket.handshake`): a bad query, no
+    valid token, a route's own `Refusal`, live updates unavailable; None for anything else."""
+    if isinstance(exc, ApiError) and exc.status_code == 400:
+        exc = Refusal(WS_INVALID, exc.code, exc.detail, exc.details)
+    elif isinstance(exc, Unauthorized):
+        exc = Refusal(WS_UNAUTHORIZED, "unauthorized", str(exc))
+    elif isinstance(exc, UNAVAILABLE):
+        exc = Refusal(WS_TRY_LATER, "unavailable", f"live updates are unavailable: {exc}")
+    if not isinstance(exc, Refusal):
+        return None
+    return exc.close, exc.reason, _error(exc.code, exc.message, exc.details)
+
+
 @websocket("/v1/matches/{match_id:str}/ws", name="match_ws")
 async def match_ws(socket: WebSocket, match_id: FromPath[str], after: FromQuery[str | None] = None) -> None:
-    await socket.accept()
-    try:
+    unknown = Refusal(WS_NOT_FOUND, "unknown_match", f"no match {match_id!r}", {"match_id": match_id})
+
+    async def open_() -> tuple[Any, LiveSession, str | None, Any]:
         version = live_params("match_id", match_id, after, socket.scope.get("query_string", b""))
-    except ApiError as bad:
-        await socket.send_data(_error(bad.code, bad.detail, bad.details))
-        await socket.close(WS_INVALID, bad.code)
-        return
-    deps = await live_deps(socket.app)
-    token = None
-    try:
+        deps = await live_deps(socket.app)
         token = await _ws_token(socket)
         principal = await deps.principal(token)
         refused = await deps.refusal(match_id, principal, "ws")
         if refused is not None and refused.status == 404:   # a private table he has no part in
-            await socket.send_data(_error("unknown_match", f"no match {match_id!r}", {"match_id": match_id}))
-            await socket.close(WS_NOT_FOUND, "unknown_match")
-            return
+            raise unknown
         if refused is not None:
-            await socket.send_data(_error(refused.code, refused.message, {"match_id": match_id}))
-            await socket.close(WS_FORBIDDEN, refused.code)
-            return
+            raise Refusal(WS_FORBIDDEN, refused.code, refused.message, {"match_id": match_id})
         session = deps.session(match_id, getattr(principal, "player_id", None), version)
-        await session.open()
-    except Unauthorized as exc:
-        await socket.send_data(_error("unauthorized", str(exc)))
-        await socket.close(WS_UNAUTHORIZED, "unauthorized")
+        try:
+            await session.open()
+        except Gone:
+            raise unknown from None
+        return deps, session, token, principal
+
+    opened = await handshake(socket, open_, refusal)
+    if opened is None:
         return
-    except Gone:
-        await socket.send_data(_error("unknown_match", f"no match {match_id!r}", {"match_id": match_id}))
-        await socket.close(WS_NOT_FOUND, "unknown_match")
-        return
-    except (Dropped, ConnectionError, OSError, asyncio.TimeoutError) as exc:  # Redis unreachable
-        await socket.send_data(_error("unavailable", f"live updates are unavailable: {exc}"))
-        await socket.close(WS_TRY_LATER, "unavailable")
-        return
-    except WebSocketDisconnect:
-        return
+    deps, session, token, principal = opened
 
     def closing(reason: str | None) -> tuple[int, str]:
         if reason is None:

@@ -1,7 +1,8 @@
-"""The WebSocket side of a live stream — a match, its chat, an account — once its session is
-open: send the session's messages until the client goes or the session drops it, then close
-with the stream's own code and reason, and undo what was set up whatever happened (the
-guard's watch, the gauge, the session).
+"""The WebSocket side of a live stream — a match, its chat, an account: the handshake (accept,
+open the session, or say why not in one error message and close with the stream's code), then
+the session's messages until the client goes or the session drops it, closed with the
+stream's own code and reason, and what was set up undone whatever happened (the guard's
+watch, the gauge, the session).
 
 A client that stops reading (its TCP window full) leaves the sender stuck in a write, unable
 to see its own drop: a drop therefore also cancels the sender after `STUCK_SENDER` seconds.
@@ -10,8 +11,8 @@ to see its own drop: a drop therefore also cancels the sender after `STUCK_SENDE
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from litestar import WebSocket
 from litestar.exceptions import WebSocketDisconnect
@@ -20,6 +21,28 @@ from infra.fanout import Dropped
 from services.api.live_deps import until_disconnect
 
 STUCK_SENDER = 2.0       # seconds a dropped WebSocket's sender may take to say so and close
+
+T = TypeVar("T")
+Refuse = Callable[[Exception], "tuple[int, str, bytes] | None"]
+
+
+async def handshake(socket: WebSocket, open_: Callable[[], Awaitable[T]], refuse: Refuse) -> T | None:
+    """Accept `socket` and open its stream with `open_`. An error `refuse` maps to a close code,
+    its reason and the one error message is said, and the socket closed: None then, as when
+    the client left during the handshake. Any other error propagates."""
+    await socket.accept()
+    try:
+        return await open_()
+    except WebSocketDisconnect:
+        return None
+    except Exception as exc:
+        refused = refuse(exc)
+        if refused is None:
+            raise
+        close, reason, message = refused
+        await socket.send_data(message)
+        await socket.close(close, reason)
+        return None
 
 
 async def pump(socket: WebSocket, session: Any, *, last_words: Callable[[str], tuple[int, bytes]],

@@ -393,6 +393,45 @@ async def test_refusals(server, http, svc) -> None:
         assert ws.close_code == 4404
 
 
+async def _refused(url: str, headers: dict[str, str] | None = None) -> tuple[dict[str, Any], int | None]:
+    """The one message a refused WebSocket handshake says, and its close code."""
+    async with ws_connect(url, additional_headers=headers) as ws:
+        if headers is None:
+            await ws.send(json.dumps({"type": "auth", "token": "nope"}))
+        said = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        with pytest.raises(ConnectionClosed):
+            await asyncio.wait_for(ws.recv(), 10)
+        return said, ws.close_code
+
+
+async def test_the_match_chat_and_account_websockets_refuse_alike(server, http) -> None:
+    """Each live WebSocket says why in one error message (type, version 0, code, message,
+    details) and closes with the code docs/live.md gives it."""
+    table = await Table.register(http)
+    match_id = await table.create("belote", {"deals": 1})
+    ws = server.replace("http", "ws", 1)
+    unknown = str(uuid.uuid4())
+    cases = [
+        (f"{ws}/v1/matches/{match_id}/ws", None, "unauthorized", 4401),
+        (f"{ws}/v1/matches/{match_id}/chat/ws", None, "unauthorized", 4401),
+        (f"{ws}/v1/stream/me/ws", None, "unauthorized", 4401),
+        (f"{ws}/v1/matches/{match_id}/ws?after=x", table.auth("N"), "invalid_field", 4400),
+        (f"{ws}/v1/matches/{match_id}/chat/ws?after=-1", table.auth("N"), "invalid_field", 4400),
+        (f"{ws}/v1/stream/me/ws?after=x", table.auth("N"), "invalid_field", 4400),
+        (f"{ws}/v1/matches/{unknown}/ws", table.auth("watcher"), "unknown_match", 4404),
+        (f"{ws}/v1/matches/{unknown}/chat/ws", table.auth("watcher"), "unknown_match", 4404),
+        (f"{ws}/v1/stream/me/ws?after=1000", table.auth("watcher"), "resync", 4008),   # past anything kept
+    ]
+    for url, headers, code, close in cases:
+        said, closed = await _refused(url, headers)
+        assert (said["type"], said["version"], said["code"], closed) == ("error", 0, code, close), (url, said, closed)
+        assert said["message"] and isinstance(said["details"], dict), said
+    said, _ = await _refused(f"{ws}/v1/stream/me/ws?after=1000", table.auth("watcher"))
+    assert said["details"] == {"reason": "expired", "after": 1000}
+    said, _ = await _refused(f"{ws}/v1/matches/{unknown}/chat/ws", table.auth("watcher"))
+    assert said["details"] == {"match_id": unknown}
+
+
 async def test_a_seat_connecting_and_going_away_is_recorded_outside_the_match_stream(server, http, svc) -> None:
     from infra.presence import SEAT_CONNECTED, SEAT_DISCONNECTED, away
 
