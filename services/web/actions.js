@@ -50,6 +50,8 @@ export function renderActions(box, actions, act) {
   const fill = () => {
     const at = leveled.filter((a) => String(levelOf(a)) === sel.value);
     bids.replaceChildren(...at.map((a) => button(a, act, a.suit !== undefined ? suitText(a.suit) : describeAction(a))));
+    const hinted = document.body.dataset.hint;          // the hint's outline, back with its level
+    for (const b of bids.children) b.classList.toggle("hinted", !!hinted && b.dataset.action === hinted);
   };
   if (chosen !== undefined && levels.some((v) => String(v) === chosen)) sel.value = chosen;
   sel.addEventListener("change", fill);

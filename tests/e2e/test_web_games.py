@@ -257,7 +257,15 @@ async def a_chosen_level_outlasts_a_redraw(page, level: str) -> bool:
     assert await page.evaluate("document.getElementById('bid-level') === window.chosenLevel")
     hint = json.loads(await page.get_attribute("body", "data-hint"))
     await level_shown(str(hint["tricks"]) if "tricks" in hint else level)
-    assert json.loads(await page.locator("#actions [data-action].hinted").get_attribute("data-action")) == hint
+    outlined = page.locator("#actions [data-action].hinted")
+    assert json.loads(await outlined.get_attribute("data-action")) == hint
+    if "tricks" in hint:                          # another level and back: the outline comes back with it
+        other = next(v for v in await page.locator("#bid-level option").evaluate_all("els => els.map(e => e.value)")
+                     if v != str(hint["tricks"]))
+        await page.select_option("#bid-level", other)
+        assert await outlined.count() == 0
+        await page.select_option("#bid-level", str(hint["tricks"]))
+        assert json.loads(await outlined.get_attribute("data-action")) == hint
     return True
 
 
