@@ -35,7 +35,8 @@ from domain.cards import Seat  # noqa: E402
 from domain.playout import concrete  # noqa: E402
 from infra.projections import ProjectionRunner  # noqa: E402
 from infra.projections.account_events import AccountEvents  # noqa: E402
-from infra.projections.account_producers import DisputeNotices, MatchNotices, TournamentNotices  # noqa: E402
+from infra.projections.account_producers import DisputeNotices, MatchNotices  # noqa: E402
+from infra.projections.tournament_notices import TournamentNotices  # noqa: E402
 from infra.projections.publisher import Publisher  # noqa: E402
 from infra.projections.rating_notices import RatingNotices  # noqa: E402
 from infra.store import PostgresEventStore, connect, create_pool, migrate  # noqa: E402

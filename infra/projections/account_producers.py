@@ -1,4 +1,5 @@
-"""The account stream's producers of the matches, tournaments and disputes features.
+"""The account stream's producers of the matches and disputes features (the tournaments':
+`infra.projections.tournament_notices`).
 
 Each one reads only what its feature's players may know, and addresses each notice to the
 players it is about (`infra.projections.account_events` numbers, keeps and publishes them):
@@ -10,9 +11,6 @@ players it is about (`infra.projections.account_events` numbers, keeps and publi
   match abandoned or voided, with its `status`), `match_suspended` (the server could not
   move it on: nothing is played until an admin acts; its stable `reason` only, never the
   admin's message) and `match_resumed` (then `your_turn` for whoever must act).
-* `TournamentNotices` (`account_tournaments`: entries, pairings, the current round):
-  `tournament_started`, `round_started` (the entry's table and match, or a bye),
-  `round_closed`, `tournament_closed`, to the players of the entries concerned.
 * `DisputeNotices` (`account_disputes`: who filed what): `dispute_ruled`, to the player who
   filed it and the players seated in its match.
 
@@ -185,100 +183,6 @@ class MatchNotices(AccountProducer):
                             "to_act": list(r["to_act"]), "my_turn": bool(set(mine) & set(r["to_act"])),
                             "version": r["version"]})
         return {"matches": matches}
-
-
-TOURNAMENT_PREFIX = "tournament-"
-TOURNAMENT_EVENTS = frozenset({"tournament_created", "entry_registered", "entry_withdrawn", "tournament_started",
-                               "round_paired", "table_opened", "round_closed", "tournament_closed"})
-
-
-class TournamentNotices(AccountProducer):
-    name = "tournaments"
-    tables = ("account_tournaments",)
-    event_types = TOURNAMENT_EVENTS
-
-    def create(self, names: Mapping[str, str]) -> list[str]:
-        table = names["account_tournaments"]
-        return [f"""CREATE TABLE IF NOT EXISTS {table} (tournament_id text PRIMARY KEY, name text NOT NULL,
-                    game text NOT NULL, status text NOT NULL, round integer NOT NULL DEFAULT 0,
-                    entries jsonb NOT NULL, seating jsonb NOT NULL, players text[] NOT NULL)""",
-                f"CREATE INDEX IF NOT EXISTS {table}_players_idx ON {table} USING gin (players)"]
-
-    async def notices(self, conn: Connection, changes: Sequence[Change], names: Mapping[str, str]) -> list[Notice]:
-        table, out = names["account_tournaments"], []
-        ids = list(dict.fromkeys(r.stream_id[len(TOURNAMENT_PREFIX):] for r, _ in changes
-                                 if r.stream_id.startswith(TOURNAMENT_PREFIX)))
-        rows = {r["tournament_id"]: {**dict(r), "entries": _decode(r["entries"]), "tables": _decode(r["seating"])}
-                for r in await conn.fetch(f"SELECT tournament_id, name, game, status, round, entries, seating "
-                                          f"FROM {table} WHERE tournament_id = ANY($1::text[])", ids)}
-        for recorded, data in changes:
-            if not recorded.stream_id.startswith(TOURNAMENT_PREFIX):
-                continue
-            tid, kind = recorded.stream_id[len(TOURNAMENT_PREFIX):], recorded.type
-            if kind == "tournament_created":
-                rows[tid] = {"tournament_id": tid, "name": data["name"], "game": data["game"],
-                             "status": "registering", "round": 0, "entries": {}, "tables": {}}
-                continue
-            row = rows.get(tid)
-            if row is None:
-                continue
-            entries: dict[str, Any] = row["entries"]
-            if kind == "entry_registered":
-                entries[data["entry_id"]] = {"players": [p for p in data["players"] if not p.startswith("bot:")],
-                                             "withdrawn": False}
-            elif kind == "entry_withdrawn" and data["entry_id"] in entries:
-                entries[data["entry_id"]]["withdrawn"] = True
-            elif kind == "round_paired":
-                row["round"] = data["round"]
-                row["tables"] = {}
-                for tb in data["tables"]:
-                    for entry in {tb["home"], tb["away"], *(tb.get("seats") or {}).values()} - {""}:
-                        row["tables"][entry] = {"table": tb["table"], "match_id": None}
-                for entry in data["byes"]:
-                    out += self._to(row, [entry], "round_started", {"round": data["round"], "bye": True}, recorded)
-            elif kind == "table_opened":
-                at = [e for e, t in row["tables"].items() if t["table"] == data["table"]]
-                for entry in at:
-                    row["tables"][entry]["match_id"] = data["match_id"]
-                out += self._to(row, at, "round_started", {"round": data["round"], "table": data["table"],
-                                                           "match_id": data["match_id"]}, recorded)
-            else:
-                if kind == "tournament_started":
-                    row["status"] = "running"
-                elif kind == "tournament_closed":
-                    row["status"] = "closed"
-                body = {"round": data["round"]} if kind == "round_closed" else {}
-                live = [e for e, v in entries.items() if not v["withdrawn"]]
-                out += self._to(row, live, kind, body, recorded)
-        for row in rows.values():
-            players = sorted({p for v in row["entries"].values() if not v["withdrawn"] for p in v["players"]})
-            await conn.execute(
-                f"INSERT INTO {table} (tournament_id, name, game, status, round, entries, seating, players) "
-                f"VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (tournament_id) DO UPDATE SET status = $4, "
-                f"round = $5, entries = $6, seating = $7, players = $8",
-                row["tournament_id"], row["name"], row["game"], row["status"], row["round"],
-                _encode(row["entries"]), _encode(row["tables"]), players)
-        return out
-
-    @staticmethod
-    def _to(row: dict[str, Any], entries: list[str], kind: str, body: dict[str, Any],
-            recorded: RecordedEvent) -> list[Notice]:
-        body = {"tournament_id": row["tournament_id"], **body}
-        return [Notice(pid, kind, body, recorded) for e in entries for pid in row["entries"].get(e, {}).get("players", [])]
-
-    async def snapshot(self, conn: Connection, player_id: str, names: Mapping[str, str]) -> dict[str, Any]:
-        rows = await conn.fetch(f"SELECT tournament_id, name, game, status, round, entries, seating FROM "
-                                f"{names['account_tournaments']} WHERE players @> ARRAY[$1::text] AND status <> 'closed' "
-                                f"ORDER BY tournament_id", player_id)
-        out = []
-        for r in rows:
-            entries, tables = _decode(r["entries"]), _decode(r["seating"])
-            entry = next((e for e, v in entries.items() if player_id in v["players"] and not v["withdrawn"]), None)
-            at = tables.get(entry) if entry else None
-            out.append({"tournament_id": r["tournament_id"], "name": r["name"], "game": r["game"],
-                        "status": r["status"], "entry_id": entry, "round": r["round"],
-                        "table": at and at["table"], "match_id": at and at["match_id"]})
-        return {"tournaments": out}
 
 
 DISPUTE_PREFIX = "dispute-"

@@ -30,7 +30,8 @@ from litestar.response import Stream
 from prometheus_client import Gauge
 
 from infra.fanout import Dropped
-from infra.projections.account_producers import DisputeNotices, MatchNotices, TournamentNotices
+from infra.projections.account_producers import DisputeNotices, MatchNotices
+from infra.projections.tournament_notices import TournamentNotices
 from services.account import AccountSession, Expired
 from services.api.account_messages import CHANNELS
 from services.api.live import (KEEPALIVE, NDJSON, SSE, WS_RESYNC, WS_UNAUTHORIZED, Refusal, _bearer, _error,

@@ -21,7 +21,8 @@ from domain.cards import Seat
 from domain.playout import concrete
 from infra.projections import ProjectionRunner, rebuild
 from infra.projections.account_events import AccountEvents, head, since
-from infra.projections.account_producers import DisputeNotices, MatchNotices, TournamentNotices
+from infra.projections.account_producers import DisputeNotices, MatchNotices
+from infra.projections.tournament_notices import TournamentNotices
 from infra.store import PostgresEventStore, connect, create_pool, migrate
 from infra.vault import Vault
 from services.matches import MatchService
