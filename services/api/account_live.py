@@ -17,8 +17,6 @@ client's session; the fan-out and token checks are the match streams' (`live_dep
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 from litestar import Request, WebSocket, get, websocket
@@ -29,13 +27,13 @@ from litestar.params import FromQuery
 from litestar.response import Stream
 from prometheus_client import Gauge
 
-from infra.fanout import Dropped
 from infra.projections.account_producers import DisputeNotices, MatchNotices
 from infra.projections.tournament_notices import TournamentNotices
 from services.account import AccountSession, Expired
 from services.api.account_messages import CHANNELS
-from services.api.live import (KEEPALIVE, NDJSON, SSE, WS_RESYNC, WS_UNAUTHORIZED, Refusal, _bearer, _error,
-                               _frame_ndjson, _frame_sse, _refusal, _ws_token, refusal)
+from services.api.live import (UNAVAILABLE, WS_RESYNC, WS_UNAUTHORIZED, Refusal, _bearer, _error, _refusal, _ws_token,
+                               refusal)
+from services.api.live_http import NDJSON, SSE, frame_ndjson, frame_sse, streamed, transport_of
 from services.api.errors import ApiError
 from services.api.live_deps import Unauthorized, live_deps
 from services.api.live_socket import handshake, pump
@@ -138,41 +136,22 @@ async def account_stream(request: Request, after: AfterOrNone = None) -> Stream:
         principal = await deps.principal(token)
     except Unauthorized as exc:
         raise HTTPException(status_code=401, detail=str(exc), headers={"WWW-Authenticate": "Bearer"}) from None
-    sse = SSE in request.headers.get("accept", "")
-    last_id = request.headers.get("last-event-id", "").strip()
-    if after is None and sse and last_id.isdigit():
-        after = int(last_id)
+    sse, after = transport_of(request, after)
     session = _session(request.app, deps, principal.player_id, after)
-    frame = _frame_sse if sse else _frame_ndjson
     try:
         await session.open()
     except Expired:
         code, message, details = _expired(after)
-        return Stream(iter([frame(_error(code, message, details))]), media_type=SSE if sse else NDJSON,
-                      headers={"Cache-Control": "no-cache"})
-    except (Dropped, ConnectionError, OSError, asyncio.TimeoutError) as error:
+        return Stream(iter([(frame_sse if sse else frame_ndjson)(_error(code, message, details))]),
+                      media_type=SSE if sse else NDJSON, headers={"Cache-Control": "no-cache"})
+    except UNAVAILABLE as error:
         raise ApiError(503, "unavailable", f"live updates are unavailable: {error}",
                        headers={"Retry-After": "1"}) from None
-    transport = "sse" if sse else "ndjson"
-    assert session.client is not None and token is not None
-    session.client.on_drop = lambda _: deps.dropped(transport)
-
-    async def body() -> AsyncIterator[bytes]:
-        ACCOUNT_STREAMS.labels(transport).inc()
-        followed = _follow(deps, session, token, principal)
-        try:
-            async for message in session.messages(KEEPALIVE if sse else None):
-                yield frame(message)
-        except Dropped as exc:
-            yield frame(_last_words(session, str(exc) or "resync")[1])
-        finally:
-            if followed is not None:
-                deps.guard.forget(followed)
-            ACCOUNT_STREAMS.labels(transport).dec()
-            await session.close()
-
-    return Stream(body(), media_type=SSE if sse else NDJSON,
-                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    assert token is not None
+    return streamed(session, sse, last_words=lambda reason: _last_words(session, reason)[1],
+                    counted=lambda transport, n: ACCOUNT_STREAMS.labels(transport).inc(n), dropped=deps.dropped,
+                    follow=lambda: _follow(deps, session, token, principal),
+                    forget=lambda followed: deps.guard.forget(followed))
 
 
 FEATURE = Feature("account stream", routes=(account_stream, account_ws), channels=CHANNELS,

@@ -12,7 +12,6 @@ message this reader may not read. The stream does not end with the match (the ch
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
@@ -23,15 +22,12 @@ from litestar.openapi.spec import Example
 from litestar.params import FromPath, FromQuery
 from litestar.response import Stream
 
-from infra.fanout import Dropped
 from services import chat as chats
 from services.api import asyncapi as A
 from services.api.asyncapi import Channel, Message
 from services.api.errors import ApiError
 from services.api.live import (
-    KEEPALIVE,
-    NDJSON,
-    SSE,
+    UNAVAILABLE,
     WS_FORBIDDEN,
     WS_NOT_FOUND,
     WS_RESYNC,
@@ -39,13 +35,12 @@ from services.api.live import (
     _bearer,
     _ending,
     _follow_caller,
-    _frame_ndjson,
-    _frame_sse,
     _refusal,
     _ws_token,
     refusal,
 )
 from services.api.live_deps import Unauthorized, live_deps
+from services.api.live_http import NDJSON, streamed, transport_of
 from services.api.live_socket import handshake, pump
 from services.api.schemas import BEARER, AfterOrNone, PathStr, live_params
 from services.chat_session import ChatSession
@@ -194,36 +189,16 @@ async def chat_stream(request: Request, match_id: PathStr, after: AfterOrNone = 
         principal = await deps.principal(token)
     except Unauthorized as exc:
         raise HTTPException(status_code=401, detail=str(exc), headers={"WWW-Authenticate": "Bearer"}) from None
-    sse = SSE in request.headers.get("accept", "")
-    last_id = request.headers.get("last-event-id", "").strip()
-    if after is None and sse and last_id.isdigit():
-        after = int(last_id)
+    sse, after = transport_of(request, after)
     try:
         session = await _session(request.app, deps, match_id, principal, after, "chat_stream")
-    except (TimeoutError, Dropped, ConnectionError, OSError) as error:
+    except UNAVAILABLE as error:
         raise ApiError(503, "unavailable", f"live updates are unavailable: {error}",
                        headers={"Retry-After": "1"}) from None
-    frame = _frame_sse if sse else _frame_ndjson
-    transport = "sse" if sse else "ndjson"
-    assert session.client is not None
-    session.client.on_drop = lambda _: deps.dropped(transport)
-
-    async def body() -> AsyncIterator[bytes]:
-        deps.opened(transport, 1)
-        followed = _follow_caller(deps, session, match_id, token, principal)
-        try:
-            async for message in session.messages(KEEPALIVE if sse else None):
-                yield frame(message)
-        except Dropped as exc:
-            yield frame(_ending(session, str(exc) or "resync")[1])  # type: ignore[arg-type]
-        finally:
-            if followed is not None:
-                deps.guard.forget(followed)
-            deps.opened(transport, -1)
-            await session.close()
-
-    return Stream(body(), media_type=SSE if sse else NDJSON,
-                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return streamed(session, sse, last_words=lambda reason: _ending(session, reason)[1],  # type: ignore[arg-type]
+                    counted=deps.opened, dropped=deps.dropped,
+                    follow=lambda: _follow_caller(deps, session, match_id, token, principal),
+                    forget=lambda followed: deps.guard.forget(followed))
 
 
 ROUTES = [chat_ws, chat_stream]

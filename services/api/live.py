@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
@@ -29,7 +28,7 @@ from litestar.openapi.spec import Example
 from litestar.response import Stream
 from litestar.params import FromPath, FromQuery
 
-from infra.fanout import Dropped, envelope
+from infra.fanout import Dropped
 from services.api import asyncapi as A
 from services.api.asyncapi import Channel
 from infra.live_session import Gone, LiveSession
@@ -37,6 +36,7 @@ from services import visibility
 from services.api.bodies import loads
 from services.api.errors import ApiError
 from services.api.schemas import BEARER, AfterOrNone, ErrorOut, PathStr, live_params
+from services.api.live_http import streamed, transport_of
 from services.api.live_socket import handshake, pump
 from services.api.live_deps import (  # noqa: F401  (drain: used by serve)
     Unauthorized,
@@ -50,8 +50,6 @@ from services.features import Feature
 log = logging.getLogger(__name__)
 
 AUTH_TIMEOUT = 10.0      # seconds a WebSocket may take to send its auth message
-KEEPALIVE = 15.0         # seconds between SSE comments on a quiet stream
-SSE, NDJSON = "text/event-stream", "application/x-ndjson"
 WS_INVALID, WS_UNAUTHORIZED, WS_FORBIDDEN, WS_NOT_FOUND, WS_RESYNC, WS_TRY_LATER = 4400, 4401, 4403, 4404, 4008, 1013
 STREAM_EXAMPLE = ('{"type":"snapshot","version":9,"view":{"seat":"N","table":{"hand":["7S","JH"],"legal":[]}}}\n'
                   '{"type":"event","version":10,"event":{"type":"card_played","seat":"E","card":"AS"}}\n'
@@ -192,17 +190,6 @@ async def match_ws(socket: WebSocket, match_id: FromPath[str], after: FromQuery[
 
 # --- HTTP stream: SSE or NDJSON -------------------------------------------------------------------
 
-def _frame_sse(message: bytes | None) -> bytes:
-    if message is None:
-        return b": keep-alive\n\n"
-    version = envelope(message).version
-    return (b"data: %s\n\n" % message) if version is None else (b"id: %d\ndata: %s\n\n" % (version, message))
-
-
-def _frame_ndjson(message: bytes | None) -> bytes:
-    return b"" if message is None else message + b"\n"
-
-
 def _refusal(description: str, *refusals: tuple[str, str]) -> ResponseSpec:
     return ResponseSpec(data_container=ErrorOut, description=description, generate_examples=False,
                         examples=[Example(summary=code, value={"code": code, "message": message, "details": {}})
@@ -240,10 +227,7 @@ async def match_stream(request: Request, match_id: PathStr, after: AfterOrNone =
         exc = HTTPException(status_code=403, detail=refused.message, extra={"match_id": match_id})
         exc.code = refused.code  # type: ignore[attr-defined]
         raise exc
-    sse = SSE in request.headers.get("accept", "")
-    last_id = request.headers.get("last-event-id", "").strip()
-    if after is None and sse and last_id.isdigit():
-        after = int(last_id)
+    sse, after = transport_of(request, after)
     session = deps.session(match_id, player_id, after)
     try:
         await session.open()
@@ -251,33 +235,14 @@ async def match_stream(request: Request, match_id: PathStr, after: AfterOrNone =
         exc = HTTPException(status_code=404, detail=f"no match {match_id!r}", extra={"match_id": match_id})
         exc.code = "unknown_match"  # type: ignore[attr-defined]
         raise exc from None
-    except (Dropped, ConnectionError, OSError, asyncio.TimeoutError) as error:  # Redis unreachable
+    except UNAVAILABLE as error:  # Redis unreachable
         exc = HTTPException(status_code=503, detail=f"live updates are unavailable: {error}",
                             headers={"Retry-After": "1"})
         exc.code = "unavailable"  # type: ignore[attr-defined]
         raise exc from None
-    frame = _frame_sse if sse else _frame_ndjson
-
-    transport = "sse" if sse else "ndjson"
-    assert session.client is not None
-    session.client.on_drop = lambda _: deps.dropped(transport)
-
-    async def body() -> AsyncIterator[bytes]:
-        deps.opened(transport, 1)
-        followed = _follow_caller(deps, session, match_id, token, principal)
-        try:
-            async for message in session.messages(KEEPALIVE if sse else None):
-                yield frame(message)
-        except Dropped as exc:
-            yield frame(_ending(session, str(exc) or "resync")[1])
-        finally:
-            if followed is not None:
-                deps.guard.forget(followed)
-            deps.opened(transport, -1)
-            await session.close()
-
-    return Stream(body(), media_type=SSE if sse else NDJSON,
-                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return streamed(session, sse, last_words=lambda reason: _ending(session, reason)[1], counted=deps.opened,
+                    dropped=deps.dropped, follow=lambda: _follow_caller(deps, session, match_id, token, principal),
+                    forget=lambda followed: deps.guard.forget(followed))
 
 
 ROUTES = [match_ws, match_stream]
