@@ -22,17 +22,16 @@ import asyncpg
 from domain import fair
 from domain import match as match_rules
 from domain import tournaments as rules
-from domain.cards import Seat
 from domain.game import RuleViolation
 from domain.tournaments import events as ev
 from domain.tournaments import forfeits, individual
 from infra.serialization import EventRegistry
-from infra.store import CommandConflictError, ConcurrencyError, PostgresEventStore
+from infra.store import ConcurrencyError, PostgresEventStore
 from infra import streams
 from services import tournament_no_shows as no_shows
 from services.matches import MatchService, UnknownMatch
-from services import tournament_boards
-from services.tournament_boards import board_deals, board_scores
+from services import tournament_boards, tournament_tables
+from services.tournament_boards import board_scores
 
 REGISTRY = EventRegistry()
 REGISTRY.register_all(rules.EVENTS)
@@ -205,54 +204,11 @@ class TournamentService:
             raise
 
     async def _open(self, state: rules.State, rnd: rules.aggregate.Round, table: ev.Table) -> bool:
-        tid = state.tournament_id
-        create_id = table_command(tid, rnd.number, table.table, "create")
-        match_id = str(uuid.uuid5(create_id, "match"))
-        await self.pool.execute("INSERT INTO tournament_matches (match_id, tournament_id, round, table_no)"
-                                " VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", match_id, tid, rnd.number,
-                                table.table)
-        level = state.bots.get("level", "basic")
-        people: dict[str, str] = {}
-        specs: dict[str, str] = {}
-        sitting = [(e, s) for s, e in table.seats.items()] or [(table.home, "NS"), (table.away, "EW")]
-        for entry, seats in sitting:                   # an individual table: one seat an entry
-            players = state.entries[entry]
-            for i, seat in enumerate(seats):
-                player = players[i] if i < len(players) else f"bot:{level}"
-                if player.startswith("bot:"):
-                    specs[seat] = player
-                else:
-                    specs[seat], people[seat] = "open", player
-        predefined = None
-        if rnd.boards and state.imported_boards:
-            predefined = await tournament_boards.imported(self.pool, tid, rnd.boards)
-        elif rnd.boards:
-            predefined = board_deals(state.game, tid, await self._secret(tid), state.board_count, rnd.boards)
-        # Rated where the organiser left it on, every seat is a person's, and the boards are the
-        # tournament's own shuffles (imported boards are known cards).
-        rated = state.rated and not state.imported_boards and not any(s.startswith("bot") for s in specs.values())
-        await self.matches.create_match(state.game, state.options, specs, predefined=predefined,
-                                        sealed=predefined is not None, rated=rated, command_id=create_id)
-        for seat, player in people.items():
-            await self._seat(match_id, Seat(seat), player, table_command(tid, rnd.number, table.table, seat))
-        match = await self.matches.load(match_id)
-        if match.status == "open":
-            try:
-                await self.matches.start(match_id, command_id=table_command(tid, rnd.number, table.table, "start"))
-            except (ConcurrencyError, RuleViolation, CommandConflictError):
-                pass                                   # another worker started it
-        return await self._try(tid, ev.OpenTable(round=rnd.number, table=table.table, match_id=match_id,
-                                                 opened_at=self.clock().isoformat()))
-
-    async def _seat(self, match_id: str, seat: Seat, player: str, command_id: uuid.UUID) -> None:
-        state = await self.matches.load(match_id)
-        holder = state.seats.get(str(seat))
-        if holder is not None and holder.player_id == player:
-            return
-        try:
-            await self.matches.take_seat(match_id, seat, player_id=player, command_id=command_id)
-        except (ConcurrencyError, RuleViolation, CommandConflictError):
-            pass                                       # a racing worker seated them
+        match_id = await tournament_tables.open_match(
+            self.matches, self.pool, state, rnd, table, lambda: self._secret(state.tournament_id),
+            lambda what: table_command(state.tournament_id, rnd.number, table.table, what))
+        return await self._try(state.tournament_id, ev.OpenTable(round=rnd.number, table=table.table, match_id=match_id,
+                                                                 opened_at=self.clock().isoformat()))
 
     async def _record(self, state: rules.State, rnd: rules.aggregate.Round, table: int) -> bool:
         match_id = rnd.matches[table]
