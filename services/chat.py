@@ -106,7 +106,7 @@ class ChatService:
             refused = await self.runtime.visibility.check(principal, state, "view")
             if refused is not None:
                 if refused.code == PRIVILEGED_WHILE_PLAYING:
-                    from services.disputes import append_audit
+                    from services.audit import append_audit
 
                     await append_audit(self.store, principal, "refused", match_id=match_id,
                                        detail={"code": refused.code, "read": "chat", "route": route})

@@ -1,4 +1,5 @@
-"""The disputes service: file, review and rule on disputes; the admin's evidence; the audit.
+"""The disputes service: file, review and rule on disputes; the admin's evidence, its reads
+written to the audit (`services.audit`).
 
 Why the writes are split this way: a dispute and its status live in `dispute-<id>`; a
 ruling's effect on the score goes to the match stream as rule events (`domain.match.Rule`),
@@ -18,7 +19,7 @@ import asyncio
 import hashlib
 import uuid
 from collections.abc import Callable
-from datetime import date, datetime, timedelta, timezone
+from datetime import date
 from typing import Any
 
 import msgspec
@@ -32,22 +33,10 @@ from infra.projections.chat_publisher import chat_event
 from infra.serialization import EventRegistry
 from infra.store import CommandConflictError, ConcurrencyError, PostgresEventStore
 from infra import streams
+from services import audit
 from services.matches import MatchService, registry_for, stream_of
 from services.visibility import Visibility, may_review
 from services.visibility import _seated
-
-
-class AuditEntry(msgspec.Struct, frozen=True, tag="audit_entry"):
-    """Who saw or changed what: `action` is replay (hidden cards seen), review, or ruling."""
-
-    actor: str
-    role: str
-    action: str
-    match_id: str | None = None
-    deal: int | None = None
-    seat: str | None = None
-    dispute_id: str | None = None
-    detail: dict[str, Any] = {}
 
 
 class UnknownDispute(LookupError):
@@ -57,15 +46,11 @@ class UnknownDispute(LookupError):
 
 
 REGISTRY = EventRegistry()
-REGISTRY.register_all((*cases.DISPUTE_EVENTS, AuditEntry))
-DISPUTE_PREFIX, AUDIT_PREFIX = streams.DISPUTE, streams.AUDIT
+REGISTRY.register_all(cases.DISPUTE_EVENTS)
+DISPUTE_PREFIX = streams.DISPUTE
 
 def dispute_stream(dispute_id: str) -> str:
     return f"{DISPUTE_PREFIX}{dispute_id}"
-
-
-def audit_stream(day: date) -> str:
-    return f"{AUDIT_PREFIX}{day.isoformat()}"
 
 
 def _fingerprint(*parts: Any) -> bytes:
@@ -241,34 +226,11 @@ class DisputeService:
     # --- audit ----------------------------------------------------------------------------
 
     async def audit(self, principal: Principal, action: str, **what: Any) -> None:
-        await append_audit(self.store, principal, action, **what)
+        await audit.append_audit(self.store, principal, action, **what)
 
     async def audit_log(self, since: date, until: date, match_id: str | None = None,
                         actor: str | None = None) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        day = since
-        while day <= until:
-            for recorded in await self.store.read_stream(audit_stream(day)):
-                entry = msgspec.to_builtins(REGISTRY.decode_recorded(recorded))
-                if (match_id is None or entry.get("match_id") == match_id) and (actor is None or entry["actor"] == actor):
-                    out.append({"at": recorded.recorded_at.isoformat(), **entry})
-            day += timedelta(days=1)
-        return out
-
-
-async def append_audit(store: PostgresEventStore, principal: Principal, action: str, **what: Any) -> None:
-    """Append to today's audit stream, retrying on a concurrent append (many admins, one day).
-    `action`: replay (hidden cards seen), review, ruling, or refused (a privileged read
-    refused to a role that plays: `detail.code`, `detail.read`)."""
-    stream = audit_stream(datetime.now(timezone.utc).date())
-    entry = REGISTRY.encode(AuditEntry(actor=principal.player_id, role=principal.role, action=action, **what))
-    for attempt in range(20):
-        try:
-            await store.append(stream, await store.stream_version(stream), [entry], command_id=uuid.uuid4())
-            return
-        except ConcurrencyError:
-            await asyncio.sleep(0.002 * (attempt + 1))
-    raise ConcurrencyError(stream, -1, -1)
+        return await audit.read(self.store, since, until, match_id, actor)
 
 
 def match_record(state: rules.MatchState, events: list[tuple[int, Any, Any]], deal: int | None = None) -> dict[str, Any]:

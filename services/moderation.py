@@ -2,7 +2,7 @@
 
 Reports go to `report-<id>`; a player's mutes and bans to `moderation-<player id>` (the rules:
 `domain.moderation`). Every admin action is an event of those streams and an entry of the
-day's audit (`services.disputes.append_audit`), written before the answer leaves. A mute
+day's audit (`services.audit.append_audit`), written before the answer leaves. A mute
 stops the player's chat (403 `chat_muted`, with `until`); a ban stops his chat, his reports
 and his joining tables — creating a match, taking a seat, a rematch — (403 `player_banned`,
 with the reason); what he is already playing goes on (his seat's clock and the bots cover it).
@@ -176,7 +176,7 @@ class ModerationService:
         raise ConcurrencyError(stream, -1, -1)
 
     async def _audit(self, admin: Principal, action: str, detail: dict[str, Any]) -> None:
-        from services.disputes import append_audit
+        from services.audit import append_audit
 
         await append_audit(self.store, admin, action, detail=detail)
 

@@ -97,7 +97,7 @@ class LiveDeps:
         state = await self.states.load(match_id)
         if state is None:
             return None                       # the session answers unknown_match
-        from services.disputes import append_audit
+        from services.audit import append_audit
 
         refused = await self.visibility.check(principal, state, "view")
         if refused is not None and refused.code == PRIVILEGED_WHILE_PLAYING and self.store is not None:

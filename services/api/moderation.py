@@ -38,7 +38,7 @@ from services.api.schemas import (
     responses,
 )
 from services.chat import ChatService
-from services.disputes import append_audit
+from services.audit import append_audit
 from services.moderation import ModerationService, sanctions_out
 from services.tables import Refused
 from services.visibility import PLAYING, seat_of

@@ -30,7 +30,7 @@ from services.api.metrics import observe_action
 from services.api.ratelimit import rate_limited
 from services.api.schemas import (ACTION_BODY, BEARER, COMMAND_EXAMPLE, EVENTS_EXAMPLE, After, Caller, CommandOut,
                                   Envelope, EventsOut, PathStr, Runtime, ex, responses)
-from services.disputes import append_audit
+from services.audit import append_audit
 from services.matches import UnknownMatch
 from services.visibility import PRIVILEGED_WHILE_PLAYING, Read
 
