@@ -52,7 +52,7 @@ import redis.asyncio as aioredis
 
 from infra.observability import track_pool
 from infra.players import PlayerStore
-from infra.projections import Projection, ProjectionRunner, WakePublisher, run_projector
+from infra.projections import Projection, ProjectionRunner, WakePublisher, close_projections, run_projector
 from infra.settings import Settings, load_settings
 from infra.store import AppendResult, PostgresEventStore, create_pool, migrate
 from infra.vault import Vault
@@ -231,14 +231,16 @@ async def _run_projector(settings: Settings, features: Sequence[Feature], stop: 
     try:
         runner = ProjectionRunner(PostgresEventStore(pool))
         while not stop.is_set():
+            built = projections(settings, features)      # new ones each run: what a failure left is let go
             try:
-                await run_projector(runner, projections(settings, features), redis_url=settings.redis_url,
-                                    redis_prefix=settings.redis_prefix, batch_delay=settings.projector_delay,
-                                    stop=stop)
+                await run_projector(runner, built, redis_url=settings.redis_url, redis_prefix=settings.redis_prefix,
+                                    batch_delay=settings.projector_delay, stop=stop)
             except Exception:
                 log.exception("projector failed; restarting in 2s")
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(stop.wait(), timeout=2.0)
+            finally:
+                await close_projections(built)
     finally:
         await pool.close()
 

@@ -8,7 +8,7 @@ from infra.projections.base import Change, Projection, RowProjection
 from infra.projections.hand_records import HandRecords
 from infra.projections.lobby import Lobby
 from infra.projections.match_summaries import MATCH_EVENTS, MatchSummaries
-from infra.projections.projector import run_projector
+from infra.projections.projector import close_projections, run_projector
 from infra.projections.rebuild import RebuildBusy, RebuildReport, rebuild
 from infra.projections.runner import ProjectionRunner
 from infra.projections.wake import WakeListener, WakePublisher, events_channel
@@ -31,6 +31,7 @@ __all__ = [
     "RowProjection",
     "WakeListener",
     "WakePublisher",
+    "close_projections",
     "default_projections",
     "events_channel",
     "rebuild",

@@ -61,6 +61,10 @@ class Projection:
         """Apply a batch of changes, in log order, to the tables `names`."""
         raise NotImplementedError
 
+    async def close(self) -> None:
+        """Let go of what the projection opened (a Redis client, a thread): called once by
+        whoever built it, when its projector stops or before it is built again."""
+
 
 class RowProjection(Projection):
     """One row per key, folded from the events that concern it.

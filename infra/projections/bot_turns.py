@@ -102,12 +102,18 @@ class BotTurns(Projection):
     tables = ("bot_turns",)
 
     def __init__(self, schedule: Schedule | None = None, *, cache_size: int = 4096, max_age: float = 600.0,
-                 grace: float = 60.0) -> None:
+                 grace: float = 60.0, closing: Callable[[], Awaitable[None]] | None = None) -> None:
         self.schedule = schedule
+        self._closing = closing       # what the scheduler opened: its claims' client, its sends' thread
         self.grace = grace
         self.event_types = all_event_types() | {CLOCK_SET} | PRESENCE_EVENTS
         self._states = MatchStates(fold, STREAM_PREFIX, cache_size)
         self.max_age = dt.timedelta(seconds=max_age)
+
+    async def close(self) -> None:
+        closing, self._closing = self._closing, None
+        if closing is not None:
+            await closing()
 
     def create(self, names: Mapping[str, str]) -> list[str]:
         table = names["bot_turns"]

@@ -28,6 +28,16 @@ class LostLock(RuntimeError):
     """The connection holding the projector lock is gone; another projector may run now."""
 
 
+async def close_projections(projections: Sequence[Projection]) -> None:
+    """Close every projection a projector was built with (`Projection.close`), one failing
+    close never keeping the others open."""
+    for projection in projections:
+        try:
+            await projection.close()
+        except Exception:
+            log.exception("could not close the %s projection", projection.name)
+
+
 async def run_projector(
     runner: ProjectionRunner,
     projections: Sequence[Projection],

@@ -11,7 +11,7 @@ import sys
 
 import msgspec
 
-from infra.projections import ProjectionRunner, run_projector
+from infra.projections import ProjectionRunner, close_projections, run_projector
 from infra.settings import Settings, SettingsError, load_settings
 from infra.store import PostgresEventStore, create_pool
 from infra.store.connection import database_url_for_cli
@@ -41,11 +41,13 @@ async def _run(settings: Settings, args: argparse.Namespace) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     assert settings.database_url is not None
-    projections = all_projections(settings)
+    built = all_projections(settings)
+    projections = built
     if args.only:
         wanted = set(args.only.split(","))
         unknown = wanted - {p.name for p in projections}
         if unknown:
+            await close_projections(built)
             raise SystemExit(f"atout projector: unknown projection(s) {', '.join(sorted(unknown))}")
         projections = [p for p in projections if p.name in wanted]
     pool = await create_pool(settings.database_url, max_size=4)
@@ -56,6 +58,7 @@ async def _run(settings: Settings, args: argparse.Namespace) -> None:
             poll_interval=args.poll_interval, batch_delay=settings.projector_delay, stop=stop,
         )
     finally:
+        await close_projections(built)
         await pool.close()
 
 

@@ -81,6 +81,10 @@ class TurnClaims:
     def close(self) -> None:
         self._client.close()
 
+    async def aclose(self) -> None:
+        """The asyncio client's close (`connect_async`)."""
+        await self._client.aclose()
+
 
 def _unclaimed(error: RedisError, turns: Sequence[tuple[str, int, str]]) -> list[bool]:
     log.warning("turn claims unavailable (%s): scheduling without them", type(error).__name__)

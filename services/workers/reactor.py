@@ -7,6 +7,7 @@ own process or the one beside the embedded API — runs it.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -169,9 +170,17 @@ async def start_full(pool: Any, matches: Any, after: float, limit: int = 1000) -
 def projection(settings: Settings) -> BotTurns:
     """The `bot_turns` projection, scheduling on the settings' broker (none: it keeps the
     table and schedules nothing) from a thread of its own (`services.workers.sends`): the
-    projector's event loop, and its transaction, never wait on the broker."""
+    projector's event loop, and its transaction, never wait on the broker. Closing it lets
+    the thread, the broker's connections and the claims' client go."""
     if not settings.redis_url:
         return BotTurns(None, grace=settings.disconnect_grace)
-    claims = TurnClaims.connect_async(settings.redis_url, settings.redis_prefix)
-    schedule = scheduler_off_loop(make_app(settings), claims, Sends("bot_turns"))
-    return BotTurns(schedule, grace=settings.disconnect_grace)
+    claims, app, sends = TurnClaims.connect_async(settings.redis_url, settings.redis_prefix), make_app(settings), \
+        Sends("bot_turns")
+
+    async def closing() -> None:
+        await asyncio.to_thread(sends.close)       # the sends made leave first, for a moment at most
+        app.pool.force_close_all()                 # the broker's connections (app.close only forgets them)
+        app.close()
+        await claims.aclose()
+
+    return BotTurns(scheduler_off_loop(app, claims, sends), grace=settings.disconnect_grace, closing=closing)

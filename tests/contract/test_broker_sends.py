@@ -105,3 +105,39 @@ def test_on_a_real_broker_every_send_arrives_in_order(redis_url: str, redis_pref
             client.unlink(key)
         app.close()
         client.close()
+
+
+@pytest.mark.redis
+async def test_the_bot_turns_projection_closed_lets_its_thread_and_connections_go(redis_url: str,
+                                                                                  redis_prefix: str) -> None:
+    """A projector that stops, or the embedded one built again after a failure, closes its
+    projections: the scheduler's sends thread ends and its Redis connections (the claims'
+    client, the broker's) close, rather than one more of each staying behind per restart."""
+    from infra.projections import close_projections
+    from services.workers import reactor
+
+    prefix = f"{redis_prefix}closing"
+    client = redis.Redis.from_url(redis_url)
+    connections = lambda: {c["id"] for c in client.client_list()}     # noqa: E731
+    queue = f"{prefix}:{queues(prefix)['bots']}"
+    before = connections()
+    projection = reactor.projection(Settings(redis_url=redis_url, redis_prefix=prefix))
+    try:
+        await projection.schedule([Turn("m1", 1, ("N",))])             # a claim, then a send from the thread
+        deadline = time.monotonic() + 5
+        while not client.llen(queue) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert client.llen(queue) == 1
+        threads = [t for t in threading.enumerate() if t.name == "broker-sends-bot_turns" and t.is_alive()]
+        opened = connections() - before                                 # the claims' and the broker's
+        assert threads and len(opened) >= 2, opened
+        await close_projections([projection])
+        deadline = time.monotonic() + 5
+        while connections() & opened and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert not connections() & opened and not any(t.is_alive() for t in threads)
+        await close_projections([projection])                          # a second close is harmless
+    finally:
+        for key in client.scan_iter(match=f"{prefix}:*"):
+            client.unlink(key)
+        client.close()
