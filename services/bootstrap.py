@@ -231,8 +231,9 @@ async def _run_projector(settings: Settings, features: Sequence[Feature], stop: 
     try:
         runner = ProjectionRunner(PostgresEventStore(pool))
         while not stop.is_set():
-            built = projections(settings, features)      # new ones each run: what a failure left is let go
+            built: list[Projection] = []               # new ones each run: what a failure left is let go
             try:
+                built = projections(settings, features)
                 await run_projector(runner, built, redis_url=settings.redis_url, redis_prefix=settings.redis_prefix,
                                     batch_delay=settings.projector_delay, stop=stop)
             except Exception:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from test_web_games import arranged_deck, click_action
+from test_web_games import arranged_deck, click_action, create_with_record
 from test_web_phone import DESKTOP, context_page, sign_in
 from web_support import browser, web_pool, web_svc  # noqa: F401
 
@@ -23,20 +23,13 @@ TEN_NO_TRUMPS = {"action": "bid", "tricks": 10, "suit": "NT"}
 MY_TURN = "document.body.dataset.myTurn === 'true'"
 
 
-async def test_a_joker_lead_names_a_suit_and_the_offer_outlasts_a_redraw(web_system, web_svc, browser):
+async def test_a_joker_lead_names_a_suit_and_the_offer_outlasts_a_redraw(web_system, browser):
     errors: list[str] = []
     page = await context_page(browser, errors, "en-GB", DESKTOP)
     me = await sign_in(page, web_system.base, "Jo")
     deck = arranged_deck("five_hundred", {"deals": 1}, "E", {"S": HAND}, seed=5)
-    async with httpx.AsyncClient(base_url=web_system.base, headers={"Authorization": f"Bearer {me['token']}"}) as http:
-        created = await http.post("/v1/matches", json={
-            "game": "five_hundred", "options": {"deals": 1},
-            "seats": {"N": "bot:basic", "E": "bot:basic", "S": "me", "W": "bot:basic"},
-            "record": {"game": "five_hundred", "deals": [{"dealer": "E", "deck": deck}]}})
-        assert created.status_code == 201, created.text
-    match_id = created.json()["match_id"]
-    await page.evaluate(f"location.hash = '#/match/{match_id}'")
-    await page.wait_for_selector("body[data-seat=S]")
+    match_id = await create_with_record(page, web_system.base, "five_hundred", {"deals": 1},
+                                        [{"dealer": "E", "deck": deck}])
 
     await page.wait_for_function(MY_TURN, timeout=30_000)             # S speaks first
     await click_action(page, TEN_NO_TRUMPS)
