@@ -37,6 +37,7 @@ from services.api import tournament_examples as X
 from services.api.asyncapi import Channel
 from services.api.auth import authenticated, bearer_token, principal_from_token
 from services.api.live_deps import until_disconnect
+from services.api.live_http import KEEPALIVE, NDJSON, SSE, transport_of
 from services.api.ratelimit import rate_limited
 from services.api.bodies import loads
 from services.api.errors import ApiError
@@ -46,8 +47,6 @@ from services.runtime import Runtime as OpenRuntime
 from services.tournaments import REGISTRY, TournamentService, UnknownTournament, stream_of
 
 POLL = 1.0               # seconds between reads while nothing happens: ATOUT_TOURNAMENT_LIVE_POLL's default
-KEEPALIVE = 15.0
-SSE, NDJSON = "text/event-stream", "application/x-ndjson"
 AUTH_TIMEOUT = 10.0
 _encode = msgspec.json.Encoder().encode
 
@@ -119,10 +118,7 @@ def _messages(runtime: OpenRuntime, tournament_id: str, principal: Any,
                          429, media_type="application/x-ndjson"))
 async def live(request: Request, tournament_id: PathStr, principal: Caller, runtime: Runtime,
                after: AfterOrNone = None) -> Stream:
-    sse = SSE in request.headers.get("accept", "")
-    last_id = request.headers.get("last-event-id", "").strip()
-    if after is None and sse and last_id.isdigit():
-        after = int(last_id)
+    sse, after = transport_of(request, after)
     stream = _messages(runtime, tournament_id, principal, after)
     poll = runtime.settings.tournament_live_poll
     first = await stream.__anext__()                   # UnknownTournament answers 404 here
