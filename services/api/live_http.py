@@ -15,6 +15,7 @@ from litestar import Request
 from litestar.response import Stream
 
 from infra.fanout import Dropped, envelope
+from services.api.query_once import version
 
 KEEPALIVE = 15.0         # seconds between SSE comments on a quiet stream
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
@@ -33,11 +34,11 @@ def frame_ndjson(message: bytes | None) -> bytes:
 
 def transport_of(request: Request, after: int | None) -> tuple[bool, int | None]:
     """Whether the reader asked for SSE, and where to resume (`after`, else an SSE reader's
-    `Last-Event-ID`)."""
+    `Last-Event-ID`, read by the rule of `after`: another value is a 400 naming the header)."""
     sse = SSE in request.headers.get("accept", "")
     last_id = request.headers.get("last-event-id", "").strip()
-    if after is None and sse and last_id.isdigit():
-        after = int(last_id)
+    if after is None and sse and last_id:
+        after = version(last_id, "Last-Event-ID", "header")
     return sse, after
 
 

@@ -19,6 +19,7 @@ from litestar.params import Body, FromQuery, PathParameter, QueryParameter
 
 from domain.envelope import ALIASES, ENVELOPE_FIELDS
 from infra.players import Principal
+from services.api.query_once import MAX_VERSION
 from services.runtime import Runtime as OpenRuntime
 
 MATCH_ID = "5b0c1f9e-3a0d-5d8a-9b1e-2f4c6a8e0d12"
@@ -43,8 +44,7 @@ MAX_ID = 128
 PathStr = Annotated[str, PathParameter(min_length=1, max_length=MAX_ID, pattern=ID_PATTERN)]
 Limit = Annotated[int, QueryParameter(ge=1, le=200)]
 # A version: one rule for `after` on every route that takes it (events, streams, WebSockets),
-# up to the largest integer every JSON client holds exactly.
-MAX_VERSION = 2**53
+# read by services.api.query_once.version before Litestar's own (laxer) integer parsing.
 After = Annotated[int, QueryParameter(ge=0, le=MAX_VERSION)]
 AfterOrNone = Annotated[int | None, QueryParameter(ge=0, le=MAX_VERSION)]
 __all__ = ["FromQuery", "Runtime", "Caller", "PathStr", "Limit", "After", "AfterOrNone", "live_params"]
@@ -56,18 +56,13 @@ def live_params(name: str, ident: str, after: str | None, query: bytes = b"") ->
     400, so the socket checks them itself): `after` as an int, or ApiError 400 naming the field
     (a parameter of the `query` string given twice included, as `services.api.query_once` says)."""
     from services.api.errors import malformed
-    from services.api.query_once import refusal, repeated
+    from services.api.query_once import refusal, repeated, version
 
     if (twice := repeated(query)) is not None:
         raise malformed(twice, refusal(twice)[1], source="query")
     if not (0 < len(ident) <= MAX_ID and _ID.match(ident)):
         raise malformed(name, f"{name}: expected printable ASCII but %, 1 to {MAX_ID} characters", source="path")
-    if after is None:
-        return None
-    if not (after.isascii() and after.isdigit() and int(after) <= MAX_VERSION):
-        raise malformed("after", f"after: expected an integer from 0 to {MAX_VERSION}, got {after[:40]!r}",
-                        source="query")
-    return int(after)
+    return None if after is None else version(after)
 
 
 # --- requests -------------------------------------------------------------------------------

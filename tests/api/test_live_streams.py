@@ -448,3 +448,31 @@ async def test_a_seat_connecting_and_going_away_is_recorded_outside_the_match_st
     recorded = await svc.store.read_stream(f"presence-{match_id}", 0)
     assert [(r.type, json.loads(r.data)["seat"]) for r in recorded] == [(SEAT_CONNECTED, "E"), (SEAT_DISCONNECTED, "E")]
     assert (await svc.load(match_id)).version == version       # the match's version never moves for it
+
+
+async def test_after_is_one_rule_on_every_route_and_socket(server, http) -> None:
+    """`after` is plain decimal digits up to 2**53 everywhere: HTTP refuses `1e1`, `1.0` and
+    a number past Python's int-string limit with 400 `invalid_field` naming it, as the sockets
+    refuse them (that error, then 4400) instead of failing with 4500."""
+    table = await Table.register(http)
+    match_id = await table.create("belote", {"deals": 1})
+    huge = "9" * 5000
+    bad = ["1e1", "1.0", "+1", " 1", "-1", "", "01", "\u0663", huge, str(2**53 + 1)]
+    routes = [f"/v1/matches/{match_id}/events", f"/v1/matches/{match_id}/stream",
+              f"/v1/matches/{match_id}/chat/stream", "/v1/stream/me"]
+    for route in routes:
+        for after in bad:
+            response = await http.get(route, params={"after": after}, headers=table.auth("N"))
+            assert response.status_code == 400, (route, after[:10], response.status_code, response.text[:200])
+            body = response.json()
+            assert body["code"] == "invalid_field" and body["details"]["field"] == "after", body
+    ok = await http.get(f"/v1/matches/{match_id}/events", params={"after": "7"}, headers=table.auth("N"))
+    assert ok.status_code == 200, ok.text
+    response = await http.get(f"/v1/matches/{match_id}/stream", headers={
+        **table.auth("N"), "Accept": "text/event-stream", "Last-Event-ID": huge})
+    assert response.status_code == 400 and response.json()["details"]["field"] == "Last-Event-ID", response.text[:200]
+    ws = server.replace("http", "ws", 1)
+    for path in (f"/v1/matches/{match_id}/ws", f"/v1/matches/{match_id}/chat/ws", "/v1/stream/me/ws"):
+        for after in ("1e3", "1.0", huge):
+            said, closed = await _refused(f"{ws}{path}?after={after}", table.auth("N"))
+            assert (said["code"], said["details"]["field"], closed) == ("invalid_field", "after", 4400), (path, said)
