@@ -24,6 +24,7 @@ from domain import ratings
 from domain.match_view import MatchView, redact, view  # noqa: F401  (re-exported: `rules.view`)
 from domain.match_events import (  # noqa: F401  (the match's vocabulary, re-exported: `rules.X`)
     SeatHolder,
+    TournamentRound,
     MatchCreated,
     SeatTaken,
     SeatLeft,
@@ -99,7 +100,7 @@ def initial() -> MatchState:
 def create(match_id: str, game_name: str, options: Mapping[str, Any], seats: Mapping[str, SeatHolder | None],
            commitment: str | None, chain_length: int, predefined_deals: int = 0,
            created_by: str | None = None, sealed: bool = False, rated: bool = False,
-           private: bool = False) -> list[Any]:
+           private: bool = False, tournament: TournamentRound | None = None) -> list[Any]:
     """The first event of a match; validates the game and its options (bad_option), and
     bounds `deals` and `target` (`check_bounds`). A private table is casual: ratings rest on
     matches anyone could have joined."""
@@ -118,7 +119,7 @@ def create(match_id: str, game_name: str, options: Mapping[str, Any], seats: Map
     return [MatchCreated(match_id=match_id, game=game_name, options=dict(options),
                          seats={s: seats[s] for s in ("N", "E", "S", "W")}, commitment=commitment,
                          chain_length=chain_length, predefined_deals=predefined_deals, created_by=created_by,
-                         sealed=sealed, rated=rated, private=private)]
+                         sealed=sealed, rated=rated, private=private, tournament=tournament)]
 
 
 def decide(state: MatchState, command: Any) -> list[Any]:

@@ -23,6 +23,14 @@ class SeatHolder(msgspec.Struct, frozen=True):
 
 # --- Events of the match layer (public to every seat) ----------------------------------
 
+class TournamentRound(msgspec.Struct, frozen=True):
+    """The tournament round a table belongs to: what is derived from the table (ratings,
+    stats) is held until that round closes at every table (docs/api.md, "Who may read what")."""
+
+    tournament_id: str
+    round: int
+
+
 class MatchCreated(msgspec.Struct, frozen=True, tag="match_created"):
     match_id: str
     game: str
@@ -36,6 +44,7 @@ class MatchCreated(msgspec.Struct, frozen=True, tag="match_created"):
                                    # the table until the round closes everywhere (the service says when)
     rated: bool = False            # ranked play: the result moves the players' ratings (docs/ratings.md)
     private: bool = False          # kept out of the lobby and every public list; seats by invitation or code
+    tournament: TournamentRound | None = None   # a tournament's table: its round
 
 
 class SeatTaken(msgspec.Struct, frozen=True, tag="seat_taken"):

@@ -110,6 +110,7 @@ class MatchService:
                            *, player_id: str | None = None, entropy: str | None = None,
                            predefined: list[dict[str, Any]] | None = None, sealed: bool = False,
                            rated: bool = False, private: bool = False,
+                           tournament: rules.TournamentRound | None = None,
                            command_id: uuid.UUID | None = None) -> Outcome:
         """seats: {"N": "open" | "me" | "bot:LEVEL"}. The secret behind the commitment is kept
         in the vault before the match exists, so no deal can ever lack one."""
@@ -130,10 +131,11 @@ class MatchService:
         commitment = fair.make_chain_tip(kept.secret, kept.chain_length).hex()
         events = rules.create(match_id, game, options, holders, commitment, kept.chain_length,
                               predefined_deals=len(predefined or ()), created_by=player_id, sealed=sealed, rated=rated,
-                              private=private)
+                              private=private, tournament=tournament)
         body = {"game": game, "options": dict(options), "seats": dict(seats), "player": player_id,
                 "predefined": predefined, "sealed": sealed, **({"rated": True} if rated else {}),
-                **({"private": True} if private else {})}
+                **({"private": True} if private else {}),
+                **({"tournament": msgspec.to_builtins(tournament)} if tournament else {})}
         outcome = await self._append(match_id, rules.initial(), 0, events, command_id,
                                      _fingerprint("create", body))
         if entropy is not None and not outcome.replayed:

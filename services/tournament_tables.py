@@ -18,6 +18,7 @@ from typing import Any
 from domain import tournaments as rules
 from domain.cards import Seat
 from domain.game import RuleViolation
+from domain.match import TournamentRound
 from domain.tournaments import events as ev
 from infra.store import CommandConflictError, ConcurrencyError
 from services import tournament_boards
@@ -57,7 +58,8 @@ async def open_match(matches: MatchService, pool: Any, state: rules.State, rnd: 
     # tournament's own shuffles (imported boards are known cards).
     rated = state.rated and not state.imported_boards and not any(s.startswith("bot") for s in specs.values())
     await matches.create_match(state.game, state.options, specs, predefined=predefined,
-                               sealed=predefined is not None, rated=rated, command_id=create_id)
+                               sealed=predefined is not None, rated=rated, command_id=create_id,
+                               tournament=TournamentRound(tournament_id=state.tournament_id, round=rnd.number))
     for seat, player in people.items():
         await _seat(matches, match_id, Seat(seat), player, command(seat))
     match = await matches.load(match_id)

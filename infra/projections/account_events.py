@@ -87,7 +87,7 @@ class AccountEvents(Projection):
     """See the module docstring. `producers` come from the features (services/bootstrap.py)."""
 
     name = "account_events"
-    version = 2                    # 2: the ratings feature's rating_changed (its producer's tables)
+    version = 3                    # 2: the ratings feature's rating_changed (its producer's tables); 3: held results
 
     def __init__(self, producers: Sequence[AccountProducer], *, redis_url: str | None = None, prefix: str = "atout",
                  client: aioredis.Redis | None = None, retention: float = RETENTION) -> None:

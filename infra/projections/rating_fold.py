@@ -39,21 +39,38 @@ class Moved(NamedTuple):
 
 
 MATCH_COLS = ("match_id", "pool", "rated", "seats", "away", "status", "seq", "finished_at", "result", "weight",
-              "foursome", "tally")
+              "foursome", "tally", "held", "private")
+JSON_COLS = ("seats", "away", "result", "tally")
+TYPES = ("text", "text", "boolean", "jsonb", "jsonb", "text", "bigint", "timestamptz", "jsonb", "double precision",
+         "text", "jsonb", "text", "boolean")
+
+
+def held_key(tournament_id: str, round_number: int) -> str:
+    """A row's `held`: the tournament round whose closing makes its result public."""
+    return f"{tournament_id}/{round_number}"
 
 
 def rate(before: Mapping[str, tuple[float, float]], result: Sequence[tuple[Sequence[str], int]],
-         weight: float = 1.0) -> dict[str, tuple[float, float]]:
+         weight: float | Mapping[str, float] = 1.0) -> dict[str, tuple[float, float]]:
     """Each player's (mu, sigma) after `result` ([(players of a team, rank)]): openskill's
-    update, moved only `weight` of the way when a repeated match counts less."""
+    update, moved only `weight` of the way (one for all, or per player: `rules.weights`)
+    when the match counts less."""
     teams = [[MODEL.rating(mu=before[p][0], sigma=before[p][1]) for p in team] for team, _ in result]
     rated = MODEL.rate(teams, ranks=[rank for _, rank in result])
     out: dict[str, tuple[float, float]] = {}
     for (team, _), new in zip(result, rated):
         for player, r in zip(team, new):
             mu0, s0 = before[player]
-            out[player] = (r.mu, r.sigma) if weight == 1.0 else (mu0 + weight * (r.mu - mu0), s0 + weight * (r.sigma - s0))
+            w = weight[player] if isinstance(weight, Mapping) else weight
+            out[player] = (r.mu, r.sigma) if w == 1.0 else (mu0 + w * (r.mu - mu0), s0 + w * (r.sigma - s0))
     return out
+
+
+def _row(record: Any) -> dict[str, Any]:
+    row = dict(zip(MATCH_COLS, record))
+    for col in JSON_COLS:
+        row[col] = _decode.decode(row[col]) if row[col] is not None else None
+    return row
 
 
 def _tally(tally: dict[str, Any], summary: Mapping[str, Any]) -> dict[str, Any]:
@@ -75,8 +92,8 @@ class RatingBatch:
     says whose display rating moved, for the account stream (`rating_notices`), which runs
     this same fold on tables of its own."""
 
-    def __init__(self, conn: Connection, names: Sequence[str], prefixes: tuple[str, str]) -> None:
-        self.conn, (self.m, self.r, self.h), (self.match, self.presence) = conn, names, prefixes
+    def __init__(self, conn: Connection, names: Sequence[str], prefixes: tuple[str, str, str]) -> None:
+        self.conn, (self.m, self.r, self.h), (self.match, self.presence, self.tournament) = conn, names, prefixes
         self.matches: dict[str, dict[str, Any] | None] = {}
         self.players: dict[tuple[str, str], dict[str, Any]] = {}
         self.history: list[tuple[Any, ...]] = []
@@ -90,7 +107,8 @@ class RatingBatch:
         self.rerating = False
 
     async def run(self, changes: Sequence[Change]) -> None:
-        ids = list(dict.fromkeys(e.stream_id.removeprefix(self.match).removeprefix(self.presence) for e, _ in changes))
+        ids = list(dict.fromkeys(e.stream_id.removeprefix(self.match).removeprefix(self.presence) for e, _ in changes
+                                 if not e.stream_id.startswith(self.tournament)))
         await self._load_matches(ids)
         await self._prefetch(changes)
         for event, data in changes:
@@ -102,9 +120,7 @@ class RatingBatch:
         rows = await self.conn.fetch(f"SELECT {', '.join(MATCH_COLS)} FROM {self.m} WHERE match_id = ANY($1::text[])",
                                      ids)
         for record in rows:
-            row = dict(zip(MATCH_COLS, record))
-            for col in ("seats", "away", "result", "tally"):
-                row[col] = _decode.decode(row[col]) if row[col] is not None else None
+            row = _row(record)
             self.matches[row["match_id"]] = row
         for i in ids:
             self.matches.setdefault(i, None)
@@ -130,13 +146,18 @@ class RatingBatch:
 
     async def _load_recent(self, foursomes: list[str]) -> None:
         for rec in await self.conn.fetch(f"SELECT match_id, pool, foursome, seq, finished_at FROM {self.m}"
-                                         " WHERE foursome = ANY($1::text[]) AND result IS NOT NULL", foursomes):
+                                         " WHERE foursome = ANY($1::text[]) AND result IS NOT NULL"
+                                         " AND seq IS NOT NULL", foursomes):
             self.recent.setdefault((rec["pool"], rec["foursome"]), {})[rec["match_id"]] = (rec["seq"],
                                                                                           rec["finished_at"])
         self.known_foursomes |= set(foursomes)
 
     async def _fold(self, event: Any, data: dict[str, Any]) -> None:
         t, stream = event.type, event.stream_id
+        if stream.startswith(self.tournament):
+            if t == "round_closed":
+                await self._release(held_key(stream.removeprefix(self.tournament), int(data["round"])), event)
+            return
         if stream.startswith(self.presence):
             row = self.matches.get(stream.removeprefix(self.presence))
             if row is not None and row["status"] in ("open", "playing"):
@@ -150,10 +171,13 @@ class RatingBatch:
         row = self.matches.get(match_id)
         if t == "match_created":
             seats = {s: (h or {}).get("player_id") for s, h in (data.get("seats") or {}).items()}
+            tournament = data.get("tournament")
             self._put({"match_id": match_id, "pool": rules.pool_of(data["game"], data.get("options") or {}),
                        "rated": bool(data.get("rated")), "seats": seats, "away": [], "status": "open", "seq": None,
                        "finished_at": None, "result": None, "weight": None, "foursome": None,
-                       "tally": {"deals": 0, "taken": {}, "made": {}, "points": {}}})
+                       "tally": {"deals": 0, "taken": {}, "made": {}, "points": {}},
+                       "held": held_key(tournament["tournament_id"], tournament["round"]) if tournament else None,
+                       "private": bool(data.get("private"))})
             return
         if row is None:
             return
@@ -181,15 +205,34 @@ class RatingBatch:
             self._put({**row, "status": status, "result": named})
             await self._rerate(row["pool"], row["seq"], row["match_id"])
             return
+        foursome = ",".join(sorted(players)) if named else None  # type: ignore[arg-type]
+        if row.get("held") is not None:                  # its round is open: kept, rated when it closes
+            self._put({**row, "status": status, "result": named, "foursome": foursome,
+                       "finished_at": event.recorded_at if named else None})
+            return
         if named is None:
             self._put({**row, "status": status})
             return
-        foursome = ",".join(sorted(players))  # type: ignore[arg-type]
         row = {**row, "status": status, "result": named, "seq": event.position, "finished_at": event.recorded_at,
                "foursome": foursome}
         row["weight"] = rules.repeat_weight(await self._earlier(row))
         self._put(row)
         await self._rate_one(row)
+
+    async def _release(self, key: str, event: Any) -> None:
+        """A tournament round closed at every table: its tables' results are public from this
+        position on, and rated here, in match-id order (they share no player)."""
+        await self._flush()
+        for record in await self.conn.fetch(f"SELECT {', '.join(MATCH_COLS)} FROM {self.m} WHERE held = $1"
+                                            " ORDER BY match_id", key):
+            row = {**_row(record), "held": None}
+            if row["result"] is None or row["seq"] is not None:
+                self._put(row)
+                continue
+            row["seq"] = event.position
+            row["weight"] = rules.repeat_weight(await self._earlier(row))
+            self._put(row)
+            await self._rate_one(row)
 
     async def _earlier(self, row: dict[str, Any]) -> int:
         """Rated results of the same four players in the pool within the day before this one."""
@@ -211,8 +254,9 @@ class RatingBatch:
         pool, result = row["pool"], row["result"]
         self.recent.setdefault((pool, row["foursome"]), {})[row["match_id"]] = (row["seq"], row["finished_at"])
         before = {p: await self._player(pool, p) for team, _ in result for p in team}
+        weights = rules.weights({p: v["games"] for p, v in before.items()}, row["weight"])
         after = rate({p: (v["mu"], v["sigma"]) for p, v in before.items()}, [(team, rank) for team, rank in result],
-                     row["weight"])
+                     weights)
         for team, rank in result:
             for p in team:
                 mu, sigma = after[p]
@@ -224,7 +268,7 @@ class RatingBatch:
                     self._changed(pool, p, row["match_id"], rules.display(before[p]["mu"], before[p]["sigma"]),
                                   rules.display(mu, sigma), v["games"])
                 self.history.append((pool, p, row["seq"], row["match_id"], row["finished_at"], mu, sigma,
-                                     rules.display(mu, sigma), v["games"], v["wins"], row["weight"]))
+                                     rules.display(mu, sigma), v["games"], v["wins"], weights[p]))
 
     def _changed(self, pool: str, player: str, match_id: str, old: float, new: float, games: int) -> None:
         if old != new:
@@ -267,11 +311,9 @@ class RatingBatch:
                 self.players[(pool, rec["player_id"])] = dict(last)
                 self.moved.add((pool, rec["player_id"]))
         later = await self.conn.fetch(f"SELECT {', '.join(MATCH_COLS)} FROM {self.m} WHERE pool = $1 AND seq >= $2"
-                                      " ORDER BY seq", pool, seq)
+                                      " ORDER BY seq, match_id", pool, seq)
         for record in later:
-            row = dict(zip(MATCH_COLS, record))
-            for col in ("seats", "away", "result", "tally"):
-                row[col] = _decode.decode(row[col]) if row[col] is not None else None
+            row = _row(record)
             if row["result"] is None:
                 continue
             row["weight"] = rules.repeat_weight(await self._earlier(row))
@@ -285,11 +327,9 @@ class RatingBatch:
     async def _flush(self) -> None:
         rows = [self.matches[i] for i in self.dirty if self.matches.get(i) is not None]
         if rows:
-            arrays = [[_json.encode(r[c]) if c in ("seats", "away", "result", "tally") and r[c] is not None
-                       else r[c] for r in rows] for c in MATCH_COLS]
-            types = ("text", "text", "boolean", "jsonb", "jsonb", "text", "bigint", "timestamptz", "jsonb",
-                     "double precision", "text", "jsonb")
-            casts = ", ".join(f"${i}::{t}[]" for i, t in enumerate(types, 1))
+            arrays = [[_json.encode(r[c]) if c in JSON_COLS and r[c] is not None else r.get(c) for r in rows]
+                      for c in MATCH_COLS]
+            casts = ", ".join(f"${i}::{t}[]" for i, t in enumerate(TYPES, 1))
             await self.conn.execute(
                 f"INSERT INTO {self.m} ({', '.join(MATCH_COLS)}) SELECT * FROM unnest({casts}) ON CONFLICT (match_id)"
                 f" DO UPDATE SET {', '.join(f'{c} = EXCLUDED.{c}' for c in MATCH_COLS[1:])}", *arrays)

@@ -19,7 +19,7 @@ from domain import ratings as rules
 from infra.projections.account_events import AccountProducer, Notice
 from infra.projections.base import Change
 from infra.projections.rating_fold import RatingBatch
-from infra.projections.ratings import EVENTS, MATCH, PRESENCE, Ratings
+from infra.projections.ratings import EVENTS, PREFIXES, Ratings
 from infra.store.postgres import Connection
 
 TABLES = ("account_rating_matches", "account_ratings", "account_rating_history")
@@ -34,7 +34,7 @@ class RatingNotices(AccountProducer):
         return Ratings().create({live: names[mine] for live, mine in zip(Ratings.tables, TABLES)})
 
     async def notices(self, conn: Connection, changes: Sequence[Change], names: Mapping[str, str]) -> list[Notice]:
-        batch = RatingBatch(conn, [names[t] for t in TABLES], (MATCH, PRESENCE))
+        batch = RatingBatch(conn, [names[t] for t in TABLES], PREFIXES)
         await batch.run(changes)
         return [Notice(m.player_id, "rating_changed",
                        {"pool": m.pool, "match_id": m.match_id, "old_rating": m.old, "new_rating": m.new,

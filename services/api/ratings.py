@@ -81,8 +81,9 @@ async def player_ratings(player_id: PathStr, principal: Caller, runtime: Runtime
 
 @get("/v1/players/{player_id:str}/stats", guards=PLAYER, tags=TAGS, security=BEARER,
      summary="A player's record by pool: matches, wins, contracts taken and made, average points",
-     description="Over every finished match the player held a seat in (rated or casual). `average_points`: his "
-                 "side's score per deal; `made_percent`: contracts he took and made.",
+     description="Over every finished match the player held a seat in (rated or casual) that is public: a "
+                 "tournament table once its round has closed at every table, never a private table. "
+                 "`average_points`: his side's score per deal; `made_percent`: contracts he took and made.",
      responses=responses(200, dict, [ex("one pool", STATS_EXAMPLE)], "The player's stats", 401, 404, 429))
 async def player_stats(player_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     await _player(runtime, player_id)
@@ -126,8 +127,11 @@ async def ratings_of(pool: Any, player_id: str) -> list[dict[str, Any]]:
 async def stats_of(pool: Any, player_id: str) -> list[dict[str, Any]]:
     import msgspec
 
+    # A tournament table counts once its round has closed everywhere (`held` cleared), a
+    # private table never: stats are public, and derive only from what is public.
     rows = await _fetch(pool, "SELECT pool, rated, seats, status, result, tally FROM rating_matches WHERE status ="
-                              " 'finished' AND EXISTS (SELECT 1 FROM jsonb_each_text(seats) s WHERE s.value = $1)",
+                              " 'finished' AND held IS NULL AND NOT private"
+                              " AND EXISTS (SELECT 1 FROM jsonb_each_text(seats) s WHERE s.value = $1)",
                         player_id)
     decode = msgspec.json.Decoder()
     out: dict[str, dict[str, Any]] = {}

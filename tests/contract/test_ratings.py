@@ -33,15 +33,17 @@ def projection() -> Ratings:
     tag = secrets.token_hex(3)
     name = f"rt_{tag}"
     cls = type(name, (Ratings,), {"name": name, "tables": (f"rtm_{tag}", f"rtr_{tag}", f"rth_{tag}"),
-                                  "prefixes": (f"rt{tag}-", f"rp{tag}-")})
+                                  "prefixes": (f"rt{tag}-", f"rp{tag}-", f"rr{tag}-")})
     return cls()
 
 
 class Table:
     """Appends one synthetic match's events to its stream."""
 
-    def __init__(self, store, proj: Ratings, players: dict[str, str], *, game="belote", options=None, rated=True):
+    def __init__(self, store, proj: Ratings, players: dict[str, str], *, game="belote", options=None, rated=True,
+                 tournament: dict | None = None, private: bool = False):
         self.store, self.id, self.version = store, str(uuid.uuid4()), 0
+        self.tournament, self.private = tournament, private
         self.stream, self.presence, self.pversion = proj.prefixes[0] + self.id, proj.prefixes[1] + self.id, 0
         self.players, self.game, self.options, self.rated = players, game, options or {}, rated
 
@@ -52,7 +54,8 @@ class Table:
     async def start(self) -> Table:
         seats = {s: {"kind": "player", "player_id": p} for s, p in self.players.items()}
         await self.emit(("match_created", {"match_id": self.id, "game": self.game, "options": self.options,
-                                           "seats": seats, "commitment": "00", "chain_length": 10, "rated": self.rated}),
+                                           "seats": seats, "commitment": "00", "chain_length": 10, "rated": self.rated,
+                                           "tournament": self.tournament, "private": self.private}),
                         ("match_started", {"first_dealer": "N"}))
         return self
 
@@ -316,9 +319,14 @@ async def test_duplicate_tables_rate_as_matches_between_their_two_entries(store)
     rnd = (await svc.load(tid)).current
     assert len(rnd.tables) == 2
     for table in rnd.tables:
-        match_id = rnd.matches[table.table]
-        state = await play_out(svc.matches, match_id, random.Random(table.table))
+        state = await play_out(svc.matches, rnd.matches[table.table], random.Random(table.table))
         assert state.rated and state.status == "finished" and state.sealed
+        # Over, but its round is not closed until the other table is: rated by nobody yet.
+        assert await rated_in(store, rnd.matches[table.table]) == {}
+    assert (await svc.advance(tid)).played[0].closed
+    for table in rnd.tables:
+        match_id = rnd.matches[table.table]
+        state = await svc.matches.load(match_id)
         seats = {s: h.player_id for s, h in state.seats.items()}
         sides = {side: {seats[s] for s in side} for side in ("NS", "EW")}
         entries = {e: set((await svc.load(tid)).entries[e]) for e in (table.home, table.away)}
@@ -412,3 +420,81 @@ async def test_repeats_count_less_only_within_a_day(store) -> None:
     rows = await store.pool.fetch(f"SELECT weight FROM {proj.tables[2]} WHERE player_id = $1 ORDER BY seq",
                                   players["N"])
     assert [r["weight"] for r in rows] == [1.0, 0.5, 1.0, 0.5]
+
+
+class Tournament:
+    """A synthetic tournament's stream: only what the ratings read of it (its rounds closing)."""
+
+    def __init__(self, store, proj: Ratings) -> None:
+        self.store, self.id, self.version = store, str(uuid.uuid4()), 0
+        self.stream = proj.prefixes[2] + self.id
+
+    def round(self, number: int) -> dict:
+        return {"tournament_id": self.id, "round": number}
+
+    async def close(self, number: int) -> None:
+        ev = NewEvent("round_closed", msgspec.json.encode({"round": number, "seeds": {}}))
+        self.version = (await self.store.append(self.stream, self.version, [ev], command_id=uuid.uuid4())).last_version
+
+
+async def stats_rows(store, proj: Ratings, player: str) -> list:
+    """What the stats route counts for `player` (its query, on the projection's own table)."""
+    return await store.pool.fetch(f"SELECT match_id FROM {proj.tables[0]} WHERE status = 'finished' AND held IS NULL"
+                                  " AND NOT private AND EXISTS (SELECT 1 FROM jsonb_each_text(seats) s"
+                                  " WHERE s.value = $1)", player)
+
+
+async def test_a_tournament_table_is_rated_when_its_round_closes_not_when_it_ends(store) -> None:
+    proj = projection()
+    tour = Tournament(store, proj)
+    first, second = four(), four()
+    runner = await live(store, proj)
+    await (await Table(store, proj, first, tournament=tour.round(1)).start()).finish("NS")
+    await store.settle()
+    await runner.catch_up(proj)
+    # The table is over, the round is not: no rating, no history, no stats, for anyone.
+    assert await fetch_ratings(store, proj) == {}
+    assert await store.pool.fetchval(f"SELECT count(*) FROM {proj.tables[2]}") == 0
+    assert await stats_rows(store, proj, first["N"]) == []
+    await (await Table(store, proj, second, tournament=tour.round(1)).start()).finish("EW")
+    await tour.close(1)
+    await store.settle()
+    await runner.catch_up(proj)
+    rated = await fetch_ratings(store, proj)
+    assert {p for _, p in rated} == set(first.values()) | set(second.values())
+    assert rated[("belote_classic", first["N"])][3] == 1 and rated[("belote_classic", second["N"])][3] == 0
+    assert len(await stats_rows(store, proj, first["N"])) == 1
+    # Both tables are rated at the round's close: one position, after every result of the round.
+    seqs = {r["seq"] for r in await store.pool.fetch(f"SELECT seq FROM {proj.tables[2]}")}
+    assert len(seqs) == 1
+
+
+async def test_held_results_rebuild_equal_to_the_live_fold(store) -> None:
+    proj = projection()
+    tour = Tournament(store, proj)
+    players = [four() for _ in range(3)]
+    runner = await live(store, proj)
+    casual = await Table(store, proj, players[0]).start()
+    held = await Table(store, proj, players[1], tournament=tour.round(1)).start()
+    await held.finish("NS")                         # ends first, rated last: its round closes after
+    await casual.finish("EW")
+    later = await Table(store, proj, {**players[0], "N": players[1]["N"], "S": players[1]["S"]}).start()
+    await later.finish("NS")
+    await tour.close(1)
+    await store.settle()
+    await runner.catch_up(proj)
+    live_numbers = await fetch_ratings(store, proj)
+    assert len(live_numbers) == 8
+    await rebuild(ProjectionRunner(store, batch_size=1), proj)
+    assert await fetch_ratings(store, proj) == live_numbers
+
+
+async def test_a_private_table_never_enters_the_stats(store) -> None:
+    proj = projection()
+    players = four()
+    runner = await live(store, proj)
+    await (await Table(store, proj, players, rated=False, private=True).start()).finish("NS")
+    await (await Table(store, proj, players, rated=False).start()).finish("NS")
+    await store.settle()
+    await runner.catch_up(proj)
+    assert len(await stats_rows(store, proj, players["N"])) == 1
