@@ -1,5 +1,6 @@
 """Ranked play's own rules: which pool a match rates in, which matches may be rated, who
-placed where, and how much a repeated match counts (docs/ratings.md).
+placed where, and how much a match counts: less when repeated, less for an established player
+when a new account sits at it (docs/ratings.md).
 
 Pure: the rating arithmetic itself is the kept library's (`openskill`, Plackett-Luce), applied
 by the ratings projection (`infra.projections.ratings`); this module says only what Atout
@@ -102,6 +103,27 @@ def repeat_weight(earlier_today: int) -> float:
     `earlier_today` rated matches together in its pool within the 24 hours before it:
     1, 1/2, 1/3, 1/4, then nothing from the fifth such match on."""
     return 0.0 if earlier_today >= 4 else 1.0 / (1 + earlier_today)
+
+
+def newcomer_weight(games: int) -> float:
+    """How much a player's result counts for the established players he meets, after
+    `games` rated matches in the pool: his first match 1/11, the k-th k/11, from his
+    eleventh (no longer provisional) on fully. A fresh account (an alt) therefore gives
+    little rating to whoever beats it, and making it count costs ten rated matches."""
+    return min(1.0, (games + 1) / (PROVISIONAL_GAMES + 1))
+
+
+def weights(games: Mapping[str, int], repeat: float = 1.0) -> dict[str, float]:
+    """Each player's weight in one rated match, from every player's rated matches in the pool
+    before it: the repeat discount, times, for an established player (PROVISIONAL_GAMES or
+    more), the smallest `newcomer_weight` among the others at the table. A provisional
+    player's own movement is never scaled so: his rating is still being found."""
+    out = {}
+    for player, played in games.items():
+        others = [newcomer_weight(n) for other, n in games.items() if other != player]
+        factor = min(others, default=1.0) if played >= PROVISIONAL_GAMES else 1.0
+        out[player] = repeat * factor
+    return out
 
 
 def display(mu: float, sigma: float) -> float:

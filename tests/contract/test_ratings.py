@@ -498,3 +498,35 @@ async def test_a_private_table_never_enters_the_stats(store) -> None:
     await store.settle()
     await runner.catch_up(proj)
     assert len(await stats_rows(store, proj, players["N"])) == 1
+
+
+async def test_new_accounts_move_an_established_player_a_fraction_of_openskill(store) -> None:
+    """Four players past their ten provisional matches; then two of them beat two fresh
+    accounts: the veterans move 1/11 of openskill's way (the alts' first match), the fresh
+    accounts fully; a rebuild gives the same numbers."""
+    proj, veterans = projection(), four()
+    for i in range(10):
+        await (await Table(store, proj, veterans).start()).finish("NS" if i % 2 else "EW")
+    runner = await live(store, proj)
+    before = await fetch_ratings(store, proj)
+    players = {"N": veterans["N"], "S": veterans["S"], "E": f"alt-{secrets.token_hex(4)}",
+               "W": f"alt-{secrets.token_hex(4)}"}
+    await (await Table(store, proj, players).start()).finish("NS")
+    await store.settle()
+    await runner.catch_up(proj)
+    got = await fetch_ratings(store, proj)
+    model = PlackettLuce()
+    ratings_of = {s: model.rating(*before[("belote_classic", p)][:2]) if ("belote_classic", p) in before
+                  else model.rating() for s, p in players.items()}
+    [[n, s], [e, w]] = model.rate([[ratings_of["N"], ratings_of["S"]], [ratings_of["E"], ratings_of["W"]]], ranks=[1, 2])
+    for seat, new in (("N", n), ("S", s)):
+        mu0, sigma0 = before[("belote_classic", players[seat])][:2]
+        assert got[("belote_classic", players[seat])][:2] == (mu0 + (new.mu - mu0) / 11,
+                                                              sigma0 + (new.sigma - sigma0) / 11)
+    for seat, new in (("E", e), ("W", w)):
+        assert got[("belote_classic", players[seat])][:2] == (new.mu, new.sigma)
+    history = f"SELECT player_id, weight FROM {proj.tables[2]} WHERE seq = (SELECT max(seq) FROM {proj.tables[2]})"
+    assert {r["player_id"]: r["weight"] for r in await store.pool.fetch(history)} == {
+        players["N"]: 1 / 11, players["S"]: 1 / 11, players["E"]: 1.0, players["W"]: 1.0}
+    await rebuild(ProjectionRunner(store, batch_size=500), proj)
+    assert await fetch_ratings(store, proj) == got

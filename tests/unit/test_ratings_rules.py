@@ -66,3 +66,13 @@ def test_abandonment() -> None:
 
 def test_repeats_count_less() -> None:
     assert [ratings.repeat_weight(n) for n in range(6)] == [1.0, 0.5, 1 / 3, 0.25, 0.0, 0.0]
+
+
+def test_a_new_account_weighs_less_for_the_established_players_it_meets() -> None:
+    assert [ratings.newcomer_weight(g) for g in (0, 4, 9, 10, 50)] == [1 / 11, 5 / 11, 10 / 11, 1.0, 1.0]
+    got = ratings.weights({"main": 30, "partner": 12, "alt1": 0, "alt2": 3})
+    assert got == {"main": 1 / 11, "partner": 1 / 11, "alt1": 1.0, "alt2": 1.0}
+    assert ratings.weights({"a": 10, "b": 10, "c": 10, "d": 10}, 0.5) == dict.fromkeys("abcd", 0.5)
+    assert ratings.weights({"a": 20, "b": 10, "c": 10, "d": 9}, 0.5) == {"a": 0.5 * 10 / 11, "b": 0.5 * 10 / 11,
+                                                                          "c": 0.5 * 10 / 11, "d": 0.5}
+    assert ratings.weights({"a": 0, "b": 1, "c": 2, "d": 3}) == dict.fromkeys("abcd", 1.0)
