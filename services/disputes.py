@@ -34,7 +34,7 @@ from infra.serialization import EventRegistry
 from infra.store import CommandConflictError, ConcurrencyError, PostgresEventStore
 from infra import streams
 from services import audit
-from services.matches import MatchService, registry_for, stream_of
+from services.matches import MatchService, UnknownMatch, registry_for, stream_of
 from services.visibility import Visibility, may_review
 from services.visibility import _seated
 
@@ -89,6 +89,8 @@ class DisputeService:
     async def file(self, match_id: str, principal: Principal, deal: int, reason: str,
                    position: cases.Position | None, command_id: uuid.UUID | None = None) -> cases.Dispute:
         state = await self.matches.load(match_id)
+        if await self.visibility.check(principal, state, "view") is not None:
+            raise UnknownMatch(match_id)   # a table he may not watch: no deal count, no existence to learn
         role = filing_role(principal, state, await self.organisers(match_id))
         if role is None:
             raise PermissionError("only a player of the match, its tournament's organiser or an admin may file")

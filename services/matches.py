@@ -67,6 +67,13 @@ class MatchService:
 
     # --- loading --------------------------------------------------------------------------
 
+    async def find(self, match_id: str) -> rules.MatchState | None:
+        """The match, or None where the store has none (a row naming a match it never had)."""
+        try:
+            return await self.load(match_id)
+        except UnknownMatch:
+            return None
+
     async def load(self, match_id: str) -> rules.MatchState:
         state = self._cache.get(match_id) or rules.initial()
         recorded = await self.store.read_stream(stream_of(match_id), state.version)

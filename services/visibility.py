@@ -55,8 +55,14 @@ UNKNOWN_MATCH = "unknown_match"
 
 # What a route shows: `view` a seat's or the spectator's view, events and live stream;
 # `record` the finished deals' hand records (GET …/record); `deals` the same with seeds and
-# their verification (export, verify); `replay` every card of one deal (the admin replay).
-Read = Literal["view", "record", "deals", "replay"]
+# their verification (export, verify); `replay` every card of one deal (the admin replay);
+# `queue` a privileged queue's row about the match (a report's message, a dispute's reason:
+# free text that may name any card).
+Read = Literal["view", "record", "deals", "replay", "queue"]
+OVER = frozenset({"finished", "abandoned", "void"})
+# What a row about a match (a listing's summary, a followed table) derives from its play:
+# sealed for a reader who may not watch the match.
+DERIVED = ("score", "winner", "deals", "version")
 
 
 class Reader(msgspec.Struct, frozen=True):
@@ -123,6 +129,10 @@ def refusal(reader: Reader, state: rules.MatchState, read: Read, deal: int | Non
     for him, unless he is an admin."""
     if reader.hidden and not reader.admin:
         return HIDDEN
+    if read == "queue":       # whoever plays reads it as his seat would: once the match is over and public
+        if reader.playing:
+            return None if state.status in OVER and reader.public else PLAYING
+        return None if reader.reviewer else NOT_A_REVIEWER
     if read == "replay" and not reader.reviewer:
         return NOT_A_REVIEWER
     if open_to(reader, state, read, deal):
@@ -209,20 +219,38 @@ class Visibility:
         """Whether `principal` may look at a match (its view, its events, its live stream)."""
         return await self.check(principal, state, "view") is None
 
-    async def seal_listing(self, principal: Principal, summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """A list of match summaries as `principal` may see it: a table it may not watch keeps its
-        place in the list, but not its score, winner, deals or version — another table may still
-        be playing the same boards."""
+    async def seal_rows(self, principal: Principal, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Rows about matches (a listing's summaries, the tables of followed players) as
+        `principal` may see them: a table he may not watch keeps its place, but not what its
+        play derives (`DERIVED`: score, winner, deals, version) — another table may still be
+        playing the same boards. The rows' time is the read model's, which for a tournament
+        table moves only with its status (`infra.projections.match_summaries`)."""
         shown = []
-        for summary in summaries:
-            seat = next((s for s, h in (summary.get("seats") or {}).items()
+        for row in rows:
+            seat = next((s for s, h in (row.get("seats") or {}).items()
                          if isinstance(h, dict) and h.get("player_id") == principal.player_id), None)
             if seat is None:
-                reader = await self.reader_of(principal, summary["match_id"], None)
+                reader = await self.reader_of(principal, row["match_id"], None)
                 if not reader.public and not (reader.reviewer and not reader.playing):
-                    summary = {**summary, "score": None, "winner": None, "deals": None, "version": None,
-                               "sealed": True}
-            shown.append(summary)
+                    row = {**row, **{k: None for k in DERIVED if k in row}, "sealed": True}
+            shown.append(row)
+        return shown
+
+    async def seal_queue(self, principal: Principal, rows: list[dict[str, Any]], fields: Sequence[str],
+                         load: Callable[[str], Awaitable[rules.MatchState | None]]) -> list[dict[str, Any]]:
+        """A privileged queue's rows (reports, disputes) as `principal` may read them: a row
+        about a match he plays in — a seat, or an entry of its tournament — keeps its place but
+        not its `fields` (`sealed: true`) until the match is over and public (`refusal`'s
+        `queue`). `load(match_id)`: the match, None when the store has none."""
+        shown, refused = [], {}
+        for row in rows:
+            match_id = row.get("match_id")
+            if match_id and match_id not in refused:
+                state = await load(match_id)
+                refused[match_id] = state is not None and await self.check(principal, state, "queue") is not None
+            if match_id and refused[match_id]:
+                row = {**row, **{k: None for k in fields}, "sealed": True}
+            shown.append(row)
         return shown
 
 

@@ -8,6 +8,11 @@ reason: `version` and `updated_at` are the match's own (the version a client sen
 So it gets each stream's last event of a batch (`sees_stream_heads`) and reads the payloads
 of the match layer's alone, as dicts, by the field names listed in docs/event-store.md ("The
 event-type contract").
+
+A tournament table's `updated_at` moves only when its status does: a time that moved with
+every card would tell a reader who may not watch the table (another table of the round) how
+far it has got. Its score, winner, deals and version are sealed per reader by
+`services.visibility.Visibility.seal_rows`.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ MATCH_EVENTS = frozenset(
     {"match_created", "seat_taken", "seat_left", "match_started", "deal_finished", "match_finished",
      "match_reopened", "match_abandoned", "match_suspended", "match_resumed", "match_voided"}
 )
+STATUS_EVENTS = MATCH_EVENTS - {"seat_taken", "seat_left", "deal_finished"}
 
 
 def match_id_of(event: RecordedEvent) -> str:
@@ -37,10 +43,10 @@ def match_id_of(event: RecordedEvent) -> str:
 class MatchSummaries(RowProjection):
     name = "match_summaries"
     table = "match_summaries"
-    version = 7  # 2: follows match_reopened (a ruling can reopen a finished match); 3: status "abandoned";
+    version = 8  # 2: follows match_reopened (a ruling can reopen a finished match); 3: status "abandoned";
     # 4: "suspended" (and back) and "void"; 5: version and updated_at follow every event of the match;
     # 6: of every type, clocks' and presence's included; 7: `private` (a private table is listed only
-    # to the players seated at it)
+    # to the players seated at it); 8: `tournament`, whose tables' updated_at follows their status only
     event_types = MATCH_EVENTS
     sees_stream_heads = True
     columns = {
@@ -56,6 +62,7 @@ class MatchSummaries(RowProjection):
         "updated_at": "timestamptz",
         "version": "bigint",
         "private": "boolean",
+        "tournament": "boolean",
     }
     indexes = ("status, updated_at",)
 
@@ -75,6 +82,7 @@ class MatchSummaries(RowProjection):
                 "winner": None,
                 "created_at": event.recorded_at,
                 "private": bool(data.get("private")),
+                "tournament": bool(data.get("tournament")),
             }
         elif row is None:
             return None  # not a match (or its creation is unknown): nothing to summarise
@@ -107,7 +115,8 @@ class MatchSummaries(RowProjection):
                 row["status"] = "finished"
                 row["winner"] = data.get("winner")
                 row["score"] = data.get("match_score") or row["score"]
-        row["updated_at"] = event.recorded_at
+        if not row.get("tournament") or event.type in STATUS_EVENTS:
+            row["updated_at"] = event.recorded_at
         row["version"] = event.stream_version
         return row
 

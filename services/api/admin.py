@@ -40,8 +40,8 @@ class RulingIn(msgspec.Struct, forbid_unknown_fields=True):
 
 @get("/v1/admin/disputes", guards=ADMIN, tags=TAGS, security=BEARER, summary="The disputes queue (admin)",
      description="`status`: pending (open or in review, the default), open, in_review, resolved, rejected, all. "
-                 "A dispute on a tournament table the admin may not watch while he plays in that tournament "
-                 "keeps its place, without its reason and position (`sealed: true`).",
+                 "A dispute on a match the admin plays in — a seat, or an entry of its tournament — keeps its place "
+                 "without its reason and position (`sealed: true`) until the match is over and public to him.",
      responses=responses(200, list, [ex("the queue", [DISPUTE_EXAMPLE])], "Disputes, newest first", 400, 401, 403,
                          429))
 async def disputes_queue(principal: Caller, runtime: Runtime, limit: Limit = 100,
@@ -52,21 +52,9 @@ async def disputes_queue(principal: Caller, runtime: Runtime, limit: Limit = 100
 
 
 async def _sealed_rows(principal: Any, runtime: Any, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A dispute's reason and position may name cards: on a match the admin may not watch
-    (he plays in its tournament, its round still open) they stay out, `sealed: true`."""
-    from services.matches import UnknownMatch
-
-    shown, states = [], {}
-    for row in rows:
-        match_id = row["match_id"]
-        if match_id not in states:
-            try:
-                states[match_id] = await runtime.visibility.check(principal, await runtime.matches.load(match_id),
-                                                                  "view")
-            except UnknownMatch:                # a match the store does not have: nothing to seal
-                states[match_id] = None
-        shown.append(row if states[match_id] is None else {**row, "reason": None, "position": None, "sealed": True})
-    return shown
+    """A dispute's reason and position may name cards: sealed for a reader who plays in the
+    match or its tournament until it is over and public (`Visibility.seal_queue`)."""
+    return await runtime.visibility.seal_queue(principal, rows, ("reason", "position"), runtime.matches.find)
 
 
 REPLAY_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "deal": 0, "dealer": "N", "finished": True,

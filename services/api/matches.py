@@ -19,7 +19,6 @@ from services import tables
 from services.api import flows, hints, paging, play, queries, records
 from services.workers import clocks
 from services.api.auth import authenticated
-from services.api.moderation import not_banned
 from services.api.play import ensure_readable
 from services.api.ratelimit import rate_limited
 from services.features import Feature, plain
@@ -31,7 +30,6 @@ TAGS = ["matches"]
 PAGED = ("Pages of `limit` (1..200, default 50) newest first; when a next page may exist the answer has "
          "`Link: <…&cursor=…>; rel=\"next\"` (docs/api.md, \"Lists and pages\").")
 PLAYER = [authenticated, rate_limited]
-JOINING = [*PLAYER, not_banned]          # a banned player joins no table (services/moderation.py)
 
 CREATE_EXAMPLES = [
     ex("coinche, me in the north, three open seats",
@@ -63,7 +61,7 @@ async def _created(runtime: Any, state: Any, principal: Principal) -> Response:
     return Response(body, status_code=201, headers={"Location": f"/v1/matches/{state.match_id}"})
 
 
-@post("/v1/matches", guards=JOINING, tags=TAGS, summary="Create a match", security=BEARER,
+@post("/v1/matches", guards=PLAYER, tags=TAGS, summary="Create a match", security=BEARER,
       description="Seats: `open`, `me` (at most once) or `bot:LEVEL`. Options are the game's (400 naming the option "
                   "when unknown or bad). `record`: a match record whose deals (dealer and deck) are dealt in order. "
                   "A match whose seats are all taken starts at once. `visibility: private` makes a private table "
@@ -89,7 +87,7 @@ async def list_matches(request: Request, principal: Caller, runtime: Runtime,
         return paging.page(request, await queries.open_matches(runtime.pool, game, limit, before), limit,
                            "created_at", "match_id")
     rows = await queries.matches_by_status(runtime.pool, status, limit, before)
-    return paging.page(request, await runtime.visibility.seal_listing(principal, rows), limit, "updated_at",
+    return paging.page(request, await runtime.visibility.seal_rows(principal, rows), limit, "updated_at",
                        "match_id")
 
 
@@ -127,7 +125,7 @@ SEAT_BODY = Body(examples=[ex("with entropy", {"entropy": "words only I know"}),
                            ex("a private table's code", {"code": "MFRGGZDFMZTWQ2LK"}), ex("nothing", {})])
 
 
-@post("/v1/matches/{match_id:str}/seats/{seat:str}", guards=JOINING, status_code=200, tags=TAGS, security=BEARER,
+@post("/v1/matches/{match_id:str}/seats/{seat:str}", guards=PLAYER, status_code=200, tags=TAGS, security=BEARER,
       summary="Take a seat",
       description="Optional `entropy` (at most 1024 bytes in UTF-8; 400 `bad_entropy` naming `$.entropy`) is mixed "
                   "into every shuffled deal. Taking the last free seat starts the match: the answer then holds the "
@@ -187,7 +185,7 @@ async def start_match(match_id: PathStr, principal: Caller, runtime: Runtime) ->
     return await _answer(runtime, match_id, outcome, principal)
 
 
-@post("/v1/matches/{match_id:str}/rematch", guards=JOINING, tags=TAGS, security=BEARER,
+@post("/v1/matches/{match_id:str}/rematch", guards=PLAYER, tags=TAGS, security=BEARER,
       summary="A new match with the same game, options and seats",
       description="For a player of a finished match (or an organiser). Every player asking gets the same new match, "
                   "its seats taken by the same holders. Optional `entropy` goes to the caller's seat in it, after its "
@@ -201,7 +199,8 @@ async def rematch(match_id: PathStr, principal: Caller, runtime: Runtime,
                   data: Annotated[Rematch | None, Body(examples=[ex("with entropy", {"entropy": "my words"}),
                                                                  ex("nothing", {})])] = None) -> Response:
     entropy = data.entropy if data is not None else None
-    return await _created(runtime, await tables.rematch(runtime.matches, principal, match_id, entropy), principal)
+    made = await tables.rematch(runtime.matches, principal, match_id, entropy, visibility=runtime.visibility)
+    return await _created(runtime, made, principal)
 
 
 async def _answer(runtime: Any, match_id: str, outcome: Any, principal: Principal) -> CommandOut:

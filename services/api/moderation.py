@@ -13,15 +13,13 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 from litestar import Request, Response, get, post
-from litestar.connection import ASGIConnection
-from litestar.handlers import BaseRouteHandler
 from litestar.params import Body
 
 from domain import moderation as rules
 from infra import streams
 from infra.projections.reports import queue
 from services.api import paging
-from services.api.auth import authenticate, authenticated, requires, runtime_of
+from services.api.auth import authenticated, requires
 from services.api.errors import malformed
 from services.api.ratelimit import rate_limited
 from services.api.schemas import (
@@ -97,13 +95,18 @@ async def report(data: Annotated[ReportIn, REPORT_BODY], principal: Caller, runt
 
 @get("/v1/admin/reports", guards=ADMIN, tags=["admin", *TAGS], security=BEARER, summary="The reports queue (admin)",
      description="`status`: open (the default), muted, banned, dismissed, closed (any of the three), all. Newest "
-                 "first, paged (`limit`, a `Link` to the next page). Names are the players' now (null once erased).",
+                 "first, paged (`limit`, a `Link` to the next page). Names are the players' now (null once erased). "
+                 "A report about a message of a match the admin plays in — a seat, or an entry of its tournament — "
+                 "keeps its place without its message and reason (`sealed: true`) until the match is over and "
+                 "public to him.",
      responses=responses(200, list, [ex("the queue", [{**REPORT_EXAMPLE, "player_name": "Ada",
                                                        "reporter_name": None}])], "Reports", 400, 401, 403, 429))
-async def reports_queue(request: Request, runtime: Runtime, limit: Limit = 50, cursor: paging.Cursor = None,
+async def reports_queue(request: Request, principal: Caller, runtime: Runtime, limit: Limit = 50,
+                        cursor: paging.Cursor = None,
                         status: FromQuery[Literal["open", "muted", "banned", "dismissed", "closed", "all"]] = "open"
                         ) -> Response:
     rows = await queue(runtime.pool, STATUSES[status], limit, paging.decode(cursor))
+    rows = await runtime.visibility.seal_queue(principal, rows, ("message", "reason"), runtime.matches.find)
     names = await runtime.players.names(sorted({r["player_id"] for r in rows} | {r["reporter"] for r in rows}))
     rows = [{**r, "player_name": names.get(r["player_id"]), "reporter_name": names.get(r["reporter"])} for r in rows]
     return paging.page(request, rows, limit, "created_at", "report_id")
@@ -211,12 +214,6 @@ async def admin_chat(request: Request, match_id: PathStr, principal: Caller, run
     await append_audit(runtime.store, principal, "chat_read", match_id=match_id)
     rows = await ChatService(runtime).history(state, None, before, limit)
     return paging.page(request, rows, limit, "at", "version")
-
-
-async def not_banned(connection: ASGIConnection, _: BaseRouteHandler) -> None:
-    """Guard (after authentication): 403 `player_banned` for a banned caller."""
-    principal = await authenticate(connection)
-    await ModerationService(runtime_of(connection.app.state)).ensure_not_banned(principal.player_id)
 
 
 ROUTES = [report, reports_queue, dismiss, mute, unmute, ban, unban, sanctions, admin_chat]

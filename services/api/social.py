@@ -94,13 +94,15 @@ async def following(request: Request, principal: Caller, runtime: Runtime, limit
      summary="The tables of the players I follow",
      description="`status=open` (default): open tables with a free seat where a player I follow sits; `playing`: "
                  "the matches they play, to watch. Never a private table, nor a table where a player who blocks me "
-                 "sits. `at`: when the table was made (open) or last moved (playing). " + PAGED,
+                 "sits. `at`: when the table was made (open) or last moved (playing; a tournament table's moves only with "
+                 "its status). A table I may not watch (another table of my tournament's open round) keeps its place "
+                 "without its `score` and `version` (`sealed: true`). " + PAGED,
      responses=responses(200, list, [ex("open tables", TABLES_EXAMPLE)], "Tables, newest first", 400, 401, 429))
 async def followed_tables(request: Request, principal: Caller, runtime: Runtime,
                           status: FromQuery[Literal["open", "playing"]] = "open", limit: Limit = 50,
                           cursor: paging.Cursor = None) -> Response:
     rows = await ties.followed_tables(runtime.pool, principal.player_id, status, limit, paging.decode(cursor))
-    return paging.page(request, rows, limit, "at", "match_id")
+    return paging.page(request, await runtime.visibility.seal_rows(principal, rows), limit, "at", "match_id")
 
 
 @post("/v1/players/me/blocks", guards=PLAYER, status_code=200, tags=TAGS, security=BEARER, summary="Block a player",
