@@ -61,6 +61,10 @@ BEYOND_SCHEMA = {
                   "GET /v1/admin/reports")},
     ("GET /v1/admin/audit", "invalid_field"): "since..until spans 1 to 31 days (and since <= until)",
     ("POST /v1/tournaments", "not_enough_boards"): "imported boards cover every round's deals",
+    # What others are shown: no bidi control, something visible (Unicode categories; domain/text.py).
+    **{(op, code): "a shown text holds no bidi control and at least one visible character"
+       for op in ("POST /v1/players", "POST /v1/tournaments", "POST /v1/tournaments/{tournament_id}/entries",
+                  "POST /v1/matches/{match_id}/chat") for code in ("text_bidi_control", "text_invisible")},
     **{(op, "bad_entropy"): "entropy: at most 1024 bytes in UTF-8 (JSON Schema counts characters), for a seat taken"
        for op in ("POST /v1/matches", "POST /v1/matches/{match_id}/seats/{seat}",
                   "PUT /v1/matches/{match_id}/seats/{seat}/entropy", "POST /v1/matches/{match_id}/rematch",

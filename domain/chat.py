@@ -20,6 +20,7 @@ from typing import Literal
 
 import msgspec
 
+from domain import text as shown
 from domain.game import RuleViolation
 
 # The catalogue: codes, never sentences (clients translate them). Nothing here can say
@@ -71,12 +72,15 @@ def phase_of(status: str) -> Phase:
 
 def refusal_of_text(text: str) -> RuleViolation | None:
     """Why a free text cannot be sent (None: it can). Any script is welcome; control
-    characters (C0, DEL, C1) are not: they hide, reorder or break what others read."""
+    characters (C0, DEL, C1) are not: they hide, reorder or break what others read; nor are
+    what the rule of every shown text refuses (domain/text.py: bidi controls, nothing visible)."""
     if any(unicodedata.category(c) == "Cc" for c in text):
         return RuleViolation(CONTROL, "a message holds no control characters (newlines, tabs, escapes)")
     trimmed = text.strip()
     if not trimmed:
         return RuleViolation(EMPTY, "a message needs something to say")
+    if (why := shown.refusal(trimmed)) is not None:
+        return RuleViolation(why[0], f"a message {why[1]}")
     if len(trimmed) > MAX_TEXT:
         return RuleViolation(TOO_LONG, f"a message is at most {MAX_TEXT} characters, not {len(trimmed)}",
                              {"max": MAX_TEXT, "length": len(trimmed)})

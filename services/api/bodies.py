@@ -18,6 +18,7 @@ from litestar import Request
 from litestar.serialization import decode_json
 from litestar.types import Empty
 
+from domain import text as shown_text
 from services.api.errors import ApiError, field_path
 
 INTEGRAL = 2**63                # floats with no fraction below this become ints
@@ -86,6 +87,14 @@ def loads(data: str | bytes) -> Any:
     if (why := refusal(value)) is not None:
         raise msgspec.DecodeError(why[0])
     return value
+
+
+def shown(text: str, field: str) -> str:
+    """`text`, if others may be shown it (domain/text.py: no bidi control, something visible),
+    else 400 with that rule's code naming `field`. Every name goes through it."""
+    if (why := shown_text.refusal(text)) is not None:
+        raise ApiError(400, why[0], f"{field}: {why[1]}", {"field": field})
+    return text
 
 
 class JsonRequest(Request):

@@ -1,6 +1,7 @@
 """Identity routes: register, who am I, revoke my token, roles, erasure.
 
-Registration is open (rate-limited per client address): a player is a display name and a
+Registration is open, limited per client address (requests a minute, and registrations an
+hour: fresh accounts are what rating farming needs): a player is a display name and a
 token, nothing more. Roles are granted by an admin; the first admin comes from
 `atout admin create NAME`.
 """
@@ -14,7 +15,8 @@ from litestar.params import Body
 
 from services.api.auth import authenticated, requires
 from services.api.errors import ApiError
-from services.api.ratelimit import rate_limited
+from services.api.bodies import shown
+from services.api.ratelimit import rate_limited, registration_limited
 from services.features import Feature
 from services.api.schemas import (BEARER, PLAYER_ID, Caller, MeOut, PathStr, PlayerOut, Registered, Register, Runtime,
                                   SetMe, SetRole, ex, responses)
@@ -25,8 +27,11 @@ ADMIN = [authenticated, rate_limited, requires("admin")]
 TOKEN = "atk_Jd8x2m…"
 
 
-@post("/v1/players", guards=[rate_limited], status_code=201, tags=TAGS, summary="Register a player",
-      description="A display name in, a player id and a bearer token out. The token is shown only here.",
+@post("/v1/players", guards=[rate_limited, registration_limited], status_code=201, tags=TAGS,
+      summary="Register a player",
+      description="A display name in, a player id and a bearer token out. The token is shown only here. At most "
+                  "`ATOUT_REGISTRATIONS_PER_HOUR` (20) registrations per client address per clock hour: past it, "
+                  "429 `registration_limited` with `Retry-After` (docs/api.md, \"Rate limits\").",
       responses=responses(201, Registered, [ex("registered", {"player_id": PLAYER_ID, "token": TOKEN})],
                           "The new player and its token", 400, 429))
 async def register(data: Annotated[Register, Body(examples=[ex("a name", {"name": "Ada"})])],
@@ -34,6 +39,7 @@ async def register(data: Annotated[Register, Body(examples=[ex("a name", {"name"
     name = data.name.strip()
     if not name or any(ord(c) < 32 for c in data.name):   # a control character anywhere, as the schema says
         raise ApiError(400, "invalid_field", "$.name: a name needs printable characters", {"field": "$.name"})
+    shown(name, "$.name")
     player_id, token = await runtime.players.register(name)
     return Registered(player_id=player_id, token=token)
 

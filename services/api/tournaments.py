@@ -27,6 +27,7 @@ from infra.projections import standings as standings_projection
 from infra.projections.standings import TournamentStandings
 from services.api.auth import authenticated, requires
 from services.api.errors import ApiError
+from services.api.bodies import shown
 from services.api.ratelimit import rate_limited
 from services.api import tournament_examples as X
 from services.api import tournament_live
@@ -88,6 +89,7 @@ def _check_schedule(schedule: str) -> None:
                           "The tournament as its organiser sees it", 400, 401, 403, 409, 422, 429))
 async def create(data: Annotated[CreateIn, Body(examples=X.CREATE_EXAMPLES)], principal: Caller,
                  runtime: Runtime) -> Response:
+    shown(data.name, "$.name")
     if data.schedule is not None:
         _check_schedule(data.schedule)
     try:
@@ -148,14 +150,16 @@ async def read(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> d
       responses=X.answers(201, dict, [ex("registered", {"entry_id": X.ENTRY_A})], "The entry", 401, 403, 404, 409, 422, 429))
 async def register_entry(tournament_id: PathStr, data: Annotated[EntryIn, Body(examples=X.ENTRY_EXAMPLES)],
                          principal: Caller, runtime: Runtime) -> Response:
+    if data.name:
+        shown(data.name, "$.name")
     svc = service(runtime)
     state = await svc.load(tournament_id)
     if not owns(principal, state) and (principal.player_id not in data.players
                                        or any(p.startswith("bot:") for p in data.players)):
         raise ApiError(403, "forbidden", "a player registers an entry he plays in; house bots are the organiser's")
     entry_id = str(uuid.uuid4() if data.command_id is None else uuid.uuid5(data.command_id, "entry"))
-    await svc.execute(tournament_id, ev.Register(entry_id=entry_id, players=data.players, name=data.name),
-                      command_id=data.command_id)
+    await svc.enter(tournament_id, entry_id, data.players, data.name, asker=principal.player_id,
+                    command_id=data.command_id)
     return Response({"entry_id": entry_id}, status_code=201)
 
 

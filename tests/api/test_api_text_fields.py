@@ -13,9 +13,10 @@ import sys
 import uuid
 
 import asyncpg
+import msgspec
 
 from services.api.schemas import BLANK, SAYS_SOMETHING
-from tests.api.conftest import register
+from tests.api.conftest import Player, register
 
 ENGINE_DEPENDENT = re.compile(r"(?<!\\)(?:\\\\)*\\[sSwWdDbB]")   # classes ECMAScript and Python read apart
 TRICKY = ["\x1e", "\x85", "\u2028", "\u3000", "\ufeff", "\u200b", "a"]
@@ -65,5 +66,64 @@ async def test_a_blank_text_is_refused_by_schema_and_server_alike(client, migrat
                 assert answer.status_code == 400, (repr(c), answer.text)
                 assert answer.json()["code"] == "invalid_field" and answer.json()["details"]["field"] == field
         else:
-            assert (name.status_code, report.status_code, void.status_code) == (201, 201, 404), (
-                repr(c), name.text, report.text, void.text)
+            assert (report.status_code, void.status_code) == (201, 404), (repr(c), report.text, void.text)
+            shows = c not in "\ufeff\u200b"            # a name of a zero-width character alone shows nothing
+            assert (name.status_code, name.json().get("code")) == ((201, None) if shows else (400, "text_invisible"))
+
+
+HIDDEN = {
+    "text_bidi_control": ["Ada\u202enimda", "\u202aAda", "Ada\u202c", "\u202dx", "x\u2066y\u2069", "\u2067a",
+                          "\u2068a", "a\u200e", "a\u200f", "\u061cأحمد"],
+    "text_invisible": ["\u200b", "\u200c\u200d", "\u2060", "\ufeff\u200b", "\u0301\u0308", "\u20dd",
+                       "\u3164", "\u2800", " \u200b "],
+}
+SHOWN = ["Zoë", "Łukasz Żółć", "Éloïse", "Дмитрий", "Ada 👩\u200d💻", "👨\u200d👩\u200d👧", "e\u0301", "ok\u200b"]
+
+
+async def _chat(client, match_id: str, who, text: str):
+    return await client.post(f"/v1/matches/{match_id}/chat", headers=who.headers,
+                             json={"command_id": str(uuid.uuid4()), "text": text})
+
+
+async def test_names_and_chat_refuse_bidi_controls_and_texts_that_show_nothing(client, migrated_database_url) -> None:
+    """One rule for every text others read (domain/text.py): a player's, a tournament's and a
+    team's name and a chat line refuse a bidi control anywhere, and a text of only zero-width,
+    format or combining characters, with 400 and the rule's code naming the field."""
+    seat, organiser = await register(client), await register(client, "text organiser")
+    conn = await asyncpg.connect(migrated_database_url)
+    try:
+        await conn.execute("UPDATE players SET role = 'organiser' WHERE player_id = $1", organiser.player_id)
+    finally:
+        await conn.close()
+    created = await client.post("/v1/matches", headers=seat.headers, json={
+        "game": "belote", "options": {"deals": 1}, "seats": {"N": "me", "E": "open", "S": "open", "W": "open"}})
+    match_id = created.json()["match_id"]
+    tournament = {"game": "belote", "format": "swiss", "rounds": 1, "options": {"deals": 1}}
+    tid = (await client.post("/v1/tournaments", headers=organiser.headers,
+                             json={**tournament, "name": "Vendredi"})).json()["tournament_id"]
+    for code, texts in HIDDEN.items():
+        for text in texts:
+            answers = {
+                "player": await client.post("/v1/players", json={"name": text}),
+                "tournament": await client.post("/v1/tournaments", headers=organiser.headers,
+                                                json={**tournament, "name": text}),
+                "team": await client.post(f"/v1/tournaments/{tid}/entries", headers=organiser.headers,
+                                          json={"players": ["bot:random", "bot:random"], "name": text}),
+                "chat": await _chat(client, match_id, seat, text),
+            }
+            for what, answer in answers.items():
+                assert answer.status_code == 400, (what, repr(text), answer.status_code, answer.text)
+                body = answer.json()
+                assert (body["code"], body["details"]["field"]) == (code, "$.text" if what == "chat" else "$.name"), (
+                    what, repr(text), body)
+                assert body["message"]
+
+
+async def test_every_script_and_emoji_still_make_names_and_chat(client) -> None:
+    for text in SHOWN:
+        name = await client.post("/v1/players", json={"name": text})
+        seat = msgspec.convert(name.json(), Player)    # a table of his own each time: the chat's rate limit
+        created = await client.post("/v1/matches", headers=seat.headers, json={
+            "game": "belote", "options": {"deals": 1}, "seats": {"N": "me", "E": "open", "S": "open", "W": "open"}})
+        said = await _chat(client, created.json()["match_id"], seat, text)
+        assert (name.status_code, said.status_code) == (201, 201), (repr(text), name.text, said.text)
