@@ -1,7 +1,6 @@
 """Identity routes: register, who am I, revoke my token, roles, erasure.
 
-Registration is open, limited per client address (requests a minute, and registrations an
-hour: fresh accounts are what rating farming needs): a player is a display name and a
+Registration is open (rate-limited per client address): a player is a display name and a
 token, nothing more. Roles are granted by an admin; the first admin comes from
 `atout admin create NAME`.
 """
@@ -16,7 +15,7 @@ from litestar.params import Body
 from services.api.auth import authenticated, requires
 from services.api.errors import ApiError
 from services.api.bodies import shown
-from services.api.ratelimit import rate_limited, registration_limited
+from services.api.ratelimit import rate_limited
 from services.features import Feature
 from services.api.schemas import (BEARER, PLAYER_ID, Caller, MeOut, PathStr, PlayerOut, Registered, Register, Runtime,
                                   SetMe, SetRole, ex, responses)
@@ -27,11 +26,8 @@ ADMIN = [authenticated, rate_limited, requires("admin")]
 TOKEN = "atk_Jd8x2m…"
 
 
-@post("/v1/players", guards=[rate_limited, registration_limited], status_code=201, tags=TAGS,
-      summary="Register a player",
-      description="A display name in, a player id and a bearer token out. The token is shown only here. At most "
-                  "`ATOUT_REGISTRATIONS_PER_HOUR` (20) registrations per client address per clock hour: past it, "
-                  "429 `registration_limited` with `Retry-After` (docs/api.md, \"Rate limits\").",
+@post("/v1/players", guards=[rate_limited], status_code=201, tags=TAGS, summary="Register a player",
+      description="A display name in, a player id and a bearer token out. The token is shown only here.",
       responses=responses(201, Registered, [ex("registered", {"player_id": PLAYER_ID, "token": TOKEN})],
                           "The new player and its token", 400, 429))
 async def register(data: Annotated[Register, Body(examples=[ex("a name", {"name": "Ada"})])],

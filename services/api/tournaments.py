@@ -158,8 +158,8 @@ async def register_entry(tournament_id: PathStr, data: Annotated[EntryIn, Body(e
                                        or any(p.startswith("bot:") for p in data.players)):
         raise ApiError(403, "forbidden", "a player registers an entry he plays in; house bots are the organiser's")
     entry_id = str(uuid.uuid4() if data.command_id is None else uuid.uuid5(data.command_id, "entry"))
-    await svc.enter(tournament_id, entry_id, data.players, data.name, asker=principal.player_id,
-                    command_id=data.command_id)
+    await svc.execute(tournament_id, ev.Register(entry_id=entry_id, players=data.players, name=data.name),
+                      command_id=data.command_id)
     return Response({"entry_id": entry_id}, status_code=201)
 
 
