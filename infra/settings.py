@@ -49,6 +49,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     account_retention: float = 86400.0  # seconds an account stream's notices are kept for after=
     chat_rate_messages: int = 5        # chat messages per player per match per window (0 turns it off)
     chat_rate_window: float = 10.0     # seconds
+    registrations_per_hour: int = 20   # new players per client address per hour (0, or no rate limit: off)
 
     @property
     def embedded_database(self) -> bool:
@@ -90,6 +91,7 @@ ENV_VARS: dict[str, str] = {
     "account_retention": "ATOUT_ACCOUNT_RETENTION",
     "chat_rate_messages": "ATOUT_CHAT_RATE_MESSAGES",
     "chat_rate_window": "ATOUT_CHAT_RATE_WINDOW",
+    "registrations_per_hour": "ATOUT_REGISTRATIONS_PER_HOUR",
 }
 
 
@@ -115,7 +117,7 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
             raise SettingsError(f"ATOUT_PORT must be between 0 and 65535, got {port}")
         values["port"] = port
     for field, kind in (("rate_limit_requests", int), ("rate_limit_window", float), ("hints_per_match", int),
-                        ("chat_rate_messages", int), ("chat_rate_window", float)):
+                        ("chat_rate_messages", int), ("chat_rate_window", float), ("registrations_per_hour", int)):
         if field in raw:
             try:
                 number = kind(raw[field])

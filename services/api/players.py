@@ -1,6 +1,7 @@
 """Identity routes: register, who am I, revoke my token, roles, erasure.
 
-Registration is open (rate-limited per client address): a player is a display name and a
+Registration is open, limited per client address (requests a minute, and registrations an
+hour: fresh accounts are what rating farming needs): a player is a display name and a
 token, nothing more. Roles are granted by an admin; the first admin comes from
 `atout admin create NAME`.
 """
@@ -10,26 +11,36 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Request, delete, get, patch, post, put
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Body
 
 from services.api.auth import authenticated, requires
 from services.api.errors import ApiError
 from services.api.bodies import shown
-from services.api.ratelimit import rate_limited
+from services.api.ratelimit import rate_limited, registration_limited
 from services.features import Feature
-from services.api.schemas import (BEARER, PLAYER_ID, Caller, MeOut, PathStr, PlayerOut, Registered, Register, Runtime,
-                                  SetMe, SetRole, ex, responses)
+from services.api.schemas import (BEARER, ERRORS, PLAYER_ID, Caller, ErrorOut, MeOut, PathStr, PlayerOut, Registered,
+                                  Register, Runtime, SetMe, SetRole, ex, responses)
 
 TAGS = ["players"]
 PLAYER = [authenticated, rate_limited]
 ADMIN = [authenticated, rate_limited, requires("admin")]
 TOKEN = "atk_Jd8x2m…"
+REGISTRATION_429 = ResponseSpec(
+    data_container=ErrorOut, generate_examples=False,
+    description="Too many requests from this address, or too many registrations from it this hour; see Retry-After",
+    examples=[*ERRORS[429][1], ex("registration limit", {
+        "code": "registration_limited", "message": "at most 20 registrations an hour from one address; retry in 1800s",
+        "details": {"retry_after": 1800, "limit": 20}})])
 
 
-@post("/v1/players", guards=[rate_limited], status_code=201, tags=TAGS, summary="Register a player",
-      description="A display name in, a player id and a bearer token out. The token is shown only here.",
-      responses=responses(201, Registered, [ex("registered", {"player_id": PLAYER_ID, "token": TOKEN})],
-                          "The new player and its token", 400, 429))
+@post("/v1/players", guards=[rate_limited, registration_limited], status_code=201, tags=TAGS,
+      summary="Register a player",
+      description="A display name in, a player id and a bearer token out. The token is shown only here. At most "
+                  "`ATOUT_REGISTRATIONS_PER_HOUR` (20) registrations per client address per clock hour: past it, "
+                  "429 `registration_limited` with `Retry-After` (docs/api.md, \"Rate limits\").",
+      responses={**responses(201, Registered, [ex("registered", {"player_id": PLAYER_ID, "token": TOKEN})],
+                             "The new player and its token", 400), 429: REGISTRATION_429})
 async def register(data: Annotated[Register, Body(examples=[ex("a name", {"name": "Ada"})])],
                    runtime: Runtime) -> Registered:
     name = data.name.strip()

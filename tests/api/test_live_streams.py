@@ -68,7 +68,7 @@ def server(pool, database_url: str, redis_url: str, redis_prefix: str, tmp_path_
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
     env.update(ATOUT_PORT=str(port), ATOUT_DATABASE_URL=database_url, ATOUT_REDIS_URL=redis_url,
-               ATOUT_REDIS_PREFIX=redis_prefix, ATOUT_LOG_LEVEL="warning")
+               ATOUT_REDIS_PREFIX=redis_prefix, ATOUT_LOG_LEVEL="warning", ATOUT_REGISTRATIONS_PER_HOUR="0")
     log = tmp_path_factory.mktemp("live") / "server.log"
     proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve"], env=env, cwd=ROOT,
                             stdout=open(log, "wb"), stderr=subprocess.STDOUT)

@@ -28,6 +28,11 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+UNLIMITED_REGISTRATIONS = {"ATOUT_REGISTRATIONS_PER_HOUR": "0"}
+"""The tests register hundreds of players from 127.0.0.1 in one session; a test of that
+limit sets it."""
+
+
 @dataclass
 class System:
     base: str
@@ -49,7 +54,8 @@ def running_system(data: Path, database_url: str, redis_url: str, redis_prefix: 
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
     env.update(ATOUT_PORT=str(port), ATOUT_DATABASE_URL=database_url, ATOUT_REDIS_URL=redis_url,
-               ATOUT_REDIS_PREFIX=redis_prefix, ATOUT_LOG_LEVEL="warning", ATOUT_DATA_DIR=str(data), **settings)
+               ATOUT_REDIS_PREFIX=redis_prefix, ATOUT_LOG_LEVEL="warning", ATOUT_DATA_DIR=str(data),
+               **{**UNLIMITED_REGISTRATIONS, **settings})
     logs = data / "server.log", data / "worker.log"
     server = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--projector"], env=env, cwd=ROOT,
                               stdout=open(logs[0], "wb"), stderr=subprocess.STDOUT)
@@ -90,7 +96,7 @@ def serving(tmp: Path, database_url: str, redis_url: str, redis_prefix: str, *, 
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
     env.update(ATOUT_PORT=str(port), ATOUT_DATABASE_URL=database_url, ATOUT_REDIS_URL=redis_url,
-               ATOUT_REDIS_PREFIX=redis_prefix, ATOUT_LOG_LEVEL="warning", **settings)
+               ATOUT_REDIS_PREFIX=redis_prefix, ATOUT_LOG_LEVEL="warning", **{**UNLIMITED_REGISTRATIONS, **settings})
     log = tmp / f"serve-{port}.log"
     proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--projector" if projector else "--no-projector"], env=env, cwd=ROOT,
                             stdout=open(log, "wb"), stderr=subprocess.STDOUT)

@@ -72,6 +72,25 @@ def test_a_trusted_proxy_names_the_client(tmp_path, migrated_database_url, redis
     assert others == [201] * 4 and same == [201, 201, 429], (others, same)
 
 
+def test_one_address_registers_at_most_the_hourly_number_of_players(
+        tmp_path, migrated_database_url, redis_url, redis_prefix) -> None:
+    """ATOUT_REGISTRATIONS_PER_HOUR per address, under the general limit (300 a minute): the
+    fourth registration of three an hour is refused with its own code and Retry-After; with
+    rate limiting off (ATOUT_RATE_LIMIT_REQUESTS=0) it is not counted."""
+    with serving(tmp_path, migrated_database_url, redis_url, f"{redis_prefix}:reg1",
+                 ATOUT_REGISTRATIONS_PER_HOUR="3") as base:
+        answers = [register(base) for _ in range(4)]
+        other = register(base, {"X-Forwarded-For": "203.0.113.9"})      # not believed: the same address
+    assert [a.status_code for a in answers] == [201, 201, 201, 429], [a.text for a in answers]
+    refused = answers[3].json()
+    assert refused["code"] == "registration_limited" and refused["details"]["limit"] == 3
+    assert 1 <= int(answers[3].headers["Retry-After"]) == refused["details"]["retry_after"] <= 3600
+    assert other.status_code == 429
+    with serving(tmp_path, migrated_database_url, redis_url, f"{redis_prefix}:reg2",
+                 ATOUT_REGISTRATIONS_PER_HOUR="3", ATOUT_RATE_LIMIT_REQUESTS="0") as base:
+        assert [register(base).status_code for _ in range(5)] == [201] * 5
+
+
 # --- streams follow their caller ------------------------------------------------------------------
 
 async def ws_messages(url: str, token: str, until: float) -> tuple[list[dict], int | None, float]:

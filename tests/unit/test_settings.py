@@ -120,3 +120,11 @@ def test_the_send_buffer_and_write_timeout_are_bounded() -> None:
             load_settings({"ATOUT_SEND_BUFFER": bad})
     with pytest.raises(SettingsError, match="ATOUT_WRITE_TIMEOUT"):
         load_settings({"ATOUT_WRITE_TIMEOUT": "0"})
+
+
+def test_registrations_per_hour_setting() -> None:
+    assert load_settings({}).registrations_per_hour == 20
+    assert load_settings({"ATOUT_REGISTRATIONS_PER_HOUR": "0"}).registrations_per_hour == 0
+    for bad in ("-1", "many"):
+        with pytest.raises(SettingsError, match="ATOUT_REGISTRATIONS_PER_HOUR"):
+            load_settings({"ATOUT_REGISTRATIONS_PER_HOUR": bad})
