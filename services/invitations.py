@@ -2,8 +2,9 @@
 
 One small handler per command over the `invitation-<id>` stream (`domain.invitations`):
 load, decide, append. What depends on the match — who may invite to it (its host or a
-player seated at it), whether it is still open and has the seat, whether the invitee blocks
-the sender — is checked here against the match and the `social_ties` read model before the
+player seated at it), whether it is still open and has the seat — is checked here against the
+match, and the one door to a seat (`services.seating`) says whether the sender may invite at
+all (not while banned) and these players (no block between any two of them), before the
 decider is asked. Accepting takes the seat first (through `services.tables.take_seat`, with a
 command id of the invitation's own, so a retry sits down once) and then records the answer;
 a seat that can no longer be taken leaves the invitation pending and says why.
@@ -27,9 +28,8 @@ from domain.game import RuleViolation
 from infra import streams
 from infra.players import Principal
 from infra.projections import invitations as listed
-from infra.projections import social
 from infra.serialization import EventRegistry
-from services import tables
+from services import seating, tables
 from services.matches import UnknownMatch
 from services.runtime import Runtime
 from services.tables import Refused
@@ -118,8 +118,7 @@ async def invite(runtime: Runtime, principal: Principal, match_id: str, players:
                           {"player_id": player})
         if seat is not None and state.seats.get(seat) is not None:
             raise Refused(422, "seat_taken", f"seat {seat} is already taken", {"seat": seat})
-        if await social.is_blocked(runtime.pool, player, me):
-            raise Refused(403, "blocked", "this player has blocked you: you cannot invite him", {"player_id": player})
+    await seating.may_invite(runtime.store, me, players)
     if await listed.pending_count(runtime.pool, match_id) >= cases.MAX_PENDING_PER_MATCH:
         raise Refused(422, "too_many_invitations", f"a match has at most {cases.MAX_PENDING_PER_MATCH} invitations "
                       "waiting for an answer", {"limit": cases.MAX_PENDING_PER_MATCH})

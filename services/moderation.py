@@ -4,8 +4,9 @@ Reports go to `report-<id>`; a player's mutes and bans to `moderation-<player id
 `domain.moderation`). Every admin action is an event of those streams and an entry of the
 day's audit (`services.audit.append_audit`), written before the answer leaves. A mute
 stops the player's chat (403 `chat_muted`, with `until`); a ban stops his chat, his reports
-and his joining tables — creating a match, taking a seat, a rematch — (403 `player_banned`,
-with the reason); what he is already playing goes on (his seat's clock and the bots cover it).
+and his coming to any table — the one door to a seat, `services.seating`, reads his ban
+wherever he would sit or be sat, and when he would invite (403 `player_banned`, with the
+reason); what he is already playing goes on (his seat's clock and the bots cover it).
 """
 
 from __future__ import annotations
@@ -25,13 +26,14 @@ from infra import streams
 from infra.players import Principal
 from infra.serialization import EventRegistry
 from infra.store import ConcurrencyError
+from services import seating
 from services.chat import ChatService
 from services.runtime import Runtime
 from services.tables import Refused
 
 REGISTRY = EventRegistry()
 REGISTRY.register_all((*rules.REPORT_EVENTS, *rules.SANCTION_EVENTS))
-MUTED, BANNED = "chat_muted", "player_banned"
+MUTED, BANNED = "chat_muted", seating.BANNED
 _decode = msgspec.json.Decoder(dict).decode
 
 
@@ -55,13 +57,10 @@ class ModerationService:
         self.runtime, self.store = runtime, runtime.store
 
     async def sanctions(self, player_id: str) -> rules.Sanctions:
-        recorded = await self.store.read_stream(streams.moderation_stream(player_id))
-        return rules.fold([REGISTRY.decode_recorded(r) for r in recorded])
+        return await seating.sanctions(self.store, player_id)
 
     async def ensure_not_banned(self, player_id: str) -> None:
-        state = await self.sanctions(player_id)
-        if state.banned:
-            raise Refused(403, BANNED, f"you are banned: {state.ban_reason}", {"reason": state.ban_reason})
+        await seating.ensure_not_banned(self.store, player_id)
 
     async def ensure_may_chat(self, player_id: str) -> None:
         state = await self.sanctions(player_id)

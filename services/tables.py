@@ -20,7 +20,7 @@ import hashlib
 import hmac
 import logging
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from domain import fair
@@ -28,24 +28,18 @@ from domain import match as rules
 from domain.cards import Seat
 from domain.game import RuleViolation
 from infra.players import Principal
-from infra.projections import invitations, social
+from infra.projections import invitations
 from infra.store import ConcurrencyError
+from services import seating
 from services.matches import MatchService, Outcome, UnknownMatch
+from services.refusals import Refused
+from services.visibility import Visibility
 from services.workers.clocks import set_clock
 
 log = logging.getLogger(__name__)
 
 SEAT_NAMES = ("N", "E", "S", "W")
 REMATCH_LOCK = 0x726D7463  # 'rmtc'
-
-
-class Refused(Exception):
-    """What the service turns down for who asks or when: a 403 or 422 (or a 400 naming a
-    field whose validity depends on the match), with a stable code."""
-
-    def __init__(self, status: int, code: str, message: str, details: Mapping[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message, self.details = status, code, message, dict(details or {})
 
 
 def command_id_for(match_id: str, purpose: str) -> uuid.UUID:
@@ -91,7 +85,9 @@ async def create(svc: MatchService, principal: Principal, game: str, options: di
                  command_id: uuid.UUID | None = None) -> rules.MatchState:
     """A new match (its clock set before the start, so the first turn is already timed),
     started at once when its seats are all taken. A refused creation is the domain's
-    RuleViolation (the routes make it a 400 naming the field)."""
+    RuleViolation (the routes make it a 400 naming the field). A banned player creates none
+    (`seating.admit`)."""
+    await seating.admit(svc.store, [principal.player_id], asker=principal.player_id)
     created = await svc.create_match(game, options, seats, player_id=principal.player_id, entropy=entropy,
                                      predefined=predefined, rated=rated, private=private, command_id=command_id)
     if clock is not None:
@@ -150,8 +146,9 @@ async def may_sit(svc: MatchService, state: rules.MatchState, player_id: str, *,
                   invited: bool = False) -> None:
     """Refused unless `player_id` may ask for a seat here. At a private table: its host, an
     invitee, or whoever brings its code; anyone else (a wrong code included) is answered as
-    if the match did not exist, so a code cannot be probed. At any table: not when its host
-    or a player seated at it blocks him (docs/social.md)."""
+    if the match did not exist, so a code cannot be probed. At any table: through the one
+    door (`seating.admit`): not banned, and no block between him and its host or a player
+    seated at it, either way (docs/social.md)."""
     if state.private and not invited and player_id != state.host:
         if code is not None:
             expected = await invitation_code(svc, state.match_id)
@@ -162,8 +159,7 @@ async def may_sit(svc: MatchService, state: rules.MatchState, player_id: str, *,
     present = {h.player_id for h in state.seats.values() if h is not None and h.player_id}
     if state.host is not None:
         present.add(state.host)
-    if await social.blockers_among(svc.store.pool, sorted(present - {player_id}), player_id):
-        raise Refused(403, "blocked", "a player at this table has blocked you: you cannot sit here")
+    await seating.admit(svc.store, [player_id], asker=player_id, beside=present - {player_id})
 
 
 async def take_seat(svc: MatchService, principal: Principal, match_id: str, seat: Seat,
@@ -200,21 +196,28 @@ async def start(svc: MatchService, principal: Principal, match_id: str) -> Outco
     return await svc.start(match_id, command_id=command_id_for(match_id, "start"))
 
 
-async def rematch(svc: MatchService, principal: Principal, match_id: str,
-                  entropy: str | None = None) -> rules.MatchState:
+async def rematch(svc: MatchService, principal: Principal, match_id: str, entropy: str | None = None, *,
+                  visibility: Visibility) -> rules.MatchState:
     """A new match with the same game, options and seat holders, made once however many
     players ask for it (a deterministic command id, under a lock so that one secret and
     one commitment are ever made for it). The caller's `entropy` goes to his seat in it,
-    after its tip was published; it starts once every player seat has entropy."""
+    after its tip was published; it starts once every player seat has entropy.
+
+    Only the match's own players ask (anyone else is refused as `visibility` answers him:
+    a private table hidden from him does not exist), and it sits again only players who may
+    all sit together: none banned, no block between any two (`seating.admit`)."""
     checked_entropy(entropy)
     old = await svc.load(match_id)
-    if seat_of(old, principal.player_id) is None and not principal.has_role("organiser"):
-        raise Refused(403, "forbidden", "only a player of this match or an organiser may ask for a rematch")
+    if seat_of(old, principal.player_id) is None:
+        refusal = await visibility.check(principal, old, "view")
+        if refusal is not None and refusal.status == 404:
+            raise UnknownMatch(match_id)
+        raise Refused(403, "forbidden", "only a player of this match may ask for its rematch")
     if old.status != "finished":
         raise Refused(422, "match_not_finished", "a rematch follows a finished match")
-    if entropy is not None and seat_of(old, principal.player_id) is None:
-        raise Refused(400, "bad_entropy", "entropy goes to the caller's seat, and you hold none in this match",
-                      {"field": "$.entropy"})
+    players = {h.player_id for h in old.seats.values() if h is not None and h.player_id}
+    await seating.admit(svc.store, players | ({old.host} if old.private and old.host else set()),
+                        asker=principal.player_id)
     command_id = command_id_for(match_id, "rematch")
     async with svc.store.pool.acquire() as conn:
         await conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", REMATCH_LOCK, match_id)

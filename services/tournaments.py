@@ -28,6 +28,7 @@ from domain.tournaments import forfeits, individual
 from infra.serialization import EventRegistry
 from infra.store import ConcurrencyError, PostgresEventStore
 from infra import streams
+from services import seating
 from services import tournament_no_shows as no_shows
 from services.matches import MatchService, UnknownMatch
 from services import tournament_boards, tournament_tables
@@ -117,6 +118,14 @@ class TournamentService:
                                           individual=alone, rated=rated, seeding=seeding),
                            command_id=command_id)
         return tid
+
+    async def enter(self, tournament_id: str, entry_id: str, players: list[str], name: str, *, asker: str,
+                    command_id: uuid.UUID | None = None) -> None:
+        """Register an entry, whose rounds will seat its players: they pass the one door to a
+        seat first (`services.seating`: none banned, no block between the partners)."""
+        await seating.admit(self.store, [p for p in players if not p.startswith("bot:")], asker=asker, named=players)
+        await self.execute(tournament_id, ev.Register(entry_id=entry_id, players=players, name=name),
+                           command_id=command_id)
 
     async def start(self, tournament_id: str, *, advance: bool = True) -> None:
         """Commit to every board (a hash chain over them all, its tip published now), start,

@@ -20,7 +20,7 @@ from infra.projections.invitations import InvitationNotices, Invitations
 from services import invitations as service
 from services.api import paging
 from services.api.auth import authenticated
-from services.api.matches import _answer
+from services.api.matches import _answer, seating
 from services.api.ratelimit import rate_limited
 from services.api.schemas import (BEARER, COMMAND_EXAMPLE, COMMAND_ID, ID_PATTERN, MATCH_ID, MAX_ID, PLAYER_ID,
                                   Caller, CommandOut, Entropy, FromQuery, Limit, PathStr, Runtime, ex, responses)
@@ -83,7 +83,8 @@ INVITATION_EXAMPLE = {"invitation_id": INVITATION_ID, "match_id": MATCH_ID, "gam
 CHALLENGE_EXAMPLE = {**INVITATION_EXAMPLE, "kind": "challenge", "invitees": {FRIEND_ID: "E", PLAYER_ID: "W"}}
 CODES = ("Codes: 404 `unknown_invitation`; 403 `not_your_invitation`; 422 `invitation_expired`, "
          "`invitation_declined`, `invitation_cancelled`, `invitation_accepted`, `match_not_open` (started), "
-         "`match_full`, `seat_taken`; 403 `blocked` (docs/social.md).")
+         "`match_full`, `seat_taken`; 403 `player_banned` (a banned player accepts none), `blocked` (a block "
+         "either way with the host or a seated player: docs/social.md).")
 
 
 def _out(state: Any, player_id: str) -> InvitationOut:
@@ -102,10 +103,11 @@ def _created(state: Any, player_id: str) -> Response:
                   f"{cases.MIN_TTL}..{cases.MAX_TTL}); at most {cases.MAX_PENDING_PER_MATCH} invitations of a match "
                   "wait for an answer at once (422 `too_many_invitations`). Refused: 422 `match_not_open`, "
                   "`match_full`, `seat_taken`, `already_seated`, `cannot_invite_yourself`; 404 `unknown_player`; "
-                  "403 `blocked` (he blocks you), `forbidden` (not your match). The invitee hears of it on his "
-                  "account stream (`invitation_received`). A retried `command_id` invites once.",
-      responses=responses(201, InvitationOut, [ex("sent", INVITATION_EXAMPLE)], "The invitation", 400, 401, 403,
-                          404, 409, 422, 429))
+                  "403 `player_banned` (a banned player invites no one), `blocked` (he blocks you, or you him), "
+                  "`forbidden` (not your match). The invitee hears of it on his account stream "
+                  "(`invitation_received`). A retried `command_id` invites once.",
+      responses=seating(responses(201, InvitationOut, [ex("sent", INVITATION_EXAMPLE)], "The invitation", 400, 401,
+                                  403, 404, 409, 422, 429)))
 async def invite(match_id: PathStr, data: Annotated[Invite, Body(examples=[
         ex("to the south seat", {"player_id": FRIEND_ID, "seat": "S", "command_id": COMMAND_ID}),
         ex("to any seat, for an hour", {"player_id": FRIEND_ID, "expires_in": 3600})])],
@@ -119,9 +121,10 @@ async def invite(match_id: PathStr, data: Annotated[Invite, Body(examples=[
       summary="Challenge a partnership to play my match",
       description="Two players, asked to the two seats of one side (`seats`, N and S or E and W; none: the first "
                   "side with both seats free). Each accepts his own seat; one declining declines it for both. The "
-                  "same rules and codes as an invitation (422 `bad_invitees` when the seats are not one side).",
-      responses=responses(201, InvitationOut, [ex("sent", CHALLENGE_EXAMPLE)], "The challenge", 400, 401, 403, 404,
-                          409, 422, 429))
+                  "same rules and codes as an invitation (422 `bad_invitees` when the seats are not one side; 403 "
+                  "`blocked` also when one of the two blocks the other).",
+      responses=seating(responses(201, InvitationOut, [ex("sent", CHALLENGE_EXAMPLE)], "The challenge", 400, 401,
+                                  403, 404, 409, 422, 429)))
 async def challenge(match_id: PathStr, data: Annotated[Challenge, Body(examples=[
         ex("east and west", {"players": [FRIEND_ID, PLAYER_ID], "seats": ["E", "W"]}),
         ex("whichever side is free", {"players": [FRIEND_ID, PLAYER_ID]})])],
@@ -158,10 +161,11 @@ async def get_invitation(invitation_id: PathStr, principal: Caller, runtime: Run
       summary="Accept: take the invited seat",
       description="Takes the seat I was asked to (or the first free one), with my optional `entropy`, then records "
                   "the acceptance; the last seat taken starts the match, as any seat does. " + CODES,
-      responses=responses(200, Accepted, [ex("seated", {"invitation": {**INVITATION_EXAMPLE, "status": "accepted",
-                                                                          "accepted": {FRIEND_ID: "S"}},
-                                                         "match": COMMAND_EXAMPLE})],
-                          "The invitation and my seat's command", 400, 401, 403, 404, 409, 422, 429))
+      responses=seating(responses(200, Accepted, [ex("seated", {"invitation": {**INVITATION_EXAMPLE,
+                                                                                  "status": "accepted",
+                                                                                  "accepted": {FRIEND_ID: "S"}},
+                                                                 "match": COMMAND_EXAMPLE})],
+                                  "The invitation and my seat's command", 400, 401, 403, 404, 409, 422, 429)))
 async def accept(invitation_id: PathStr, principal: Caller, runtime: Runtime,
                  data: Annotated[Accept | None, Body(examples=[ex("with entropy", {"entropy": "my words"}),
                                                                ex("nothing", {})])] = None) -> Accepted:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from litestar import Request, Response, delete, get, post, put
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Body
 
 from domain.cards import DECK_32
@@ -23,8 +24,8 @@ from services.api.play import ensure_readable
 from services.api.ratelimit import rate_limited
 from services.features import Feature, plain
 from services.api.schemas import (BEARER, COMMAND_EXAMPLE, MATCH_ID, PLAYER_ID, TABLE_ENVELOPE, VIEW_EXAMPLE, Caller,
-                                  CommandOut, CreateMatch, FromQuery, GiveEntropy, Limit, PathStr, Rematch, Runtime, TakeSeat, ex,
-                                  responses)
+                                  CommandOut, CreateMatch, ErrorOut, FromQuery, GiveEntropy, Limit, PathStr, Rematch, Runtime,
+                                  TakeSeat, ex, responses)
 
 TAGS = ["matches"]
 PAGED = ("Pages of `limit` (1..200, default 50) newest first; when a next page may exist the answer has "
@@ -52,6 +53,27 @@ SUMMARY_EXAMPLE = [{"match_id": MATCH_ID, "game": "cinch", "options": {"deals": 
                     "status": "finished", "score": {"NS": 11, "EW": 3}, "deals": 1, "winner": "NS", "version": 88,
                     "created_at": "2025-05-01T18:00:00+00:00", "updated_at": "2025-05-01T18:09:00+00:00"}]
 
+DOOR_403 = ResponseSpec(data_container=ErrorOut, generate_examples=False, description=(
+    "Not at this table (services/seating.py, the one door to a seat; docs/api.md, \"One door to a seat\"): a "
+    "banned player, the caller or one this would seat (`player_banned`); a block between two players this would "
+    "seat together, either way (`blocked`); a caller who may not ask (`forbidden`)."), examples=[
+    ex("banned", {"code": "player_banned", "message": "you are banned: repeated insults",
+                  "details": {"reason": "repeated insults"}}),
+    ex("another is banned", {"code": "player_banned",
+                             "message": "a player this would seat is banned: he joins no table", "details": {}}),
+    ex("blocked", {"code": "blocked", "message": "a player at this table has blocked you: you cannot sit with him",
+                   "details": {}}),
+    ex("you block", {"code": "blocked", "message": "you block a player at this table: unblock him to sit with him",
+                     "details": {"player_id": PLAYER_ID}}),
+    ex("not a player", {"code": "forbidden", "message": "only a player of this match may ask for its rematch",
+                        "details": {}})])
+
+
+def seating(answers: dict[int, ResponseSpec]) -> dict[int, ResponseSpec]:
+    """`answers` with the 403 of a route that sits a player, or has him sat."""
+    return {**answers, 403: DOOR_403}
+
+
 
 async def _created(runtime: Any, state: Any, principal: Principal) -> Response:
     body = flows.view(state, tables.seat_of(state, principal.player_id))
@@ -67,9 +89,10 @@ async def _created(runtime: Any, state: Any, principal: Principal) -> Response:
                   "A match whose seats are all taken starts at once. `visibility: private` makes a private table "
                   "(docs/social.md): out of the lobby and every public list, seats by invitation or by the "
                   "`invitation_code` the answer then holds (shown to its creator only, here), watched only by its "
-                  "seats, its host and its invitees; casual (`rated: true` is 400 `not_rateable`).",
-      responses=responses(201, dict, [ex("the creator's view", VIEW_EXAMPLE)], "The match as the creator sees it",
-                          400, 401, 403, 429))
+                  "seats, its host and its invitees; casual (`rated: true` is 400 `not_rateable`). A banned "
+                  "player creates none (403 `player_banned`).",
+      responses=seating(responses(201, dict, [ex("the creator's view", VIEW_EXAMPLE)],
+                                  "The match as the creator sees it", 400, 401, 403, 429)))
 async def create_match(data: Annotated[CreateMatch, Body(examples=CREATE_EXAMPLES)], principal: Caller,
                        runtime: Runtime) -> Response:
     return await _created(runtime, await flows.create(runtime.matches, principal, data), principal)
@@ -131,9 +154,10 @@ SEAT_BODY = Body(examples=[ex("with entropy", {"entropy": "words only I know"}),
                   "into every shuffled deal. Taking the last free seat starts the match: the answer then holds the "
                   "start and the first deal, as this seat sees them. A private table seats its host, its invitees "
                   "and whoever brings its `code`; anyone else (a wrong code too) is answered 404 `unknown_match`. "
-                  "A player whom the host or a seated player blocks: 403 `blocked` (docs/social.md).",
-      responses=responses(200, CommandOut, [ex("seated", COMMAND_EXAMPLE)], "The new version and events", 400, 401,
-                          403, 404, 422, 429))
+                  "A banned player: 403 `player_banned`; a block either way between him and the host or a seated "
+                  "player: 403 `blocked` (docs/social.md).",
+      responses=seating(responses(200, CommandOut, [ex("seated", COMMAND_EXAMPLE)], "The new version and events",
+                                  400, 401, 403, 404, 422, 429)))
 async def take_seat(match_id: PathStr, seat: PathStr, principal: Caller, runtime: Runtime,
                     data: Annotated[TakeSeat | None, SEAT_BODY] = None) -> CommandOut:
     body = data or TakeSeat()
@@ -187,14 +211,16 @@ async def start_match(match_id: PathStr, principal: Caller, runtime: Runtime) ->
 
 @post("/v1/matches/{match_id:str}/rematch", guards=PLAYER, tags=TAGS, security=BEARER,
       summary="A new match with the same game, options and seats",
-      description="For a player of a finished match (or an organiser). Every player asking gets the same new match, "
-                  "its seats taken by the same holders. Optional `entropy` goes to the caller's seat in it, after its "
-                  "tip was published (the same limit as a seat's; 400 `bad_entropy` when the caller holds no seat). "
-                  "It starts once every player seat has given entropy (asking with it, or `PUT …/entropy`), when "
-                  "a seated player starts it, or when the sweeper starts full matches left idle "
+      description="For the players of a finished match only: anyone else is 403 `forbidden`, or 404 "
+                  "`unknown_match` where the match is a private table hidden from him. Every player asking gets the "
+                  "same new match, its seats taken by the same holders; none is made when one of its players is "
+                  "banned (403 `player_banned`) or two of them are kept apart by a block (403 `blocked`). Optional "
+                  "`entropy` goes to the caller's seat in it, after its tip was published (the same limit as a "
+                  "seat's). It starts once every player seat has given entropy (asking with it, or `PUT "
+                  "…/entropy`), when a seated player starts it, or when the sweeper starts full matches left idle "
                   "(docs/fair-deal.md, \"Entropy when it helps\").",
-      responses=responses(201, dict, [ex("the new match", VIEW_EXAMPLE)], "The new match as I see it", 401, 403,
-                          404, 422, 429))
+      responses=seating(responses(201, dict, [ex("the new match", VIEW_EXAMPLE)], "The new match as I see it", 400,
+                                  401, 403, 404, 422, 429)))
 async def rematch(match_id: PathStr, principal: Caller, runtime: Runtime,
                   data: Annotated[Rematch | None, Body(examples=[ex("with entropy", {"entropy": "my words"}),
                                                                  ex("nothing", {})])] = None) -> Response:

@@ -32,6 +32,7 @@ from services.api.ratelimit import rate_limited
 from services.api import tournament_examples as X
 from services.api import tournament_live
 from services.api import paging
+from services.api.matches import seating
 from services.api.schemas import BEARER, Caller, FromQuery, Limit, PathStr, Runtime, ex
 from services.api.tournament_views import HANDLERS, _owner, owns, sees_all, service, standings, view
 from services.features import Feature, plain
@@ -147,7 +148,12 @@ async def read(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> d
 
 @post("/v1/tournaments/{tournament_id:str}/entries", guards=READER, tags=TAGS, security=BEARER,
       exception_handlers=HANDLERS, summary="Register an entry: a partnership (or one player, partnered by a bot)",
-      responses=X.answers(201, dict, [ex("registered", {"entry_id": X.ENTRY_A})], "The entry", 401, 403, 404, 409, 422, 429))
+      description="A player registers an entry he plays in (house bots are the organiser's: 403 `forbidden`). Its "
+                  "rounds will seat its players, so they pass the one door to a seat first: 403 `player_banned` "
+                  "when one is banned, `blocked` when one of the partners blocks the other (docs/api.md, \"One "
+                  "door to a seat\").",
+      responses=seating(X.answers(201, dict, [ex("registered", {"entry_id": X.ENTRY_A})], "The entry", 401, 403, 404,
+                                  409, 422, 429)))
 async def register_entry(tournament_id: PathStr, data: Annotated[EntryIn, Body(examples=X.ENTRY_EXAMPLES)],
                          principal: Caller, runtime: Runtime) -> Response:
     if data.name:
@@ -158,8 +164,8 @@ async def register_entry(tournament_id: PathStr, data: Annotated[EntryIn, Body(e
                                        or any(p.startswith("bot:") for p in data.players)):
         raise ApiError(403, "forbidden", "a player registers an entry he plays in; house bots are the organiser's")
     entry_id = str(uuid.uuid4() if data.command_id is None else uuid.uuid5(data.command_id, "entry"))
-    await svc.execute(tournament_id, ev.Register(entry_id=entry_id, players=data.players, name=data.name),
-                      command_id=data.command_id)
+    await svc.enter(tournament_id, entry_id, data.players, data.name, asker=principal.player_id,
+                    command_id=data.command_id)
     return Response({"entry_id": entry_id}, status_code=201)
 
 
