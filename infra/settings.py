@@ -50,6 +50,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     chat_rate_messages: int = 5        # chat messages per player per match per window (0 turns it off)
     chat_rate_window: float = 10.0     # seconds
     registrations_per_hour: int = 20   # new players per client address per hour (0, or no rate limit: off)
+    record_key: str | None = None      # Ed25519 private key, 64 hex digits, signing records (unset: the data folder's)
+    record_keys_retired: tuple[str, ...] = ()  # earlier public keys (base64) whose signatures still verify
 
     @property
     def embedded_database(self) -> bool:
@@ -92,6 +94,8 @@ ENV_VARS: dict[str, str] = {
     "chat_rate_messages": "ATOUT_CHAT_RATE_MESSAGES",
     "chat_rate_window": "ATOUT_CHAT_RATE_WINDOW",
     "registrations_per_hour": "ATOUT_REGISTRATIONS_PER_HOUR",
+    "record_key": "ATOUT_RECORD_KEY",
+    "record_keys_retired": "ATOUT_RECORD_KEYS_RETIRED",
 }
 
 
@@ -164,9 +168,27 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
         raise SettingsError("ATOUT_DATABASE_URL must start with postgresql:// or postgres://")
     if "redis_url" in raw and not raw["redis_url"].startswith(("redis://", "rediss://", "unix://")):
         raise SettingsError("ATOUT_REDIS_URL must start with redis://, rediss:// or unix://")
+    _record_keys(raw, values)
     if "redis_prefix" in raw and any(c.isspace() for c in raw["redis_prefix"]):
         raise SettingsError("ATOUT_REDIS_PREFIX must not contain whitespace")
     return Settings(**values)  # type: ignore[arg-type]
+
+
+def _record_keys(raw: dict[str, str], values: dict[str, object]) -> None:
+    """The record-signing key and the retired public keys, checked at start so a bad key
+    stops the process instead of failing the first export (docs/fair-deal.md)."""
+    from infra.signing import PublicKey, SigningKeyError, private_from_hex
+
+    try:
+        if "record_key" in raw:
+            values["record_key"] = private_from_hex(raw["record_key"], "ATOUT_RECORD_KEY").hex()
+        if "record_keys_retired" in raw:
+            retired = tuple(item.strip() for item in raw["record_keys_retired"].split(",") if item.strip())
+            for item in retired:
+                PublicKey.from_b64(item, "ATOUT_RECORD_KEYS_RETIRED")
+            values["record_keys_retired"] = retired
+    except SigningKeyError as exc:
+        raise SettingsError(str(exc)) from None
 
 
 def _networks(value: str) -> tuple[str, ...]:

@@ -72,3 +72,28 @@ TAMPERINGS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], int, str
     "another tip": (_edit(_other_tip), 0, "tip"),
 }
 """name -> (tamper, the deal that must be refused, the check that must name it)."""
+
+
+def forge_entropy(record: dict[str, Any], seat: str = "N", text: str = "words that suit me") -> dict[str, Any]:
+    """The forgery no chain check sees: one seat's entropy replaced in every shuffled deal,
+    every deck recomputed from it by the published algorithm, and other actions played on the
+    new cards (the first legal action that is not a pass, seat by seat). Match id, tip, seeds
+    and commitments are kept; so is any signature the record carried."""
+    from domain.record import play_record
+
+    out = copy.deepcopy(record)
+    for d, deal in enumerate(out["deals"]):
+        if deal.get("fair") and not deal["fair"]["context"].startswith("tournament:"):
+            deal["fair"]["entropy"] = {**(deal["fair"]["entropy"] or {}), seat: text}
+            deal["deck"] = fair.shuffle_deck(out["game"], bytes.fromhex(deal["fair"]["seed"]),
+                                             deal["fair"]["context"], deal["fair"]["entropy"])
+        deal["actions"] = []
+        while True:
+            played = play_record({**out, "deals": out["deals"][:d + 1]}, legal=True)
+            assert played["ok"], played
+            if not played["legal"]:
+                break
+            acting, choices = sorted(played["legal"].items())[0]
+            action = next((a for a in choices if a["action"] != "pass"), choices[0])
+            deal["actions"].append({"seat": acting, **action})
+    return out

@@ -17,7 +17,7 @@ from litestar.params import Body, FromPath
 
 from domain import disputes as cases
 from infra.projections.disputes import DisputesQueue
-from services.api import admin
+from services.api import admin, records
 from services.api.auth import authenticated
 from services.api.dispute_views import (DISPUTE_EXAMPLE, HANDLERS, PATH_HANDLERS, VERIFY_EXAMPLE, Reason, dispute_out,
                                         queue, service)
@@ -91,7 +91,8 @@ async def verify_deal(match_id: PathStr, deal: FromPath[int], principal: Caller,
 
 @get("/v1/matches/{match_id:str}/export", guards=PLAYER, tags=TAGS, security=BEARER, exception_handlers=PATH_HANDLERS,
      summary="The match (or one finished deal) as a match record, with seeds, commitments and rulings",
-     description="`atout record play` (or `POST /v1/records/play`) on it gives back `result`. `?deal=d` exports "
+     description="`atout record play` (or `POST /v1/records/play`) on it gives back `result`; signed by the "
+                 "server as `…/record` is (`signature`, docs/fair-deal.md \"Signed records\"). `?deal=d` exports "
                  "one finished deal alone. Who may read it: as for `…/verify` (a sealed board's seats too get "
                  "403 `board_sealed` until its round has closed at every table).",
      responses=responses(200, dict, [ex("a record", {"game": "belote", "options": {"deals": 2}, "deals": [],
@@ -101,7 +102,7 @@ async def verify_deal(match_id: PathStr, deal: FromPath[int], principal: Caller,
 async def export(match_id: PathStr, principal: Caller, runtime: Runtime,
                  deal: FromQuery[int | None] = None) -> dict[str, Any]:
     svc = await _readable_match(runtime, match_id, principal, "export")
-    return await svc.export(match_id, deal)
+    return records.sign(runtime, await svc.export(match_id, deal))
 
 
 ROUTES = [file_dispute, my_disputes, verify_deal, export]

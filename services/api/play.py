@@ -22,7 +22,7 @@ from domain.chains import as_record
 from domain.game import RuleViolation
 from infra.store import CommandConflictError, ConcurrencyError
 from services import tables
-from services.api import flows
+from services.api import flows, records
 from services.api.auth import authenticated
 from services.api.errors import ApiError, convert
 from services.api.logs import bind
@@ -107,7 +107,9 @@ RECORD_EXAMPLE = {"game": "belote", "options": {"variant": "classic", "deals": 1
                   "deals": [{"dealer": "N", "deck": ["7S", "8S", "…32 codes…"],
                              "actions": [{"seat": "W", "action": "take"}, {"seat": "W", "action": "play", "card": "AS"}],
                              "fair": {"seed": "4be1…", "commitment": "9f2c…", "context": "atout/1 match …",
-                                      "entropy": {"N": "…"}}}]}
+                                      "entropy": {"N": "…"}}}],
+                  "signature": {"alg": "ed25519", "key_id": "56475aa75463474c0285df5dbf2bcab7",
+                                "value": "…64 bytes in base64…"}}
 
 
 @get("/v1/matches/{match_id:str}/record", guards=PLAYER, tags=TAGS, security=BEARER,
@@ -115,7 +117,8 @@ RECORD_EXAMPLE = {"game": "belote", "options": {"variant": "classic", "deals": 1
      description="Each finished deal's dealer, deck, actions and verifiable-shuffle inputs with the revealed seed: "
                  "public once the deal is over; a sealed tournament board's only once the match is over and its "
                  "round has closed at every table (403 `board_sealed`, its own seats included). `POST "
-                 "/v1/records/play` replays it. Who may read what: docs/api.md.",
+                 "/v1/records/play` replays it. Signed by the server (`signature`; `GET /v1/records/key`, "
+                 "docs/fair-deal.md \"Signed records\"). Who may read what: docs/api.md.",
      responses=responses(200, dict, [ex("one finished deal", RECORD_EXAMPLE)], "The record", 401, 403, 404, 429))
 async def record(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
@@ -127,8 +130,8 @@ async def record(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict
             if event.fair is not None:
                 deal["fair"] = msgspec.to_builtins(event.fair)
             deals.append(deal)
-    return {"match_id": match_id, "game": state.game_name, "options": state.raw_options, "deals": deals,
-            **as_record(state.chains)}
+    return records.sign(runtime, {"match_id": match_id, "game": state.game_name, "options": state.raw_options,
+                                  "deals": deals, **as_record(state.chains)})
 
 
 async def ensure_readable(runtime: Runtime, principal: Any, state: Any, read: Read = "view",

@@ -4,6 +4,11 @@ One deal (its deck given with `--deck`, the chain's tip with `--tip`) or a whole
 record (`--record FILE`): context, entropy, commitment, deck, the link to the previous deal
 and to the tip, one JSON line with each check. A player or a dispute reviewer needs nothing
 but public data and this command (or the text of docs/fair-deal.md).
+
+The chain's checks cannot see a seat's entropy swapped and every deck recomputed from it;
+the server's signature can. With `--key` (the public key, pinned) or `--server` (fetched) a
+record must carry a signature that holds, or the command fails: asking for the check and
+getting an unsigned record is not a pass.
 """
 
 from __future__ import annotations
@@ -11,6 +16,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import urllib.error
+import urllib.request
 
 from domain import fair_chain
 from domain.cards import SEATS
@@ -23,6 +30,7 @@ from domain.fair import (
     shuffle_deck,
     verify_seed,
 )
+from infra import signing
 
 
 class _UsageError(Exception):
@@ -57,6 +65,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--commitment", metavar="HEX",
         help="the value the seed must hash to (the previous chain element, or the tip for deal 1)",
     )
+    verify.add_argument("--key", action="append", default=[], metavar="BASE64",
+                        help="with --record: the server's public key (GET /v1/records/key's public_key); repeat "
+                        "for retired keys. The record's signature must hold")
+    verify.add_argument("--server", metavar="URL",
+                        help="with --record: fetch the keys from URL/v1/records/key (rather pin one with --key)")
     verify.set_defaults(func=_verify)
     deal.set_defaults(func=lambda args: _help(deal))
 
@@ -94,7 +107,9 @@ def _entropy(items: list[str]) -> dict[str, str]:
 def _verify(args: argparse.Namespace) -> int:
     try:
         if args.record is not None:
-            return _verify_record(args.record)
+            return _verify_record(args.record, _keys(args.key, args.server))
+        if args.key or args.server:
+            raise _UsageError("--key and --server check a record's signature: give --record FILE")
         for flag in ("game", "seed", "context", "commitment"):
             if getattr(args, flag) is None:
                 raise _UsageError(f"--{flag} is required (or give --record FILE)")
@@ -139,7 +154,27 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def _verify_record(path: str) -> int:
+def _keys(given: list[str], server: str | None) -> list[signing.PublicKey] | None:
+    """The public keys to check a signature against; None when none was asked for."""
+    if not given and server is None:
+        return None
+    try:
+        keys = [signing.PublicKey.from_b64(text, "--key") for text in given]
+    except signing.SigningKeyError as exc:
+        raise _UsageError(str(exc)) from None
+    if server is not None:
+        url = server.rstrip("/") + "/v1/records/key"
+        try:
+            with urllib.request.urlopen(url, timeout=15) as answer:
+                served = json.loads(answer.read())
+            keys += [signing.PublicKey.from_b64(k.get("public_key"), f"{url}'s public_key")
+                     for k in [served, *served.get("retired", [])]]
+        except (urllib.error.URLError, OSError, ValueError, AttributeError, signing.SigningKeyError) as exc:
+            raise _UsageError(f"cannot read the keys at {url}: {exc}") from None
+    return keys
+
+
+def _verify_record(path: str, keys: list[signing.PublicKey] | None = None) -> int:
     try:
         text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
         record = json.loads(text)
@@ -151,6 +186,11 @@ def _verify_record(path: str) -> int:
         raise _UsageError(f"{path} is not a match record of one of {', '.join(GAME_DECK_SIZE)} with a list of deals")
     results = fair_chain.verify_record(record, deck_for(record["game"]))
     verdict = fair_chain.summary(results, record)
-    print(json.dumps({**verdict, "deals": [{"deal": r["deal"], "kind": r["kind"], "checks": r["checks"]}
-                                            for r in results]}))
+    if keys is not None:
+        signature = signing.verify(record, keys)
+        verdict["ok"] = verdict["ok"] and signature == "valid"
+    else:
+        signature = "absent" if signing.SIGNATURE not in record else "unchecked"
+    print(json.dumps({**verdict, "signature": signature,
+                      "deals": [{"deal": r["deal"], "kind": r["kind"], "checks": r["checks"]} for r in results]}))
     return 0 if verdict["ok"] else 1

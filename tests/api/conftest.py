@@ -27,10 +27,12 @@ class Player(msgspec.Struct):
 
 
 @pytest.fixture(scope="session")
-def api_settings(migrated_database_url: str, redis_url: str, redis_prefix: str) -> Settings:
+def api_settings(migrated_database_url: str, redis_url: str, redis_prefix: str, tmp_path_factory) -> Settings:
     """Settings on the session's migrated database: a test that makes its own app with them
-    must not depend on another test having migrated first."""
-    return Settings(database_url=migrated_database_url, redis_url=redis_url, redis_prefix=redis_prefix)
+    must not depend on another test having migrated first. The data folder (where the
+    record-signing key is made, with no ATOUT_RECORD_KEY) is the session's own."""
+    return Settings(database_url=migrated_database_url, redis_url=redis_url, redis_prefix=redis_prefix,
+                    data_dir=str(tmp_path_factory.mktemp("data")))
 
 
 @pytest.fixture(scope="module")

@@ -3,6 +3,7 @@ routes and the settings object. No Docker engine or cluster is needed: the files
 
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -59,7 +60,7 @@ def check_env(env: dict[str, Any], where: str) -> None:
     atout = {k: str(v) for k, v in env.items() if k.startswith("ATOUT_")}
     unknown = set(atout) - set(ENV_VARS.values())
     assert not unknown, f"{where}: not settings of infra/settings.py: {sorted(unknown)}"
-    resolved = {k: v.replace("${POSTGRES_PASSWORD:-atout}", "atout") for k, v in atout.items()}
+    resolved = {k: re.sub(r"\$\{[A-Z_]+:-([^}]*)\}", r"\1", v) for k, v in atout.items()}  # compose's defaults
     load_settings(resolved)  # raises SettingsError naming a bad value
 
 

@@ -120,3 +120,10 @@ def test_worker_exposes_its_task_metrics(services: dict) -> None:
     assert str(WORKER_METRICS_PORT) in [str(p) for p in worker["expose"]]
     assert worker["environment"]["PROMETHEUS_MULTIPROC_DIR"].startswith("/tmp/")
     assert "/tmp" in worker["tmpfs"] and worker["read_only"] is True
+
+
+def test_every_api_replica_signs_records_with_one_key_from_the_environment(services: dict) -> None:
+    keys = {s["environment"].get("ATOUT_RECORD_KEY") for s in atout_services(services).values()}
+    (key,) = keys
+    assert key is not None and key.startswith("${ATOUT_RECORD_KEY:-"), "taken from the environment (or .env)"
+    assert services["api"]["deploy"]["replicas"] > 1

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
+from infra.settings import load_settings
 from tests.deploy.conftest import PROCESSES, ROOT, check_command, check_env, load_yaml_docs, route_exists
 
 K8S = ROOT / "k8s"
@@ -231,3 +232,10 @@ def test_migration_job_runs_once_and_goes(docs: list[dict]) -> None:
     job = workloads(docs)["migrate"]["spec"]
     assert pod(workloads(docs)["migrate"])["restartPolicy"] == "Never"
     assert job["backoffLimit"] >= 1 and job["ttlSecondsAfterFinished"] > 0
+
+
+def test_the_record_key_is_a_secret_every_replica_reads(docs: list[dict]) -> None:
+    secret = of_kind(docs, "Secret")["atout-secrets"]
+    assert "ATOUT_RECORD_KEY" in {**(secret.get("stringData") or {}), **(secret.get("data") or {})}
+    assert "ATOUT_RECORD_KEY" not in of_kind(docs, "ConfigMap")["atout-config"]["data"]
+    load_settings({"ATOUT_RECORD_KEY": config(docs)["ATOUT_RECORD_KEY"]})  # a key, not a stand-in that fails
