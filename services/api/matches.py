@@ -53,6 +53,8 @@ SUMMARY_EXAMPLE = [{"match_id": MATCH_ID, "game": "cinch", "options": {"deals": 
                     "status": "finished", "score": {"NS": 11, "EW": 3}, "deals": 1, "winner": "NS", "version": 88,
                     "created_at": "2025-05-01T18:00:00+00:00", "updated_at": "2025-05-01T18:09:00+00:00"}]
 
+# The 403 of the routes that sit a player or have him sat (services/seating.py): its codes
+# are the door's, and a client reading one route's document learns them for all.
 DOOR_403 = ResponseSpec(data_container=ErrorOut, generate_examples=False, description=(
     "Not at this table (services/seating.py, the one door to a seat; docs/api.md, \"One door to a seat\"): a "
     "banned player, the caller or one this would seat (`player_banned`); a block between two players this would "
@@ -72,7 +74,6 @@ DOOR_403 = ResponseSpec(data_container=ErrorOut, generate_examples=False, descri
 def seating(answers: dict[int, ResponseSpec]) -> dict[int, ResponseSpec]:
     """`answers` with the 403 of a route that sits a player, or has him sat."""
     return {**answers, 403: DOOR_403}
-
 
 
 async def _created(runtime: Any, state: Any, principal: Principal) -> Response:
