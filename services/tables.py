@@ -34,7 +34,7 @@ from services import seating
 from services.matches import MatchService, Outcome, UnknownMatch
 from services.refusals import Refused
 from services.visibility import Visibility
-from services.workers.clocks import set_clock
+from services.workers.clocks import Clocks, match_clock, rated_clock, set_clock
 
 log = logging.getLogger(__name__)
 
@@ -85,9 +85,10 @@ async def create(svc: MatchService, principal: Principal, game: str, options: di
                  command_id: uuid.UUID | None = None) -> rules.MatchState:
     """A new match (its clock set before the start, so the first turn is already timed),
     started at once when its seats are all taken. A refused creation is the domain's
-    RuleViolation (the routes make it a 400 naming the field). A banned player creates none
-    (`seating.admit`)."""
+    RuleViolation (the routes make it a 400 naming the field). A rated match always has a
+    clock (`clocks.match_clock`). A banned player creates none (`seating.admit`)."""
     await seating.admit(svc.store, [principal.player_id], asker=principal.player_id)
+    clock = match_clock(clock, rated=rated)
     created = await svc.create_match(game, options, seats, player_id=principal.player_id, entropy=entropy,
                                      predefined=predefined, rated=rated, private=private, command_id=command_id)
     if clock is not None:
@@ -226,6 +227,8 @@ async def rematch(svc: MatchService, principal: Principal, match_id: str, entrop
                                              rated=old.rated, private=old.private,
                                              player_id=old.host if old.private else None, command_id=command_id)
             new_id = created.match_id
+            if old.rated:                                # its clock, before the rematch can start
+                await set_clock(svc.store, new_id, rated_clock(await Clocks(svc.store, 1).of(match_id)))
             state = await svc.load(new_id)
             for seat, holder in old.seats.items():
                 if holder is None or state.seats.get(seat) is not None:

@@ -6,14 +6,17 @@ options) and it does not live in the match stream, whose versions players act on
 a `clock_set` event in the match's own `clock-<match id>` stream, written once after the
 match is created (`set_clock`), read by the `bot_turns` projection. A match without one
 never has anything played for a human. `parse_clock` validates what an API body's
-`"clock": {"bid": 30, "play": 15}` carries.
+`"clock": {"bid": 30, "play": 15}` carries; `match_clock` gives a rated match its clock.
+
+A rated match always has one, within RATED_BOUNDS: without it a losing side could stall
+until the sweeper abandons the match, which then rates nothing (docs/ratings.md).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Any, Mapping
+from typing import Any, Final, Mapping
 
 import msgspec
 
@@ -26,6 +29,10 @@ from services.matches import stream_of
 
 MAX_SECONDS = 24 * 3600
 KNOWN_CLOCKS = 4096
+RATED_DEFAULT: Final = {"bid": 60.0, "play": 30.0}
+"""The clock of a rated match created without one."""
+RATED_BOUNDS: Final = (5.0, 300.0)
+"""A rated match's clock, each budget in seconds, both ends included."""
 
 
 def parse_clock(raw: Any) -> dict[str, float]:
@@ -40,6 +47,29 @@ def parse_clock(raw: Any) -> dict[str, float]:
                                 {"option": f"clock.{key}"})
         out[key] = float(value)
     return out
+
+
+def match_clock(clock: Mapping[str, float] | None, *, rated: bool) -> dict[str, float] | None:
+    """The clock a new match gets from a parsed `clock` (None: none asked): a casual match
+    the one asked; a rated match the one asked within RATED_BOUNDS, or RATED_DEFAULT.
+    Out of bounds: `bad_clock` naming the field (a 400 at creation)."""
+    if not rated:
+        return None if clock is None else dict(clock)
+    if clock is None:
+        return dict(RATED_DEFAULT)
+    low, high = RATED_BOUNDS
+    for key in ("play", "bid"):
+        if not low <= clock[key] <= high:
+            raise RuleViolation("bad_clock", f"a rated match's clock.{key} is {low:g} to {high:g} seconds",
+                                {"field": f"$.clock.{key}", "min": low, "max": high})
+    return dict(clock)
+
+
+def rated_clock(clock: Mapping[str, float] | None) -> dict[str, float]:
+    """A rated rematch's clock: its match's, brought within RATED_BOUNDS (a match created
+    before the bounds may have had any), or RATED_DEFAULT."""
+    low, high = RATED_BOUNDS
+    return {k: min(high, max(low, float(v))) for k, v in clock.items()} if clock else dict(RATED_DEFAULT)
 
 
 async def set_clock(store: PostgresEventStore, match_id: str, clock: Mapping[str, Any]) -> dict[str, float]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 
+from infra.store import PostgresEventStore, create_pool
+from services.workers.clocks import Clocks
 from tests.api.conftest import register
 
 
@@ -58,3 +60,43 @@ async def test_a_match_without_a_clock_has_no_deadline(client) -> None:
     match_id, players = await seated_match(client, "belote", {"deals": 1})
     view = (await client.get(f"/v1/matches/{match_id}", headers=players["N"].headers)).json()
     assert view["to_act"] and view["clock"] is None and view["deadline"] is None
+
+
+async def test_a_rated_match_always_has_a_clock_within_its_bounds(client, database_url) -> None:
+    """No clock asked: the rated default; one out of 5..300 s: 400 `bad_clock` naming the
+    field; a casual match keeps any clock; a rated rematch gets its match's clock."""
+    from tests.api.conftest import finish
+
+    players = {seat: await register(client) for seat in "NESW"}
+    seats = {"N": "me", "E": "open", "S": "open", "W": "open"}
+
+    async def create(**body):
+        return await client.post("/v1/matches", headers=players["N"].headers,
+                                 json={"game": "cinch", "options": {"deals": 1}, "seats": seats, **body})
+
+    for clock, field in (({"play": 301}, "$.clock.play"), ({"bid": 2, "play": 20}, "$.clock.bid")):
+        refused = await create(rated=True, clock=clock)
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["code"] == "bad_clock"
+        assert refused.json()["details"] == {"field": field, "min": 5.0, "max": 300.0}
+    assert (await create(clock={"play": 3600})).status_code == 201
+    bounded = await create(rated=True, clock={"bid": 300, "play": 5})
+    assert bounded.status_code == 201, bounded.text
+
+    made = await create(rated=True)
+    assert made.status_code == 201, made.text
+    match_id = made.json()["match_id"]
+    for seat in "ESW":
+        taken = await client.post(f"/v1/matches/{match_id}/seats/{seat}", headers=players[seat].headers, json={})
+        assert taken.status_code == 200, taken.text
+    view = (await client.get(f"/v1/matches/{match_id}", headers=players["N"].headers)).json()
+    assert view["clock"] == {"bid": 60.0, "play": 30.0} and view["deadline"] is not None
+    await finish(client, match_id, players)
+    again = await client.post(f"/v1/matches/{match_id}/rematch", headers=players["N"].headers)
+    assert again.status_code in (200, 201), again.text
+    pool = await create_pool(database_url, max_size=1)
+    try:
+        clock = await Clocks(PostgresEventStore(pool)).of(again.json()["match_id"])
+    finally:
+        await pool.close()
+    assert clock == {"bid": 60.0, "play": 30.0}
