@@ -30,6 +30,7 @@ from infra.players import Principal
 from infra.projections import invitations as listed
 from infra.serialization import EventRegistry
 from services import seating, tables
+from services import invitation_limits as limits
 from services.matches import UnknownMatch
 from services.runtime import Runtime
 from services.tables import Refused
@@ -119,15 +120,13 @@ async def invite(runtime: Runtime, principal: Principal, match_id: str, players:
         if seat is not None and state.seats.get(seat) is not None:
             raise Refused(422, "seat_taken", f"seat {seat} is already taken", {"seat": seat})
     await seating.may_invite(runtime.store, me, players)
-    if await listed.pending_count(runtime.pool, match_id) >= cases.MAX_PENDING_PER_MATCH:
-        raise Refused(422, "too_many_invitations", f"a match has at most {cases.MAX_PENDING_PER_MATCH} invitations "
-                      "waiting for an answer", {"limit": cases.MAX_PENDING_PER_MATCH})
     try:
         events = cases.send(invitation_id, match_id, state.game_name, me, dict(zip(players, seats)),
                             cases.expiry(_now(), expires_in))
     except RuleViolation as violation:
         raise _refused(violation) from None
-    return await _append(runtime, cases.Invitation(), events, command_id, fingerprint)
+    async with limits.held(runtime.pool, match_id, me, players):    # counted and appended as one
+        return await _append(runtime, cases.Invitation(), events, command_id, fingerprint)
 
 
 async def accept(runtime: Runtime, principal: Principal, invitation_id: str, entropy: str | None,

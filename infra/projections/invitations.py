@@ -155,3 +155,35 @@ async def invited_players(pool: Any, match_id: str) -> set[str]:
     rows = await _fetch(pool, f"SELECT invitees, accepted, {PENDING} AS open FROM invitations WHERE match_id = $1 "
                               f"AND status IN ('pending', 'accepted')", match_id)
     return {p for r in rows for p in (jsonb(r["invitees"]) if r["open"] else jsonb(r["accepted"]))}
+
+
+
+# What is pending around one new invitation — its match's, each invitee's, and what its sender
+# already asks of each invitee — read as the read model has it plus the `invitation_sent`
+# events past its checkpoint (one statement: the table and its checkpoint move together), so
+# an invitation sent a moment ago counts before the projector has folded it. An answer past
+# the checkpoint is not subtracted yet: the count errs towards refusing, for that moment only.
+_SENT_LATELY = """
+SELECT e.data->>'invitation_id' AS invitation_id, e.data->>'match_id' AS match_id, e.data->>'by' AS sender,
+       e.data->'invitees' AS invitees
+FROM events e, (SELECT coalesce(max(tx_id), '0'::xid8) AS tx_id, coalesce(max(position), 0) AS position
+                FROM projection_checkpoints WHERE name = 'invitations') cp
+WHERE (e.tx_id, e.position) > (cp.tx_id, cp.position) AND e.type = 'invitation_sent'
+  AND (e.data->>'match_id' = $1 OR e.data->'invitees' ?| $2::text[])
+  AND (e.data->>'expires_at')::timestamptz > now()
+"""
+AROUND = f"""
+SELECT invitation_id, match_id, sender, invitees FROM invitations
+WHERE (match_id = $1 OR invitees ?| $2::text[]) AND {PENDING}
+UNION {_SENT_LATELY}
+"""
+
+
+async def pending_around(conn: Any, match_id: str, invitees: list[str]) -> list[tuple[str, str, set[str]]]:
+    """(match, sender, invitees) of every invitation pending for `match_id` or any of
+    `invitees`, sent a moment ago included (see AROUND)."""
+    try:
+        rows = await conn.fetch(AROUND, match_id, invitees)
+    except asyncpg.UndefinedTableError:   # no projector has run yet: the log alone says it
+        rows = await conn.fetch(_SENT_LATELY, match_id, invitees)
+    return [(r["match_id"], r["sender"], set(jsonb(r["invitees"]))) for r in rows]
