@@ -1,11 +1,14 @@
-"""Every route, for a sealed round, as everyone who plays in it: no route shows a hidden card.
+"""Every route, for a sealed round, as everyone who plays in it and as outsiders: no route
+shows a hidden card, nor anything derived from a table the reader may not watch.
 
-A real `atout serve` (rate limit off), real Postgres and Redis. A tournament of four tables
-plays the same two boards: table 4 (bots) has finished both, table 3 has finished board 1,
-table 1 is in the middle of board 1, table 2 has just been dealt it. The readers are a plain
-player at table 1, the organiser and an admin seated at table 1, the player of table 2 (an
-entrant of another table) and the player of table 3 (whose table finished board 1 while the
-round is open).
+A real `atout serve` (rate limit off), real Postgres and Redis. A rated tournament of four
+tables plays the same two boards: table 4 (four people) has finished both, table 3 has finished
+board 1, table 1 is in the middle of board 1, table 2 has just been dealt it. Beside it, a
+private table of four other people has finished. The readers are a plain player at table 1,
+the organiser and an admin seated at table 1, the player of table 2 (an entrant of another
+table, who follows the players of tables 1 and 4), the player of table 3 (whose table finished
+board 1 while the round is open), a spectator (a player with no part in either) and a stranger
+to the private table.
 
 The walk is generic, so a new route cannot forget the check: it takes every operation of the
 served OpenAPI document and every WebSocket route of the app's route table, fills path
@@ -17,10 +20,16 @@ fails the test when it shows, for its reader:
   (for the readers whose table is in its first deal);
 - a deck — a list of more than a hand's cards — of any table (every table is a sealed board
   until the round closes);
-- a board's seed (they are revealed when the round closes).
+- a board's seed (they are revealed when the round closes);
+- what a table the reader may not watch derives: an object about it (its `match_id`) with a
+  score, a winner, a match version, a rating, or a time other than its status changes';
+- stats, ratings or a leaderboard place of a player whose only finished match is table 4
+  (round open) or the private table.
 
-A dispute filed on the finished table names a card the seated admin may not see, so the
-admins' queue is walked with something to hide.
+A dispute filed on the finished table and one filed by the seated admin's partner on his own
+table name a card the seated admin may not see, and a rail message naming one is reported, so
+the admins' queues are walked with something to hide. The read models the routes read are
+caught up before the walk (no projector runs beside this server).
 
 Write operations are sent an empty body (which the contract refuses) except the two that act
 on the caller himself: `DELETE /v1/players/me/token` (revokes the walker's token) and
@@ -52,8 +61,12 @@ from websockets.asyncio.client import connect as ws_connect
 from domain import match as rules
 from domain.cards import Seat
 from domain.playout import concrete
+from domain import ratings as rating_rules
 from infra.projections import MatchSummaries, ProjectionRunner
 from infra.projections.disputes import DisputesQueue
+from infra.projections.ratings import Ratings
+from infra.projections.reports import ChatReports
+from infra.projections.social import SocialTies
 from infra.settings import Settings
 from infra.store import PostgresEventStore, create_pool, migrate
 from infra.store.connection import connect
@@ -69,7 +82,11 @@ CARD = re.compile(r"^(10|[2-9TJQKA])[SHDC]$")
 HAND_MAX = 8                                   # a belote hand; a longer list of cards is a deck
 LISTEN = 1.0                                   # seconds a live stream is read
 SKIPPED = {("delete", "/v1/players/me/token"), ("post", "/v1/matches/{match_id}/rematch")}
-BODY = {"name": "Walk", "game": "belote", "format": "swiss", "rounds": 1, "options": {"deals": 2}}
+BODY = {"name": "Walk", "game": "belote", "format": "swiss", "rounds": 1, "options": {"deals": 2}, "rated": True}
+DERIVED = ("score", "winner", "rating", "mu", "old_rating", "new_rating")
+STANDING = ("rating", "games", "wins", "matches")   # a player's standing in a pool
+STATUS_EVENTS = {"match_created", "match_started", "match_finished", "match_reopened", "match_abandoned",
+                 "match_suspended", "match_resumed", "match_voided"}   # what a table's listed time may follow
 
 
 def _free_port() -> int:
@@ -176,6 +193,9 @@ class Round:
         self.readers: dict[str, dict[str, Any]] = {}
         self.seeds: list[str] = []
         self.versions: dict[str, int] = {}
+        self.private = ""                                  # the finished private table
+        self.unseen: list[str] = []                        # players whose only finished match is sealed
+        self.moments: dict[str, set[str]] = {}             # each table's status-change times (ISO)
 
 
 async def sealed_round(server: str, pool) -> Round:
@@ -193,10 +213,11 @@ async def sealed_round(server: str, pool) -> Round:
             assert answer.status_code == 201, answer.text
             return answer.json()["entry_id"]
 
+        dave, erin, frank, gina = [await player(http, pool) for _ in range(4)]
         entries = [await entry([owner["id"], alice["id"]], owner), await entry([admin["id"]], admin),
                    await entry([bob["id"]], bob), await entry(["bot:random", "bot:random"], owner),
                    await entry([carol["id"]], carol), await entry(["bot:random", "bot:random"], owner),
-                   await entry(["bot:random", "bot:random"], owner), await entry(["bot:random", "bot:random"], owner)]
+                   await entry([dave["id"], erin["id"]], dave), await entry([frank["id"], gina["id"]], frank)]
         pairing = {"round": 1, "tables": [entries[i:i + 2] for i in range(0, 8, 2)]}
         paired = await http.post(f"/v1/tournaments/{tid}/pairings", json=pairing, headers=owner["headers"])
         assert paired.status_code == 200, paired.text
@@ -204,6 +225,7 @@ async def sealed_round(server: str, pool) -> Round:
         out.tid, out.tables = tid, [t["match_id"] for t in started["rounds"][0]["tables"]]
         first, second, third, fourth = out.tables
 
+        assert (await svc.matches.load(fourth)).rated           # four people: a rated table
         await play_out(svc.matches, fourth, random.Random(11))
         await act_until(svc.matches, third, random.Random(12), lambda s: s.deal_index >= 1)
         await act_until(svc.matches, first, random.Random(13),
@@ -227,7 +249,7 @@ async def sealed_round(server: str, pool) -> Round:
                 events = (await http.get(f"/v1/matches/{table}/events?after=0", headers=who["headers"])).json()
                 hidden -= cards_in(shown) | cards_in(events)
                 assert hidden, name
-            out.readers[name] = {**who, "hidden": hidden}
+            out.readers[name] = {**who, "hidden": hidden, "unwatchable": set(out.tables) - {table}}
         # A dispute on the finished table naming a card the seated admin may not see, and the
         # read models caught up (no projector runs beside this server).
         referee = await player(http, pool, "admin")
@@ -235,12 +257,48 @@ async def sealed_round(server: str, pool) -> Round:
         filed = await http.post(f"/v1/matches/{fourth}/disputes", headers=referee["headers"],
                                 json={"deal": 0, "reason": "a revoke", "position": {"trick": 0, "card": card}})
         assert filed.status_code == 201, filed.text
+        # The seated admin's partner files on their own table, naming another card hidden from
+        # him; the referee (watching) writes a third on the rail, and another admin reports it.
+        hidden = sorted(out.readers["seated admin"]["hidden"] - out.readers["seated player"]["hidden"])  # hers
+        partner = await http.post(f"/v1/matches/{first}/disputes", headers=alice["headers"],
+                                  json={"deal": 0, "reason": "a revoke", "position": {"trick": 0, "card": hidden[0]}})
+        assert partner.status_code == 201, partner.text
+        rail = await http.post(f"/v1/matches/{first}/chat", headers=referee["headers"],
+                               json={"text": hidden[1], "command_id": str(uuid.uuid4())})
+        assert rail.status_code == 201, rail.text
+        reporter = await player(http, pool, "admin")
+        reported = await http.post("/v1/reports", headers=reporter["headers"],
+                                   json={"match_id": first, "message_id": rail.json()["message"]["message_id"],
+                                         "reason": "names a hand"})
+        assert reported.status_code == 201, reported.text
+        # Table 2's player follows players of table 1 (playing) and table 4 (over, round open).
+        for followed in (alice, dave):
+            tie = await http.post("/v1/players/me/following", headers=bob["headers"], json={"player_id": followed["id"]})
+            assert tie.status_code == 200, tie.text
+        # A private table of four other people, over.
+        strangers = [await player(http, pool) for _ in range(4)]
+        made = await svc.matches.create_match("belote", {"deals": 1}, {"N": "me", "E": "open", "S": "open", "W": "open"},
+                                              player_id=strangers[0]["id"], private=True)
+        out.private = made.match_id
+        for seat, who in zip("ESW", strangers[1:]):
+            await svc.matches.take_seat(out.private, Seat(seat), player_id=who["id"], command_id=uuid.uuid4())
+        if (await svc.matches.load(out.private)).status == "open":
+            await svc.matches.start(out.private, command_id=uuid.uuid4())
+        assert (await play_out(svc.matches, out.private, random.Random(14))).status == "finished"
+        out.unseen = [who["id"] for who in (dave, erin, frank, gina, *strangers)]
+        for name in ("spectator", "stranger to a private table"):
+            out.readers[name] = {**await player(http, pool), "hidden": set(),
+                                 "unwatchable": {*out.tables, out.private}}
         runner = ProjectionRunner(store)
         await store.settle()
-        for projection in (DisputesQueue(), MatchSummaries()):
+        for projection in (DisputesQueue(), MatchSummaries(), Ratings(), SocialTies(), ChatReports()):
             await runner.ensure(projection)
             await runner.catch_up(projection)
+        assert await pool.fetchval("SELECT count(*) FROM rating_matches WHERE match_id = $1", fourth) == 1
         out.versions = {m: (await svc.matches.load(m)).version for m in out.tables}
+        for m in out.tables:
+            out.moments[m] = {r.recorded_at.isoformat() for r in await store.read_stream(f"match-{m}")
+                              if r.type in STATUS_EVENTS}
     return out
 
 
@@ -255,7 +313,7 @@ def requests_of(doc: dict[str, Any], rnd: Round) -> list[tuple[str, str, str, di
                 continue
             params = op.get("parameters", [])
             names = re.findall(r"{(\w+)}", template)
-            values = [_path_values(name, rnd) for name in names]
+            values = [_path_values(name, rnd, method) for name in names]
             queries: list[dict[str, Any]] = [{}]
             for p in params:
                 if p.get("in") == "query":
@@ -268,9 +326,13 @@ def requests_of(doc: dict[str, Any], rnd: Round) -> list[tuple[str, str, str, di
     return out
 
 
-def _path_values(name: str, rnd: Round) -> list[Any]:
+def _path_values(name: str, rnd: Round, method: str = "get") -> list[Any]:
     if name.endswith("match_id"):
-        return rnd.tables
+        return [*rnd.tables, rnd.private]
+    if name == "player_id" and method == "get":          # reads only: a write would erase or unfollow
+        return rnd.unseen[:1] + rnd.unseen[-1:]
+    if name == "pool":
+        return list(rating_rules.POOLS)
     if name == "tournament_id":
         return [rnd.tid]
     if name == "deal":
@@ -322,8 +384,10 @@ def about_the_round(value: Any, ours: set[str]) -> Any:
     return value
 
 
-def leaks(reader: dict[str, Any], rnd: Round, text: str, bodies: list[Any]) -> list[str]:
-    found = []
+def leaks(reader: dict[str, Any], rnd: Round, text: str, bodies: list[Any], path: str) -> list[str]:
+    found = derived(reader, rnd, bodies)
+    if rnd.private in path:                # a casual table, no board: its cards are its own business
+        return found
     bodies = about_the_round(bodies, set(rnd.tables))
     seen = cards_in(bodies) & reader["hidden"]
     if seen:
@@ -331,6 +395,33 @@ def leaks(reader: dict[str, Any], rnd: Round, text: str, bodies: list[Any]) -> l
     if decks_in(bodies):
         found.append(f"a sealed deck: {decks_in(bodies)[0][:6]}…")
     found += [f"a board's seed {seed[:12]}…" for seed in rnd.seeds if seed in text]
+    return found
+
+
+def derived(reader: dict[str, Any], rnd: Round, value: Any) -> list[str]:
+    """What a table the reader may not watch derives, wherever it shows: its result, score,
+    version, a rating moved by it, a moving time; and the standing of a player whose only
+    finished match is such a table."""
+    found: list[str] = []
+    if isinstance(value, list):
+        for v in value:
+            found += derived(reader, rnd, v)
+    if not isinstance(value, dict):
+        return found
+    about = value.get("match_id")
+    if isinstance(about, str) and about in reader["unwatchable"]:
+        shown = [k for k in DERIVED if value.get(k) not in (None, {}, [])]
+        if value.get("version") is not None and "seats" in value:            # a match's version
+            shown.append("version")
+        if "seats" in value:                                                   # a match row's time
+            shown += [k for k in ("updated_at", "at") if isinstance(value.get(k), str)
+                      and value[k] not in rnd.moments.get(about, {value[k]})]
+        if shown:
+            found.append(f"a table it may not watch ({about[:8]}…): {shown}")
+    if value.get("player_id") in rnd.unseen and (value.get("pools") or any(value.get(k) for k in STANDING)):
+        found.append(f"the standing of a player whose only match is sealed or private: {str(value)[:80]}")
+    for v in value.values():
+        found += derived(reader, rnd, v)
     return found
 
 
@@ -398,7 +489,7 @@ async def test_no_route_shows_a_sealed_card_to_anyone_playing(server, pool, api_
             walked["http"] += 1
             if 200 <= status < 300:
                 walked["2xx"] += 1
-                for leak in leaks(reader, rnd, text, messages_of(text, kind)):
+                for leak in leaks(reader, rnd, text, messages_of(text, kind), path):
                     problems.append(f"{name}: {method.upper()} {template} ({path} {query or ''}) -> {status}: {leak}")
 
         async def one_ws(name: str, reader: dict[str, Any], template: str):
@@ -410,7 +501,7 @@ async def test_no_route_shows_a_sealed_card_to_anyone_playing(server, pool, api_
                 async with limit:
                     messages = await read_ws(server, path + "?after=0", reader["token"])
                 walked["ws"] += 1
-                for leak in leaks(reader, rnd, json.dumps(messages), messages):
+                for leak in leaks(reader, rnd, json.dumps(messages), messages, path):
                     problems.append(f"{name}: WS {template} ({path}) -> {leak}")
 
         for name, reader in rnd.readers.items():
@@ -426,3 +517,15 @@ async def test_no_route_shows_a_sealed_card_to_anyone_playing(server, pool, api_
                  for t in sockets)
     assert walked["2xx"] > 100 and walked["ws"] == len(rnd.readers) * filled, walked
     assert not problems, "\n".join(sorted(set(problems)))
+    print(f"walked: {walked}")
+
+    # Filing a dispute on a table one may not watch tells nothing: not its deal count, not
+    # that it exists (it was 201 until the deal was too high, then 422).
+    async with httpx.AsyncClient(base_url=server, timeout=30) as http:
+        for name, deal in (("seated admin", 0), ("seated admin", 5), ("seated organiser", 0),
+                           ("stranger to a private table", 0)):
+            reader = rnd.readers[name]
+            for table in sorted(reader["unwatchable"]):
+                filed = await http.post(f"/v1/matches/{table}/disputes", headers=reader["headers"],
+                                        json={"deal": deal, "reason": "probing", "command_id": str(uuid.uuid4())})
+                assert (filed.status_code, filed.json()["code"]) == (404, "unknown_match"), (name, filed.text)
