@@ -64,7 +64,7 @@ async def admit(store: PostgresEventStore, players: Iterable[str], *, asker: str
         elif (await sanctions(store, player)).banned:
             raise Refused(403, BANNED, "a player this would seat is banned: he joins no table",
                           {"player_id": player} if player in shown else {})
-    await _unblocked(store.pool, newcomers, [p for p in set(beside) if p not in newcomers], asker, shown)
+    await _unblocked(store.pool, newcomers, sorted(set(beside) - set(newcomers)), asker, shown)
 
 
 async def may_invite(store: PostgresEventStore, sender: str, invitees: Sequence[str]) -> None:
