@@ -1,4 +1,4 @@
-"""The ratings fold: one batch of match and presence events applied to the ratings tables.
+"""The ratings fold: one batch of match, presence and tournament events applied to the ratings tables.
 
 Shared by the `ratings` projection (`infra.projections.ratings`, whose docstring says what it
 computes and why in this order) and the account stream's `rating_changed` producer
@@ -12,17 +12,15 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-import msgspec
 from openskill.models import PlackettLuce
 
 from domain import ratings as rules
+from infra.projections import rating_rows as rows_io
 from infra.projections.base import Change
 from infra.store.postgres import Connection
 
 MODEL = PlackettLuce()
 WINDOW = dt.timedelta(seconds=rules.REPEAT_WINDOW_SECONDS)
-_json = msgspec.json.Encoder()
-_decode = msgspec.json.Decoder()
 
 class Moved(NamedTuple):
     """A player's display rating in `pool` moved because of `cause` (an event of the log):
@@ -36,18 +34,6 @@ class Moved(NamedTuple):
     new: float
     games: int
     rerated: bool
-
-
-MATCH_COLS = ("match_id", "pool", "rated", "seats", "away", "status", "seq", "finished_at", "result", "weight",
-              "foursome", "tally", "held", "private")
-JSON_COLS = ("seats", "away", "result", "tally")
-TYPES = ("text", "text", "boolean", "jsonb", "jsonb", "text", "bigint", "timestamptz", "jsonb", "double precision",
-         "text", "jsonb", "text", "boolean")
-
-
-def held_key(tournament_id: str, round_number: int) -> str:
-    """A row's `held`: the tournament round whose closing makes its result public."""
-    return f"{tournament_id}/{round_number}"
 
 
 def rate(before: Mapping[str, tuple[float, float]], result: Sequence[tuple[Sequence[str], int]],
@@ -64,26 +50,6 @@ def rate(before: Mapping[str, tuple[float, float]], result: Sequence[tuple[Seque
             w = weight[player] if isinstance(weight, Mapping) else weight
             out[player] = (r.mu, r.sigma) if w == 1.0 else (mu0 + w * (r.mu - mu0), s0 + w * (r.sigma - s0))
     return out
-
-
-def _row(record: Any) -> dict[str, Any]:
-    row = dict(zip(MATCH_COLS, record))
-    for col in JSON_COLS:
-        row[col] = _decode.decode(row[col]) if row[col] is not None else None
-    return row
-
-
-def _tally(tally: dict[str, Any], summary: Mapping[str, Any]) -> dict[str, Any]:
-    contract = summary.get("contract") or {}
-    taken, made, points = dict(tally.get("taken", {})), dict(tally.get("made", {})), dict(tally.get("points", {}))
-    seat = contract.get("seat")
-    if seat:
-        taken[seat] = taken.get(seat, 0) + 1
-        if summary.get("result") == "made":
-            made[seat] = made.get(seat, 0) + 1
-    for side, value in (summary.get("score") or {}).items():
-        points[side] = points.get(side, 0) + int(value)
-    return {"deals": tally.get("deals", 0) + 1, "taken": taken, "made": made, "points": points}
 
 
 class RatingBatch:
@@ -117,10 +83,10 @@ class RatingBatch:
         await self._flush()
 
     async def _load_matches(self, ids: list[str]) -> None:
-        rows = await self.conn.fetch(f"SELECT {', '.join(MATCH_COLS)} FROM {self.m} WHERE match_id = ANY($1::text[])",
+        rows = await self.conn.fetch(f"SELECT {rows_io.COLUMNS} FROM {self.m} WHERE match_id = ANY($1::text[])",
                                      ids)
         for record in rows:
-            row = _row(record)
+            row = rows_io.row_of(record)
             self.matches[row["match_id"]] = row
         for i in ids:
             self.matches.setdefault(i, None)
@@ -156,7 +122,7 @@ class RatingBatch:
         t, stream = event.type, event.stream_id
         if stream.startswith(self.tournament):
             if t == "round_closed":
-                await self._release(held_key(stream.removeprefix(self.tournament), int(data["round"])), event)
+                await self._release(rows_io.held_key(stream.removeprefix(self.tournament), int(data["round"])), event)
             return
         if stream.startswith(self.presence):
             row = self.matches.get(stream.removeprefix(self.presence))
@@ -176,7 +142,7 @@ class RatingBatch:
                        "rated": bool(data.get("rated")), "seats": seats, "away": [], "status": "open", "seq": None,
                        "finished_at": None, "result": None, "weight": None, "foursome": None,
                        "tally": {"deals": 0, "taken": {}, "made": {}, "points": {}},
-                       "held": held_key(tournament["tournament_id"], tournament["round"]) if tournament else None,
+                       "held": rows_io.held_key(tournament["tournament_id"], tournament["round"]) if tournament else None,
                        "private": bool(data.get("private"))})
             return
         if row is None:
@@ -186,7 +152,7 @@ class RatingBatch:
         elif t == "seat_left":
             self._put({**row, "seats": {**row["seats"], data["seat"]: None}})
         elif t == "deal_finished":
-            self._put({**row, "status": "playing", "tally": _tally(row["tally"], data.get("summary") or {})})
+            self._put({**row, "status": "playing", "tally": rows_io.tally_of(row["tally"], data.get("summary") or {})})
         elif t == "match_finished":
             result = rules.places(row["pool"], data.get("winner"), data.get("match_score") or {})
             row = {**row, "tally": {**row["tally"], "winner": data.get("winner")}}
@@ -223,9 +189,9 @@ class RatingBatch:
         """A tournament round closed at every table: its tables' results are public from this
         position on, and rated here, in match-id order (they share no player)."""
         await self._flush()
-        for record in await self.conn.fetch(f"SELECT {', '.join(MATCH_COLS)} FROM {self.m} WHERE held = $1"
+        for record in await self.conn.fetch(f"SELECT {rows_io.COLUMNS} FROM {self.m} WHERE held = $1"
                                             " ORDER BY match_id", key):
-            row = {**_row(record), "held": None}
+            row = {**rows_io.row_of(record), "held": None}
             if row["result"] is None or row["seq"] is not None:
                 self._put(row)
                 continue
@@ -310,10 +276,10 @@ class RatingBatch:
             else:
                 self.players[(pool, rec["player_id"])] = dict(last)
                 self.moved.add((pool, rec["player_id"]))
-        later = await self.conn.fetch(f"SELECT {', '.join(MATCH_COLS)} FROM {self.m} WHERE pool = $1 AND seq >= $2"
+        later = await self.conn.fetch(f"SELECT {rows_io.COLUMNS} FROM {self.m} WHERE pool = $1 AND seq >= $2"
                                       " ORDER BY seq, match_id", pool, seq)
         for record in later:
-            row = _row(record)
+            row = rows_io.row_of(record)
             if row["result"] is None:
                 continue
             row["weight"] = rules.repeat_weight(await self._earlier(row))
@@ -326,30 +292,8 @@ class RatingBatch:
 
     async def _flush(self) -> None:
         rows = [self.matches[i] for i in self.dirty if self.matches.get(i) is not None]
-        if rows:
-            arrays = [[_json.encode(r[c]) if c in JSON_COLS and r[c] is not None else r.get(c) for r in rows]
-                      for c in MATCH_COLS]
-            casts = ", ".join(f"${i}::{t}[]" for i, t in enumerate(TYPES, 1))
-            await self.conn.execute(
-                f"INSERT INTO {self.m} ({', '.join(MATCH_COLS)}) SELECT * FROM unnest({casts}) ON CONFLICT (match_id)"
-                f" DO UPDATE SET {', '.join(f'{c} = EXCLUDED.{c}' for c in MATCH_COLS[1:])}", *arrays)
         self.dirty.clear()
-        if self.moved:
-            items = [(k, self.players[k]) for k in self.moved]
-            self.moved.clear()
-            await self.conn.execute(
-                f"INSERT INTO {self.r} (pool, player_id, mu, sigma, rating, games, wins, seq) SELECT * FROM unnest("
-                "$1::text[], $2::text[], $3::float8[], $4::float8[], $5::float8[], $6::int[], $7::int[], $8::bigint[])"
-                " ON CONFLICT (pool, player_id) DO UPDATE SET mu = EXCLUDED.mu, sigma = EXCLUDED.sigma,"
-                " rating = EXCLUDED.rating, games = EXCLUDED.games, wins = EXCLUDED.wins, seq = EXCLUDED.seq",
-                [k[0] for k, _ in items], [k[1] for k, _ in items], [v["mu"] for _, v in items],
-                [v["sigma"] for _, v in items], [rules.display(v["mu"], v["sigma"]) for _, v in items],
-                [v["games"] for _, v in items], [v["wins"] for _, v in items], [v.get("seq", 0) for _, v in items])
-        if self.history:
-            cols = list(zip(*self.history))
-            await self.conn.execute(
-                f"INSERT INTO {self.h} (pool, player_id, seq, match_id, at, mu, sigma, rating, games, wins, weight)"
-                " SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::timestamptz[],"
-                " $6::float8[], $7::float8[], $8::float8[], $9::int[], $10::int[], $11::float8[])"
-                " ON CONFLICT (pool, player_id, seq) DO NOTHING", *[list(c) for c in cols])
-            self.history.clear()
+        items = [(k, self.players[k]) for k in self.moved]
+        self.moved.clear()
+        history, self.history = self.history, []
+        await rows_io.write(self.conn, (self.m, self.r, self.h), rows, items, history)
