@@ -19,6 +19,12 @@ The policy, in words (docs/api.md "Who may read what"):
   match, or an entry in its tournament, reads only what his seat may, whatever his role
   (`privileged_while_playing`). Once what he asks for is public, it is public to him too.
 
+What is *derived* from a match follows the same policy (docs/api.md, "What a match derives
+follows its match"): figures folded from results (ratings, stats, leaderboards) hold a
+tournament table's result until its round closes (`infra.projections.rating_fold`); rows about
+one match are sealed per reader by `Visibility.seal_rows`, and privileged queues' free text by
+`Visibility.seal_queue` (the `queue` read).
+
 The features say which matches are whose through the checks they declare
 (`Feature.public_checks`, `organiser_lookups`, `entrant_lookups`, `audience_lookups`; the
 tournaments feature in `services/api/tournaments.py` declares the first three, the invitations
