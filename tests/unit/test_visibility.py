@@ -62,3 +62,15 @@ def test_once_the_round_has_closed_everything_over_is_public(reader: Reader) -> 
         assert code(public, state, read) is None, read
     if public.reviewer:
         assert code(public, state, "replay", 1) is None
+
+
+def test_a_queue_row_is_read_as_the_seat_would_until_the_match_is_over_and_public() -> None:
+    """A report's message or a dispute's reason may name any card: whoever plays in the match
+    or its tournament reads it once the match is over and public, whatever his role."""
+    playing, over = match(), match(status="finished", phase="match_over")
+    assert code(ADMIN, playing, "queue") is None                             # a reviewer who does not play
+    assert code(SEATED_ADMIN, playing, "queue") == PRIVILEGED_WHILE_PLAYING  # his own table, in play
+    assert code(SEATED_ADMIN, over, "queue") is None                         # over, and public
+    assert code(ENTRANT_ORGANISER, over, "queue") == PRIVILEGED_WHILE_PLAYING   # another table, round open
+    assert code(Reader(organiser=True, entrant=True, public=True), over, "queue") is None
+    assert code(PLAYER, over, "queue") == FORBIDDEN                          # queues are the reviewers'
