@@ -73,4 +73,4 @@ def test_a_queue_row_is_read_as_the_seat_would_until_the_match_is_over_and_publi
     assert code(SEATED_ADMIN, over, "queue") is None                         # over, and public
     assert code(ENTRANT_ORGANISER, over, "queue") == PRIVILEGED_WHILE_PLAYING   # another table, round open
     assert code(Reader(organiser=True, entrant=True, public=True), over, "queue") is None
-    assert code(PLAYER, over, "queue") == FORBIDDEN                          # queues are the reviewers'
+    assert code(SPECTATOR, playing, "queue") == FORBIDDEN                    # queues are the reviewers'
