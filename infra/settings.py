@@ -45,6 +45,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     trusted_proxies: tuple[str, ...] = ()  # addresses/CIDRs whose X-Forwarded-For is believed; none by default
     write_timeout: float = 30.0        # seconds a connection's sent bytes may stay unread before it is cut
     send_buffer: int = 65536           # bytes the kernel may hold unread per connection (0: the OS's autotuning)
+    header_timeout: float = 10.0       # seconds a request's line and headers may take to arrive, from its first byte
     hints_per_match: int = 10          # hints each seat may ask for in one match (0: none)
     account_retention: float = 86400.0  # seconds an account stream's notices are kept for after=
     chat_rate_messages: int = 5        # chat messages per player per match per window (0 turns it off)
@@ -89,6 +90,7 @@ ENV_VARS: dict[str, str] = {
     "metrics_token": "ATOUT_METRICS_TOKEN",
     "write_timeout": "ATOUT_WRITE_TIMEOUT",
     "send_buffer": "ATOUT_SEND_BUFFER",
+    "header_timeout": "ATOUT_HEADER_TIMEOUT",
     "hints_per_match": "ATOUT_HINTS_PER_MATCH",
     "account_retention": "ATOUT_ACCOUNT_RETENTION",
     "chat_rate_messages": "ATOUT_CHAT_RATE_MESSAGES",
@@ -131,7 +133,7 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
                 raise SettingsError(f"{ENV_VARS[field]} must be positive, got {raw[field]!r}")
             values[field] = number
     for field in ("disconnect_grace", "presence_ttl", "abandon_after", "bot_overdue", "sweep_every", "tournament_tick",
-                  "tournament_live_poll", "write_timeout", "account_retention"):
+                  "tournament_live_poll", "write_timeout", "account_retention", "header_timeout"):
         if field in raw:
             try:
                 seconds = float(raw[field])

@@ -123,6 +123,7 @@ def _serve_http(settings: Settings, *, projector: bool, apply_migrations: bool) 
 
     from infra.observability import HttpMetrics
     from services.api.app import create_app
+    from services.commands.header_timeout import protocol
 
     app = create_app(settings, projector=projector, apply_migrations=apply_migrations)
     config = uvicorn.Config(
@@ -138,6 +139,7 @@ def _serve_http(settings: Settings, *, projector: bool, apply_migrations: bool) 
         proxy_headers=bool(settings.trusted_proxies),
         forwarded_allow_ips=",".join(settings.trusted_proxies),
         timeout_graceful_shutdown=SHUTDOWN_TIMEOUT,
+        http=protocol(settings.header_timeout),  # a request's head within ATOUT_HEADER_TIMEOUT, or 408 and closed
     )
     _graceful_server(config, app, settings).run()
 
