@@ -32,6 +32,21 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
+# Markers say what a test needs, so `-m "not db"` runs exactly the tests that need no server:
+# a test whose fixtures reach the session's Postgres (or Redis) without the `db` (`redis`)
+# marker stops the collection, naming it.
+SERVER_MARKERS = {"_pg_server_url": "db", "_redis_server_url": "redis"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    missing = sorted({f"{item.nodeid.split('::')[0]}: {marker}" for item in items
+                      for fixture, marker in SERVER_MARKERS.items()
+                      if fixture in getattr(item, "fixturenames", ()) and item.get_closest_marker(marker) is None})
+    if missing:
+        raise pytest.UsageError("tests reach a server their markers do not name (add pytestmark):\n  "
+                                + "\n  ".join(missing))
+
+
 LOCAL_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
 # Set to skip the local-server and Docker probes, e.g. to exercise the embedded fallback.

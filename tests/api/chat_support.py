@@ -178,13 +178,3 @@ async def _first(follower: Follower) -> None:
             await asyncio.wait_for(follower.changed.wait(), 10)
 
     await asyncio.wait_for(wait(), 10)
-
-
-async def eventually(check, timeout: float = 10.0):
-    """`await check()` until it gives something true (a read model follows the log)."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        found = await check()
-        if found or asyncio.get_running_loop().time() > deadline:
-            return found
-        await asyncio.sleep(0.05)

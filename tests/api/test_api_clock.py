@@ -11,6 +11,9 @@ import uuid
 from infra.store import PostgresEventStore, create_pool
 from services.workers.clocks import Clocks
 from tests.api.conftest import register
+import pytest
+
+pytestmark = [pytest.mark.db, pytest.mark.redis]
 
 
 async def test_a_bad_clock_is_a_400_naming_the_field(client) -> None:

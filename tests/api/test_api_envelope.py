@@ -15,8 +15,10 @@ from infra.projections import ProjectionRunner
 from infra.store import PostgresEventStore, create_pool
 from services.bootstrap import projections
 from tests.api.conftest import act, finish, register, seated_match, view
+from tests.eventually import projected
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
+READ_MODELS = projections   # what the projector would run beside the app
 
 
 @pytest.fixture(scope="module")
@@ -24,19 +26,6 @@ async def runner(client, database_url: str):
     pool = await create_pool(database_url, max_size=2)
     yield ProjectionRunner(PostgresEventStore(pool))
     await pool.close()
-
-
-async def eventually(runner: ProjectionRunner, read, check, timeout: float = 15.0):
-    """Run the projections (as the projector does) until `check(await read())` holds."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        for projection in projections():
-            await runner.ensure(projection)
-            await runner.catch_up(projection)
-        value = await read()
-        if check(value) or asyncio.get_running_loop().time() > deadline:
-            return value
-        await asyncio.sleep(0.1)
 
 
 @pytest.mark.parametrize("game,options", [("belote", {"variant": "classic", "deals": 2}),
@@ -104,7 +93,7 @@ async def test_my_matches_version_is_the_match_version_after_a_card(client, runn
         rows = (await client.get("/v1/matches/mine", headers=north.headers)).json()
         return next((r for r in rows if r["match_id"] == match_id), None)
 
-    row = await eventually(runner, listed, lambda r: r is not None and r["version"] == version)
+    row = await projected(runner, READ_MODELS, listed, lambda r: r is not None and r["version"] == version)
     assert row is not None and row["version"] == version and row["status"] == "playing"
     playing = (await client.get("/v1/matches", params={"status": "playing"}, headers=north.headers)).json()
     assert next(r for r in playing if r["match_id"] == match_id)["version"] == version

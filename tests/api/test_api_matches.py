@@ -13,9 +13,11 @@ from infra.projections import ProjectionRunner
 from infra.store import PostgresEventStore, create_pool
 from services.bootstrap import projections
 from tests.api.conftest import finish, register, seated_match, view
+from tests.eventually import projected
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
 OPEN = {"N": "me", "E": "open", "S": "open", "W": "open"}
+READ_MODELS = projections   # what the projector would run beside the app
 
 
 @pytest.fixture(scope="module")
@@ -23,21 +25,6 @@ async def runner(client, database_url: str):
     pool = await create_pool(database_url, max_size=2)
     yield ProjectionRunner(PostgresEventStore(pool))
     await pool.close()
-
-
-async def eventually(runner: ProjectionRunner, read, check, timeout: float = 15.0):
-    """Read models follow the log: run the projections (as the projector does) until
-    `check(await read())` holds. The log is read below the cluster's xmin horizon, so a
-    transaction open elsewhere on the server may hold the newest events back a moment."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        for projection in projections():
-            await runner.ensure(projection)
-            await runner.catch_up(projection)
-        value = await read()
-        if check(value) or asyncio.get_running_loop().time() > deadline:
-            return value
-        await asyncio.sleep(0.1)
 
 
 @pytest.mark.parametrize("body,code,field", [
@@ -78,9 +65,9 @@ async def test_seats_autostart_lobby_and_my_matches(client, runner) -> None:
     def listed(ms):
         return match_id in [m["match_id"] for m in ms]
 
-    row = next(m for m in await eventually(runner, lobby, listed) if m["match_id"] == match_id)
+    row = next(m for m in await projected(runner, READ_MODELS, lobby, listed) if m["match_id"] == match_id)
     assert row["seats"]["N"] == {"kind": "player", "player_id": north.player_id, "level": None, "name": "Norah"}
-    mine_now = await eventually(runner, mine, lambda ms: ms)
+    mine_now = await projected(runner, READ_MODELS, mine, lambda ms: ms)
     assert [m["match_id"] for m in mine_now] == [match_id] and mine_now[0]["status"] == "open"
     assert (await client.get("/v1/matches/mine", headers=east.headers)).json() == []
     bad = await client.get("/v1/matches", params={"status": "lost"}, headers=east.headers)
@@ -112,12 +99,12 @@ async def test_seats_autostart_lobby_and_my_matches(client, runner) -> None:
     assert (again.status_code, again.json()["code"]) == (422, "match_not_open")
     outsider = await register(client)
     assert (await client.post(f"/v1/matches/{match_id}/start", headers=outsider.headers)).status_code == 403
-    assert not listed(await eventually(runner, lobby, lambda ms: not listed(ms)))
+    assert not listed(await projected(runner, READ_MODELS, lobby, lambda ms: not listed(ms)))
 
     async def theirs():
         return (await client.get("/v1/matches/mine", headers=others[0].headers)).json()
 
-    seated = await eventually(runner, theirs, lambda ms: ms and ms[0]["status"] == "playing")
+    seated = await projected(runner, READ_MODELS, theirs, lambda ms: ms and ms[0]["status"] == "playing")
     assert [m["match_id"] for m in seated] == [match_id] and seated[0]["status"] == "playing"
     spectator = await view(client, match_id, outsider)
     assert spectator["seat"] is None and spectator["table"]["legal"] == []

@@ -17,6 +17,9 @@ import msgspec
 
 from services.api.schemas import BLANK, SAYS_SOMETHING
 from tests.api.conftest import Player, register
+import pytest
+
+pytestmark = [pytest.mark.db, pytest.mark.redis]
 
 ENGINE_DEPENDENT = re.compile(r"(?<!\\)(?:\\\\)*\\[sSwWdDbB]")   # classes ECMAScript and Python read apart
 TRICKY = ["\x1e", "\x85", "\u2028", "\u3000", "\ufeff", "\u200b", "a"]

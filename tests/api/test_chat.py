@@ -15,7 +15,6 @@ import pytest
 from domain import chat
 from tests.api.chat_support import (  # noqa: F401
     chat_publisher,
-    eventually,
     follow_http,
     follow_ws,
     history,
@@ -25,6 +24,7 @@ from tests.api.chat_support import (  # noqa: F401
     table,
 )
 from tests.api.test_live_streams import pool, server  # noqa: F401  (fixtures: a real server process)
+from tests.eventually import eventually
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
 

@@ -11,14 +11,18 @@ import asyncio
 
 import pytest
 
-
 from domain.record import play_record
 from infra.projections import MatchSummaries, ProjectionRunner, rebuild
 from infra.projections.disputes import DisputesQueue
 from infra.store import PostgresEventStore, create_pool
 from tests.api.conftest import finish, register, seated_match, view
+from tests.eventually import projected
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
+
+
+def READ_MODELS():   # what the projector would run beside the app
+    return (MatchSummaries(), DisputesQueue())
 
 
 @pytest.fixture(scope="module")
@@ -26,19 +30,6 @@ async def runner(client, database_url: str):
     pool = await create_pool(database_url, max_size=2)
     yield ProjectionRunner(PostgresEventStore(pool))
     await pool.close()
-
-
-async def eventually(runner: ProjectionRunner, read, check, timeout: float = 15.0):
-    """Run the two read models this test reads (as the projector does) until `check` holds."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        for projection in (MatchSummaries(), DisputesQueue()):
-            await runner.ensure(projection)
-            await runner.catch_up(projection)
-        value = await read()
-        if check(value) or asyncio.get_running_loop().time() > deadline:
-            return value
-        await asyncio.sleep(0.1)
 
 
 async def with_role(client, runner: ProjectionRunner, role: str):
@@ -88,7 +79,7 @@ async def test_dispute_replay_verify_void_audit_and_export(client, runner) -> No
         checked = (await client.get(f"/v1/matches/{match_id}/deals/0/verify", headers=who.headers)).json()
         assert checked["status"] == "verified" and all(checked["checks"].values())
 
-    queue = await eventually(runner, lambda: _json(client.get("/v1/admin/disputes", headers=admin.headers)),
+    queue = await projected(runner, READ_MODELS, lambda: _json(client.get("/v1/admin/disputes", headers=admin.headers)),
                              lambda rows: any(r["dispute_id"] == dispute["dispute_id"] for r in rows))
     assert next(r for r in queue if r["dispute_id"] == dispute["dispute_id"])["status"] == "in_review"
     assert (await client.get("/v1/admin/disputes", headers=south.headers)).status_code == 403
@@ -110,11 +101,11 @@ async def test_dispute_replay_verify_void_audit_and_export(client, runner) -> No
         return next((r for r in rows if r["match_id"] == match_id), None)
 
     mine = lambda: _json(client.get("/v1/matches/mine", params={"status": "finished"}, headers=south.headers))
-    row = summary(await eventually(runner, mine, lambda rows: (summary(rows) or {}).get("score") == deal_scores[1]))
+    row = summary(await projected(runner, READ_MODELS, mine, lambda rows: (summary(rows) or {}).get("score") == deal_scores[1]))
     assert row["score"] == deal_scores[1]
     await rebuild(runner, MatchSummaries())
     assert summary(await mine())["score"] == deal_scores[1]
-    mine_disputes = await eventually(runner, lambda: _json(client.get("/v1/disputes/mine", headers=south.headers)),
+    mine_disputes = await projected(runner, READ_MODELS, lambda: _json(client.get("/v1/disputes/mine", headers=south.headers)),
                                      lambda rows: rows and rows[0]["status"] == "resolved")
     assert mine_disputes[0]["ruling"]["ruling"] == "void"
 

@@ -17,6 +17,8 @@ from infra.projections.standings import TournamentStandings
 from infra.store import PostgresEventStore, create_pool
 from tests.api.conftest import register
 
+pytestmark = [pytest.mark.db, pytest.mark.redis]
+
 BODY = {"game": "belote", "format": "swiss", "rounds": 1, "options": {"deals": 1}}
 
 

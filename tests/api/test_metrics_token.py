@@ -11,6 +11,8 @@ from infra.settings import load_settings
 from services.api.app import create_app
 from services.api.ratelimit import RateLimit
 
+pytestmark = [pytest.mark.db, pytest.mark.redis]
+
 
 @pytest.fixture
 async def guarded(api_settings):

@@ -11,7 +11,6 @@ import pytest
 
 from tests.api.chat_support import (  # noqa: F401
     chat_publisher,
-    eventually,
     history,
     player,
     say,
@@ -19,6 +18,7 @@ from tests.api.chat_support import (  # noqa: F401
     table,
 )
 from tests.api.test_live_streams import pool, server  # noqa: F401  (fixtures: a real server process)
+from tests.eventually import eventually
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
 

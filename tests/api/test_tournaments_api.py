@@ -15,6 +15,8 @@ from services.tournaments import TournamentService
 from tests.api.conftest import register
 from tests.contract.match_support import play_out
 
+pytestmark = [pytest.mark.db, pytest.mark.redis]
+
 
 @pytest.fixture(scope="module")
 async def pool(client, database_url: str):

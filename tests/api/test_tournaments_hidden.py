@@ -23,6 +23,8 @@ from services.tournaments import TournamentService
 from tests.api.conftest import register
 from tests.contract.match_support import play_out
 
+pytestmark = [pytest.mark.db, pytest.mark.redis]
+
 BODY = {"name": "Sealed", "game": "belote", "format": "swiss", "rounds": 1, "options": {"deals": 1}}
 
 

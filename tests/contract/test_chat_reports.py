@@ -13,6 +13,8 @@ from infra.projections import ProjectionRunner
 from infra.projections.reports import ChatReports
 from infra.store import NewEvent, PostgresEventStore, create_pool
 
+pytestmark = [pytest.mark.db]
+
 
 @pytest.fixture(scope="module")
 async def store(migrated_database_url: str):

@@ -44,7 +44,6 @@ def service(pool) -> MatchService:
 
 @pytest.mark.parametrize("game,options", GAMES, ids=[f"{g}-{o}" for g, o in GAMES])
 async def test_whole_match_through_the_service_reloads_to_the_same_state(pool, game, options) -> None:
-    pytest.importorskip(f"domain.{game}")
     svc = service(pool)
     match_id = await seated_match(svc, game, options)
     live = await play_out(svc, match_id, random.Random(11))
@@ -74,7 +73,6 @@ async def test_whole_match_through_the_service_reloads_to_the_same_state(pool, g
 
 
 async def test_retry_stale_conflict_and_illegal(pool) -> None:
-    pytest.importorskip("domain.belote")
     svc = service(pool)
     match_id = await seated_match(svc, "belote", {"variant": "classic"})
     state = await svc.load(match_id)
@@ -109,7 +107,6 @@ async def test_retry_stale_conflict_and_illegal(pool) -> None:
 
 
 async def test_unknown_match_and_seat_rules(pool) -> None:
-    pytest.importorskip("domain.belote")
     svc = service(pool)
     with pytest.raises(UnknownMatch):
         await svc.load(str(uuid.uuid4()))
@@ -127,7 +124,6 @@ async def test_unknown_match_and_seat_rules(pool) -> None:
 
 
 async def test_predefined_deals_are_dealt_in_order_and_kept_secret(pool) -> None:
-    pytest.importorskip("domain.belote")
     svc = service(pool)
     from domain.cards import DECK_32
 

@@ -17,7 +17,7 @@ from infra.presence import SEAT_CONNECTED, SEAT_DISCONNECTED, away, last_of, rec
 from infra.presence_shared import SharedPresence
 from infra.store import PostgresEventStore, create_pool
 
-pytestmark = [pytest.mark.db]
+pytestmark = [pytest.mark.db, pytest.mark.redis]
 
 TTL = 1.2
 

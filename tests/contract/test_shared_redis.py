@@ -10,6 +10,9 @@ import uuid
 import redis.asyncio as aioredis
 
 from services.bootstrap import REDIS_CONNECTIONS, shared_redis
+import pytest
+
+pytestmark = [pytest.mark.redis]
 
 
 async def test_a_burst_beyond_the_pool_waits_and_every_command_is_answered(redis_url: str) -> None:

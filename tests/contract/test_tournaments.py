@@ -24,6 +24,8 @@ from services.matches import MatchService
 from services.tournaments import TournamentService
 from tests.contract.match_support import play_out
 
+pytestmark = [pytest.mark.db]
+
 OPTIONS = {"deals": 1}
 
 

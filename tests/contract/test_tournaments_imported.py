@@ -14,6 +14,9 @@ from services.tournaments import TournamentService
 from tests.contract.match_support import play_out
 from tests.contract.test_tournaments import pool, svc  # noqa: F401  (fixtures)
 from tests.unit.tournaments.test_tournament_boards import record
+import pytest
+
+pytestmark = [pytest.mark.db]
 
 
 async def test_a_duplicate_plays_the_imported_boards_and_proves_it(svc: TournamentService, pool) -> None:

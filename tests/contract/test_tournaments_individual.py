@@ -15,6 +15,9 @@ from services.tournaments import TournamentService
 from tests.contract.match_support import play_out
 from tests.contract.test_tournaments import pool, svc  # noqa: F401  (fixtures)
 from tests.contract.test_tournaments_workers import catch_up
+import pytest
+
+pytestmark = [pytest.mark.db]
 
 
 async def test_an_individual_swiss_of_eight_played_end_to_end(svc: TournamentService, pool) -> None:

@@ -34,6 +34,9 @@ from tests.contract.match_support import play_out
 from tests.contract.test_tournaments import pool  # noqa: F401  (fixture)
 from tests.contract.test_tournaments_workers import catch_up
 from tests.contract.test_workers import ROOT, Worker
+import pytest
+
+pytestmark = [pytest.mark.db, pytest.mark.redis]
 
 T0 = dt.datetime(2026, 3, 1, 18, 0, tzinfo=dt.timezone.utc)
 

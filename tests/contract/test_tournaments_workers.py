@@ -13,6 +13,9 @@ from infra.store import AppendResult, PostgresEventStore
 from services.workers import tournaments as tasks
 from tests.contract.match_support import play_out
 from tests.contract.test_tournaments import pool, svc  # noqa: F401  (fixtures)
+import pytest
+
+pytestmark = [pytest.mark.db]
 
 
 async def catch_up(pool) -> None:

@@ -38,14 +38,12 @@ def subcommands() -> set[str]:
 def check_command(argv: list[str], subcommands: set[str]) -> None:
     """`argv` (what follows the image's entrypoint) is a real `atout` command line: its first
     word a subcommand and the whole of it accepted by the parser. A process whose command
-    module is missing is skipped, never passed."""
+    module is missing fails: a deployment file naming it would not start."""
     from services.cli import build_parser
 
     assert argv, "no command"
     name = argv[0]
-    if name not in subcommands and not (ROOT / "services" / "commands" / f"{name}.py").exists():
-        pytest.skip(f"`atout {name}` is not there yet (services/commands/{name}.py)")
-    assert name in subcommands, f"{shlex.join(argv)}: atout has no subcommand {name!r}"
+    assert name in subcommands, f"{shlex.join(argv)}: atout has no subcommand {name!r} (services/commands/{name}.py)"
     try:
         build_parser().parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on what it refuses (0 after printing --help)

@@ -18,7 +18,7 @@ import pytest
 from infra.settings import Settings
 from services.api.app import create_app
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.db, pytest.mark.redis]
 
 SERVER_NAMES = ("postgres", "redis-server")
 
