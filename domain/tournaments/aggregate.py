@@ -13,7 +13,7 @@ import msgspec
 
 from domain.game import RuleViolation, verify
 from domain.tournaments import elimination, forfeits, individual, pairing, scoring
-from domain.tournaments.events import (BOTH, FORMATS, MAX_NO_SHOW_GRACE, NO_SHOW_GRACE, Create, EntryRegistered,
+from domain.tournaments.events import (BOTH, FORMATS, MAX_NO_SHOW_GRACE, NO_SHOW_GRACE, Cancel, Create, EntryRegistered,
                                        EntryWithdrawn, Forfeit, OpenTable, PairingSubmitted, PairNext, Register,
                                        RecordResult, ResultRecorded, RoundClosed, RoundPaired, Start, SubmitPairing,
                                        Table, TableOpened, TournamentClosed, TournamentCreated, TournamentStarted,
@@ -54,6 +54,7 @@ class State(msgspec.Struct, frozen=True):
     seeding: str = "registration"  # or "rating" (Swiss and elimination)
     board_digests: list[str] = []
     status: str = "new"            # new, registering, running, closed
+    closed_reason: str | None = None   # "completed", or why it closed without playing ("too_few_entries")
     entries: dict[str, list[str]] = {}
     names: dict[str, str] = {}
     withdrawn: list[str] = []
@@ -144,6 +145,9 @@ def decide(state: State, command: Any) -> list[Any]:
         clash = [p for p in command.players if p in taken]
         verify(not clash, "already_registered", "a player is already in another entry", players=clash)
         return [EntryRegistered(entry_id=command.entry_id, players=list(command.players), name=command.name)]
+    if isinstance(command, Cancel):
+        verify(state.status == "registering", "already_started", "the tournament has started")
+        return [TournamentClosed(reason=command.reason)]
     if isinstance(command, Withdraw):
         verify(command.entry_id in state.active, "unknown_entry", "no such active entry")
         return [EntryWithdrawn(entry_id=command.entry_id)]
@@ -291,7 +295,7 @@ def evolve(state: State, event: Any) -> State:
     if isinstance(event, RoundClosed) and rnd is not None:
         return _with_round(state, s(rnd, closed=True, seeds=dict(event.seeds)))
     if isinstance(event, TournamentClosed):
-        return s(state, status="closed")
+        return s(state, status="closed", closed_reason=event.reason)
     return state
 
 

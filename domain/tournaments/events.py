@@ -134,6 +134,13 @@ class Start(msgspec.Struct, frozen=True):
     seeds: list[str] = []
 
 
+class Cancel(msgspec.Struct, frozen=True):
+    """Close a tournament that never started, saying why (`too_few_entries` when its schedule
+    came with fewer entries than a table needs)."""
+
+    reason: str
+
+
 class SubmitPairing(msgspec.Struct, frozen=True):
     round: int
     tables: list[list[str]]

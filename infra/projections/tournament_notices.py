@@ -80,7 +80,8 @@ class TournamentNotices(AccountProducer):
                     row["status"] = "running"
                 elif kind == "tournament_closed":
                     row["status"] = "closed"
-                body = {"round": data["round"]} if kind == "round_closed" else {}
+                body = ({"round": data["round"]} if kind == "round_closed" else
+                        {"reason": data.get("reason", "completed")} if kind == "tournament_closed" else {})
                 live = [e for e, v in entries.items() if not v["withdrawn"]]
                 out += self._to(row, live, kind, body, recorded)
         for row in rows.values():

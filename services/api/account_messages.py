@@ -77,7 +77,11 @@ class RoundClosed(_Notice, tag="round_closed"):
 
 
 class TournamentClosed(_Notice, tag="tournament_closed"):
+    """`reason`: `completed` after its last round, or why it closed without starting
+    (`too_few_entries`, `too_many_boards`, `not_enough_boards`: docs/tournaments.md)."""
+
     tournament_id: str
+    reason: str = "completed"
 
 
 class DisputeRuled(_Notice, tag="dispute_ruled"):

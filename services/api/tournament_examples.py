@@ -25,7 +25,8 @@ CREATE_EXAMPLES = [
 VIEW = {
     "tournament_id": TOURNAMENT_ID, "name": "Friday Swiss", "organiser": PLAYER_ID, "game": "belote",
     "options": {"variant": "classic", "deals": 4}, "format": "swiss", "status": "running",
-    "schedule": "2026-12-04T20:00:00Z", "bots": {"level": "basic"}, "no_show_grace": 600, "rounds_planned": 3,
+    "closed_reason": None, "schedule": "2026-12-04T20:00:00Z", "bots": {"level": "basic"}, "no_show_grace": 600,
+    "rounds_planned": 3,
     "individual": False, "commitment": "4be1…", "board_count": 12, "boards": "shuffle", "board_digests": [],
     "entries": [{"entry_id": ENTRY_A, "players": [PLAYER_ID, "bot:basic"], "name": "Ada & bot", "withdrawn": False},
                 {"entry_id": ENTRY_B, "players": ["bot:random", "bot:random"], "name": "House", "withdrawn": False}],

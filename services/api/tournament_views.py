@@ -67,7 +67,7 @@ def view(state: rules.State, full: bool) -> dict[str, Any]:
                        "seeds": rnd.seeds if rnd.closed else {}})
     return {"tournament_id": state.tournament_id, "name": state.name, "organiser": state.organiser,
             "game": state.game, "options": state.options, "format": state.format, "status": state.status,
-            "schedule": state.schedule, "bots": state.bots, "no_show_grace": state.no_show_grace,
+            "closed_reason": state.closed_reason, "schedule": state.schedule, "bots": state.bots, "no_show_grace": state.no_show_grace,
             "rounds_planned": state.rounds or state.rounds_wanted,
             "individual": state.individual, "commitment": state.commitment, "board_count": state.board_count,
             "boards": "record" if state.imported_boards else "shuffle" if state.options.get("deals") else None,

@@ -6,8 +6,9 @@ Two paths, both idempotent (`TournamentService.advance` is):
 * fast: an after-commit hook sees a `match_finished` event on a match stream, finds the
   match's tournament (`tournament_matches`) and sends `tournaments.advance(id)`;
 * reliable: beat sends `tournaments.tick` every `ATOUT_TOURNAMENT_TICK` seconds, which starts
-  every tournament whose scheduled time has passed and advances every running one (a lost
-  message or a crashed worker costs at most one tick).
+  every tournament whose scheduled time has passed (or closes one the rules will never let
+  start, e.g. with too few entries: see `start_scheduled`) and advances every running one (a
+  lost message or a crashed worker costs at most one tick).
 
 The tournaments feature (`services/api/tournaments.py`) declares both: `register_tasks` adds
 the tasks and the tick's beat entry to the workers' app, `after_commit` is the hook of every
@@ -17,37 +18,70 @@ runtime with a broker (see docs/tournaments.md, "Workers").
 from __future__ import annotations
 
 import logging
+import uuid
 
 import asyncpg
 
 from celery import Celery
 
+from domain.game import RuleViolation
+from domain.tournaments import events as ev
 from infra.projections.standings import due_tournaments
 from infra.store import AppendResult
 from infra.streams import match_id_of
 from services.features import AfterCommit
 from services.runtime import Runtime
-from services.tournaments import TournamentService
+from services.tournaments import NS, TournamentService
 from services.workers import runtime
 from services.workers.app import make_app
 from services.workers.sends import Sends
 
 log = logging.getLogger(__name__)
 
+# A scheduled start's refusals that waiting will not cure: the tournament closes with the code.
+CANNOT_START = frozenset({"too_few_entries", "too_many_boards", "not_enough_boards"})
+
+
+async def start_scheduled(service: TournamentService, tournament_id: str) -> str | None:
+    """Start a tournament whose schedule has come. If the rules refuse the start for a reason
+    time will not fix (`CANNOT_START`), the time the organiser announced is final: the
+    tournament closes with that reason (`tournament_closed`, which its entrants' account
+    streams say) rather than being tried, and failing, on every tick. Returns the reason it
+    closed for, or None when it started (or someone else started or closed it meanwhile)."""
+    try:
+        await service.start(tournament_id, advance=False)
+    except RuleViolation as violation:
+        if violation.code not in CANNOT_START:
+            raise
+        try:
+            await service.execute(tournament_id, ev.Cancel(reason=violation.code),
+                                  command_id=uuid.uuid5(NS, f"{tournament_id}:cancel"))
+        except RuleViolation as late:
+            if late.code not in ("already_started", "tournament_closed"):
+                raise
+            return None
+        log.info("tournament %s closed at its scheduled start: %s", tournament_id, violation.code)
+        return violation.code
+    await service.advance(tournament_id)
+    return None
+
+
 async def tick(service: TournamentService, limit: int = 200) -> dict[str, int]:
-    """Start what is due, advance what runs; how many of each."""
-    started = advanced = 0
+    """Start what is due (or close what cannot start), advance what runs; how many of each."""
+    started = advanced = closed = 0
     for tournament_id, status in await due_tournaments(service.pool, limit):
         try:
             if status == "registering":
-                await service.start(tournament_id)
-                started += 1
+                if await start_scheduled(service, tournament_id) is None:
+                    started += 1
+                else:
+                    closed += 1
             else:
                 await service.advance(tournament_id)
                 advanced += 1
         except Exception:
             log.exception("tournament %s could not move on", tournament_id)
-    return {"started": started, "advanced": advanced}
+    return {"started": started, "advanced": advanced, "closed": closed}
 
 
 def finished_matches(result: AppendResult) -> list[str]:
