@@ -76,7 +76,7 @@ export async function refresh() {
       if (id !== state.matchId) return;
       if (!state.view || view.version >= state.view.version) {
         if (view.version > state.saidAt) say("");
-        state.view = view; render(); giveFreshEntropy();
+        state.view = view; render(); renderFair(); giveFreshEntropy();   // renderFair: my seat may be new
       }
     } catch (err) {
       if (err.status === 404) say(t("error.unknown_match"), "error");

@@ -29,9 +29,8 @@ export async function verifyDeals(state, call, say) {
     try {
       const record = await call("GET", `/v1/matches/${id}/record`);
       if (id !== state.matchId) return;
-      const seat = state.view && state.view.seat;
-      const given = givenEntropy(id);
-      state.fair = verifyRecord(record, seat && given.length ? { seat, given } : null);
+      state.record = record;
+      check(state);
       // the stream's chain_renewed may have passed unseen (before this page, or in a replay)
       for (const r of record.renewals || []) state.renewed = Math.max(state.renewed || 0, r.chain);
       giveFreshEntropy(state, call, say);
@@ -46,10 +45,22 @@ export async function verifyDeals(state, call, say) {
   })();
 }
 
+// Verify the record read last, for my seat as the view knows it now.
+function check(state) {
+  const seat = (state.view && state.view.seat) || null;
+  const given = givenEntropy(state.matchId);
+  state.fair = verifyRecord(state.record, seat && given.length ? { seat, given } : null);
+  state.fair.mine = seat ? { seat, gave: given.length > 0 } : null;
+  state.fair.seat = seat;
+}
+
 // The mark on the table (#fair) and each deal's line in the match's history (#deal-history).
 export function renderFair(state) {
   const mark = $("fair"), list = $("deal-history");
   if (!mark || !list) return;
+  // entering a match, the record may be verified before the view says which seat is mine
+  const seat = (state.view && state.view.seat) || null;
+  if (state.record && state.fair && !state.fair.error && state.fair.seat !== seat) check(state);
   const fair = state.fair;
   const shuffled = fair && fair.deals ? fair.deals.filter((d) => !d.imported) : [];
   if (!fair) { mark.dataset.state = "pending"; mark.textContent = t("fair.checking"); }
@@ -65,6 +76,7 @@ export function renderFair(state) {
     mark.textContent = t(fair.tip_checked ? "fair.verified" : "fair.verified_links", { count: shuffled.length });
   }
   mark.dataset.verified = String(shuffled.filter((d) => d.ok).length);
+  renderMyEntropy(fair);
   const link = $("verify-link");
   if (link && state.matchId) link.href = `/verify?match=${encodeURIComponent(state.matchId)}`;
   list.replaceChildren(...(fair && fair.deals ? fair.deals : []).map((d) => h("li", {
@@ -72,6 +84,31 @@ export function renderFair(state) {
     class: d.ok ? "verified" : "failed" },
     d.imported ? t("fair.deal_imported", { deal: num(d.position + 1) })
       : d.ok ? t("fair.deal_verified", { deal: num(d.deal) }) : t("fair.deal_failed", { deal: d.deal ?? "?", checks: d.failed.join(", ") }))));
+}
+
+// My seat's entropy in the record against the words this browser gave (fair.js's
+// `my_entropy`): the one check only a seat can make, since nothing else published binds
+// entropy — a record with a seat's words swapped verifies everywhere else.
+export function myEntropy(fair) {
+  if (!fair || !fair.deals || !fair.mine) return null;
+  const shuffled = fair.deals.filter((d) => d.kind === "shuffled" || d.kind === "replay");
+  if (!shuffled.length) return null;
+  if (!fair.mine.gave) return { state: "unknown" };
+  const checked = shuffled.filter((d) => d.checks.my_entropy !== undefined);
+  const differs = checked.filter((d) => d.checks.my_entropy === false).map((d) => d.deal);
+  if (differs.length) return { state: "differs", deals: differs };
+  return checked.length ? { state: "matches", count: checked.length } : { state: "none" };
+}
+
+function renderMyEntropy(fair) {
+  const line = $("my-entropy");
+  if (!line) return;
+  const mine = fair && !fair.error ? myEntropy(fair) : null;
+  line.hidden = !mine;
+  if (!mine) return;
+  line.dataset.state = mine.state;
+  line.textContent = mine.state === "differs" ? t("fair.mine_differs", { deals: mine.deals.join(", ") })
+    : mine.state === "matches" ? t("fair.mine_matches", { count: mine.count }) : t(`fair.mine_${mine.state}`);
 }
 
 // A renewed chain takes only entropy given after its tip was published: give fresh words, once
