@@ -16,6 +16,7 @@ import sys
 
 import msgspec
 
+from domain import text as shown_text
 from infra.players import ROLES
 from infra.settings import SettingsError, load_settings
 from infra.store.connection import database_url_for_cli
@@ -48,6 +49,9 @@ def run_create(args: argparse.Namespace) -> int:
     name = args.name.strip()
     if not name or len(name) > 64:
         print("atout admin create: NAME must be 1 to 64 characters", file=sys.stderr)
+        return 2
+    if (why := shown_text.refusal(name)) is not None:      # the rule of every name others are shown
+        print(f"atout admin create: NAME {why[1]} ({why[0]})", file=sys.stderr)
         return 2
     try:
         with database_url_for_cli(args.database_url) as url:

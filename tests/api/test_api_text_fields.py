@@ -130,3 +130,12 @@ async def test_every_script_and_emoji_still_make_names_and_chat(client) -> None:
             "game": "belote", "options": {"deals": 1}, "seats": {"N": "me", "E": "open", "S": "open", "W": "open"}})
         said = await _chat(client, created.json()["match_id"], seat, text)
         assert (name.status_code, said.status_code) == (201, 201), (repr(text), name.text, said.text)
+
+
+def test_an_admin_made_by_the_cli_follows_the_same_name_rule(capsys) -> None:
+    from services.cli import main as atout
+
+    for texts in HIDDEN.values():
+        for text in texts[:3]:
+            assert atout(["admin", "create", text, "--database-url", "postgresql://nowhere.invalid/none"]) == 2
+            assert "text_" in capsys.readouterr().err
