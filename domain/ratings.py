@@ -88,11 +88,17 @@ def places(pool: str, winner: str | None, match_score: Mapping[str, int]) -> lis
     return [(SIDES["NS"], 1 if ns >= ew else 2), (SIDES["EW"], 1 if ew >= ns else 2)]
 
 
+def gone_sides(pool: str, away: Sequence[str]) -> list[tuple[str, ...]]:
+    """The sides (in Cinch individual, the seats) whose players are all away."""
+    teams = [(s,) for s in SEATS] if individual(pool) else list(SIDES.values())
+    return [team for team in teams if all(seat in away for seat in team)]
+
+
 def abandoned_places(pool: str, away: Sequence[str]) -> list[tuple[tuple[str, ...], int]] | None:
     """An abandoned match: a loss for the side whose players were all away (the rest share
     first place), or None (unrated) when no side, or every side, was all away."""
     teams = [(s,) for s in SEATS] if individual(pool) else list(SIDES.values())
-    gone = [team for team in teams if all(seat in away for seat in team)]
+    gone = gone_sides(pool, away)
     if not gone or len(gone) == len(teams):
         return None
     return [(team, 2 if team in gone else 1) for team in teams]

@@ -2,7 +2,9 @@
 
 A disconnect is not a rule, so it never goes into the match stream (it would bump the
 version players act on): each match has its own `presence-<match id>` stream of
-`seat_connected` / `seat_disconnected` events (`{"seat", "at"}`, `at` in epoch seconds).
+`seat_connected` / `seat_disconnected` events (`{"seat", "at"}`, `at` in epoch seconds; a
+seat whose turn clock ran out too often in a row is recorded away too, with `"reason":
+"clock"`: `services.workers.clocks`).
 The `bot_turns` projection folds the stream, and a seat disconnected longer than
 ATOUT_DISCONNECT_GRACE is played by the `basic` bot (`by: "takeover"`) until the player
 is back (docs/bots.md).
@@ -47,17 +49,21 @@ def fold_away(away: dict[str, float], event_type: str, data: dict[str, Any]) -> 
     return {k: v for k, v in away.items() if k != seat}
 
 
-async def record(store: Any, match_id: str, seat: str, event_type: str, at: float | None = None) -> None:
+async def record(store: Any, match_id: str, seat: str, event_type: str, at: float | None = None,
+                 reason: str | None = None) -> None:
     """Append one presence event (at whatever version the stream is)."""
-    await _append_unless(store, match_id, seat, event_type, at, always=True)
+    await _append_unless(store, match_id, seat, event_type, at, always=True, reason=reason)
 
 
 async def _append_unless(store: Any, match_id: str, seat: str, event_type: str, at: float | None,
-                         always: bool = False) -> bool:
+                         always: bool = False, reason: str | None = None) -> bool:
     """Append `event_type` for `seat` unless it is already the seat's last presence event
     (or `always`); whether it appended."""
     stream = PRESENCE_PREFIX + match_id
-    body = msgspec.json.encode({"seat": seat, "at": time.time() if at is None else at})
+    data: dict[str, Any] = {"seat": seat, "at": time.time() if at is None else at}
+    if reason is not None:
+        data["reason"] = reason
+    body = msgspec.json.encode(data)
     for _ in range(5):
         recorded = await store.read_stream(stream, 0)
         if not always and last_of(recorded, seat) == event_type:

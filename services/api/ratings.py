@@ -72,7 +72,8 @@ async def leaderboard(pool: PathStr, principal: Caller, runtime: Runtime, limit:
 @get("/v1/players/{player_id:str}/ratings", guards=PLAYER, tags=TAGS, security=BEARER,
      summary="A player's rating in every pool he played rated, with its history",
      description="History: one entry per rated match, in match-finish order, the rating after it; `weight` below 1 "
-                 "for a repeated match (docs/ratings.md, \"Abuse\").",
+                 "for a repeated match, or for an established player meeting a new account (docs/ratings.md, "
+                 "\"Abuse\").",
      responses=responses(200, dict, [ex("one pool", RATINGS_EXAMPLE)], "The player's ratings", 401, 404, 429))
 async def player_ratings(player_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     name = await _player(runtime, player_id)

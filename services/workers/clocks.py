@@ -9,23 +9,28 @@ never has anything played for a human. `parse_clock` validates what an API body'
 `"clock": {"bid": 30, "play": 15}` carries; `match_clock` gives a rated match its clock.
 
 A rated match always has one, within RATED_BOUNDS: without it a losing side could stall
-until the sweeper abandons the match, which then rates nothing (docs/ratings.md).
+until the sweeper abandons the match, which then rates nothing (docs/ratings.md). And a seat
+whose clock runs out TIMEOUTS_AWAY times in a row counts as away (`after_timeout`), a player
+on REST only included, so the ratings' rule for a side all away applies to a side that stalls.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Iterable
 from typing import Any, Final, Mapping
 
 import msgspec
 
 from domain import match as rules
+from domain import ratings
 from domain.game import RuleViolation
+from infra import presence
 from infra.projections.bot_turns import CLOCK_SET, turn_of
-from infra.store import NewEvent, PostgresEventStore
+from infra.store import CommandConflictError, ConcurrencyError, NewEvent, PostgresEventStore
 from infra.streams import clock_stream
-from services.matches import stream_of
+from services.matches import MatchService, stream_of
 
 MAX_SECONDS = 24 * 3600
 KNOWN_CLOCKS = 4096
@@ -33,6 +38,9 @@ RATED_DEFAULT: Final = {"bid": 60.0, "play": 30.0}
 """The clock of a rated match created without one."""
 RATED_BOUNDS: Final = (5.0, 300.0)
 """A rated match's clock, each budget in seconds, both ends included."""
+TIMEOUTS_AWAY: Final = 3
+"""Times in a row a seat's clock runs out before the seat counts as away."""
+TIMEOUTS = uuid.UUID("6d1c3a57-9f0b-4e2a-8c7d-2b5e4f1a9c03")
 
 
 def parse_clock(raw: Any) -> dict[str, float]:
@@ -79,6 +87,49 @@ async def set_clock(store: PostgresEventStore, match_id: str, clock: Mapping[str
     await store.append(stream, 0, [NewEvent(type=CLOCK_SET, data=msgspec.json.encode(parsed))],
                        command_id=uuid.uuid5(uuid.NAMESPACE_URL, f"atout:clock:{match_id}"))
     return parsed
+
+
+def timeouts_in_a_row(events: Iterable[Any], seat: str) -> int:
+    """How many times in a row the clock played for `seat`: its `by: "clock"` actions since
+    its last own one. A play made for it otherwise (its single legal action, a takeover)
+    neither counts nor breaks the run."""
+    run = 0
+    for event in events:
+        if isinstance(event, rules.ActionTaken) and str(event.seat) == seat and event.by in ("clock", "player"):
+            run = run + 1 if event.by == "clock" else 0
+    return run
+
+
+async def after_timeout(matches: MatchService, match_id: str, seat: str) -> list[str]:
+    """After the clock played for `seat` in a rated match: from its TIMEOUTS_AWAY-th time in
+    a row the seat counts as away — a `seat_disconnected` (`reason: "clock"`) in the match's presence stream,
+    so a takeover plays it and the ratings see it away, as for a lost connection. A rated
+    match with a side (in Cinch individual, a seat) all away is then abandoned, by the one
+    command id per match: the ratings rate that a loss for that side (docs/ratings.md). What
+    happened: "away", "abandoned"."""
+    state = await matches.load(match_id)
+    if not state.rated or timeouts_in_a_row((e for _, e, _ in await matches.events(match_id)), seat) < TIMEOUTS_AWAY:
+        return []
+    out = []
+    away = set(await presence.away(matches.store, match_id))
+    if seat not in away:
+        await presence.record(matches.store, match_id, seat, presence.SEAT_DISCONNECTED, reason="clock")
+        away.add(seat)
+        out.append("away")
+    if state.status == "playing" and ratings.gone_sides(ratings.pool_of(state.game_name, state.raw_options),
+                                                        sorted(away)):
+        command = rules.Abandon(idle_seconds=0.0, reason="timeouts")
+        for _ in range(5):                             # the side present may act meanwhile: decide again
+            try:
+                await matches.command(match_id, command, kind="clock-abandon",
+                                      command_id=uuid.uuid5(TIMEOUTS, match_id))
+            except ConcurrencyError:
+                continue
+            except (RuleViolation, CommandConflictError):
+                return out                             # over meanwhile
+            out.append("abandoned")
+            break
+    return out
 
 
 class Clocks:

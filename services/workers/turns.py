@@ -25,6 +25,7 @@ from infra import presence
 from infra.store import CommandConflictError, ConcurrencyError
 from services import suspensions
 from services.matches import MatchService, UnknownMatch
+from services.workers import clocks
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +132,8 @@ async def play_turn(matches: MatchService, match_id: str, seat: str, version: in
 
 
 async def expire(matches: MatchService, match_id: str, version: int) -> list[str]:
-    """The clock ran out at `version`: the `basic` bot plays for each human in turn."""
+    """The clock ran out at `version`: the `basic` bot plays for the human in turn (and,
+    his clock having run out too often in a row, he counts as away)."""
     try:
         state = await matches.load(match_id)
     except UnknownMatch:
@@ -149,5 +151,7 @@ async def expire(matches: MatchService, match_id: str, version: int) -> list[str
         action = policy_for(state.game_name, FALLBACK_LEVEL)(view, rng_for(match_id, version, str(seat)))
         if action is not None:
             out.append(await _submit(matches, match_id, version, str(seat), action, "clock"))
+            if out[-1] == "played":                    # too many in a row: away (`clocks.after_timeout`)
+                out += await clocks.after_timeout(matches, match_id, str(seat))
             break
     return out or ["nothing"]

@@ -5,6 +5,7 @@ projection scheduling turns from the committed log as in production."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -344,3 +345,53 @@ async def test_a_match_wedged_by_too_long_entropy_starts_after_the_migration_by_
     assert state.status == "playing"                            # it moves again, nobody pressed start
     dealt = [e for _, e, _ in await svc.events(match_id) if isinstance(e, rules.DealDealt)]
     assert dealt[0].fair["entropy"]["N"] == hashlib.sha256(("é" * 600).encode()).hexdigest()
+
+
+async def test_a_rated_side_that_stalls_is_away_and_loses_rated(system) -> None:
+    """E and W never act nor connect (REST only, stalling); N and S play at once. Each of E
+    and W is away from its third timeout in a row (`reason: "clock"`), and the side all away
+    ends the match abandoned: a rated loss for E-W, a win for N-S, by the ratings fold."""
+    import random
+
+    from domain.bots import policy_for
+    from infra.projections.ratings import Ratings
+    from infra.store import CommandConflictError, ConcurrencyError
+
+    svc, _, _ = system
+    players = {s: f"stall-{s}-{uuid.uuid4().hex[:6]}" for s in "NESW"}
+    # Played to its target, so a deal thrown in (all pass) does not end it before the stall counts.
+    created = await svc.create_match("belote", {}, {"N": "me", "E": "open", "S": "open", "W": "open"},
+                                     player_id=players["N"], rated=True)
+    match_id = created.match_id
+    for seat in "ESW":
+        await svc.take_seat(match_id, Seat(seat), player_id=players[seat])
+    await set_clock(svc.store, match_id, {"bid": 1.0, "play": 1.0})
+    await svc.start(match_id)
+    rng, deadline = random.Random(3), time.monotonic() + 90
+    while (state := await svc.load(match_id)).status == "playing":
+        assert time.monotonic() < deadline, f"still playing at version {state.version}"
+        for seat in state.game.status(state.game_state).to_act:
+            if str(seat) in "NS":
+                action = policy_for("belote", "basic")(rules.view(state, seat), rng)
+                with contextlib.suppress(ConcurrencyError, CommandConflictError, RuleViolation):
+                    await svc.act(match_id, action, player_id=players[str(seat)], expected_version=state.version,
+                                  command_id=uuid.uuid4())
+        await asyncio.sleep(0.05)
+    assert state.status == "abandoned", state.status
+    [abandoned] = [e for _, e, _ in await svc.events(match_id) if isinstance(e, rules.MatchAbandoned)]
+    assert abandoned.reason == "timeouts"
+    gone = [msgspec.json.decode(e.data) for e in await svc.store.read_stream(presence.PRESENCE_PREFIX + match_id)]
+    assert sorted(d["seat"] for d in gone) == ["E", "W"] and {d["reason"] for d in gone} == {"clock"}
+    for seat in "EW":
+        taken = [e.by for _, e, _ in await svc.events(match_id) if isinstance(e, rules.ActionTaken) and e.seat == seat]
+        assert "player" not in taken and taken.count("clock") >= 3
+
+    runner, ratings = ProjectionRunner(svc.store), Ratings()
+    await runner.ensure(ratings)
+    await svc.store.settle()
+    await runner.catch_up(ratings)
+    rows = {r["player_id"]: r for r in await svc.store.pool.fetch(
+        "SELECT player_id, mu, games, wins FROM ratings WHERE player_id = ANY($1::text[])", list(players.values()))}
+    assert {rows[players[s]]["wins"] for s in "NS"} == {1} and {rows[players[s]]["wins"] for s in "EW"} == {0}
+    assert all(rows[p]["games"] == 1 for p in players.values())
+    assert max(rows[players[s]]["mu"] for s in "EW") < 25.0 < min(rows[players[s]]["mu"] for s in "NS")

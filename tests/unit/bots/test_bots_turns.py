@@ -76,6 +76,19 @@ def test_clock_settings() -> None:
             parse_clock(bad)
 
 
+def test_a_timeout_run_counts_the_clock_plays_since_the_seat_last_acted() -> None:
+    from services.workers.clocks import timeouts_in_a_row
+
+    def taken(seat: str, by: str) -> rules.ActionTaken:
+        return rules.ActionTaken(seat=Seat(seat), action={"action": "pass"}, by=by)
+
+    log = [taken("E", "clock"), taken("E", "player"), taken("E", "clock"), taken("N", "clock"),
+           taken("E", "automatic"), taken("E", "clock"), taken("E", "takeover"), taken("W", "player")]
+    assert timeouts_in_a_row(log, "E") == 2 and timeouts_in_a_row(log, "N") == 1
+    assert timeouts_in_a_row(log + [taken("E", "clock")], "E") == 3
+    assert timeouts_in_a_row(log + [taken("E", "player")], "E") == 0 and timeouts_in_a_row([], "S") == 0
+
+
 def test_command_ids_name_the_turn() -> None:
     assert command_id("m", 7, "N") == command_id("m", 7, "N")
     assert len({command_id("m", 7, "N"), command_id("m", 8, "N"), command_id("m", 7, "E")}) == 3
