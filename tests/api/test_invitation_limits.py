@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.db, pytest.mark.redis]
 def codes(answers) -> dict[object, int]:
     out: dict[object, int] = {}
     for answer in answers:
-        key = answer.status_code if answer.status_code == 201 else answer.json()["code"]
+        key = answer.status_code if answer.status_code < 300 else answer.json()["code"]
         out[key] = out.get(key, 0) + 1
     return out
 
@@ -64,3 +64,21 @@ async def test_one_player_receives_at_most_50_pending_and_3_from_one_sender(clie
     await caught_up(pool)
     again = await invite(client, host, fourth, other.player_id)
     assert again.status_code == 201, again.text
+
+
+async def test_20_invitees_accepting_at_once_take_the_3_free_seats_once_each(client, pool) -> None:
+    host = await register(client, "popular host")
+    guests = [await register(client, f"taker {i}") for i in range(cases.MAX_PENDING_PER_MATCH)]
+    match_id = (await create(client, host, visibility="private"))["match_id"]
+    sent = [await invite(client, host, match_id, g.player_id) for g in guests]
+    assert all(s.status_code == 201 for s in sent), [s.text for s in sent if s.status_code != 201]
+    answers = await asyncio.gather(*(client.post(f"/v1/invitations/{s.json()['invitation_id']}/accept",
+                                                 headers=g.headers, json={}) for s, g in zip(sent, guests)))
+    assert all(a.status_code < 500 for a in answers), [a.text for a in answers if a.status_code >= 500]
+    took = [g.player_id for a, g in zip(answers, guests) if a.status_code == 200]
+    assert len(took) == 3, codes(answers)
+    assert all(a.status_code == 422 and a.json()["code"] in ("match_not_open", "match_full", "seat_taken")
+               for a in answers if a.status_code != 200), codes(answers)
+    match = (await client.get(f"/v1/matches/{match_id}", headers=host.headers)).json()
+    seated = sorted(h["player_id"] for h in match["seats"].values() if h["player_id"] != host.player_id)
+    assert match["status"] == "playing" and seated == sorted(took), (match["status"], match["seats"])
