@@ -15,7 +15,6 @@ import base64
 import binascii
 import functools
 import hashlib
-import json
 import logging
 import os
 from collections.abc import Mapping, Sequence
@@ -32,7 +31,8 @@ ALG = "ed25519"
 DOMAIN = b"atout/match-record/v1\x00"   # what the signed bytes start with: never a valid other message
 KEY_FILE = "record-key"                  # under the data folder, when no key is set
 SIGNATURE = "signature"
-EXAMPLE_KEY_ID = "56475aa75463474c0285df5dbf2bcab7"  # of the private key 00 01 .. 1f, the docs' and deploys' placeholder
+# The key id of the private key 00 01 .. 1f: the docs' test vector and the deploys' placeholder.
+EXAMPLE_KEY_ID = "56475aa75463474c0285df5dbf2bcab7"
 
 Verdict = Literal["valid", "invalid", "unknown_key", "absent"]
 
@@ -45,8 +45,9 @@ def canonical(record: Mapping[str, Any]) -> bytes:
     """The record without its `signature` member as canonical JSON: keys sorted, no
     whitespace, non-ASCII written as UTF-8 (docs/fair-deal.md gives the rules byte for byte)."""
     body = {k: v for k, v in record.items() if k != SIGNATURE}
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode("utf-8")
+    # msgspec writes exactly the rules of the doc (the same bytes as Python's
+    # json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False), several times faster)
+    return msgspec.json.encode(body, order="sorted")
 
 
 def message(record: Mapping[str, Any]) -> bytes:
@@ -124,11 +125,11 @@ class RecordSigner:
 
     def sign(self, record: Mapping[str, Any]) -> dict[str, Any]:
         """A copy of `record` with its `signature` (any signature it had is replaced). The
-        record is first made what its reader will decode (tuples, enums and structs as JSON
-        gives them back), so the bytes signed are the bytes a verifier rebuilds."""
-        plain = msgspec.json.decode(msgspec.json.encode({k: v for k, v in record.items() if k != SIGNATURE}))
-        value = self._key.sign(message(plain))
-        return {**plain, SIGNATURE: {"alg": ALG, "key_id": self.public.key_id, "value": b64(value)}}
+        bytes are msgspec's encoding of the record as it stands (tuples, enums and structs as
+        the response's JSON writes them), so they are the bytes a verifier rebuilds from it."""
+        value = self._key.sign(message(record))
+        return {**{k: v for k, v in record.items() if k != SIGNATURE},
+                SIGNATURE: {"alg": ALG, "key_id": self.public.key_id, "value": b64(value)}}
 
 
 def verify(record: Any, keys: Sequence[PublicKey]) -> Verdict:

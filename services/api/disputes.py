@@ -102,7 +102,7 @@ async def verify_deal(match_id: PathStr, deal: FromPath[int], principal: Caller,
 async def export(match_id: PathStr, principal: Caller, runtime: Runtime,
                  deal: FromQuery[int | None] = None) -> dict[str, Any]:
     svc = await _readable_match(runtime, match_id, principal, "export")
-    return records.sign(runtime, await svc.export(match_id, deal))
+    return await records.sign(runtime, await svc.export(match_id, deal))
 
 
 ROUTES = [file_dispute, my_disputes, verify_deal, export]

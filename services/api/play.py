@@ -130,8 +130,8 @@ async def record(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict
             if event.fair is not None:
                 deal["fair"] = msgspec.to_builtins(event.fair)
             deals.append(deal)
-    return records.sign(runtime, {"match_id": match_id, "game": state.game_name, "options": state.raw_options,
-                                  "deals": deals, **as_record(state.chains)})
+    return await records.sign(runtime, {"match_id": match_id, "game": state.game_name,
+                                        "options": state.raw_options, "deals": deals, **as_record(state.chains)})
 
 
 async def ensure_readable(runtime: Runtime, principal: Any, state: Any, read: Read = "view",

@@ -94,9 +94,12 @@ def _not_json(request: Request, exc: Exception) -> Response:
 async def play(data: Annotated[Any, Body(title="Match record", examples=[ex("a coinche deal", RECORD)])],
                runtime: Runtime, legal: FromQuery[bool] = False) -> Response:
     # Off the event loop: a long record is a few milliseconds of pure computation.
-    result = await asyncio.to_thread(play_record, data, legal)
-    result["signature"] = signing.verify(data, signing.signer(runtime.settings).keys)
+    result = await asyncio.to_thread(_play, data, legal, signing.signer(runtime.settings).keys)
     return Response(result, status_code=200 if result["ok"] else 422)
+
+
+def _play(data: Any, legal: bool, keys: tuple[signing.PublicKey, ...]) -> dict[str, Any]:
+    return {**play_record(data, legal), "signature": signing.verify(data, keys)}
 
 
 @get("/v1/records/key", guards=[rate_limited], tags=["records"],
@@ -112,9 +115,10 @@ async def record_key(runtime: Runtime) -> RecordKeys:
     return RecordKeys(**signer.public.as_json(), retired=[RecordKey(**k.as_json()) for k in signer.retired])
 
 
-def sign(runtime: Runtime, record: dict[str, Any]) -> dict[str, Any]:
-    """What every route that exports a record answers: the record with the server's signature."""
-    return signing.signer(runtime.settings).sign(record)
+async def sign(runtime: Runtime, record: dict[str, Any]) -> dict[str, Any]:
+    """What every route that exports a record answers: the record with the server's signature
+    (off the event loop: a thousand-deal record is tens of milliseconds of encoding)."""
+    return await asyncio.to_thread(signing.signer(runtime.settings).sign, record)
 
 
 ROUTES = [play, record_key]

@@ -25,6 +25,7 @@ import time
 import msgspec
 
 from infra.settings import Settings, SettingsError, load_settings
+from infra.signing import SigningKeyError, signer
 
 log = logging.getLogger("atout.serve")
 
@@ -69,6 +70,15 @@ def run(args: argparse.Namespace) -> int:
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
     settings = msgspec.structs.replace(settings, **overrides)
     _configure_logging(settings)
+    if settings.record_key or settings.embedded_database or settings.embedded_redis:
+        try:  # the record key, made or read now: a bad key file stops the start, not the first export
+            signer(settings)
+        except (SigningKeyError, OSError) as exc:
+            print(f"atout serve: the record-signing key: {exc}", file=sys.stderr)
+            return 2
+    else:
+        log.warning("ATOUT_RECORD_KEY is unset: exported records will be signed with a key made in %s on first "
+                    "use; replicas must share one ATOUT_RECORD_KEY (docs/settings.md)", settings.data_path)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _raise_stop)

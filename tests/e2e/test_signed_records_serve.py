@@ -5,6 +5,7 @@ that key and tells the record it exported from the same record with a seat's ent
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import uuid
@@ -77,3 +78,15 @@ def test_the_data_folder_key_survives_a_restart_and_deal_verify_fetches_it(
                            "http://127.0.0.1:9"], input=json.dumps(record), cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert code.returncode == 2 and "cannot read the keys" in code.stderr
+
+
+def test_a_damaged_key_file_stops_the_embedded_start_naming_it(tmp_path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "record-key").write_text("not a key\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
+    env["ATOUT_DATA_DIR"] = str(data)
+    out = subprocess.run([sys.executable, "-m", "services.cli", "serve"], env=env, cwd=ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 2 and "record-key" in out.stderr, out.stderr
+    assert not (data / "pg").exists(), "stopped before starting any server"

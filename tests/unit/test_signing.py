@@ -113,3 +113,17 @@ def test_the_settings_take_and_check_keys() -> None:
                        ({"ATOUT_RECORD_KEYS_RETIRED": "AAAA"}, "ATOUT_RECORD_KEYS_RETIRED")):
         with pytest.raises(SettingsError, match=named):
             load_settings(env)
+
+
+def test_the_canonical_bytes_are_the_documented_json_rules() -> None:
+    """msgspec's sorted encoding against the doc's Python spelling of the rules, over strings
+    with every ASCII control character, quotes, backslashes, non-ASCII and astral characters."""
+    import random
+
+    rng = random.Random(5)
+    alphabet = [chr(i) for i in range(0x80)] + ["é", "♠", "\u2028", "\ufeff", "😀", "ł"]
+    for _ in range(2000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8)))
+        record = {text: [text, rng.randint(-2**63, 2**63), True, False, None], "deals": [{"b": text, "a": {}}]}
+        spelled = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        assert signing.canonical(record) == spelled, repr(text)
