@@ -6,8 +6,9 @@ highlighted cards and the auction's buttons, following the table over the WebSoc
 reconnecting by itself after the socket is dropped). A second browser context watches as a
 spectator: at every turn, every card code in either page's DOM is checked against the true
 hands in the store: no page ever shows a card still hidden in another seat's hand. The
-guest then files a dispute, and an admin steps through the deal on `/admin`, as the table
-and as one seat. Screenshots of each screen go to `test-artifacts/web/`.
+guest then files a dispute. An admin steps through a disputed deal on `/admin`, as the table
+and as one seat, and rules on one: each of those tests has a deal of its own
+(`web_support.disputed_deal`), so each runs alone. Screenshots of each screen go to `test-artifacts/web/`.
 """
 
 from __future__ import annotations
@@ -16,11 +17,9 @@ import time
 
 import httpx
 import pytest
-from web_support import browser, card_codes, new_page, shot, truth, web_pool, web_svc  # noqa: F401
+from web_support import browser, card_codes, disputed_deal, new_page, shot, truth, web_pool, web_svc  # noqa: F401
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
-
-SHARED: dict[str, object] = {}
 
 
 async def _no_hidden_card(page, svc, match_id: str, seat: str | None, where: str) -> None:
@@ -120,7 +119,6 @@ async def test_a_guest_plays_a_belote_deal_against_bots_and_a_spectator_sees_no_
     await page.click("#dispute-form button")
     await page.wait_for_function("document.getElementById('message').textContent.startsWith('dispute filed')")
     assert not errors and not watcher_errors, errors + watcher_errors
-    SHARED.update(match_id=match_id, token=session["token"])
 
     # "Play again": a new match with the same seat holders, which starts at once (all seated)
     await page.click("#rematch")
@@ -142,10 +140,8 @@ async def test_a_guest_plays_a_belote_deal_against_bots_and_a_spectator_sees_no_
     assert time.monotonic() - started < 120
 
 
-async def test_an_admin_steps_through_the_disputed_deal(web_system, browser):
-    if "match_id" not in SHARED:
-        pytest.skip("needs the deal played by the test above")
-    match_id = SHARED["match_id"]
+async def test_an_admin_steps_through_the_disputed_deal(web_system, web_svc, browser):
+    match_id = await disputed_deal(web_system.base, web_svc)
     token = web_system.admin_token("referee")
     async with httpx.AsyncClient(base_url=web_system.base, headers={"Authorization": f"Bearer {token}"}) as http:
         table = (await http.get(f"/v1/admin/matches/{match_id}/deals/0/replay")).json()
@@ -185,12 +181,10 @@ async def test_an_admin_steps_through_the_disputed_deal(web_system, browser):
     assert not errors, errors
 
 
-async def test_an_admin_rules_on_the_dispute_from_the_page(web_system, browser):
+async def test_an_admin_rules_on_the_dispute_from_the_page(web_system, web_svc, browser):
     """The admin adjusts the disputed deal's score from the replay page; the dispute is resolved,
     the ruling is listed, and the match score shown is the one the API answers."""
-    if "match_id" not in SHARED:
-        pytest.skip("needs the deal played and disputed by the test above")
-    match_id = SHARED["match_id"]
+    match_id = await disputed_deal(web_system.base, web_svc)
     token = web_system.admin_token("judge")
     async with httpx.AsyncClient(base_url=web_system.base, headers={"Authorization": f"Bearer {token}"}) as http:
         before = (await http.get(f"/v1/matches/{match_id}")).json()["table"]["match_score"]

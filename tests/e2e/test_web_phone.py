@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 import pytest
 from test_web_games import click_action, legal_of, play_match
-from web_support import browser, fresh_artifacts, web_pool, web_svc  # noqa: F401
+from web_support import browser, finished_deal, fresh_artifacts, web_pool, web_svc  # noqa: F401
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -34,7 +34,6 @@ DESKTOP = {"viewport": {"width": 1280, "height": 860}}
 RU_RANKS = {"J": "В", "Q": "Д", "K": "К", "A": "Т", "T": "10"}
 FR_RANKS = {"J": "V", "Q": "D", "K": "R", "A": "A"}
 PL_RANKS = {"J": "W", "Q": "D", "K": "K", "A": "A"}
-SHARED: dict[str, Any] = {}
 
 GEOMETRY = """() => {
   const small = [...document.querySelectorAll('#actions button, #actions select, #table button.card, header button, header select, nav a')]
@@ -43,6 +42,27 @@ GEOMETRY = """() => {
     .filter(r => r.w < 43.5 || r.h < 43.5);
   return {wide: document.scrollingElement.scrollWidth, inner: window.innerWidth, small};
 }"""
+
+
+@pytest.fixture(scope="module")
+async def phone(web_system, browser, shots) -> dict[str, Any]:
+    """The phone guest, signed in in Russian (his sign-in and lobby checked as he goes): one
+    page for the module's phone tests, whichever of them runs, alone or with the others;
+    `matches`, the matches he has played so far."""
+    errors: list[str] = []
+    page = await context_page(browser, errors, "ru-RU", PHONE)
+    await page.goto(f"{web_system.base}/")
+    await page.wait_for_selector("#screen-signin:not([hidden])")
+    assert await page.get_attribute("html", "lang") == "ru"
+    assert await page.inner_text("#signin-go") == "Играть гостем"
+    await fits(page, "sign-in")
+    await snap(page, shots, "01-sign-in")
+    await axe_check(page, "sign-in")
+    session = await sign_in(page, web_system.base, "Ваня")
+    await fits(page, "lobby")
+    await snap(page, shots, "02-lobby")
+    await axe_check(page, "lobby")
+    return {"page": page, "errors": errors, "session": session, "matches": []}
 
 
 @pytest.fixture(scope="module")
@@ -140,24 +160,9 @@ async def in_words(page, ranks: dict[str, str], where: str) -> None:
 
 @pytest.mark.parametrize("game, variant", [("belote", "classic"), ("belote", "sans_atout"), ("belote", "coinche"),
                                            ("cinch", None), ("cinch", "individual"), ("five_hundred", None)])
-async def test_a_deal_of_each_game_by_tapping_on_a_phone_in_russian(web_system, web_svc, browser, shots, game, variant):
+async def test_a_deal_of_each_game_by_tapping_on_a_phone_in_russian(web_system, web_svc, phone, shots, game, variant):
     started = time.monotonic()
-    if "phone" not in SHARED:
-        errors: list[str] = []
-        page = await context_page(browser, errors, "ru-RU", PHONE)
-        await page.goto(f"{web_system.base}/")
-        await page.wait_for_selector("#screen-signin:not([hidden])")
-        assert await page.get_attribute("html", "lang") == "ru"
-        assert await page.inner_text("#signin-go") == "Играть гостем"
-        await fits(page, "sign-in")
-        await snap(page, shots, "01-sign-in")
-        await axe_check(page, "sign-in")
-        session = await sign_in(page, web_system.base, "Ваня")
-        await fits(page, "lobby")
-        await snap(page, shots, "02-lobby")
-        await axe_check(page, "lobby")
-        SHARED.update(phone=page, phone_errors=errors, phone_session=session)
-    page, errors = SHARED["phone"], SHARED["phone_errors"]
+    page, errors = phone["page"], phone["errors"]
     name = f"{game}-{variant}" if variant else game
     match_id = await create_from_lobby(page, game, variant)
     if game == "cinch" and variant:                  # each for himself: four scores, not two sides
@@ -196,7 +201,7 @@ async def test_a_deal_of_each_game_by_tapping_on_a_phone_in_russian(web_system, 
     await page.click("#last-trick")
     await page.wait_for_selector("#last-trick-box:not([hidden]) [data-card]")
     assert not errors, errors
-    SHARED.setdefault("phone_matches", []).append(match_id)
+    phone["matches"].append(match_id)
     assert time.monotonic() - started < 60
 
 
@@ -269,12 +274,12 @@ async def test_a_desktop_deal_in_french_then_polish_kept_on_the_account(web_syst
     assert not errors, errors
 
 
-async def test_screens_around_the_tables_on_the_phone(web_system, browser, shots):
+async def test_screens_around_the_tables_on_the_phone(web_system, web_svc, phone, shots):
     """Tournaments (followed live to the end, and a registration), leaderboards, my profile and
     replay, the account stream's notices: each screen fits the phone and passes axe."""
-    if "phone" not in SHARED:
-        pytest.skip("needs the phone guest of the tests above")
-    page, errors, session = SHARED["phone"], SHARED["phone_errors"], SHARED["phone_session"]
+    page, errors, session = phone["page"], phone["errors"], phone["session"]
+    if not phone["matches"]:                     # alone: a match of his to find on his profile and replay
+        phone["matches"].append(await finished_deal(web_system.base, web_svc, session))
     organiser = {"Authorization": f"Bearer {web_system.admin_token('organiser')}"}
     async with httpx.AsyncClient(base_url=web_system.base, headers=organiser, timeout=30) as http:
         open_one = (await http.post("/v1/tournaments", json={"name": "Кубок четверга", "game": "belote", "format": "swiss",
@@ -337,7 +342,7 @@ async def test_screens_around_the_tables_on_the_phone(web_system, browser, shots
     await page.evaluate(f"location.hash = '#/player/{session['player_id']}'")
     await page.wait_for_selector("#player-matches li[data-match]")
     assert await page.inner_text("#player-name") == "Ваня"
-    assert await page.locator("#player-matches li[data-match]").count() == len(SHARED["phone_matches"])
+    assert await page.locator("#player-matches li[data-match]").count() == len(phone["matches"])
     await fits(page, "profile")
     await snap(page, shots, "24-profile")
     await axe_check(page, "profile")
@@ -367,13 +372,12 @@ async def test_screens_around_the_tables_on_the_phone(web_system, browser, shots
     assert not errors, errors
 
 
-async def test_an_invitation_to_a_private_table_accepted_in_a_second_browser(web_system, web_svc, browser, shots):
+async def test_an_invitation_to_a_private_table_accepted_in_a_second_browser(web_system, web_svc, browser, phone,
+                                                                          shots):
     """A host at a desktop makes a private table from the lobby (out of the lobby's list), sees
     its code, invites the phone guest by his id; the guest's page is told on the account
     stream, he accepts from his invitations and sits down: the match starts."""
-    if "phone" not in SHARED:
-        pytest.skip("needs the phone guest of the tests above")
-    guest, guest_errors, guest_session = SHARED["phone"], SHARED["phone_errors"], SHARED["phone_session"]
+    guest, guest_errors, guest_session = phone["page"], phone["errors"], phone["session"]
     errors: list[str] = []
     host = await context_page(browser, errors, "en-US", DESKTOP)
     await sign_in(host, web_system.base, "Hostess")

@@ -32,7 +32,6 @@ pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
 LOCALES = ROOT / "services" / "web" / "locales"
 RUDE = "you all play like bots"
-SHARED: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")
@@ -70,8 +69,6 @@ async def test_a_guest_reports_a_message_and_a_player_and_undoes_a_block(web_sys
         assert (await http.post(f"/v1/matches/{match_id}/seats/N", headers=as_troll, json={})).status_code == 200
         said = await http.post(f"/v1/matches/{match_id}/chat", headers=as_troll, json={"text": RUDE, "command_id": str(uuid.uuid4())})
         assert said.status_code in (200, 201), said.text
-    SHARED.update(troll=troll["player_id"], troll_token=troll["token"], match=match_id, rita=rita["player_id"],
-                  rita_token=rita["token"])
 
     # the message, with its report button (none beside her own)
     await page.evaluate(f"location.hash = '#/match/{match_id}'")
@@ -89,7 +86,7 @@ async def test_a_guest_reports_a_message_and_a_player_and_undoes_a_block(web_sys
     await page.click("#report-go")
     await page.wait_for_selector("body[data-reported]")
     assert await page.locator("#report-dialog[open]").count() == 0
-    SHARED["message_report"] = await page.get_attribute("body", "data-reported")
+    message_report = await page.get_attribute("body", "data-reported")
 
     # his profile: report him, block him
     await page.evaluate(f"location.hash = '#/player/{troll['player_id']}'")
@@ -99,8 +96,7 @@ async def test_a_guest_reports_a_message_and_a_player_and_undoes_a_block(web_sys
     assert "Troll" in await page.inner_text("#report-title")
     await page.fill("#report-reason", "spams every table")
     await page.click("#report-go")
-    await page.wait_for_function(f"document.body.dataset.reported && document.body.dataset.reported !== '{SHARED['message_report']}'")
-    SHARED["player_report"] = await page.get_attribute("body", "data-reported")
+    await page.wait_for_function(f"document.body.dataset.reported && document.body.dataset.reported !== '{message_report}'")
     await page.click("#block")
     await page.wait_for_selector("#block[data-on=true]")
 
@@ -124,9 +120,30 @@ async def test_a_guest_reports_a_message_and_a_player_and_undoes_a_block(web_sys
     assert not [e for e in errors if not e.startswith("404")], errors
 
 
+async def reported_table(base: str) -> dict[str, str]:
+    """Rita's table where Troll wrote RUDE, and her reports of that message and of him: what
+    the admins' queue reviews. Each admin test makes its own (over HTTP), so each runs alone."""
+    async with httpx.AsyncClient(base_url=base) as http:
+        rita, troll = [(await http.post("/v1/players", json={"name": n})).json() for n in ("Rita", "Troll")]
+        as_rita, as_troll = ({"Authorization": f"Bearer {p['token']}"} for p in (rita, troll))
+        table = (await http.post("/v1/matches", headers=as_rita, json={
+            "game": "belote", "seats": {"N": "open", "E": "open", "S": "me", "W": "open"}})).json()
+        assert (await http.post(f"/v1/matches/{table['match_id']}/seats/N", headers=as_troll, json={})).status_code == 200
+        said = await http.post(f"/v1/matches/{table['match_id']}/chat", headers=as_troll,
+                               json={"text": RUDE, "command_id": str(uuid.uuid4())})
+        assert said.status_code == 201, said.text
+        reports = [await http.post("/v1/reports", headers=as_rita, json=body) for body in (
+            {"match_id": table["match_id"], "message_id": said.json()["message"]["message_id"],
+             "reason": "insults the table"},
+            {"player_id": troll["player_id"], "reason": "spams every table"})]
+        assert all(r.status_code == 201 for r in reports), [r.text for r in reports]
+    return {"troll": troll["player_id"], "troll_token": troll["token"], "match": table["match_id"],
+            "rita": rita["player_id"], "rita_token": rita["token"], "message_report": reports[0].json()["report_id"],
+            "player_report": reports[1].json()["report_id"]}
+
+
 async def test_the_admin_in_french_mutes_for_one_report_and_dismisses_the_other(web_system, browser, shots):
-    if "player_report" not in SHARED:
-        pytest.skip("needs the reports filed by the test above")
+    reported = await reported_table(web_system.base)
     token = web_system.admin_token("moderator")
     errors: list[str] = []
     page = await context_page(browser, errors, "fr-FR", PHONE)
@@ -138,12 +155,12 @@ async def test_the_admin_in_french_mutes_for_one_report_and_dismisses_the_other(
     assert await page.inner_text("#reports-panel h2") == "Signalements"
     assert await page.inner_text("#admin-main .panel h2 >> nth=0") == "Contestations"
 
-    row = page.locator(f"#reports li[data-report='{SHARED['message_report']}']")
+    row = page.locator(f"#reports li[data-report='{reported['message_report']}']")
 
     async def queued():
         await page.click("#reports-refresh")
         await page.wait_for_timeout(300)
-        return await row.count() and await page.locator(f"#reports li[data-report='{SHARED['player_report']}']").count()
+        return await row.count() and await page.locator(f"#reports li[data-report='{reported['player_report']}']").count()
     await until(queued, "both reports in the queue")
     assert RUDE in await row.inner_text() and "signale un message de Troll" in await row.inner_text()
     # no English of the admin's catalogs is left on the page (words the two languages share aside)
@@ -158,41 +175,42 @@ async def test_the_admin_in_french_mutes_for_one_report_and_dismisses_the_other(
     await row.locator("input.report-reason").fill("insultes")
     await row.locator("input.report-minutes").fill("30")
     await row.locator("button.mute").click()
-    await page.wait_for_selector(f"body[data-moderated='{SHARED['message_report']}:mute']")
+    await page.wait_for_selector(f"body[data-moderated='{reported['message_report']}:mute']")
     assert "Troll ne peut plus écrire jusqu" in await page.inner_text("#reports-said")
     async with httpx.AsyncClient(base_url=web_system.base) as http:
-        refused = await http.post(f"/v1/matches/{SHARED['match']}/chat", headers={"Authorization": f"Bearer {SHARED['troll_token']}"},
+        refused = await http.post(f"/v1/matches/{reported['match']}/chat", headers={"Authorization": f"Bearer {reported['troll_token']}"},
                                   json={"text": "again", "command_id": str(uuid.uuid4())})
         assert refused.status_code == 403 and refused.json()["code"] == "chat_muted", refused.text
         admin = {"Authorization": f"Bearer {token}"}
 
         async def muted():
-            return any(r["report_id"] == SHARED["message_report"] for r in (await http.get("/v1/admin/reports?status=muted",
+            return any(r["report_id"] == reported["message_report"] for r in (await http.get("/v1/admin/reports?status=muted",
                                                                                             headers=admin)).json())
         await until(muted, "the report closed as muted")
 
     # dismiss the other: it leaves the open queue
-    other = page.locator(f"#reports li[data-report='{SHARED['player_report']}']")
+    other = page.locator(f"#reports li[data-report='{reported['player_report']}']")
     await other.locator("button.dismiss").click()
     assert await page.inner_text("#reports-said") == "donnez d'abord votre motif"     # a reason first
     await other.locator("input.report-reason").fill("rien de grave")
     await other.locator("button.dismiss").click()
-    await page.wait_for_selector(f"body[data-moderated='{SHARED['player_report']}:dismiss']")
-    await page.wait_for_selector(f"#reports li[data-report='{SHARED['player_report']}']", state="detached")
+    await page.wait_for_selector(f"body[data-moderated='{reported['player_report']}:dismiss']")
+    await page.wait_for_selector(f"#reports li[data-report='{reported['player_report']}']", state="detached")
     await snap(page, shots, "04-admin-dismissed-fr")
-    SHARED["admin_token"] = token
     assert not errors, errors
 
 
 async def test_the_admin_lifts_the_mute_from_the_report_and_a_ban_looked_up_by_id(web_system, browser, shots):
-    if "admin_token" not in SHARED:
-        pytest.skip("needs the mute of the test above")
-    troll, token, errors = SHARED["troll"], SHARED["admin_token"], []
-    admin, as_troll = {"Authorization": f"Bearer {token}"}, {"Authorization": f"Bearer {SHARED['troll_token']}"}
+    reported = await reported_table(web_system.base)
+    troll, token, errors = reported["troll"], web_system.admin_token("warden"), []
+    admin, as_troll = {"Authorization": f"Bearer {token}"}, {"Authorization": f"Bearer {reported['troll_token']}"}
     async with httpx.AsyncClient(base_url=web_system.base) as http:
+        muted = await http.post(f"/v1/admin/players/{troll}/mute", headers=admin,
+                                json={"minutes": 30, "reason": "insultes", "report_id": reported["message_report"]})
+        assert muted.status_code == 200, muted.text
 
         async def chat(text: str) -> httpx.Response:
-            return await http.post(f"/v1/matches/{SHARED['match']}/chat", headers=as_troll,
+            return await http.post(f"/v1/matches/{reported['match']}/chat", headers=as_troll,
                                    json={"text": text, "command_id": str(uuid.uuid4())})
 
         page = await context_page(browser, errors, "fr-FR", PHONE)
@@ -213,7 +231,7 @@ async def test_the_admin_lifts_the_mute_from_the_report_and_a_ban_looked_up_by_i
             return row
 
         # from the muted report: his mute, its end and reason; lifted with a reason, he writes again
-        row = await listed("muted", SHARED["message_report"])
+        row = await listed("muted", reported["message_report"])
         await row.locator("button.sanctions").click()
         await page.wait_for_selector(f"#sanctions[data-player='{troll}'][data-muted=true][data-banned=false]")
         assert await page.text_content("#sanctions h3") == "sanctions de Troll"     # drawn in capitals
@@ -237,7 +255,7 @@ async def test_the_admin_lifts_the_mute_from_the_report_and_a_ban_looked_up_by_i
         assert (said := await chat("sorry all")).status_code == 201, said.text
 
         # banned from a new report: closed as banned, the view shown follows, and he may not write
-        filed = await http.post("/v1/reports", headers={"Authorization": f"Bearer {SHARED['rita_token']}"},
+        filed = await http.post("/v1/reports", headers={"Authorization": f"Bearer {reported['rita_token']}"},
                                 json={"player_id": troll, "reason": "insults again"})
         assert filed.status_code == 201, filed.text
         third = filed.json()["report_id"]

@@ -152,3 +152,55 @@ async def truth(svc: Any, match_id: str) -> tuple[dict[str, set[str]], set[str],
             public.update(combination.cards)
         public.update(card for _, card in getattr(table, "reused", None) or ())  # Cinch: face-up, then taken back
     return hands, public, state
+
+
+async def disputed_deal(base: str, svc: Any, reason: str = "W revoked at trick 3, I think") -> str:
+    """A one-deal Belote match a new guest (S) played against three bots to its end, its deal
+    disputed by him: what the admin pages review."""
+    import httpx
+
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        guest = (await http.post("/v1/players", json={"name": "Ada"})).json()
+        match_id = await finished_deal(base, svc, guest)
+        filed = await http.post(f"/v1/matches/{match_id}/disputes", json={"deal": 0, "reason": reason},
+                                headers={"Authorization": f"Bearer {guest['token']}"})
+        assert filed.status_code == 201, filed.text
+    return match_id
+
+
+async def finished_deal(base: str, svc: Any, guest: dict[str, Any]) -> str:
+    """A one-deal Belote match `guest` ({player_id, token}) played at S against three bots, to
+    its end: his cards played through the service from his own view, the bots' by the
+    system's worker. Its id."""
+    import asyncio
+    import random
+    import uuid
+
+    import httpx
+    import msgspec
+
+    from domain import match as rules
+    from domain.cards import Seat
+    from domain.playout import concrete
+    from infra.store import ConcurrencyError
+
+    rng = random.Random(5)
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        made = await http.post("/v1/matches", headers={"Authorization": f"Bearer {guest['token']}"}, json={
+            "game": "belote", "options": {"variant": "classic", "deals": 1},
+            "seats": {"N": "bot:basic", "E": "bot:basic", "S": "me", "W": "bot:basic"}})
+        assert made.status_code == 201, made.text
+    match_id = made.json()["match_id"]
+    deadline = asyncio.get_running_loop().time() + 90
+    while (state := await svc.load(match_id)).status != "finished":
+        assert asyncio.get_running_loop().time() < deadline, f"the deal never ended: {state.status}"
+        legal = msgspec.to_builtins(rules.view(state, Seat.S).table).get("legal") or []
+        if state.status == "playing" and legal:
+            try:
+                await svc.act(match_id, {"seat": "S", **concrete(rng.choice(legal), rng)},
+                              player_id=guest["player_id"], expected_version=state.version, command_id=uuid.uuid4())
+            except ConcurrencyError:
+                pass                                      # a bot acted first: read the table again
+        else:
+            await asyncio.sleep(0.05)
+    return match_id
