@@ -102,11 +102,11 @@ def timeouts_in_a_row(events: Iterable[Any], seat: str) -> int:
 
 async def after_timeout(matches: MatchService, match_id: str, seat: str) -> list[str]:
     """After the clock played for `seat` in a rated match: from its TIMEOUTS_AWAY-th time in
-    a row the seat counts as away — a `seat_disconnected` (`reason: "clock"`) in the match's presence stream,
-    so a takeover plays it and the ratings see it away, as for a lost connection. A rated
-    match with a side (in Cinch individual, a seat) all away is then abandoned, by the one
-    command id per match: the ratings rate that a loss for that side (docs/ratings.md). What
-    happened: "away", "abandoned"."""
+    a row the seat counts as away — a `seat_disconnected` (`reason: "clock"`) in the match's
+    presence stream, so a takeover plays it and the ratings see it away, as for a lost
+    connection. A side (in Cinch individual, a seat) then all away ends the match, abandoned
+    by one command id per match: the ratings rate that a loss for that side
+    (docs/ratings.md). What happened: "away", "abandoned"."""
     state = await matches.load(match_id)
     if not state.rated or timeouts_in_a_row((e for _, e, _ in await matches.events(match_id)), seat) < TIMEOUTS_AWAY:
         return []
