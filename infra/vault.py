@@ -6,7 +6,7 @@ in the match stream, once the deal is over.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import asyncpg
 import msgspec
@@ -19,6 +19,27 @@ class MatchSecret(msgspec.Struct, frozen=True):
     secret: bytes
     chain_length: int
     predefined: list[dict[str, Any]] | None
+
+
+class MatchVault(Protocol):
+    """What the game service asks of its vault (`Vault` on Postgres; the tests keep an
+    in-memory one for logic tests): a secret kept once per match and chain, the first kept
+    winning; a seat's entropy by the chain it was given under."""
+
+    async def keep(self, match_id: str, secret: bytes, chain_length: int,
+                   predefined: list[dict[str, Any]] | None) -> MatchSecret: ...
+
+    async def secret(self, match_id: str) -> MatchSecret: ...
+
+    async def keep_chain(self, match_id: str, chain: int, secret: bytes, chain_length: int) -> MatchSecret: ...
+
+    async def chain_secret(self, match_id: str, chain: int) -> MatchSecret: ...
+
+    async def give_entropy(self, match_id: str, seat: str, entropy: str, chain: int = 1) -> None: ...
+
+    async def forget_entropy(self, match_id: str, seat: str) -> None: ...
+
+    async def entropy(self, match_id: str, chain: int = 1) -> dict[str, str]: ...
 
 
 class Vault:

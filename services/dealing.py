@@ -16,7 +16,7 @@ from domain import fair
 from domain import match as rules
 from domain.cards import Seat
 from domain.game import StartDeal
-from infra.vault import Vault
+from infra.vault import MatchVault
 
 
 def latest_chain(state: rules.MatchState) -> int:
@@ -27,7 +27,7 @@ def latest_chain(state: rules.MatchState) -> int:
 class Dealing:
     """The vault's side of dealing, for chains of `chain_length` elements."""
 
-    def __init__(self, vault: Vault, chain_length: int) -> None:
+    def __init__(self, vault: MatchVault, chain_length: int) -> None:
         self.vault = vault
         self.chain_length = chain_length
 

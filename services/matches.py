@@ -24,8 +24,8 @@ from domain.game import RuleViolation
 from infra.lru import Lru
 from infra.match_registry import registry_for
 from infra.streams import match_stream
-from infra.store import AppendResult, ConcurrencyError, PostgresEventStore
-from infra.vault import Vault
+from infra.store import AppendResult, ConcurrencyError, EventStore
+from infra.vault import MatchVault
 from services.dealing import Dealing, latest_chain
 from services.match_requests import check_entropy, check_predefined, seat_holder
 
@@ -55,7 +55,7 @@ def _fingerprint(kind: str, body: Any) -> bytes:
 
 
 class MatchService:
-    def __init__(self, store: PostgresEventStore, vault: Vault, *, chain_length: int = fair.DEFAULT_CHAIN_LENGTH,
+    def __init__(self, store: EventStore, vault: MatchVault, *, chain_length: int = fair.DEFAULT_CHAIN_LENGTH,
                  cache_size: int = 10_000, rng: secrets.SystemRandom | None = None,
                  on_stuck: Callable[[MatchService, str, int, Exception], Awaitable[bool]] | None = None) -> None:
         self.store, self.vault = store, vault

@@ -16,12 +16,14 @@ from infra.store.model import (
     StoreError,
 )
 from infra.store.postgres import PostgresEventStore
+from infra.store.protocol import EventStore
 
 __all__ = [
     "LOG_START",
     "AppendResult",
     "CommandConflictError",
     "ConcurrencyError",
+    "EventStore",
     "LogPosition",
     "MigrationError",
     "NewEvent",

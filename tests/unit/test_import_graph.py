@@ -186,3 +186,19 @@ def test_no_module_is_loaded_by_a_computed_name() -> None:
 def test_only_the_entry_points_import_the_composition_root() -> None:
     users = sorted(m for m, targets in GRAPH.items() if "services.bootstrap" in targets)
     assert users and all(u.startswith(ROOT_USERS) for u in users), users
+
+
+def test_no_process_imports_the_tests() -> None:
+    """The tests' in-memory event store and vault (tests/memory_store.py) are for logic tests:
+    no module a process runs may reach them (nor anything else under tests/)."""
+    found = []
+    for module, path in MODULES.items():
+        for node in _walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [_resolve(module, node)]
+            else:
+                continue
+            found += [f"{module} -> {n}" for n in names if n == "tests" or n.startswith("tests.")]
+    assert found == []
