@@ -217,11 +217,12 @@ async def test_live_websockets_refuse_a_deep_first_frame_and_a_bad_after(system,
     assert (message["details"]["field"], code) == ("match_id", 4400)
 
 
-async def test_every_route_answers_503_while_the_database_is_down(redis_url: str, redis_prefix: str) -> None:
+async def test_every_route_answers_503_while_the_database_is_down(redis_url: str, redis_prefix: str,
+                                                                  tmp_path) -> None:
     """Postgres unreachable (nothing listens on the port): each route that needs it says
     `not_ready` with Retry-After, the probes say what is down, none answers a 500."""
     dead = Settings(database_url="postgresql://postgres@127.0.0.1:9/none", redis_url=redis_url,
-                    redis_prefix=f"{redis_prefix}down")
+                    redis_prefix=f"{redis_prefix}down", data_dir=str(tmp_path))   # its record key goes there
     app = create_app(dead, rate_limit=RateLimit(requests=0))
     async with AsyncTestClient(app=app) as client:
         document = (await client.get("/schema/openapi.json")).json()
