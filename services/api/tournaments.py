@@ -172,7 +172,7 @@ async def register_entry(tournament_id: PathStr, data: Annotated[EntryIn, Body(e
 @delete("/v1/tournaments/{tournament_id:str}/entries/{entry_id:str}", guards=READER, tags=TAGS, security=BEARER,
         exception_handlers=HANDLERS, status_code=200, summary="Withdraw an entry (its players, or the organiser)",
         responses=X.answers(200, dict, [ex("withdrawn", {"entry_id": X.ENTRY_B, "withdrawn": True})],
-                            "The entry is out", 401, 403, 404, 422, 429))
+                            "The entry is out", 401, 403, 404, 409, 422, 429))
 async def withdraw(tournament_id: PathStr, entry_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     svc = service(runtime)
     state = await svc.load(tournament_id)
