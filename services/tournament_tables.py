@@ -1,6 +1,6 @@
 """A round's table as a match: its seats (the entries' players, a bot for a missing partner),
-its boards (the tournament's shuffles, or the imported record's decks), whether it is rated,
-created, seated and started — each step exactly once however many workers race
+its boards (the tournament's shuffles, or the imported record's decks), whether it is rated
+(then with the rated clock, as every rated match), created, seated and started — each step exactly once however many workers race
 (`TournamentService.advance` calls it from any of them).
 
 Exactly once: the match id is derived from the create command's id, which is derived from
@@ -24,6 +24,7 @@ from infra.store import CommandConflictError, ConcurrencyError
 from services import tournament_boards
 from services.matches import MatchService
 from services.tournament_boards import board_deals
+from services.workers.clocks import match_clock, set_clock
 
 
 async def open_match(matches: MatchService, pool: Any, state: rules.State, rnd: rules.aggregate.Round,
@@ -60,6 +61,8 @@ async def open_match(matches: MatchService, pool: Any, state: rules.State, rnd: 
     await matches.create_match(state.game, state.options, specs, predefined=predefined,
                                sealed=predefined is not None, rated=rated, command_id=create_id,
                                tournament=TournamentRound(tournament_id=state.tournament_id, round=rnd.number))
+    if rated:                                      # a rated match always has a clock, set before the start
+        await set_clock(matches.store, match_id, match_clock(None, rated=True))
     for seat, player in people.items():
         await _seat(matches, match_id, Seat(seat), player, command(seat))
     match = await matches.load(match_id)

@@ -241,6 +241,10 @@ async def test_tournament_tables_are_rated_unless_turned_off_or_a_seat_is_a_bot(
     await svc.start(tid)
     [match_id] = (await svc.load(tid)).current.matches.values()
     assert (await svc.matches.load(match_id)).rated is expected
+    from services.workers.clocks import RATED_DEFAULT, Clocks
+
+    clock = await Clocks(store, 1).of(match_id)   # a rated table, as every rated match, has a clock
+    assert clock == (RATED_DEFAULT if expected else None), clock
 
 
 @pytest.mark.parametrize("seeding, expected", [("rating", [{"e0", "e2"}, {"e1", "e3"}]),
