@@ -53,6 +53,7 @@ BEYOND_SCHEMA = {
     ("POST /v1/matches", "wrong_dealer"): "a record's dealers follow the game's rotation from deal to deal",
     ("POST /v1/tournaments", "wrong_dealer"): "imported boards' dealers follow the game's rotation",
     ("POST /v1/matches", "not_rateable"): "a rated match needs seats the ratings can count (docs/ratings)",
+    ("POST /v1/matches", "bad_clock"): "a rated match's clock is 5 to 300 s a decision (docs/ratings.md)",
     # A page's `cursor` is opaque: only one the server gave in a Link header is taken.
     **{(op, "invalid_field"): "a cursor is one the server gave (services/api/paging.py)"
        for op in ("GET /v1/matches", "GET /v1/matches/mine", "GET /v1/tournaments", "GET /v1/tournaments/mine",
