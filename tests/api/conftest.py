@@ -93,3 +93,19 @@ async def finish(client: AsyncTestClient, match_id: str, players: dict[str, Play
         response = await act(client, match_id, players[seat], mine["version"], **action)
         assert response.status_code == 200, response.text
     raise AssertionError("the match did not finish")
+
+
+async def alice_against_bots(client: AsyncTestClient, owner: Player, alice: Player,
+                             body: dict[str, Any]) -> tuple[str, list[str]]:
+    """`owner`'s tournament `body`, started: Alice's entry against bots at table 1, bots
+    against bots at table 2. The tournament's id and the two tables' match ids."""
+    tid = (await client.post("/v1/tournaments", json=body, headers=owner.headers)).json()["tournament_id"]
+    mine = await client.post(f"/v1/tournaments/{tid}/entries", json={"players": [alice.player_id]},
+                             headers=alice.headers)
+    assert mine.status_code == 201, mine.text
+    bots = [(await client.post(f"/v1/tournaments/{tid}/entries", json={"players": ["bot:random", "bot:random"]},
+                               headers=owner.headers)).json()["entry_id"] for _ in range(3)]
+    pairing = {"round": 1, "tables": [[mine.json()["entry_id"], bots[0]], [bots[1], bots[2]]]}
+    assert (await client.post(f"/v1/tournaments/{tid}/pairings", json=pairing, headers=owner.headers)).status_code == 200
+    started = (await client.post(f"/v1/tournaments/{tid}/start", headers=owner.headers)).json()
+    return tid, [t["match_id"] for t in started["rounds"][0]["tables"]]

@@ -15,7 +15,7 @@ import pytest
 from infra.store import PostgresEventStore
 from infra.vault import Vault
 from services.matches import MatchService
-from tests.api.conftest import finish, register, seated_match
+from tests.api.conftest import alice_against_bots, finish, register, seated_match
 from tests.api.test_social_tables import caught_up, create, invite, pool  # noqa: F401  (fixture)
 from tests.contract.match_support import play_out
 
@@ -135,16 +135,7 @@ async def test_an_organiser_rematches_no_strangers_private_table(client, pool) -
 
 async def test_only_a_tables_players_ask_for_its_rematch(client, pool) -> None:  # noqa: F811
     owner, alice = await with_role(client, pool, "organiser"), await register(client)
-    tid = (await client.post("/v1/tournaments", json=TOURNAMENT, headers=owner.headers)).json()["tournament_id"]
-    mine = await client.post(f"/v1/tournaments/{tid}/entries", json={"players": [alice.player_id]},
-                             headers=alice.headers)
-    assert mine.status_code == 201, mine.text
-    bots = [(await client.post(f"/v1/tournaments/{tid}/entries", json={"players": ["bot:random", "bot:random"]},
-                               headers=owner.headers)).json()["entry_id"] for _ in range(3)]
-    pairing = {"round": 1, "tables": [[mine.json()["entry_id"], bots[0]], [bots[1], bots[2]]]}
-    assert (await client.post(f"/v1/tournaments/{tid}/pairings", json=pairing, headers=owner.headers)).status_code == 200
-    started = (await client.post(f"/v1/tournaments/{tid}/start", headers=owner.headers)).json()
-    _, sealed_table = (t["match_id"] for t in started["rounds"][0]["tables"])
+    _, (_, sealed_table) = await alice_against_bots(client, owner, alice, TOURNAMENT)
     store = PostgresEventStore(pool)
     await play_out(MatchService(store, Vault(pool)), sealed_table, random.Random(3))
     # the bots' table is over, its round is not: its organiser is no player of it

@@ -20,7 +20,7 @@ from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
 from services.matches import MatchService
 from services.tournaments import TournamentService
-from tests.api.conftest import register
+from tests.api.conftest import alice_against_bots, register
 from tests.contract.match_support import play_out
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
@@ -69,16 +69,7 @@ async def listed(client, pool, match_id: str, reader) -> dict:
 async def test_another_tables_board_is_sealed_until_the_round_closes(client, pool) -> None:
     owner, admin = await with_role(client, pool, "organiser"), await with_role(client, pool, "admin")
     alice, outsider = await register(client), await register(client)
-    tid = (await client.post("/v1/tournaments", json=BODY, headers=owner.headers)).json()["tournament_id"]
-    mine = await client.post(f"/v1/tournaments/{tid}/entries", json={"players": [alice.player_id]},
-                             headers=alice.headers)
-    assert mine.status_code == 201, mine.text
-    bots = [(await client.post(f"/v1/tournaments/{tid}/entries", json={"players": ["bot:random", "bot:random"]},
-                               headers=owner.headers)).json()["entry_id"] for _ in range(3)]
-    pairing = {"round": 1, "tables": [[mine.json()["entry_id"], bots[0]], [bots[1], bots[2]]]}
-    assert (await client.post(f"/v1/tournaments/{tid}/pairings", json=pairing, headers=owner.headers)).status_code == 200
-    started = (await client.post(f"/v1/tournaments/{tid}/start", headers=owner.headers)).json()
-    alices_table, other_table = (t["match_id"] for t in started["rounds"][0]["tables"])
+    tid, (alices_table, other_table) = await alice_against_bots(client, owner, alice, BODY)
     store = PostgresEventStore(pool)
     svc = TournamentService(store, MatchService(store, Vault(pool)))
 

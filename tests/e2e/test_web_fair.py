@@ -22,7 +22,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from web_support import browser, new_page, shot, web_pool, web_svc  # noqa: F401
+from web_support import browser, guest_against_bots, new_page, shot, web_pool, web_svc  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "services" / "web"
@@ -156,20 +156,7 @@ async def test_a_real_match_is_verified_on_the_table_and_a_tampered_record_fails
     base = web_system.base
     errors: list[str] = []
     page = await new_page(browser, errors)
-    await page.goto(f"{base}/")
-    await page.fill("#signin-name", "Vera")
-    await page.click("#signin-go")
-    await page.wait_for_selector("#screen-lobby:not([hidden])")
-    await page.select_option("#create-game", "belote")
-    await page.select_option("#create-variant", "classic")
-    await page.fill("#create-deals", "2")
-    for seat in "NEW":
-        await page.select_option(f"select[data-seat={seat}]", "bot:basic")
-    await page.select_option("select[data-seat=S]", "me")
-    await page.click("#create-go")
-    await page.wait_for_url("**/#/match/*")
-    match_id = page.url.rsplit("/match/", 1)[1]
-    await page.wait_for_selector("body[data-seat=S]")
+    match_id = await guest_against_bots(page, base, "Vera", 2)
     await _play_to_the_end(page, 2)
 
     await page.wait_for_selector("#fair[data-state=verified][data-verified='2']", timeout=30_000)

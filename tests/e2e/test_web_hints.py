@@ -20,7 +20,7 @@ from pathlib import Path
 import msgspec
 import pytest
 from test_web_phone import sign_in
-from web_support import browser, new_page, shot, web_pool, web_svc  # noqa: F401
+from web_support import browser, guest_against_bots, new_page, shot, web_pool, web_svc  # noqa: F401
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -31,20 +31,7 @@ LOCALES = Path(__file__).resolve().parents[2] / "services" / "web" / "locales"
 async def test_the_hint_button_shows_the_expert_s_choice_and_why(web_system, web_svc, browser):
     errors: list[str] = []
     page = await new_page(browser, errors)
-    await page.goto(f"{web_system.base}/")
-    await page.fill("#signin-name", "Hilda")
-    await page.click("#signin-go")
-    await page.wait_for_selector("#screen-lobby:not([hidden])")
-    await page.select_option("#create-game", "belote")
-    await page.select_option("#create-variant", "classic")
-    await page.fill("#create-deals", "3")
-    for seat in "NEW":
-        await page.select_option(f"select[data-seat={seat}]", "bot:basic")
-    await page.select_option("select[data-seat=S]", "me")
-    await page.click("#create-go")
-    await page.wait_for_url("**/#/match/*")
-    match_id = page.url.rsplit("/match/", 1)[1]
-    await page.wait_for_selector("body[data-seat=S]")
+    match_id = await guest_against_bots(page, web_system.base, "Hilda", 3)
 
     watcher = await new_page(browser, errors)
     await watcher.goto(f"{web_system.base}/#/match/{match_id}")

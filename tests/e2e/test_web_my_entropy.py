@@ -13,7 +13,7 @@ import json
 
 import httpx
 import pytest
-from web_support import browser, new_page, shot, web_pool, web_svc  # noqa: F401
+from web_support import browser, guest_against_bots, new_page, shot, web_pool, web_svc  # noqa: F401
 
 from tests.e2e.test_web_fair import _play_to_the_end
 from tests.fair_tampering import forge_entropy
@@ -26,20 +26,7 @@ async def test_the_table_compares_my_seats_entropy_with_the_record(web_system, b
     base = web_system.base
     errors: list[str] = []
     page = await new_page(browser, errors)
-    await page.goto(f"{base}/")
-    await page.fill("#signin-name", "Maud")
-    await page.click("#signin-go")
-    await page.wait_for_selector("#screen-lobby:not([hidden])")
-    await page.select_option("#create-game", "belote")
-    await page.select_option("#create-variant", "classic")
-    await page.fill("#create-deals", "1")
-    for seat in "NEW":
-        await page.select_option(f"select[data-seat={seat}]", "bot:basic")
-    await page.select_option("select[data-seat=S]", "me")
-    await page.click("#create-go")
-    await page.wait_for_url("**/#/match/*")
-    match_id = page.url.rsplit("/match/", 1)[1]
-    await page.wait_for_selector("body[data-seat=S]")
+    match_id = await guest_against_bots(page, base, "Maud", 1)
     await _play_to_the_end(page, 1)
 
     await page.wait_for_selector("#my-entropy[data-state=matches]:not([hidden])", timeout=30_000)

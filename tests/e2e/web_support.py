@@ -204,3 +204,22 @@ async def finished_deal(base: str, svc: Any, guest: dict[str, Any]) -> str:
         else:
             await asyncio.sleep(0.05)
     return match_id
+
+
+async def guest_against_bots(page: Any, base: str, name: str, deals: int) -> str:
+    """`name` signs in as a guest and creates, from the lobby, a classic Belote match of
+    `deals` deals at S against three basic bots; its id, once the page sits him at S."""
+    await page.goto(f"{base}/")
+    await page.fill("#signin-name", name)
+    await page.click("#signin-go")
+    await page.wait_for_selector("#screen-lobby:not([hidden])")
+    await page.select_option("#create-game", "belote")
+    await page.select_option("#create-variant", "classic")
+    await page.fill("#create-deals", str(deals))
+    for seat in "NEW":
+        await page.select_option(f"select[data-seat={seat}]", "bot:basic")
+    await page.select_option("select[data-seat=S]", "me")
+    await page.click("#create-go")
+    await page.wait_for_url("**/#/match/*")
+    await page.wait_for_selector("body[data-seat=S]")
+    return page.url.rsplit("/match/", 1)[1]
