@@ -26,6 +26,8 @@ KINDS = ("seat", "challenge")
 DEFAULT_TTL = 86_400          # seconds an invitation stays open unless `expires_in` says otherwise
 MIN_TTL, MAX_TTL = 60, 7 * 86_400
 MAX_PENDING_PER_MATCH = 20    # invitations a match may have waiting for an answer at once
+MAX_RECEIVED = 50             # invitations a player may have waiting for his answer at once
+MAX_FROM_ONE = 3              # of them, from one sender
 PARTNERSHIPS = (("N", "S"), ("E", "W"))
 
 

@@ -1,8 +1,9 @@
 """The limits on invitations waiting for an answer, held however many are sent at once.
 
-Three limits: a match's pending invitations (`MAX_PENDING_PER_MATCH`), a player's pending
-invitations received (`MAX_RECEIVED`: nobody fills another's list), and those one sender
-asks of one player (`MAX_FROM_ONE`: asking again and again is not asking). A check on the
+Three limits, the invitation rules' own (`domain.invitations`): a match's pending invitations
+(`MAX_PENDING_PER_MATCH`), a player's pending invitations received (`MAX_RECEIVED`: nobody
+fills another's list), and those one sender asks of one player (`MAX_FROM_ONE`: asking again
+and again is not asking). A check on the
 read model alone is not enough: it lags the log, and two requests checked in the same instant
 both pass. So a send holds Postgres advisory locks on its match and on each invitee (taken
 together, all or none, retried for up to `LOCK_WAIT` s without holding a connection while it
@@ -25,8 +26,7 @@ from domain import invitations as cases
 from infra.projections import invitations as listed
 from services.tables import Refused
 
-MAX_RECEIVED = 50     # invitations a player may have waiting for his answer at once
-MAX_FROM_ONE = 3      # of them, from one sender
+MAX_RECEIVED, MAX_FROM_ONE = cases.MAX_RECEIVED, cases.MAX_FROM_ONE   # the rules' own limits
 LOCK_WAIT = 5.0       # seconds a send waits for another send around the same match or player
 LOCK_CLASS = 0x696E76  # 'inv': the advisory locks' first key, apart from the projector's and migrator's
 TAKE = "SELECT bool_and(pg_try_advisory_lock($1, hashtext(k))) FROM unnest($2::text[]) k"

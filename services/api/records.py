@@ -56,11 +56,8 @@ class RecordKey(msgspec.Struct):
     public_key: str
 
 
-class RecordKeys(msgspec.Struct):
+class RecordKeys(RecordKey):
     """The key exported records are signed with now, and the retired ones still vouched for."""
-    alg: str
-    key_id: str
-    public_key: str
     retired: list[RecordKey]
 
 
