@@ -41,7 +41,7 @@ from infra.projections.publisher import Publisher  # noqa: E402
 from infra.projections.rating_notices import RatingNotices  # noqa: E402
 from infra.store import PostgresEventStore, connect, create_pool, migrate  # noqa: E402
 from infra.vault import Vault  # noqa: E402
-from services.matches import MatchService  # noqa: E402
+from services.matches.service import MatchService  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from store import with_database  # noqa: E402

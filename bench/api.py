@@ -277,7 +277,7 @@ def _wait_ready(port: int, proc: subprocess.Popen, seconds: float = 60) -> None:
 async def bench(args: argparse.Namespace) -> dict:
     from infra.store import PostgresEventStore, create_pool, migrate
     from infra.vault import Vault
-    from services.matches import MatchService
+    from services.matches.service import MatchService
 
     name = f"atout_bench_{secrets.token_hex(4)}"
     admin = await asyncpg.connect(args.pg)

@@ -401,11 +401,11 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
     from infra.store import PostgresEventStore, create_pool, migrate
     from infra.store.connection import connect
     from infra.vault import Vault
-    from services.matches import MatchService
-    from services.workers import fastpath
+    from services.matches.service import MatchService
+    from services.bots import fastpath
     from services.workers.app import make_app
     from services.workers.claims import TurnClaims
-    from services.workers.reactor import projection as bot_turns, scheduler_off_loop
+    from services.bots.reactor import projection as bot_turns, scheduler_off_loop
     from services.workers.sends import Sends
 
     name = f"atout_bench_{secrets.token_hex(4)}"
@@ -430,7 +430,7 @@ async def dispatch(database_url: str, redis_url: str, matches: int, parallel: in
 
     svc = MatchService(PostgresEventStore(pool, after_append=after_append), Vault(pool))
     app = make_app(settings)
-    sends = Sends("fast_path")                                    # as services.workers.fastpath composes the API's
+    sends = Sends("fast_path")                                    # as services.bots.fastpath composes the API's
     hooks.append(fastpath.hook(svc, scheduler_off_loop(app, TurnClaims(redis, prefix), sends)))
     stop = asyncio.Event()
     projections = [*default_projections(), Publisher(redis_url=redis_url, prefix=prefix), bot_turns(settings)]

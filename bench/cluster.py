@@ -40,7 +40,7 @@ from system_support import cluster
 async def measure(args: argparse.Namespace, replicas: int) -> dict:
     from infra.store import PostgresEventStore, create_pool
     from infra.vault import Vault
-    from services.matches import MatchService
+    from services.matches.service import MatchService
 
     name = f"atout_bench_{secrets.token_hex(4)}"
     admin = await asyncpg.connect(args.pg)

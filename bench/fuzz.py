@@ -55,7 +55,7 @@ BEYOND_SCHEMA = {
     ("POST /v1/matches", "not_rateable"): "a rated match needs seats the ratings can count (docs/ratings)",
     ("POST /v1/matches", "bad_clock"): "a rated match's clock is 5 to 300 s a decision (docs/ratings.md)",
     # A page's `cursor` is opaque: only one the server gave in a Link header is taken.
-    **{(op, "invalid_field"): "a cursor is one the server gave (services/api/paging.py)"
+    **{(op, "invalid_field"): "a cursor is one the server gave (services/http/paging.py)"
        for op in ("GET /v1/matches", "GET /v1/matches/mine", "GET /v1/tournaments", "GET /v1/tournaments/mine",
                   "GET /v1/invitations", "GET /v1/players/me/following", "GET /v1/players/me/following/tables",
                   "GET /v1/players/me/blocks", "GET /v1/matches/{match_id}/chat", "GET /v1/admin/matches/{match_id}/chat",

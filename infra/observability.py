@@ -1,4 +1,4 @@
-"""Metrics beyond the API's own (services/api/metrics.py): Celery tasks, database pools and
+"""Metrics beyond the API's own (services/http/metrics.py): Celery tasks, database pools and
 HTTP responses by status, plus a way for a process without an HTTP API to be scraped.
 
 Everything registers on prometheus_client's default registry, so `GET /metrics` of the API
@@ -19,7 +19,7 @@ shows it with no further wiring, and any process may call in:
   (status class: 2xx, 4xx, 5xx, ...), for the 5xx alert (deploy/prometheus/alerts.yml).
 
 Projection lag per projection is already `atout_projection_lag_events` / `_seconds`
-(services/api/metrics.py, measured from the checkpoints at each scrape), as are
+(services/http/metrics.py, measured from the checkpoints at each scrape), as are
 actions, action latency, open sockets and fan-out drops.
 """
 

@@ -4,7 +4,7 @@ A disconnect is not a rule, so it never goes into the match stream (it would bum
 version players act on): each match has its own `presence-<match id>` stream of
 `seat_connected` / `seat_disconnected` events (`{"seat", "at"}`, `at` in epoch seconds; a
 seat whose turn clock ran out too often in a row is recorded away too, with `"reason":
-"clock"`: `services.workers.clocks`).
+"clock"`: `services.matches.clocks`).
 The `bot_turns` projection folds the stream, and a seat disconnected longer than
 ATOUT_DISCONNECT_GRACE is played by the `basic` bot (`by: "takeover"`) until the player
 is back (docs/bots.md).

@@ -21,7 +21,7 @@ the feature adds to each process:
                       table is its seats' and host's alone.
 `tasks`               `install(celery_app)`: Celery tasks and beat entries (`atout worker`,
                       `atout beat`)
-`channels`            the live routes' `services.api.asyncapi.Channel`s: what each stream
+`channels`            the live routes' `services.http.asyncapi.Channel`s: what each stream
                       carries, in the AsyncAPI document (`/schema/asyncapi.json`)
 `account_events`      `factory(settings) -> AccountProducer`: the notices a feature puts on its
                       players' account streams (`GET /v1/stream/me`), all run by the one
@@ -35,7 +35,7 @@ module, and no module below this one imports it: what each process runs is this 
 Builders: `open_runtime` (pools, the event store with its after-commit hooks, the vault, the
 game service, players, the rate limiter, the visibility policy; on the embedded default the
 projector beside the API), `lifespan` / `route_handlers` / `lifespan_hooks` (the API app,
-`services.api.app.create_app`), `projections` (the projector), `worker_app` (the workers'
+`services.http.app.create_app`), `projections` (the projector), `worker_app` (the workers'
 and beat's Celery app).
 """
 
@@ -57,16 +57,27 @@ from infra.settings import Settings, load_settings
 from infra.store import AppendResult, PostgresEventStore, create_pool, migrate
 from infra.vault import Vault
 from infra.projections.account_events import AccountEvents, AccountProducer
-from services import suspensions
-from services.api import (account_live, admin_matches, chat, disputes, hints, invitations, live, matches, players,
-                          ratings, site, social, tournaments)
-from services.api.ratelimit import RateLimit, RateLimiter
+from services.matches import suspensions
+from services.live.routes import account as account_live
+from services.matches.routes import admin as admin_matches
+from services.chat.routes import chat
+from services.disputes.routes import disputes
+from services.matches.routes import hints
+from services.social.routes import invitations
+from services.live.routes import streams as live
+from services.matches.routes import matches
+from services.social.routes import players
+from services.social.routes import ratings
+from services.http import site
+from services.social.routes import social
+from services.tournaments.routes import tournaments
+from services.http.ratelimit import RateLimit, RateLimiter
 from services.features import AfterCommit, Feature, Lifespan, each
-from services.matches import MatchService
+from services.matches.service import MatchService
 from services.runtime import Runtime
 from services.visibility import Visibility
-from services.workers.clocks import Clocks
-from services.workers import tasks as bots
+from services.matches.clocks import Clocks
+from services.bots import tasks as bots
 
 if TYPE_CHECKING:
     from celery import Celery
@@ -117,7 +128,7 @@ def route_handlers(features: Sequence[Feature] = FEATURES) -> list[Any]:
 
 
 def channels(features: Sequence[Feature] = FEATURES) -> list[Any]:
-    """Every live route's channel, for the AsyncAPI document (`services.api.asyncapi`)."""
+    """Every live route's channel, for the AsyncAPI document (`services.http.asyncapi`)."""
     return each(features, "channels")
 
 

@@ -78,7 +78,7 @@ class Feature:
     entrant_lookups: tuple[EntrantLookup, ...] = ()
     audience_lookups: tuple[AudienceLookup, ...] = ()
     tasks: tuple[TaskInstaller, ...] = ()
-    channels: tuple[Any, ...] = ()     # live routes' `services.api.asyncapi.Channel`s: the AsyncAPI document
+    channels: tuple[Any, ...] = ()     # live routes' `services.http.asyncapi.Channel`s: the AsyncAPI document
     account_events: tuple[AccountProducerFactory, ...] = ()   # notices on the players' account streams
 
 

@@ -1,9 +1,9 @@
 """`Refused`: what the service layer turns down for who asks or when.
 
 Its own module so that every service may raise it — the table's flows, the one door to a
-seat (`services.seating`) they call, moderation, invitations — without importing each
-other; `services.tables` re-exports it. The API maps it to its error body as it stands
-(services/api/app.py).
+seat (`services.matches.seating`) they call, moderation, invitations — without importing each
+other; `services.matches.tables` re-exports it. The API maps it to its error body as it stands
+(services/http/app.py).
 """
 
 from __future__ import annotations

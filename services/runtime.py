@@ -20,10 +20,10 @@ from infra.players import PlayerStore
 from infra.settings import Settings
 from infra.store import PostgresEventStore
 from infra.vault import Vault
-from services.api.ratelimit import RateLimiter
-from services.matches import MatchService
+from services.http.ratelimit import RateLimiter
+from services.matches.service import MatchService
 from services.visibility import Visibility
-from services.workers.clocks import Clocks
+from services.matches.clocks import Clocks
 
 
 @dataclass

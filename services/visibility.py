@@ -2,7 +2,7 @@
 
 Every route that can show a deck, a seed, a hand or a table's play asks `check` (or, with the
 facts already in hand, `refusal`) what it may show, and answers the refusal's code when there
-is one (`services/api/play.py` `ensure_readable` raises it and audits the privileged ones).
+is one (`services/matches/routes/play.py` `ensure_readable` raises it and audits the privileged ones).
 
 The policy, in words (docs/api.md "Who may read what"):
 
@@ -27,7 +27,7 @@ one match are sealed per reader by `Visibility.seal_rows`, and privileged queues
 
 The features say which matches are whose through the checks they declare
 (`Feature.public_checks`, `organiser_lookups`, `entrant_lookups`, `audience_lookups`; the
-tournaments feature in `services/api/tournaments.py` declares the first three, the invitations
+tournaments feature in `services/tournaments/routes/tournaments.py` declares the first three, the invitations
 feature the last); the runtime holds the policy they make
 up (`Runtime.visibility`, a `Visibility`). It fails closed: with no public check declared no
 match is public; without lookups no organiser owns any and nobody holds an entry.

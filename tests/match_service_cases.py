@@ -21,7 +21,7 @@ from domain import match as rules
 from domain.cards import Seat
 from domain.game import RuleViolation
 from infra.store import CommandConflictError, ConcurrencyError
-from services.matches import UnknownMatch
+from services.matches.service import UnknownMatch
 from tests.contract.match_support import play_out, seated_match
 
 GAMES = [

@@ -1,6 +1,6 @@
 """`disputes`: one row per dispute, the admins' queue and each player's list of his own.
 
-Folded from the dispute streams (`dispute-<id>`, see services/disputes.py) by event type,
+Folded from the dispute streams (`dispute-<id>`, see services/disputes/service.py) by event type,
 from payload dicts, so it needs no domain class. A row carries what the queue shows: the
 match and deal, who filed and why, where in the deal, the status and the ruling.
 """

@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _configure_logging(settings: Settings) -> None:
-    from services.api.logs import configure
+    from services.http.logs import configure
 
     configure(settings.log_level)
 
@@ -132,7 +132,7 @@ def _serve_http(settings: Settings, *, projector: bool, apply_migrations: bool) 
     import uvicorn
 
     from infra.observability import HttpMetrics
-    from services.api.app import create_app
+    from services.http.app import create_app
     from services.commands.header_timeout import protocol
 
     app = create_app(settings, projector=projector, apply_migrations=apply_migrations)
@@ -141,7 +141,7 @@ def _serve_http(settings: Settings, *, projector: bool, apply_migrations: bool) 
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,
-        log_config=None,  # our JSON handler on the root logger (services/api/logs.py)
+        log_config=None,  # our JSON handler on the root logger (services/http/logs.py)
         lifespan="on",
         # X-Forwarded-For is believed only from the proxies named in ATOUT_TRUSTED_PROXIES:
         # from anyone else it is a header a client wrote (uvicorn would trust 127.0.0.1,
@@ -180,7 +180,7 @@ def _graceful_server(config: object, app: object, settings: Settings) -> object:
     """uvicorn's server, whose shutdown on SIGTERM stops accepting, tells every connection to
     finish (in-flight actions complete; WebSockets get close 1012 "service restart") and waits
     for them; live HTTP streams, which never finish on their own, are then ended with a resync
-    hint (`services.api.live.drain`). The lifespan then closes the runtime, and with it the
+    hint (`services.live.routes.streams.drain`). The lifespan then closes the runtime, and with it the
     projector beside the API, which stops between batches."""
     import asyncio
 
@@ -195,7 +195,7 @@ def _graceful_server(config: object, app: object, settings: Settings) -> object:
             closing = asyncio.ensure_future(super().shutdown(sockets))
             await asyncio.sleep(0)  # uvicorn closes the listeners and tells each connection first
             try:
-                from services.api.live import drain
+                from services.live.routes.streams import drain
             except ImportError:
                 pass
             else:

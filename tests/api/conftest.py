@@ -1,4 +1,4 @@
-"""Fixtures of the API tests: the real app (services.api.app.create_app) on the session's
+"""Fixtures of the API tests: the real app (services.http.app.create_app) on the session's
 real Postgres and Redis, driven in-process through Litestar's AsyncTestClient, and
 registered players with their bearer headers."""
 
@@ -13,8 +13,8 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from infra.settings import Settings
-from services.api.app import create_app
-from services.api.ratelimit import RateLimit
+from services.http.app import create_app
+from services.http.ratelimit import RateLimit
 
 
 class Player(msgspec.Struct):

@@ -148,12 +148,12 @@ async def test_bad_inputs_answer_the_right_status_and_code_and_change_nothing(cl
 async def test_an_abandoned_match_refuses_actions_with_match_over(client, api_settings) -> None:
     from infra.store import PostgresEventStore, create_pool
     from infra.vault import Vault
-    from services.matches import MatchService
+    from services.matches.service import MatchService
 
     match_id, players = await seated_match(client, "belote", {"deals": 1})
     seat, mine = await to_act(client, match_id, players)
     pool = await create_pool(api_settings.database_url, max_size=2)
-    try:                    # what the sweeper calls (services.workers.reactor.abandon_idle)
+    try:                    # what the sweeper calls (services.bots.reactor.abandon_idle)
         await MatchService(PostgresEventStore(pool), Vault(pool)).abandon(
             match_id, expected_version=mine["version"], idle_seconds=86400)
     finally:

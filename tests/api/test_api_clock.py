@@ -9,7 +9,7 @@ import datetime as dt
 import uuid
 
 from infra.store import PostgresEventStore, create_pool
-from services.workers.clocks import Clocks
+from services.matches.clocks import Clocks
 from tests.api.conftest import register
 import pytest
 

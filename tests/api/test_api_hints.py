@@ -24,10 +24,10 @@ from domain.cards import Seat
 from domain.games import load
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
-from services.api.app import create_app
-from services.api.ratelimit import RateLimit
-from services.matches import MatchService
-from services.tournaments import TournamentService
+from services.http.app import create_app
+from services.http.ratelimit import RateLimit
+from services.matches.service import MatchService
+from services.tournaments.service import TournamentService
 from tests.api.conftest import Player, act, register, seated_match, view
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]

@@ -22,7 +22,7 @@ from domain.cards import Seat
 from domain.playout import concrete
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
-from services.matches import MatchService
+from services.matches.service import MatchService
 from tests.api.conftest import Player, register, seated_match
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
@@ -151,7 +151,7 @@ async def test_no_log_line_names_a_card_that_stayed_hidden(client, truth) -> Non
     import io
     import logging
 
-    from services.api.logs import JsonFormatter
+    from services.http.logs import JsonFormatter
 
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)

@@ -11,8 +11,8 @@ import time
 import pytest
 from litestar.testing import AsyncTestClient
 
-from services.api.app import create_app
-from services.api.ratelimit import RateLimit
+from services.http.app import create_app
+from services.http.ratelimit import RateLimit
 from services.cli import main as atout
 from tests.api.conftest import Player, act, register, seated_match, view
 
@@ -142,7 +142,7 @@ async def test_metrics_count_actions_by_type_and_outcome(client) -> None:
 async def test_action_logs_are_json_lines_with_the_command_id(client) -> None:
     import logging
 
-    from services.api.logs import JsonFormatter
+    from services.http.logs import JsonFormatter
 
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)

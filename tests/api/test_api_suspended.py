@@ -11,9 +11,9 @@ import pytest
 from infra.projections import ProjectionRunner
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
-from services import suspensions
+from services.matches import suspensions
 from services.bootstrap import projections
-from services.matches import MatchService
+from services.matches.service import MatchService
 from tests.api.conftest import act, register, seated_match, view
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]

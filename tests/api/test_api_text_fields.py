@@ -15,7 +15,7 @@ import uuid
 import asyncpg
 import msgspec
 
-from services.api.schemas import BLANK, SAYS_SOMETHING
+from services.http.schemas import BLANK, SAYS_SOMETHING
 from tests.api.conftest import Player, register
 import pytest
 

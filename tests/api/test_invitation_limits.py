@@ -10,7 +10,7 @@ import asyncio
 import pytest
 
 from domain import invitations as cases
-from services import invitation_limits as limits
+from services.social import invitation_limits as limits
 from tests.api.conftest import register
 from tests.api.test_social_tables import caught_up, create, invite, pool  # noqa: F401  (pool: a fixture)
 

@@ -23,7 +23,7 @@ from infra.projections import ProjectionRunner
 from infra.projections.publisher import Publisher, event_message, match_channel
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
-from services.matches import MatchService
+from services.matches.service import MatchService
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
 

@@ -37,7 +37,7 @@ from infra.projections.publisher import Publisher, event_message
 from infra.store import PostgresEventStore, create_pool, migrate
 from infra.store.connection import connect
 from infra.vault import Vault
-from services.matches import MatchService
+from services.matches.service import MatchService
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 

@@ -8,8 +8,8 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from infra.settings import load_settings
-from services.api.app import create_app
-from services.api.ratelimit import RateLimit
+from services.http.app import create_app
+from services.http.ratelimit import RateLimit
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
 

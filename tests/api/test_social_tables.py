@@ -16,8 +16,8 @@ from infra.projections import Lobby, MatchSummaries, ProjectionRunner
 from infra.projections.invitations import Invitations
 from infra.projections.social import SocialTies
 from infra.store import PostgresEventStore, create_pool
-from services import circle
-from services import invitations as invitation_service
+from services.social import circle
+from services.social import invitations as invitation_service
 from tests.api.conftest import finish, register
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]

@@ -18,8 +18,8 @@ import pytest
 from infra.projections import MatchSummaries, ProjectionRunner
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
-from services.matches import MatchService
-from services.tournaments import TournamentService
+from services.matches.service import MatchService
+from services.tournaments.service import TournamentService
 from tests.api.conftest import alice_against_bots, register
 from tests.contract.match_support import play_out
 

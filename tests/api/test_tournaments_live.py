@@ -20,8 +20,8 @@ from websockets.exceptions import ConnectionClosed
 
 from infra.store import PostgresEventStore
 from infra.vault import Vault
-from services.matches import MatchService
-from services.tournaments import TournamentService
+from services.matches.service import MatchService
+from services.tournaments.service import TournamentService
 from tests.api.test_live_streams import pool, server  # noqa: F401  (fixtures: a real server process)
 from tests.contract.match_support import play_out
 

@@ -23,8 +23,8 @@ from domain.cards import Seat
 from domain.playout import concrete
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
-from services.matches import MatchService
-from services.tournaments import TournamentService
+from services.matches.service import MatchService
+from services.tournaments.service import TournamentService
 from tests.api.conftest import register
 from tests.contract.match_support import play_out
 

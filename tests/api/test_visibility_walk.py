@@ -71,9 +71,9 @@ from infra.settings import Settings
 from infra.store import PostgresEventStore, create_pool, migrate
 from infra.store.connection import connect
 from infra.vault import Vault
-from services.api.app import create_app
-from services.matches import MatchService
-from services.tournaments import TournamentService
+from services.http.app import create_app
+from services.matches.service import MatchService
+from services.tournaments.service import TournamentService
 from tests.contract.match_support import play_out
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]

@@ -10,7 +10,7 @@ import msgspec
 from domain import match as rules
 from domain.cards import Seat
 from domain.playout import concrete
-from services.matches import MatchService
+from services.matches.service import MatchService
 
 
 async def seated_match(svc: MatchService, game: str, options: dict) -> str:

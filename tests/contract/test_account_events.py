@@ -25,7 +25,7 @@ from infra.projections.account_producers import DisputeNotices, MatchNotices
 from infra.projections.tournament_notices import TournamentNotices
 from infra.store import PostgresEventStore, connect, create_pool, migrate
 from infra.vault import Vault
-from services.matches import MatchService
+from services.matches.service import MatchService
 
 pytestmark = [pytest.mark.db]
 

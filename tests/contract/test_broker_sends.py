@@ -18,7 +18,7 @@ from prometheus_client import REGISTRY
 from infra.projections.bot_turns import Turn
 from infra.settings import Settings
 from services.workers.app import BROKER_SOCKET_TIMEOUT, make_app, queues
-from services.workers.reactor import scheduler
+from services.bots.reactor import scheduler
 from services.workers.sends import Sends
 
 
@@ -114,7 +114,7 @@ async def test_the_bot_turns_projection_closed_lets_its_thread_and_connections_g
     projections: the scheduler's sends thread ends and its Redis connections (the claims'
     client, the broker's) close, rather than one more of each staying behind per restart."""
     from infra.projections import close_projections
-    from services.workers import reactor
+    from services.bots import reactor
 
     prefix = f"{redis_prefix}closing"
     client = redis.Redis.from_url(redis_url)

@@ -17,9 +17,9 @@ from domain.cards import Seat
 from domain.record import play_record
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
-from services.disputes import match_record
-from services.dealing import Dealing
-from services.matches import MatchService
+from services.disputes.service import match_record
+from services.matches.dealing import Dealing
+from services.matches.service import MatchService
 from tests.contract.match_support import play_out
 
 pytestmark = [pytest.mark.db]

@@ -15,8 +15,8 @@ from domain.record import play_record
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
 from services.cli import main
-from services.disputes import match_record
-from services.matches import MatchService
+from services.disputes.service import match_record
+from services.matches.service import MatchService
 from tests.contract.match_support import play_out
 from tests.fair_tampering import TAMPERINGS
 

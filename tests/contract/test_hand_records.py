@@ -15,7 +15,7 @@ from domain.record import play_record
 from infra.projections import HandRecords, ProjectionRunner, rebuild
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
-from services.matches import MatchService
+from services.matches.service import MatchService
 from tests.contract.match_support import play_out, seated_match
 
 pytestmark = [pytest.mark.db]

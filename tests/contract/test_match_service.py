@@ -14,7 +14,7 @@ from domain import match as rules
 from domain.cards import Seat
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
-from services.matches import MatchService
+from services.matches.service import MatchService
 from tests.contract.match_support import play_out, seated_match
 from tests.match_service_cases import MatchServiceCases
 

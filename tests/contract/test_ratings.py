@@ -230,8 +230,8 @@ async def test_rebuild_equals_live_over_many_interleaved_matches(store) -> None:
 async def test_tournament_tables_are_rated_unless_turned_off_or_a_seat_is_a_bot(store, rated, bots, expected) -> None:
     from domain.tournaments import events as ev
     from infra.vault import Vault
-    from services.matches import MatchService
-    from services.tournaments import TournamentService
+    from services.matches.service import MatchService
+    from services.tournaments.service import TournamentService
 
     svc = TournamentService(store, MatchService(store, Vault(store.pool)))
     tid = await svc.create("organiser-r", "Ranked cup", "belote", {"deals": 1}, "swiss", rounds=1, rated=rated)
@@ -241,7 +241,7 @@ async def test_tournament_tables_are_rated_unless_turned_off_or_a_seat_is_a_bot(
     await svc.start(tid)
     [match_id] = (await svc.load(tid)).current.matches.values()
     assert (await svc.matches.load(match_id)).rated is expected
-    from services.workers.clocks import RATED_DEFAULT, Clocks
+    from services.matches.clocks import RATED_DEFAULT, Clocks
 
     clock = await Clocks(store, 1).of(match_id)   # a rated table, as every rated match, has a clock
     assert clock == (RATED_DEFAULT if expected else None), clock
@@ -252,8 +252,8 @@ async def test_tournament_tables_are_rated_unless_turned_off_or_a_seat_is_a_bot(
 async def test_an_elimination_may_seed_by_rating(store, seeding, expected) -> None:
     from domain.tournaments import events as ev
     from infra.vault import Vault
-    from services.matches import MatchService
-    from services.tournaments import TournamentService
+    from services.matches.service import MatchService
+    from services.tournaments.service import TournamentService
 
     await ProjectionRunner(store).ensure(Ratings())
     svc = TournamentService(store, MatchService(store, Vault(store.pool)))
@@ -310,8 +310,8 @@ async def test_duplicate_tables_rate_as_matches_between_their_two_entries(store)
     the two entries sitting at it, rated by exactly what openskill gives for that result."""
     from domain.tournaments import events as ev
     from infra.vault import Vault
-    from services.matches import MatchService
-    from services.tournaments import TournamentService
+    from services.matches.service import MatchService
+    from services.tournaments.service import TournamentService
     from tests.contract.match_support import play_out
 
     svc = TournamentService(store, MatchService(store, Vault(store.pool)))
@@ -346,8 +346,8 @@ async def test_takeover_and_clock_plays_leave_a_rated_match_rated(store) -> None
     from domain.cards import Seat
     from infra import presence
     from infra.vault import Vault
-    from services.matches import MatchService
-    from services.workers import turns
+    from services.matches.service import MatchService
+    from services.bots import turns
     from tests.contract.match_support import play_out
 
     svc = MatchService(store, Vault(store.pool))
@@ -378,8 +378,8 @@ async def test_a_swiss_may_seed_by_rating(store) -> None:
     order of their ratings; the order is kept in `tournament_started.seeds`."""
     from domain.tournaments import events as ev
     from infra.vault import Vault
-    from services.matches import MatchService
-    from services.tournaments import TournamentService
+    from services.matches.service import MatchService
+    from services.tournaments.service import TournamentService
 
     await ProjectionRunner(store).ensure(Ratings())
     svc = TournamentService(store, MatchService(store, Vault(store.pool)))

@@ -18,9 +18,9 @@ from infra.projections.account_events import head, since
 from infra.projections.standings import TournamentStandings, due_tournaments
 from infra.store import PostgresEventStore
 from infra.vault import Vault
-from services.matches import MatchService
-from services.tournaments import TournamentService
-from services.workers import tournaments as tasks
+from services.matches.service import MatchService
+from services.tournaments.service import TournamentService
+from services.tournaments import scheduling as tasks
 from tests.contract.test_account_events import pool, projection, settle  # noqa: F401  (pool: a fixture)
 
 pytestmark = [pytest.mark.db]
@@ -41,7 +41,7 @@ async def test_a_scheduled_tournament_with_too_few_entries_closes_once_and_says_
     await runner.ensure(standings)
     await settle(runner, standings)
 
-    with caplog.at_level(logging.INFO, logger="services.workers.tournaments"):
+    with caplog.at_level(logging.INFO, logger="services.tournaments.scheduling"):
         assert await tasks.tick(svc) == {"started": 1, "advanced": 0, "closed": 2}
         await settle(runner, standings)
         assert await tasks.tick(svc) == {"started": 0, "advanced": 1, "closed": 0}   # only the one playing

@@ -20,8 +20,8 @@ from infra.projections import ProjectionRunner
 from infra.projections.standings import TournamentStandings
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
-from services.matches import MatchService
-from services.tournaments import TournamentService
+from services.matches.service import MatchService
+from services.tournaments.service import TournamentService
 from tests.contract.match_support import play_out
 
 pytestmark = [pytest.mark.db]

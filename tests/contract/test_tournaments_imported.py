@@ -10,7 +10,7 @@ import random
 from domain import fair
 from domain import match as match_rules
 from domain.tournaments import events as ev
-from services.tournaments import TournamentService
+from services.tournaments.service import TournamentService
 from tests.contract.match_support import play_out
 from tests.contract.test_tournaments import pool, svc  # noqa: F401  (fixtures)
 from tests.unit.tournaments.test_tournament_boards import record

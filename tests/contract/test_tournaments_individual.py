@@ -11,7 +11,7 @@ import random
 from domain import tournaments as t
 from domain.tournaments import events as ev
 from domain.tournaments import individual, scoring
-from services.tournaments import TournamentService
+from services.tournaments.service import TournamentService
 from tests.contract.match_support import play_out
 from tests.contract.test_tournaments import pool, svc  # noqa: F401  (fixtures)
 from tests.contract.test_tournaments_workers import catch_up

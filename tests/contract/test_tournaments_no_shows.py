@@ -26,9 +26,9 @@ from domain.tournaments import scoring
 from infra.settings import Settings
 from infra.store import PostgresEventStore
 from infra.vault import Vault
-from services.matches import MatchService
-from services.tournaments import TournamentService
-from services.workers import tournaments as tasks
+from services.matches.service import MatchService
+from services.tournaments.service import TournamentService
+from services.tournaments import scheduling as tasks
 from services.workers.app import make_app
 from tests.contract.match_support import play_out
 from tests.contract.test_tournaments import pool  # noqa: F401  (fixture)

@@ -10,7 +10,7 @@ from domain.tournaments import events as ev
 from infra.projections import ProjectionRunner
 from infra.projections.standings import TournamentStandings
 from infra.store import AppendResult, PostgresEventStore
-from services.workers import tournaments as tasks
+from services.tournaments import scheduling as tasks
 from tests.contract.match_support import play_out
 from tests.contract.test_tournaments import pool, svc  # noqa: F401  (fixtures)
 import pytest

@@ -17,7 +17,7 @@ from infra.projections.bot_turns import Turn
 from infra.settings import Settings
 from services.workers.app import make_app, queues
 from services.workers.claims import TTL, TurnClaims
-from services.workers.reactor import scheduler, scheduler_off_loop
+from services.bots.reactor import scheduler, scheduler_off_loop
 from services.workers.sends import Sends
 
 pytestmark = [pytest.mark.redis]

@@ -28,12 +28,12 @@ from infra.settings import Settings
 from infra.store import PostgresEventStore, create_pool, migrate
 from infra.store.connection import connect
 from infra.vault import Vault
-from services.matches import MatchService
-from services.workers import turns
+from services.matches.service import MatchService
+from services.bots import turns
 from services.workers.app import make_app
-from services.workers.clocks import set_clock
-from services.workers import reactor
-from services.workers.reactor import scheduler
+from services.matches.clocks import set_clock
+from services.bots import reactor
+from services.bots.reactor import scheduler
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -254,7 +254,7 @@ async def test_an_idle_match_is_abandoned_by_the_sweeper_and_leaves_the_lobby(sy
 
 
 async def test_a_task_that_cannot_succeed_suspends_the_match_until_an_admin_resumes_it(system) -> None:
-    from services import suspensions
+    from services.matches import suspensions
 
     svc, _, app = system
     match_id = await new_match(svc, "cinch", {"deals": 1}, {s: "bot:basic" for s in "NESW"})
@@ -287,7 +287,7 @@ async def test_a_task_that_cannot_succeed_suspends_the_match_until_an_admin_resu
 
 async def test_a_failure_is_logged_and_counted_once(system, caplog) -> None:
     from infra.observability import MATCHES_SUSPENDED
-    from services import suspensions
+    from services.matches import suspensions
 
     svc, _, _ = system
     created = await svc.create_match("cinch", {"deals": 1}, {s: "open" for s in "NESW"})
@@ -301,11 +301,11 @@ async def test_a_failure_is_logged_and_counted_once(system, caplog) -> None:
     async def broken() -> str:
         raise KeyError("a hidden card, 7S")        # its message is never logged
 
-    with caplog.at_level("ERROR", logger="services.suspensions"):
+    with caplog.at_level("ERROR", logger="services.matches.suspensions"):
         assert await turns.guarded(svc, match_id, version, "bots.play_turn", broken) == "suspended"
         assert await turns.guarded(svc, match_id, version, "bots.play_turn", broken) == "suspended"  # a retry
     assert MATCHES_SUSPENDED.labels("task_failed")._value.get() == before + 1
-    lines = [r.getMessage() for r in caplog.records if r.name == "services.suspensions"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "services.matches.suspensions"]
     assert len(lines) == 1 and "KeyError" in lines[0] and "7S" not in lines[0]
 
     async def away() -> str:

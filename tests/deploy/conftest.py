@@ -20,7 +20,7 @@ PROCESSES = ("serve", "projector", "worker", "beat", "migrate")  # one image for
 @pytest.fixture(scope="session")
 def routes() -> set[str]:
     """Every path of the app `atout serve` runs, e.g. "/readyz", "/v1/matches/{match_id:str}/ws"."""
-    from services.api.app import create_app
+    from services.http.app import create_app
 
     app = create_app(Settings(database_url="postgresql://nobody@127.0.0.1:1/none"))
     return {route.path for route in app.routes}

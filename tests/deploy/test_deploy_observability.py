@@ -26,7 +26,7 @@ def value(name: str, **labels: str) -> float:
 
 def exposed_names() -> set[str]:
     """Every sample name the API and the other processes can expose."""
-    import services.api.metrics  # noqa: F401  (defines the API's metrics)
+    import services.http.metrics  # noqa: F401  (defines the API's metrics)
 
     names: set[str] = set()
     for family in REGISTRY.collect():
@@ -97,7 +97,7 @@ def test_pools_are_reported_while_they_live() -> None:
 
 
 async def test_http_responses_are_counted_by_status_class() -> None:
-    from services.api.app import create_app
+    from services.http.app import create_app
 
     app = observability.HttpMetrics(create_app(Settings(database_url="postgresql://x@127.0.0.1:1/x")))
     before = {s: value("atout_http_responses_total", method="GET", status=s) for s in ("2xx", "4xx")}

@@ -23,7 +23,7 @@ from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
 from domain.playout import concrete
-from services.api.account_messages import DECODER, AccountEvent, AccountSnapshot
+from services.live.routes.account_messages import DECODER, AccountEvent, AccountSnapshot
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -290,8 +290,8 @@ async def test_my_match_suspended_and_resumed_reach_its_players(system, migrated
     players hear it with the stable reason only, then that an admin resumed it, and whose turn."""
     from infra.store import PostgresEventStore, create_pool
     from infra.vault import Vault
-    from services import suspensions
-    from services.matches import MatchService
+    from services.matches import suspensions
+    from services.matches.service import MatchService
 
     async with httpx.AsyncClient(base_url=system.base, timeout=30) as http:
         players = {seat: await register(http, f"susp {seat}") for seat in "NESW"}

@@ -42,7 +42,7 @@ from domain.match_events import ActionTaken
 from infra.projections.publisher import decode
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
-from services.matches import MatchService
+from services.matches.service import MatchService
 from tests.databases import own_database
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow,

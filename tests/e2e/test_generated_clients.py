@@ -264,7 +264,7 @@ def test_the_generated_python_client_plays_a_whole_match(python_client: Any, ser
     # message decodes, strictly, as one of its channel's messages.
     import msgspec
 
-    from services.api import asyncapi
+    from services.http import asyncapi
 
     declared = msgspec.json.Decoder(asyncapi.Snapshot | asyncapi.Event | asyncapi.Error)
     token = players["N"].token

@@ -18,9 +18,9 @@ from litestar.testing import AsyncTestClient
 from system_support import running_system
 
 from infra.settings import Settings
-from services.api.app import create_app
-from services.api.bodies import MAX_DEPTH
-from services.api.ratelimit import RateLimit
+from services.http.app import create_app
+from services.http.bodies import MAX_DEPTH
+from services.http.ratelimit import RateLimit
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 

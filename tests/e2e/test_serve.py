@@ -16,7 +16,7 @@ import psutil
 import pytest
 
 from infra.settings import Settings
-from services.api.app import create_app
+from services.http.app import create_app
 
 pytestmark = [pytest.mark.slow, pytest.mark.db, pytest.mark.redis]
 

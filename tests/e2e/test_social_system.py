@@ -14,7 +14,7 @@ import pytest
 from system_support import running_system
 from test_account_stream import auth, follow, register
 
-from services.api.account_messages import DECODER, AccountEvent
+from services.live.routes.account_messages import DECODER, AccountEvent
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 OPEN = {"N": "me", "E": "open", "S": "open", "W": "open"}

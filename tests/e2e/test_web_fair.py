@@ -232,7 +232,7 @@ async def test_the_client_gives_fresh_entropy_when_the_chain_is_renewed(web_syst
     """A match whose first chain holds two deals and which plays three: the next chain is
     published with the first deal; the client answers `chain_renewed` with new words, which the
     third deal (the new chain's first) takes, and the browser verifies all three deals."""
-    from services.matches import MatchService
+    from services.matches.service import MatchService
 
     short = MatchService(web_svc.store, web_svc.vault, chain_length=2)
     created = await short.create_match("belote", {"variant": "classic", "deals": 3},

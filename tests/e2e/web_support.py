@@ -88,7 +88,7 @@ def web_system(web_database_url: str, redis_url: str, redis_prefix: str, tmp_pat
 async def web_svc(web_pool):
     from infra.store import PostgresEventStore
     from infra.vault import Vault
-    from services.matches import MatchService
+    from services.matches.service import MatchService
 
     return MatchService(PostgresEventStore(web_pool), Vault(web_pool))
 

@@ -1,7 +1,7 @@
 """What each process runs is what the features declare, and nothing else decides it.
 
 The API app, the projector, the worker and beat are built here the way their commands build
-them (`services.api.app.create_app`, `services.commands.projections.all_projections`,
+them (`services.http.app.create_app`, `services.commands.projections.all_projections`,
 `services.bootstrap.worker_app`), in a fresh interpreter that has imported nothing else, and
 compared with the features' declarations and with the literal list of what the system has.
 """
@@ -24,7 +24,7 @@ import json
 from litestar import Router
 from infra.settings import Settings
 from services import bootstrap
-from services.api.app import create_app
+from services.http.app import create_app
 from services.commands.projections import all_projections
 
 def handlers(items):
@@ -41,10 +41,10 @@ mounted = {getattr(h, "fn", h) for route in app.routes for h in route_handlers(r
 declared = {getattr(h, "fn", h) for h in handlers(bootstrap.route_handlers())}
 worker = bootstrap.worker_app(settings)
 import importlib, pkgutil
-import services.api
+import services.http
 undeclared = []
-for info in pkgutil.iter_modules(services.api.__path__):
-    module = importlib.import_module(f"services.api.{info.name}")
+for info in pkgutil.iter_modules(services.http.__path__):
+    module = importlib.import_module(f"services.http.{info.name}")
     for handler in handlers(getattr(module, "ROUTES", [])):
         if getattr(handler, "fn", handler) not in mounted:
             undeclared.append(f"{info.name}:{getattr(getattr(handler, 'fn', handler), '__name__', handler)}")

@@ -19,14 +19,14 @@ from domain.cards import SEATS, Seat
 from domain.game import RuleViolation, StartDeal
 from domain.playout import choose_action
 from domain.record import play_record
-from services.disputes import filing_role, match_record, may_review
+from services.disputes.service import filing_role, match_record, may_review
 from infra.players import Principal
 
 T0 = datetime(2025, 5, 1, 18, 0, tzinfo=timezone.utc)
 
 
 class Table:
-    """A match driven like services/matches.py does, keeping (version, event, time)."""
+    """A match driven like services/matches/service.py does, keeping (version, event, time)."""
 
     def __init__(self, game: str, options: dict[str, Any], seed: int = 3, match_id: str = "m-1") -> None:
         self.rng = random.Random(seed)

@@ -14,7 +14,7 @@ import hashlib, json, logging
 logging.disable(logging.CRITICAL)
 from litestar.testing import TestClient
 from infra.settings import Settings
-from services.api.app import create_app
+from services.http.app import create_app
 with TestClient(create_app(Settings())) as client:
     for path in ('/schema/openapi.json', '/schema/asyncapi.json'):
         document = client.get(path).json()

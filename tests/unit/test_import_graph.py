@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYERS = ("domain", "infra", "services")
 BELOW = {"domain": ("infra", "services"), "infra": ("services",)}
 # The entry points that build processes from the composition root.
-ROOT_USERS = ("services.api.app", "services.cli", "services.commands.")
+ROOT_USERS = ("services.http.app", "services.cli", "services.commands.")
 
 
 def _modules() -> dict[str, Path]:

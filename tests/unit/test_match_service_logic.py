@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from services.matches import MatchService
+from services.matches.service import MatchService
 from tests.match_service_cases import MatchServiceCases
 from tests.memory_store import MemoryEventStore, MemoryVault
 

@@ -16,8 +16,8 @@ from domain.cards import SEATS, Seat
 from domain.game import RuleViolation, StartDeal
 from domain.games import load
 from infra.projections.bot_turns import turn_of
-from services.workers.clocks import parse_clock
-from services.workers.turns import command_id, single_action
+from services.matches.clocks import parse_clock
+from services.bots.turns import command_id, single_action
 
 NOW = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
 
@@ -77,7 +77,7 @@ def test_clock_settings() -> None:
 
 
 def test_a_timeout_run_counts_the_clock_plays_since_the_seat_last_acted() -> None:
-    from services.workers.clocks import timeouts_in_a_row
+    from services.matches.clocks import timeouts_in_a_row
 
     def taken(seat: str, by: str) -> rules.ActionTaken:
         return rules.ActionTaken(seat=Seat(seat), action={"action": "pass"}, by=by)
@@ -115,7 +115,7 @@ def test_the_expert_stops_at_its_time_budget() -> None:
 
 def test_a_long_clock_waits_in_hops_shorter_than_the_visibility_timeout() -> None:
     from services.workers.app import VISIBILITY_TIMEOUT
-    from services.workers.reactor import expire_at
+    from services.bots.reactor import expire_at
 
     sent: list[tuple] = []
 

@@ -1,9 +1,0 @@
-"""The site feature: the probes, `/metrics`, the AsyncAPI document of the live streams and the
-reference web client (at / and /admin)."""
-
-from __future__ import annotations
-
-from services.api import asyncapi, health, metrics, web
-from services.features import Feature
-
-FEATURE = Feature("site", routes=(*health.ROUTES, *metrics.ROUTES, *web.ROUTES, *asyncapi.ROUTES))

@@ -1,0 +1,271 @@
+"""Tournament routes under `/v1/tournaments` (docs/tournaments.md).
+
+Organiser-only commands (create; then start, pair, register house bots, withdraw any entry)
+need the organiser role and, after creation, to be this tournament's organiser (admins may
+too). Everyone signed in can read; a round's results (and its boards' seeds) are shown to
+players only once the round has closed at every table. `FEATURE` declares the routes (these
+and the live ones), the standings projection, the visibility checks (a board is sealed
+until its round has closed everywhere; who organises a match) and the workers' tasks.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import uuid
+from typing import Annotated, Any, Literal
+
+import msgspec
+from litestar import Request, Response, delete, get, post
+from litestar.params import Body
+
+from domain import tournaments as rules
+from domain.game import RuleViolation
+from domain.tournaments import events as ev
+from infra.projections import standings as standings_projection
+from infra.projections.standings import TournamentStandings
+from services.http.auth import authenticated, requires
+from services.http.errors import ApiError
+from services.http.bodies import shown
+from services.http.ratelimit import rate_limited
+from services.tournaments.routes import examples as X
+from services.tournaments.routes import live as tournament_live
+from services.http import paging
+from services.matches.routes.matches import seating
+from services.http.schemas import BEARER, Caller, FromQuery, Limit, PathStr, Runtime, ex
+from services.tournaments.routes.views import HANDLERS, _owner, owns, sees_all, service, standings, view
+from services.features import Feature, plain
+from services.runtime import Runtime as OpenRuntime
+from services.tournaments import scheduling as workers
+
+TAGS = ["tournaments"]
+READER = [authenticated, rate_limited]
+ORGANISER = [authenticated, rate_limited, requires("organiser")]
+RECORD_CODES = {"bad_record", "bad_deck", "wrong_dealer", "not_enough_boards"}   # of imported boards: 400
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
+
+
+class CreateIn(msgspec.Struct, forbid_unknown_fields=True):
+    name: Name
+    game: str
+    format: str
+    options: dict[str, Any] = {}
+    rounds: Annotated[int, msgspec.Meta(ge=1, le=rules.aggregate.MAX_ROUNDS)] | None = None
+    schedule: str | None = None
+    bots: dict[str, Any] = {}
+    no_show_grace: Annotated[int, msgspec.Meta(ge=0, le=ev.MAX_NO_SHOW_GRACE)] | None = None
+    boards: dict[str, Any] | None = None          # a match record: its decks are the boards
+    rated: bool = True                            # tables of four humans rate in their pool (docs/ratings.md)
+    seeding: Literal["registration", "rating"] = "registration"   # Swiss and elimination only
+    command_id: uuid.UUID | None = None
+
+
+class EntryIn(msgspec.Struct, forbid_unknown_fields=True):
+    players: Annotated[list[str], msgspec.Meta(min_length=1, max_length=2)]
+    name: str = ""
+    command_id: uuid.UUID | None = None
+
+
+class PairingIn(msgspec.Struct, forbid_unknown_fields=True):
+    round: Annotated[int, msgspec.Meta(ge=1)]
+    tables: list[list[str]]
+    byes: list[str] = []
+
+
+def _check_schedule(schedule: str) -> None:
+    """A start time the tick and the standings can read: ISO 8601 with its offset."""
+    try:
+        parsed = dt.datetime.fromisoformat(schedule.replace("Z", "+00:00"))
+    except ValueError:
+        parsed = None
+    if parsed is None or parsed.tzinfo is None:
+        raise ApiError(400, "invalid_field", "$.schedule: a date-time with its offset, e.g. 2026-12-04T20:00:00Z",
+                       {"field": "$.schedule"})
+
+
+@post("/v1/tournaments", guards=ORGANISER, tags=TAGS, security=BEARER, exception_handlers=HANDLERS,
+      summary="Create a tournament (organisers)",
+      responses=X.answers(201, dict, [ex("the new tournament", {**X.VIEW, "status": "registering", "rounds": []})],
+                          "The tournament as its organiser sees it", 400, 401, 403, 409, 422, 429))
+async def create(data: Annotated[CreateIn, Body(examples=X.CREATE_EXAMPLES)], principal: Caller,
+                 runtime: Runtime) -> Response:
+    shown(data.name, "$.name")
+    if data.schedule is not None:
+        _check_schedule(data.schedule)
+    try:
+        tid = await service(runtime).create(principal.player_id, data.name, data.game, data.options, data.format,
+                                            data.rounds, data.schedule, data.bots, data.command_id,
+                                            data.no_show_grace, data.boards, rated=data.rated,
+                                            seeding=data.seeding)
+    except RuleViolation as violation:
+        if violation.code not in RECORD_CODES:
+            raise
+        deal = violation.details.get("deal")
+        raise ApiError(400, violation.code, violation.message,
+                       {"field": "$.boards" if deal is None else f"$.boards.deals[{deal}]", **violation.details}) from None
+    state = await service(runtime).load(tid)
+    return Response(view(state, True), status_code=201, headers={"Location": f"/v1/tournaments/{tid}"})
+
+
+LIST_EXAMPLE = [{"tournament_id": "c0a8012e-4f3b-5b1a-9d2e-7f6a5b4c3d2e", "name": "Friday cup", "game": "belote",
+                 "format": "swiss", "individual": False, "status": "registering",
+                 "organiser": "0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a", "schedule": "2026-12-04T20:00:00+00:00",
+                 "entries": 6, "created_at": "2026-12-01T18:00:00+00:00"}]
+Status = Literal["registering", "running", "closed"]
+
+
+@get("/v1/tournaments", guards=READER, tags=TAGS, security=BEARER, summary="Tournaments, newest first",
+    
+     description="Every tournament, or those of one `status`, newest first, in pages of `limit` (1..200, default "
+                 "50); when a next page may exist the answer has `Link: <…&cursor=…>; rel=\"next\"`. `entries` "
+                 "counts the entries not withdrawn.",
+     responses=X.answers(200, list, [ex("open for entries", LIST_EXAMPLE)], "Tournaments", 400, 401, 429))
+async def list_tournaments(request: Request, runtime: Runtime, status: FromQuery[Status | None] = None,
+                           limit: Limit = 50, cursor: paging.Cursor = None) -> Response:
+    rows = await standings_projection.listing(runtime.pool, status, None, limit, paging.decode(cursor))
+    return paging.page(request, rows, limit, "created_at", "tournament_id")
+
+
+@get("/v1/tournaments/mine", guards=READER, tags=TAGS, security=BEARER,
+     summary="Tournaments I organise or play an entry in",
+     description="As `GET /v1/tournaments`, for the tournaments I organise or hold an entry in.",
+     responses=X.answers(200, list, [ex("mine", LIST_EXAMPLE)], "Tournaments", 400, 401, 429))
+async def my_tournaments(request: Request, principal: Caller, runtime: Runtime, status: FromQuery[Status | None] = None,
+                         limit: Limit = 50, cursor: paging.Cursor = None) -> Response:
+    rows = await standings_projection.listing(runtime.pool, status, principal.player_id, limit,
+                                              paging.decode(cursor))
+    return paging.page(request, rows, limit, "created_at", "tournament_id")
+
+
+@get("/v1/tournaments/{tournament_id:str}", guards=READER, tags=TAGS, security=BEARER, exception_handlers=HANDLERS,
+     summary="A tournament: entries, rounds, tables; results once each round has closed",
+     responses=X.answers(200, dict, [ex("round 1 under way", X.VIEW)], "The tournament", 401, 404, 429))
+async def read(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
+    state = await service(runtime).load(tournament_id)
+    return view(state, sees_all(principal, state))
+
+
+@post("/v1/tournaments/{tournament_id:str}/entries", guards=READER, tags=TAGS, security=BEARER,
+      exception_handlers=HANDLERS, summary="Register an entry: a partnership (or one player, partnered by a bot)",
+      description="A player registers an entry he plays in (house bots are the organiser's: 403 `forbidden`). Its "
+                  "rounds will seat its players, so they pass the one door to a seat first: 403 `player_banned` "
+                  "when one is banned, `blocked` when one of the partners blocks the other (docs/api.md, \"One "
+                  "door to a seat\").",
+      responses=seating(X.answers(201, dict, [ex("registered", {"entry_id": X.ENTRY_A})], "The entry", 401, 403, 404,
+                                  409, 422, 429)))
+async def register_entry(tournament_id: PathStr, data: Annotated[EntryIn, Body(examples=X.ENTRY_EXAMPLES)],
+                         principal: Caller, runtime: Runtime) -> Response:
+    if data.name:
+        shown(data.name, "$.name")
+    svc = service(runtime)
+    state = await svc.load(tournament_id)
+    if not owns(principal, state) and (principal.player_id not in data.players
+                                       or any(p.startswith("bot:") for p in data.players)):
+        raise ApiError(403, "forbidden", "a player registers an entry he plays in; house bots are the organiser's")
+    entry_id = str(uuid.uuid4() if data.command_id is None else uuid.uuid5(data.command_id, "entry"))
+    await svc.enter(tournament_id, entry_id, data.players, data.name, asker=principal.player_id,
+                    command_id=data.command_id)
+    return Response({"entry_id": entry_id}, status_code=201)
+
+
+@delete("/v1/tournaments/{tournament_id:str}/entries/{entry_id:str}", guards=READER, tags=TAGS, security=BEARER,
+        exception_handlers=HANDLERS, status_code=200, summary="Withdraw an entry (its players, or the organiser)",
+        responses=X.answers(200, dict, [ex("withdrawn", {"entry_id": X.ENTRY_B, "withdrawn": True})],
+                            "The entry is out", 401, 403, 404, 409, 422, 429))
+async def withdraw(tournament_id: PathStr, entry_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
+    svc = service(runtime)
+    state = await svc.load(tournament_id)
+    if not owns(principal, state) and principal.player_id not in state.entries.get(entry_id, []):
+        raise ApiError(403, "forbidden", "only the entry's players or the organiser may withdraw it")
+    await svc.execute(tournament_id, ev.Withdraw(entry_id=entry_id))
+    return {"entry_id": entry_id, "withdrawn": True}
+
+
+@post("/v1/tournaments/{tournament_id:str}/start", guards=ORGANISER, tags=TAGS, security=BEARER,
+      exception_handlers=HANDLERS, status_code=200, summary="Start now: commit to every board, pair round 1",
+      responses=X.answers(200, dict, [ex("started", X.VIEW)], "The tournament, round 1 paired", 401, 403, 404, 409,
+                          422, 429))
+async def start(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
+    svc = service(runtime)
+    _owner(principal, await svc.load(tournament_id))
+    await svc.start(tournament_id)
+    state = await svc.load(tournament_id)
+    return view(state, sees_all(principal, state))
+
+
+@post("/v1/tournaments/{tournament_id:str}/pairings", guards=ORGANISER, tags=TAGS, security=BEARER,
+      exception_handlers=HANDLERS, status_code=200,
+      summary="Pair the next round by hand (all or nothing); it replaces the automatic pairing",
+      responses=X.answers(200, dict, [ex("paired", X.VIEW)], "The tournament", 400, 401, 403, 404, 409, 422, 429))
+async def pair(tournament_id: PathStr, data: Annotated[PairingIn, Body(examples=X.PAIRING_EXAMPLES)], principal: Caller,
+               runtime: Runtime) -> dict[str, Any]:
+    svc = service(runtime)
+    _owner(principal, await svc.load(tournament_id))
+    await svc.execute(tournament_id, ev.SubmitPairing(round=data.round, tables=data.tables, byes=data.byes))
+    state = await svc.advance(tournament_id)
+    return view(state, sees_all(principal, state))
+
+
+@get("/v1/tournaments/{tournament_id:str}/results", guards=READER, tags=TAGS, security=BEARER,
+     exception_handlers=HANDLERS, summary="Every table's result, for closed rounds (all of them for the organiser)",
+     responses=X.answers(200, list, [ex("round 1", X.RESULTS)], "Results", 401, 404, 429))
+async def results(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> list[dict[str, Any]]:
+    state = await service(runtime).load(tournament_id)
+    full = sees_all(principal, state)
+    return [{"round": r.round, "table": r.table, "ns": r.home or None, "ew": r.away or None,
+             "seats": dict(r.seats) or None, "score": dict(r.score),
+             "boards": {str(b): dict(s) for b, s in r.boards.items()}, "forfeit": r.forfeit}
+            for r in rules.results_of(state, closed_only=not full)]
+
+
+@get("/v1/tournaments/{tournament_id:str}/standings", guards=READER, tags=TAGS, security=BEARER,
+     exception_handlers=HANDLERS, summary="Standings per closed round and overall",
+     responses=X.answers(200, dict, [ex("after round 1", X.STANDINGS)], "Standings", 401, 404, 429))
+async def get_standings(tournament_id: PathStr, runtime: Runtime) -> dict[str, Any]:
+    return standings(await service(runtime).load(tournament_id))
+
+
+@get("/v1/tournaments/{tournament_id:str}/export", guards=READER, tags=TAGS, security=BEARER,
+     exception_handlers=HANDLERS, summary="Export standings and results: `?format=json` (default) or `csv`",
+     responses=X.answers(200, dict, [ex("json", {"tournament": X.VIEW, "standings": [X.LINE]})],
+                         "The export (CSV with ?format=csv)", 400, 401, 404, 429))
+async def export(tournament_id: PathStr, principal: Caller, runtime: Runtime,
+                 format: FromQuery[str] = "json") -> Response:
+    state = await service(runtime).load(tournament_id)
+    table = standings(state)["overall"]
+    if format == "csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(out, ["place", "entry", "name", "points", "tiebreak", "diff", "played", "wins", "byes"])
+        writer.writeheader()
+        for line in table:
+            writer.writerow({**line, "name": state.names.get(line["entry"], line["entry"])})
+        return Response(out.getvalue(), media_type="text/csv",  # Litestar adds "; charset=utf-8" to text types
+                        headers={"Content-Disposition": f'attachment; filename="tournament-{tournament_id}.csv"'})
+    if format != "json":
+        raise ApiError(400, "bad_format", "format must be json or csv")
+    return Response({"tournament": view(state, sees_all(principal, state)), "standings": table})
+
+
+ROUTES = [list_tournaments, my_tournaments, create, read, register_entry, withdraw, start, pair, results, get_standings, export]
+
+
+async def organiser_of(runtime: OpenRuntime, match_id: str) -> str | None:
+    """Who organises this match's tournament (None: no tournament's)."""
+    return await service(runtime).organiser_of(match_id)
+
+
+async def entrants_of(runtime: OpenRuntime, match_id: str) -> set[str]:
+    """The players of every entry of this match's tournament (none: no tournament's)."""
+    return await service(runtime).entrants_of(match_id)
+
+
+async def board_public(runtime: OpenRuntime, match_id: str) -> bool:
+    """A tournament table is public once its round has closed at every table; any other match is."""
+    return await service(runtime).board_public(match_id)
+
+
+FEATURE = Feature("tournaments", routes=(*ROUTES, *tournament_live.ROUTES), projections=(plain(TournamentStandings),),
+                  public_checks=(board_public,), organiser_lookups=(organiser_of,), entrant_lookups=(entrants_of,),
+                  after_commit=(workers.after_commit,), tasks=(workers.register_tasks,),
+                  channels=tournament_live.CHANNELS)
