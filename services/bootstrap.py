@@ -1,7 +1,7 @@
 """The composition root: the one list of features, and the builders every process uses.
 
 `FEATURES` below is the whole system. Each entry is a `services.features.Feature` declared
-next to the code it wires (`FEATURE = Feature(...)` in the feature's module) and says what
+in its feature's package (`services/<feature>/feature.py`) and says what
 the feature adds to each process:
 
 ====================  ========================================================================
@@ -57,27 +57,21 @@ from infra.settings import Settings, load_settings
 from infra.store import AppendResult, PostgresEventStore, create_pool, migrate
 from infra.vault import Vault
 from infra.projections.account_events import AccountEvents, AccountProducer
+from services.bots import feature as bots
+from services.chat import feature as chat
+from services.disputes import feature as disputes
+from services.http import feature as site
+from services.live import feature as live
+from services.matches import feature as matches
 from services.matches import suspensions
-from services.live.routes import account as account_live
-from services.matches.routes import admin as admin_matches
-from services.chat.routes import chat
-from services.disputes.routes import disputes
-from services.matches.routes import hints
-from services.social.routes import invitations
-from services.live.routes import streams as live
-from services.matches.routes import matches
-from services.social.routes import players
-from services.social.routes import ratings
-from services.http import site
-from services.social.routes import social
-from services.tournaments.routes import tournaments
-from services.http.ratelimit import RateLimit, RateLimiter
+from services.social import feature as social
+from services.tournaments import feature as tournaments
+from infra.ratelimit import RateLimit, RateLimiter
 from services.features import AfterCommit, Feature, Lifespan, each
 from services.matches.service import MatchService
 from services.runtime import Runtime
 from services.visibility import Visibility
 from services.matches.clocks import Clocks
-from services.bots import tasks as bots
 
 if TYPE_CHECKING:
     from celery import Celery
@@ -89,18 +83,18 @@ __all__ = ["FEATURES", "Runtime", "lifespan", "lifespan_hooks", "open_runtime", 
 
 FEATURES: tuple[Feature, ...] = (
     site.FEATURE,          # probes, metrics, the web client
-    players.FEATURE,       # identity
+    social.PLAYERS,        # identity
     matches.FEATURE,       # matches, play, records; the lobby, summaries and hand records
-    hints.FEATURE,         # hints for human seats (their own hints-<id> streams, counted in the view)
+    matches.HINTS,         # hints for human seats (their own hints-<id> streams, counted in the view)
     live.FEATURE,          # live match streams and their publisher
     bots.FEATURE,          # bots' turns, turn clocks, the sweeper; the bot_turns read model and fast path
     tournaments.FEATURE,   # tournaments, their live streams, standings; who may see a board
     disputes.FEATURE,      # disputes and the admin routes; the disputes queue
-    admin_matches.FEATURE,  # suspended matches: the admin's list, resume, void, abandon
-    account_live.FEATURE,  # each player's account stream; the notices of matches, tournaments, disputes
-    ratings.FEATURE,       # ranked play: the ratings read model, leaderboards, players' ratings and stats
-    invitations.FEATURE,   # invitations and challenges; who is invited to a private table; their notices
-    social.FEATURE,        # follow and block: the social_ties read model, the followed players' tables
+    matches.SUSPENDED,     # suspended matches: the admin's list, resume, void, abandon
+    live.ACCOUNT_STREAM,   # each player's account stream; the notices of matches, tournaments, disputes
+    social.RATINGS,        # ranked play: the ratings read model, leaderboards, players' ratings and stats
+    social.INVITATIONS,    # invitations and challenges; who is invited to a private table; their notices
+    social.FOLLOW_AND_BLOCK,  # follow and block: the social_ties read model, the followed players' tables
     chat.FEATURE,          # table chat: presets during play, the spectators' channel, its live streams
 )
 

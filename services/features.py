@@ -10,12 +10,17 @@ registered by importing a module.
 
 Each kind of entry is a factory that takes what the process has at hand (its settings, its
 runtime, its Celery app), so no feature reads settings at import or keeps a process global.
+
+What only the API uses — routes, the live routes' channels, lifespans — is named lazily: a
+function that imports its route modules when called. A feature's declaration
+(`services/<feature>/feature.py`) imports no HTTP module, so the worker and the projector,
+built from the same list, never load Litestar.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +49,9 @@ What it opens it closes through `runtime.closing`."""
 Lifespan = Callable[["Litestar"], contextlib.AbstractAsyncContextManager[None]]
 """A Litestar lifespan hook, entered once the runtime is on `app.state.runtime`."""
 
+Lazy = Callable[[], Sequence[Any]]
+"""`() -> entries`: imports what it names only when called (the API's routes and channels)."""
+
 PublicCheck = Callable[["Runtime", str], Awaitable[bool]]
 """`async check(runtime, match_id)`: whether anyone may see this match (all must agree)."""
 
@@ -69,7 +77,7 @@ class Feature:
     """One feature's part in every process. Every field is optional; see the module doc."""
 
     name: str
-    routes: tuple[Any, ...] = ()
+    routes: Lazy | None = None         # route handlers of the API, imported when the API is built
     projections: tuple[ProjectionFactory, ...] = ()
     after_commit: tuple[HookFactory, ...] = ()
     lifespans: tuple[Lifespan, ...] = ()
@@ -78,13 +86,17 @@ class Feature:
     entrant_lookups: tuple[EntrantLookup, ...] = ()
     audience_lookups: tuple[AudienceLookup, ...] = ()
     tasks: tuple[TaskInstaller, ...] = ()
-    channels: tuple[Any, ...] = ()     # live routes' `services.http.asyncapi.Channel`s: the AsyncAPI document
+    channels: Lazy | None = None       # live routes' `services.http.asyncapi.Channel`s: the AsyncAPI document
     account_events: tuple[AccountProducerFactory, ...] = ()   # notices on the players' account streams
 
 
 def each(features: Any, kind: str) -> list[Any]:
-    """Every entry of one kind over `features`, in the list's order."""
-    return [entry for feature in features for entry in getattr(feature, kind)]
+    """Every entry of one kind over `features`, in the list's order (a lazy kind is called)."""
+    out: list[Any] = []
+    for feature in features:
+        entries = getattr(feature, kind)
+        out += entries() if callable(entries) else (entries or ())
+    return out
 
 
 def plain(projection: Callable[[], Projection]) -> ProjectionFactory:

@@ -20,7 +20,7 @@ from infra.players import PlayerStore
 from infra.settings import Settings
 from infra.store import PostgresEventStore
 from infra.vault import Vault
-from services.http.ratelimit import RateLimiter
+from infra.ratelimit import RateLimiter
 from services.matches.service import MatchService
 from services.visibility import Visibility
 from services.matches.clocks import Clocks

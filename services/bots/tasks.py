@@ -17,9 +17,7 @@ from typing import Any
 from celery import Celery
 from celery.signals import worker_process_shutdown, worker_ready
 
-from services.features import Feature
 from services.workers import runtime
-from services.bots import fastpath
 from services.bots import reactor
 from services.bots import turns
 
@@ -73,7 +71,3 @@ def install(app: Celery) -> None:
 
     worker_ready.connect(sweep_on_start, weak=False)
     worker_process_shutdown.connect(close, weak=False)
-
-
-FEATURE = Feature("bots and clocks", projections=(reactor.projection,), after_commit=(fastpath.after_commit,),
-                  tasks=(install,))

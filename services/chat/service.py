@@ -28,7 +28,7 @@ from infra.players import Principal
 from infra.projections.chat_publisher import chat_event
 from infra.serialization import EventRegistry
 from infra.store import ConcurrencyError
-from services.http.ratelimit import RateLimit, RateLimiter
+from infra.ratelimit import RateLimit, RateLimiter
 from services.social.circle import is_blocked
 from services.runtime import Runtime
 from services.matches.tables import Refused

@@ -180,7 +180,7 @@ def _graceful_server(config: object, app: object, settings: Settings) -> object:
     """uvicorn's server, whose shutdown on SIGTERM stops accepting, tells every connection to
     finish (in-flight actions complete; WebSockets get close 1012 "service restart") and waits
     for them; live HTTP streams, which never finish on their own, are then ended with a resync
-    hint (`services.live.routes.streams.drain`). The lifespan then closes the runtime, and with it the
+    hint (`services.live.routes.deps.drain`). The lifespan then closes the runtime, and with it the
     projector beside the API, which stops between batches."""
     import asyncio
 
@@ -195,7 +195,7 @@ def _graceful_server(config: object, app: object, settings: Settings) -> object:
             closing = asyncio.ensure_future(super().shutdown(sockets))
             await asyncio.sleep(0)  # uvicorn closes the listeners and tells each connection first
             try:
-                from services.live.routes.streams import drain
+                from services.live.routes.deps import drain
             except ImportError:
                 pass
             else:

@@ -27,7 +27,7 @@ from services.http.bodies import JsonRequest
 from services.http.errors import HANDLERS, ApiError, error_body, http_exception
 from services.http.logs import CorrelationMiddleware
 from services.http.query_once import QueryOnce
-from services.http.ratelimit import RateLimit
+from infra.ratelimit import RateLimit
 from services.features import Feature
 from services.matches.tables import Refused
 

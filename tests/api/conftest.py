@@ -14,7 +14,7 @@ from litestar.testing import AsyncTestClient
 
 from infra.settings import Settings
 from services.http.app import create_app
-from services.http.ratelimit import RateLimit
+from infra.ratelimit import RateLimit
 
 
 class Player(msgspec.Struct):

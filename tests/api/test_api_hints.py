@@ -25,7 +25,7 @@ from domain.games import load
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
 from services.http.app import create_app
-from services.http.ratelimit import RateLimit
+from infra.ratelimit import RateLimit
 from services.matches.service import MatchService
 from services.tournaments.service import TournamentService
 from tests.api.conftest import Player, act, register, seated_match, view

@@ -12,7 +12,7 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from services.http.app import create_app
-from services.http.ratelimit import RateLimit
+from infra.ratelimit import RateLimit
 from services.cli import main as atout
 from tests.api.conftest import Player, act, register, seated_match, view
 

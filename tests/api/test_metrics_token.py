@@ -9,7 +9,7 @@ from litestar.testing import AsyncTestClient
 
 from infra.settings import load_settings
 from services.http.app import create_app
-from services.http.ratelimit import RateLimit
+from infra.ratelimit import RateLimit
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
 

@@ -20,7 +20,7 @@ from system_support import running_system
 from infra.settings import Settings
 from services.http.app import create_app
 from services.http.bodies import MAX_DEPTH
-from services.http.ratelimit import RateLimit
+from infra.ratelimit import RateLimit
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 

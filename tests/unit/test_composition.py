@@ -41,15 +41,18 @@ mounted = {getattr(h, "fn", h) for route in app.routes for h in route_handlers(r
 declared = {getattr(h, "fn", h) for h in handlers(bootstrap.route_handlers())}
 worker = bootstrap.worker_app(settings)
 import importlib, pkgutil
-import services.http
+import services
 undeclared = []
-for info in pkgutil.iter_modules(services.http.__path__):
-    module = importlib.import_module(f"services.http.{info.name}")
+route_modules = [info.name for info in pkgutil.walk_packages(services.__path__, "services.")
+                 if info.name.startswith("services.http.") or ".routes." in info.name]
+for name in route_modules:
+    module = importlib.import_module(name)
     for handler in handlers(getattr(module, "ROUTES", [])):
         if getattr(handler, "fn", handler) not in mounted:
-            undeclared.append(f"{info.name}:{getattr(getattr(handler, 'fn', handler), '__name__', handler)}")
+            undeclared.append(f"{name}:{getattr(getattr(handler, 'fn', handler), '__name__', handler)}")
 print(json.dumps({
     "undeclared": sorted(undeclared),
+    "route_modules": len(route_modules),
     "features": [f.name for f in bootstrap.FEATURES],
     "missing_routes": sorted(str(getattr(h, "__name__", h)) for h in declared - mounted),
     "paths": sorted({p for route in app.routes for p in [route.path]}),
@@ -75,7 +78,9 @@ def test_the_features_are_the_literal_list(processes) -> None:
 
 
 def test_the_api_mounts_every_declared_route(processes) -> None:
-    """And every route a module of services/api defines (its `ROUTES`) is declared by a feature."""
+    """And every route a route module defines (its `ROUTES`: `services/http/`, each feature's
+    `routes/`) is declared by a feature."""
+    assert processes["route_modules"] >= 30
     assert processes["missing_routes"] == []
     assert processes["undeclared"] == []
     paths = set(processes["paths"])
@@ -117,3 +122,27 @@ async def test_visibility_fails_closed() -> None:
 
     assert await Visibility([yes]).is_public("m") is True
     assert await Visibility([yes, no]).is_public("m") is False
+
+
+LOADS = r"""
+import json, sys
+from infra.settings import Settings
+from services import bootstrap
+import services.cli                                    # every command's module: `atout worker` is one
+settings = Settings(redis_url="redis://127.0.0.1:1/0", database_url="postgresql://nobody@127.0.0.1:1/none")
+built = [p.name for p in bootstrap.projections(settings)]
+worker = bootstrap.worker_app(settings)
+print(json.dumps({"projections": len(built), "tasks": len(worker.tasks),
+                  "http": sorted(m for m in sys.modules if m.split(".")[0] in ("litestar", "uvicorn")
+                                 or ".routes" in m or (m.startswith("services.http.") and not m.endswith(".feature")))}))
+"""
+
+
+def test_the_worker_and_the_projector_load_no_http_module() -> None:
+    """Built from the same declarations as the API, they import no Litestar, no route module and
+    nothing of the HTTP package: a feature names its routes lazily (`services.features.Lazy`)."""
+    out = subprocess.run([sys.executable, "-c", LOADS], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    loaded = json.loads(out.stdout.strip().splitlines()[-1])
+    assert loaded["projections"] >= 10 and loaded["tasks"] >= 6
+    assert loaded["http"] == []

@@ -202,3 +202,44 @@ def test_no_process_imports_the_tests() -> None:
                 continue
             found += [f"{module} -> {n}" for n in names if n == "tests" or n.startswith("tests.")]
     assert found == []
+
+
+# The HTTP side of services/: the plumbing package, each feature's `routes`, and the commands
+# (entry points: `atout serve` builds the app). Everything else is a service module.
+HTTP_SIDE = ("services.http", "services.commands", "services.cli")
+
+
+def _http_side(module: str) -> bool:
+    return module.startswith(HTTP_SIDE) or ".routes" in module
+
+
+def _external(module: str) -> set[str]:
+    """The top-level names of packages outside ours that `module` imports (not under TYPE_CHECKING)."""
+    out: set[str] = set()
+    for node in _walk(ast.parse(MODULES[module].read_text())):
+        if isinstance(node, ast.Import):
+            out |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            out.add(node.module.split(".")[0])
+    return out - set(LAYERS)
+
+
+def test_no_service_module_imports_routes_the_http_package_or_litestar() -> None:
+    """Services raise refusals of a kind and return values; the routes map them to HTTP. A
+    feature's declaration (`feature.py`) names its routes only inside the functions the API
+    calls, so it is checked apart, by what the worker and projector load (test_composition)."""
+    service_modules = [m for m in GRAPH if m.startswith("services.") and not _http_side(m)
+                       and not m.endswith(".feature")]
+    assert "services.matches.tables" in service_modules and "services.chat.service" in service_modules
+    found = sorted(f"{m} -> {t}" for m in service_modules for t in GRAPH[m] if _http_side(t) and not t.endswith(".feature"))
+    found += sorted(f"{m} -> litestar" for m in service_modules if "litestar" in _external(m))
+    assert found == []
+
+
+def test_the_composition_root_imports_declarations_never_routes() -> None:
+    found = sorted(t for t in GRAPH["services.bootstrap"] if _http_side(t) and not t.endswith(".feature"))
+    assert found == []
+    for module in (m for m in GRAPH if m.endswith(".feature")):
+        top = {node.module for node in ast.parse(MODULES[module].read_text()).body
+               if isinstance(node, ast.ImportFrom) and node.module}
+        assert not [t for t in top if _http_side(t) or t.startswith("litestar")], module

@@ -21,11 +21,7 @@ from litestar.openapi.spec import Example
 from litestar.params import Body
 
 from domain import chat
-from infra.projections.chat_publisher import ChatPublisher
-from infra.projections.reports import ChatReports
-from infra.settings import Settings
 from services.chat.routes import live as chat_live
-from services.chat.routes import moderation
 from services.http import paging
 from services.http.auth import authenticated
 from services.http.ratelimit import rate_limited
@@ -42,7 +38,6 @@ from services.http.schemas import (
     Runtime,
 )
 from services.chat.service import ChatService
-from services.features import Feature, plain
 from services.chat.moderation import chat_checks
 
 TAGS = ["chat"]
@@ -158,10 +153,4 @@ async def send_chat(match_id: PathStr, data: Annotated[ChatIn, CHAT_BODY], princ
         text=None if data.text is msgspec.UNSET else data.text, command_id=data.command_id)
 
 
-def publisher(settings: Settings) -> ChatPublisher:
-    return ChatPublisher(redis_url=settings.redis_url, prefix=settings.redis_prefix)
-
-
 ROUTES = [chat_history, send_chat, *chat_live.ROUTES]
-FEATURE = Feature("chat", routes=(*ROUTES, *moderation.ROUTES), projections=(publisher, plain(ChatReports)),
-                  channels=chat_live.CHANNELS)

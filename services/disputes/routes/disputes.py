@@ -16,8 +16,6 @@ from litestar import Response, get, post
 from litestar.params import Body, FromPath
 
 from domain import disputes as cases
-from infra.projections.disputes import DisputesQueue
-from services.disputes.routes import admin
 from services.matches.routes import records
 from services.http.auth import authenticated
 from services.disputes.routes.views import (DISPUTE_EXAMPLE, HANDLERS, PATH_HANDLERS, VERIFY_EXAMPLE, Reason, dispute_out,
@@ -25,7 +23,6 @@ from services.disputes.routes.views import (DISPUTE_EXAMPLE, HANDLERS, PATH_HAND
 from services.http.ratelimit import rate_limited
 from services.http.schemas import BEARER, Caller, FromQuery, Limit, PathStr, Runtime, ex, responses
 from services.disputes.service import DisputeService
-from services.features import Feature, plain
 
 TAGS = ["disputes"]
 PLAYER = [authenticated, rate_limited]
@@ -107,5 +104,4 @@ async def export(match_id: PathStr, principal: Caller, runtime: Runtime,
 
 
 ROUTES = [file_dispute, my_disputes, verify_deal, export]
-FEATURE = Feature("disputes", routes=(*ROUTES, *admin.ROUTES), projections=(plain(DisputesQueue),))
 

@@ -27,10 +27,7 @@ from litestar.params import FromQuery
 from litestar.response import Stream
 from prometheus_client import Gauge
 
-from infra.projections.account_producers import DisputeNotices, MatchNotices
-from infra.projections.tournament_notices import TournamentNotices
 from services.live.account import AccountSession, Expired
-from services.live.routes.account_messages import CHANNELS
 from services.live.routes.streams import (UNAVAILABLE, WS_RESYNC, WS_UNAUTHORIZED, Refusal, _bearer, _error, _refusal, _ws_token,
                                refusal)
 from services.live.routes.http import NDJSON, SSE, frame_ndjson, frame_sse, streamed, transport_of
@@ -38,7 +35,6 @@ from services.http.errors import ApiError
 from services.live.routes.deps import Unauthorized, live_deps
 from services.live.routes.socket import handshake, pump
 from services.http.schemas import BEARER, AfterOrNone, live_params
-from services.features import Feature, plain
 
 ACCOUNT_STREAMS = Gauge("atout_account_streams", "Account streams open in this process (websocket, sse, ndjson)",
                         ["transport"])
@@ -152,7 +148,3 @@ async def account_stream(request: Request, after: AfterOrNone = None) -> Stream:
                     counted=lambda transport, n: ACCOUNT_STREAMS.labels(transport).inc(n), dropped=deps.dropped,
                     follow=lambda: _follow(deps, session, token, principal),
                     forget=lambda followed: deps.guard.forget(followed))
-
-
-FEATURE = Feature("account stream", routes=(account_stream, account_ws), channels=CHANNELS,
-                  account_events=(plain(MatchNotices), plain(TournamentNotices), plain(DisputeNotices)))

@@ -18,8 +18,6 @@ from infra.fanout import Fanout
 from infra.live_session import LiveSession, MatchStates
 from infra.presence import PRESENCE, Presence
 from infra.presence_shared import SharedPresence
-from infra.projections.publisher import Publisher
-from infra.settings import Settings
 from infra.store import PostgresEventStore, create_pool
 from services.live.routes.guard import StreamGuard
 from services.visibility import PRIVILEGED_WHILE_PLAYING, Visibility
@@ -174,12 +172,6 @@ async def live_lifespan(app: Litestar, runtime: Any = None) -> AsyncIterator[Non
             await deps.close()
 
 
-
-
-def publisher(settings: Settings) -> Publisher:
-    """The publisher projection with a process's resolved settings (embedded servers' URLs
-    included)."""
-    return Publisher(redis_url=settings.redis_url, prefix=settings.redis_prefix)
 
 
 # --- graceful shutdown (services/commands/serve.py) ---------------------------------------------------

@@ -38,14 +38,7 @@ from services.http.errors import ApiError
 from services.http.schemas import BEARER, AfterOrNone, ErrorOut, PathStr, live_params
 from services.live.routes.http import streamed, transport_of
 from services.live.routes.socket import handshake, pump
-from services.live.routes.deps import (  # noqa: F401  (drain: used by serve)
-    Unauthorized,
-    drain,
-    live_deps,
-    live_lifespan,
-    publisher,
-)
-from services.features import Feature
+from services.live.routes.deps import Unauthorized, live_deps
 
 log = logging.getLogger(__name__)
 
@@ -256,5 +249,3 @@ CHANNELS = (
             "The same messages as matchSocket on SSE or NDJSON (by Accept); SSE ids are versions and "
             "Last-Event-ID counts as after.", (A.SNAPSHOT, A.EVENT, A.ERROR), (), A.AFTER),
 )
-FEATURE = Feature("live streams", routes=tuple(ROUTES), lifespans=(live_lifespan,), projections=(publisher,),
-                  channels=CHANNELS)

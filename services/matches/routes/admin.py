@@ -34,7 +34,6 @@ from services.http.schemas import (
     ex,
     responses,
 )
-from services.features import Feature
 
 TAGS = ["admin"]
 ADMIN = [authenticated, rate_limited, requires("admin")]
@@ -104,4 +103,3 @@ abandon = _route("abandon", "Abandon a match (admin)",
                  "the reason). 422 `match_over` once it is over.")
 
 ROUTES = [suspended, resume, void, abandon]
-FEATURE = Feature("suspended matches", routes=tuple(ROUTES))

@@ -17,7 +17,6 @@ from services.http.auth import authenticated
 from services.http.errors import error_body
 from services.matches.routes.play import ensure_readable
 from services.http.ratelimit import rate_limited
-from services.features import Feature
 from services.http.schemas import BEARER, MATCH_ID, Caller, ErrorOut, PathStr, Runtime, ex, responses
 from services.matches.hints import HintRefused, HintService
 
@@ -109,4 +108,3 @@ async def counts(runtime: Any, match_id: str) -> dict[str, Any]:
 ROUTES = [hint]
 # The hint route. Its stream (`hints-<match id>`) needs no projection: the match view reads
 # the counts straight from it (`counts`), and nothing else reads it.
-FEATURE = Feature("hints", routes=tuple(ROUTES))

@@ -15,19 +15,15 @@ from litestar.params import Body
 
 from domain.cards import DECK_32
 from infra.players import Principal
-from infra.projections import HandRecords, Lobby, MatchSummaries
 from services.matches import tables
 from services.matches.routes import flows
 from services.matches.routes import hints
 from services.http import paging
-from services.matches.routes import play
 from infra.projections import match_queries as queries
-from services.matches.routes import records
 from services.matches import clocks
 from services.http.auth import authenticated
 from services.matches.routes.play import ensure_readable
 from services.http.ratelimit import rate_limited
-from services.features import Feature, plain
 from services.http.schemas import (BEARER, COMMAND_EXAMPLE, MATCH_ID, PLAYER_ID, TABLE_ENVELOPE, VIEW_EXAMPLE, Caller,
                                   CommandOut, CreateMatch, ErrorOut, FromQuery, GiveEntropy, Limit, PathStr, Rematch, Runtime,
                                   TakeSeat, ex, responses)
@@ -243,5 +239,3 @@ async def _answer(runtime: Any, match_id: str, outcome: Any, principal: Principa
 
 ROUTES = [create_match, list_matches, my_matches, get_match, take_seat, give_entropy, leave_seat, start_match,
           rematch]
-FEATURE = Feature("matches", routes=(*ROUTES, *play.ROUTES, *records.ROUTES),
-                  projections=(plain(MatchSummaries), plain(Lobby), plain(HandRecords)))

@@ -16,7 +16,6 @@ from litestar.params import Body
 
 from domain import invitations as cases
 from infra.projections import invitations as listed
-from infra.projections.invitations import InvitationNotices, Invitations
 from services.social import invitations as service
 from services.http import paging
 from services.http.auth import authenticated
@@ -24,7 +23,6 @@ from services.matches.routes.matches import _answer, seating
 from services.http.ratelimit import rate_limited
 from services.http.schemas import (BEARER, COMMAND_EXAMPLE, COMMAND_ID, ID_PATTERN, MATCH_ID, MAX_ID, PLAYER_ID,
                                   Caller, CommandOut, Entropy, FromQuery, Limit, PathStr, Runtime, ex, responses)
-from services.features import Feature, plain
 
 TAGS = ["invitations"]
 PLAYER = [authenticated, rate_limited]
@@ -201,10 +199,4 @@ async def cancel(invitation_id: PathStr, principal: Caller, runtime: Runtime,
     return _out(state, principal.player_id)
 
 
-def _notices(_: Any) -> InvitationNotices:
-    return InvitationNotices()
-
-
 ROUTES = (invite, challenge, list_invitations, get_invitation, accept, decline, cancel)
-FEATURE = Feature("invitations", routes=ROUTES, projections=(plain(Invitations),), account_events=(_notices,),
-                  audience_lookups=(service.audience,))

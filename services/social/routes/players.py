@@ -18,7 +18,6 @@ from services.http.auth import authenticated, requires
 from services.http.errors import ApiError
 from services.http.bodies import shown
 from services.http.ratelimit import rate_limited, registration_limited
-from services.features import Feature
 from services.http.schemas import (BEARER, ERRORS, PLAYER_ID, Caller, ErrorOut, MeOut, PathStr, PlayerOut, Registered,
                                   Register, Runtime, SetMe, SetRole, ex, responses)
 
@@ -123,4 +122,3 @@ async def erase(player_id: PathStr, principal: Caller, runtime: Runtime) -> None
 
 
 ROUTES = [register, me, update_me, revoke_token, player, set_role, erase]
-FEATURE = Feature("players", routes=tuple(ROUTES))

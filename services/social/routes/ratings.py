@@ -12,13 +12,10 @@ from litestar import get
 from litestar.params import QueryParameter
 
 from domain import ratings as rules
-from infra.projections.rating_notices import RatingNotices
-from infra.projections.ratings import Ratings
 from services.http.auth import authenticated
 from services.http.errors import ApiError
 from services.http.ratelimit import rate_limited
 from services.http.schemas import BEARER, Caller, Limit, PathStr, Runtime, ex, responses
-from services.features import Feature, plain
 
 TAGS = ["ratings"]
 PLAYER = [authenticated, rate_limited]
@@ -154,7 +151,3 @@ async def stats_of(pool: Any, player_id: str) -> list[dict[str, Any]]:
         s["made_percent"] = round(100 * s["contracts_made"] / s["contracts_taken"], 1) if s["contracts_taken"] else None
         s["average_points"] = round(s.pop("points") / s["deals"], 2) if s["deals"] else None
     return [out[k] for k in sorted(out)]
-
-
-FEATURE = Feature("ratings", routes=(leaderboard, player_ratings, player_stats), projections=(plain(Ratings),),
-                  account_events=(plain(RatingNotices),))   # rating_changed on the players' account streams

@@ -15,14 +15,12 @@ from litestar.params import Body
 
 from domain import social as cases
 from infra.projections import social as ties
-from infra.projections.social import SocialTies
 from services.social import circle
 from services.http import paging
 from services.http.auth import authenticated
 from services.social.routes.invitations import FRIEND_ID, PlayerRef
 from services.http.ratelimit import rate_limited
 from services.http.schemas import BEARER, COMMAND_ID, MATCH_ID, Caller, FromQuery, Limit, PathStr, Runtime, ex, responses
-from services.features import Feature, plain
 
 TAGS = ["social"]
 PLAYER = [authenticated, rate_limited]
@@ -131,4 +129,3 @@ async def blocks(request: Request, principal: Caller, runtime: Runtime, limit: L
 
 
 ROUTES = (follow, unfollow, following, followed_tables, block, unblock, blocks)
-FEATURE = Feature("follow and block", routes=ROUTES, projections=(plain(SocialTies),))

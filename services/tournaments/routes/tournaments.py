@@ -24,20 +24,15 @@ from domain import tournaments as rules
 from domain.game import RuleViolation
 from domain.tournaments import events as ev
 from infra.projections import standings as standings_projection
-from infra.projections.standings import TournamentStandings
 from services.http.auth import authenticated, requires
 from services.http.errors import ApiError
 from services.http.bodies import shown
 from services.http.ratelimit import rate_limited
 from services.tournaments.routes import examples as X
-from services.tournaments.routes import live as tournament_live
 from services.http import paging
 from services.matches.routes.matches import seating
 from services.http.schemas import BEARER, Caller, FromQuery, Limit, PathStr, Runtime, ex
 from services.tournaments.routes.views import HANDLERS, _owner, owns, sees_all, service, standings, view
-from services.features import Feature, plain
-from services.runtime import Runtime as OpenRuntime
-from services.tournaments import scheduling as workers
 
 TAGS = ["tournaments"]
 READER = [authenticated, rate_limited]
@@ -248,24 +243,3 @@ async def export(tournament_id: PathStr, principal: Caller, runtime: Runtime,
 
 
 ROUTES = [list_tournaments, my_tournaments, create, read, register_entry, withdraw, start, pair, results, get_standings, export]
-
-
-async def organiser_of(runtime: OpenRuntime, match_id: str) -> str | None:
-    """Who organises this match's tournament (None: no tournament's)."""
-    return await service(runtime).organiser_of(match_id)
-
-
-async def entrants_of(runtime: OpenRuntime, match_id: str) -> set[str]:
-    """The players of every entry of this match's tournament (none: no tournament's)."""
-    return await service(runtime).entrants_of(match_id)
-
-
-async def board_public(runtime: OpenRuntime, match_id: str) -> bool:
-    """A tournament table is public once its round has closed at every table; any other match is."""
-    return await service(runtime).board_public(match_id)
-
-
-FEATURE = Feature("tournaments", routes=(*ROUTES, *tournament_live.ROUTES), projections=(plain(TournamentStandings),),
-                  public_checks=(board_public,), organiser_lookups=(organiser_of,), entrant_lookups=(entrants_of,),
-                  after_commit=(workers.after_commit,), tasks=(workers.register_tasks,),
-                  channels=tournament_live.CHANNELS)
