@@ -1,9 +1,10 @@
-"""`Refused`: what the service layer turns down for who asks or when.
+"""What the service layer turns down, by kind: who asks, when, or what is not there.
 
-Its own module so that every service may raise it — the table's flows, the one door to a
-seat (`services.matches.seating`) they call, moderation, invitations — without importing each
-other; `services.matches.tables` re-exports it. The API maps it to its error body as it stands
-(services/http/app.py).
+A service says *why* it refuses, never how HTTP says it: each kind below is a subclass of
+`Refused`, with a stable code, a human message and details. The HTTP edge maps a kind to
+its status once (`services.http.errors.REFUSAL_STATUS`); a CLI or a worker that calls the
+same service reads the kind. Its own module so that every service may raise it without
+importing another.
 """
 
 from __future__ import annotations
@@ -13,9 +14,32 @@ from typing import Any
 
 
 class Refused(Exception):
-    """A 403 or 422 (or a 400 naming a field whose validity depends on the match, or a 404),
-    with a stable code."""
+    """A refusal with a stable `code`; raise one of its kinds, not this class."""
 
-    def __init__(self, status: int, code: str, message: str, details: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, code: str, message: str, details: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
-        self.status, self.code, self.message, self.details = status, code, message, dict(details or {})
+        self.code, self.message, self.details = code, message, dict(details or {})
+
+
+class BadField(Refused):
+    """A request field whose validity depends on the match (its entropy, its clock): names the field."""
+
+
+class Forbidden(Refused):
+    """Not for this caller: not seated, banned, blocked, muted, not the host."""
+
+
+class NotFound(Refused):
+    """No such thing, or none this caller may know of."""
+
+
+class Conflict(Refused):
+    """The state moved while this was decided: asking again may succeed."""
+
+
+class NotNow(Refused):
+    """The request is well formed and the caller may ask, but the rules say no at this moment."""
+
+
+class TooMany(Refused):
+    """A counted allowance is used up (hints per match, invitations per hour)."""

@@ -91,9 +91,12 @@ class Reader(msgspec.Struct, frozen=True):
 
 
 class Refusal(msgspec.Struct, frozen=True):
+    """Why a read is refused; `hidden`: the match is not to exist for this reader at all (a
+    private table he has no part in), so he is answered as if there were no such match."""
+
     code: str
     message: str
-    status: int = 403
+    hidden: bool = False
 
 
 SEALED = Refusal(BOARD_SEALED, "a tournament board is shown only to its seats, and its hand records to no one, "
@@ -101,7 +104,7 @@ SEALED = Refusal(BOARD_SEALED, "a tournament board is shown only to its seats, a
 PLAYING = Refusal(PRIVILEGED_WHILE_PLAYING, "you hold a seat in this match or an entry in its tournament: you "
                                             "read only what your seat may see, whatever your role, until it is public")
 NOT_YET = Refusal(FORBIDDEN, "a deal is shown to the match's players, and to everyone once the match is over")
-HIDDEN = Refusal(UNKNOWN_MATCH, "no such match", status=404)
+HIDDEN = Refusal(UNKNOWN_MATCH, "no such match", hidden=True)
 NOT_A_REVIEWER = Refusal(FORBIDDEN, "an organiser reviews only the matches of his own tournaments")
 
 

@@ -29,7 +29,7 @@ from infra.store import ConcurrencyError
 from services.matches import seating
 from services.chat.service import ChatService
 from services.runtime import Runtime
-from services.matches.tables import Refused
+from services.refusals import Forbidden, NotFound
 
 REGISTRY = EventRegistry()
 REGISTRY.register_all((*rules.REPORT_EVENTS, *rules.SANCTION_EVENTS))
@@ -65,9 +65,9 @@ class ModerationService:
     async def ensure_may_chat(self, player_id: str) -> None:
         state = await self.sanctions(player_id)
         if state.banned:
-            raise Refused(403, BANNED, f"you are banned: {state.ban_reason}", {"reason": state.ban_reason})
+            raise Forbidden(BANNED, f"you are banned: {state.ban_reason}", {"reason": state.ban_reason})
         if state.muted(_now()):
-            raise Refused(403, MUTED, f"you are muted until {state.muted_until}",
+            raise Forbidden(MUTED, f"you are muted until {state.muted_until}",
                           {"until": state.muted_until, "reason": state.mute_reason})
 
     # --- reports --------------------------------------------------------------------------
@@ -85,7 +85,7 @@ class ModerationService:
             player_id = message["player_id"]
         assert player_id is not None
         if await self.runtime.players.get(player_id) is None:
-            raise Refused(404, "unknown_player", f"no player {player_id!r}", {"player_id": player_id})
+            raise NotFound("unknown_player", f"no player {player_id!r}", {"player_id": player_id})
         command_id = command_id or uuid.uuid4()
         report_id = str(uuid.uuid5(command_id, f"report:{reporter.player_id}"))
         event = rules.report(report_id=report_id, reporter=reporter.player_id, player_id=player_id,
@@ -106,7 +106,7 @@ class ModerationService:
             if row["message_id"] == message_id:
                 return {k: row[k] for k in ("player_id", "channel", "seat", "preset", "text", "phase", "version",
                                             "at")}
-        raise Refused(404, "unknown_message", f"no message {message_id!r} in this match's chat",
+        raise NotFound("unknown_message", f"no message {message_id!r} in this match's chat",
                       {"match_id": match_id, "message_id": message_id})
 
     async def dismiss(self, admin: Principal, report_id: str, reason: str) -> dict[str, Any]:
@@ -132,11 +132,11 @@ class ModerationService:
                        report_id: str | None = None, command_id: uuid.UUID | None = None) -> dict[str, Any]:
         """`mute` (for `minutes`), `unmute`, `ban` or `unban`; a report it names is resolved."""
         if await self.runtime.players.get(player_id) is None:
-            raise Refused(404, "unknown_player", f"no player {player_id!r}", {"player_id": player_id})
+            raise NotFound("unknown_player", f"no player {player_id!r}", {"player_id": player_id})
         if report_id is not None:
             filed = await self.store.read_stream(streams.report_stream(report_id))
             if not filed:
-                raise Refused(404, "unknown_report", f"no report {report_id!r}", {"report_id": report_id})
+                raise NotFound("unknown_report", f"no report {report_id!r}", {"report_id": report_id})
         command_id = command_id or uuid.uuid4()
         stream = streams.moderation_stream(player_id)
         fingerprint = _fingerprint(action, player_id, reason, minutes, report_id, admin.player_id)

@@ -31,7 +31,7 @@ from infra.store import ConcurrencyError
 from infra.ratelimit import RateLimit, RateLimiter
 from services.social.circle import is_blocked
 from services.runtime import Runtime
-from services.matches.tables import Refused
+from services.refusals import BadField, Forbidden, NotNow, Refused, TooMany
 from services.visibility import PRIVILEGED_WHILE_PLAYING, chat_shown, seat_of
 
 REGISTRY = EventRegistry()
@@ -110,7 +110,7 @@ class ChatService:
 
                     await append_audit(self.store, principal, "refused", match_id=match_id,
                                        detail={"code": refused.code, "read": "chat", "route": route})
-                raise Refused(403, refused.code, refused.message, {"match_id": match_id})
+                raise Forbidden(refused.code, refused.message, {"match_id": match_id})
         return state, Reader(principal.player_id, None if seat is None else str(seat))
 
     async def send(self, match_id: str, principal: Principal, *, preset: str | None, text: str | None,
@@ -137,7 +137,7 @@ class ChatService:
         wait = await self.limiter.hit(f"{match_id}:{principal.player_id}")
         if wait is not None:
             seconds = max(1, math.ceil(wait))
-            raise Refused(429, RATE_LIMITED, f"at most {self.limiter.limit.requests} messages in "
+            raise TooMany(RATE_LIMITED, f"at most {self.limiter.limit.requests} messages in "
                                              f"{self.limiter.limit.window:g}s per player per match; retry in {seconds}s",
                           {"retry_after": seconds, "messages": self.limiter.limit.requests,
                            "window": self.limiter.limit.window})
@@ -186,6 +186,6 @@ def refused_rule(error: RuleViolation) -> Refused:
     """A chat rule's refusal as the API answers it: a malformed message is a 400 naming the
     body's field, free text during play a 422 (the message is fine, its moment is not)."""
     if error.code == chat.FREE_TEXT_DURING_PLAY:
-        return Refused(422, error.code, error.message, error.details)
+        return NotNow(error.code, error.message, error.details)
     field = {chat.UNKNOWN_PRESET: "$.preset", chat.ONE_OF: "$"}.get(error.code, "$.text")
-    return Refused(400, error.code, error.message, {"field": field, **error.details})
+    return BadField(error.code, error.message, {"field": field, **error.details})

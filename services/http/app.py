@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from litestar import Litestar, Request, Response
+from litestar import Litestar
 from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin, YamlRenderPlugin
@@ -24,12 +24,11 @@ from services import bootstrap
 from services.http import contract
 from services.http.auth import DEPENDENCIES
 from services.http.bodies import JsonRequest
-from services.http.errors import HANDLERS, ApiError, error_body, http_exception
+from services.http.errors import HANDLERS, error_body
 from services.http.logs import CorrelationMiddleware
 from services.http.query_once import QueryOnce
 from infra.ratelimit import RateLimit
 from services.features import Feature
-from services.matches.tables import Refused
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +45,6 @@ OPENAPI = OpenAPIConfig(
                                                                      description="POST /v1/players gives a token")}),
     tags=[Tag(name="players"), Tag(name="matches"), Tag(name="play"), Tag(name="records"), Tag(name="health")],
 )
-
-
-def _refused(request: Request, exc: Refused) -> Response:
-    """The service layer's refusals (who may ask, when) in the API's error body."""
-    return http_exception(request, ApiError(exc.status, exc.code, exc.message, exc.details))
 
 
 def create_app(
@@ -83,7 +77,7 @@ def create_app(
         state=State({"settings": settings, "runtime": None,
                      "live_channels": bootstrap.channels(features)}),  # the AsyncAPI document's
         dependencies=DEPENDENCIES,
-        exception_handlers={**HANDLERS, Refused: _refused},
+        exception_handlers=HANDLERS,
         middleware=[CorrelationMiddleware, QueryOnce],
         request_class=JsonRequest,
         openapi_config=OPENAPI,

@@ -25,6 +25,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from domain.game import RuleViolation
 from infra.store import CommandConflictError, ConcurrencyError
 from services.matches.service import UnknownMatch
+from services.refusals import BadField, Conflict, Forbidden, NotFound, NotNow, Refused, TooMany
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -115,6 +116,15 @@ def validation_exception(_: Request, exc: ValidationException) -> Response:
     return _respond(400, "invalid_field", message, {"field": field, "source": source, "errors": errors})
 
 
+# The one place a service's refusal becomes a status: services say why (a kind), HTTP says how.
+REFUSAL_STATUS: dict[type[Refused], int] = {BadField: 400, Forbidden: 403, NotFound: 404, Conflict: 409,
+                                            NotNow: 422, TooMany: 429}
+
+
+def refused(_: Request, exc: Refused) -> Response:
+    return _respond(REFUSAL_STATUS[type(exc)], exc.code, exc.message, exc.details)
+
+
 def rule_violation(_: Request, exc: RuleViolation) -> Response:
     return _respond(422, exc.code, exc.message, exc.details)
 
@@ -155,6 +165,7 @@ def unhandled(request: Request, exc: Exception) -> Response:
 HANDLERS: dict[type[Exception], Any] = {
     HTTPException: http_exception,
     ValidationException: validation_exception,
+    Refused: refused,
     RuleViolation: rule_violation,
     UnknownMatch: unknown_match,
     ConcurrencyError: stale_version,

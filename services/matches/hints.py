@@ -26,6 +26,7 @@ from infra.lru import Lru
 from infra.store import CommandConflictError, ConcurrencyError, NewEvent, PostgresEventStore
 from infra import streams
 from services.matches.service import MatchService
+from services.refusals import Conflict, Forbidden, NotNow, Refused, TooMany
 
 PREFIX = streams.HINTS
 HINT_GIVEN = "hint_given"
@@ -33,19 +34,11 @@ SEATS = ("N", "E", "S", "W")
 ATTEMPTS = 5
 # Whether hints are off in a match never changes once it exists (a tournament table is
 # registered before its match is created), so each process keeps what it found.
-_OFF: Lru[str, "HintRefused | None"] = Lru(4096)
+_OFF: Lru[str, "Refused | None"] = Lru(4096)
 # The expert's search is CPU work (tens of ms, up to about a second on a loaded machine):
 # one search at a time per process, beside the event loop, so that hints asked together
 # queue behind each other instead of all taking the API's CPU from every other request.
 _SEARCH = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hint-search")
-
-
-class HintRefused(Exception):
-    """A hint this seat may not have now: an HTTP status, a stable code, a message."""
-
-    def __init__(self, status: int, code: str, message: str, details: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message, self.details = status, code, message, details or {}
 
 
 class Given(msgspec.Struct, frozen=True):
@@ -82,15 +75,15 @@ class HintService:
         """The hint for `seat`'s decision now: the recorded one if already asked, else the
         expert's, recorded (and counted) once."""
         if seat is None:
-            raise HintRefused(403, "no_seat", "a hint is for a seat's own decision: you hold no seat in this match",
+            raise Forbidden("no_seat", "a hint is for a seat's own decision: you hold no seat in this match",
                               {"match_id": state.match_id})
         await self._check_allowed(state)
         if state.status != "playing" or state.game_state is None:
-            raise HintRefused(422, "match_not_playing", f"the match is {state.status}: there is nothing to decide",
+            raise NotNow("match_not_playing", f"the match is {state.status}: there is nothing to decide",
                               {"status": state.status})
         to_act = [str(s) for s in state.game.status(state.game_state).to_act]
         if str(seat) not in to_act:
-            raise HintRefused(422, "not_your_turn", "a hint is for a decision of yours: it is not your turn",
+            raise NotNow("not_your_turn", "a hint is for a decision of yours: it is not your turn",
                               {"to_act": to_act})
         hint: advice.Hint | None = None
         for _ in range(ATTEMPTS):
@@ -100,7 +93,7 @@ class HintService:
             if earlier is not None:
                 return self._answer(state.match_id, earlier, len(mine), replayed=True)
             if len(mine) >= self.per_match:
-                raise HintRefused(429, "hint_limit", f"each seat has {self.per_match} hints per match, all used",
+                raise TooMany("hint_limit", f"each seat has {self.per_match} hints per match, all used",
                                   {"limit": self.per_match, "used": len(mine)})
             if hint is None:
                 view = rules.view(state, seat)
@@ -117,7 +110,7 @@ class HintService:
             except (ConcurrencyError, CommandConflictError):
                 continue                 # another hint was recorded meanwhile: read again
             return self._answer(state.match_id, record, len(mine) + 1, replayed=False)
-        raise HintRefused(409, "hint_busy", "hints for this match kept changing while this one was recorded; ask again")
+        raise Conflict("hint_busy", "hints for this match kept changing while this one was recorded; ask again")
 
     async def limit(self, match_id: str) -> int:
         """Hints each seat may have in this match: 0 where they are off."""
@@ -128,7 +121,7 @@ class HintService:
         if refused is not None:
             raise refused
 
-    async def _off(self, match_id: str) -> HintRefused | None:
+    async def _off(self, match_id: str) -> Refused | None:
         """The one place that says where hints are off. Tournament tables and rated
         matches: a hint is help from outside the table."""
         if match_id in _OFF:
@@ -137,10 +130,10 @@ class HintService:
 
         refused = None
         if await TournamentService(self.store, self.matches).tournament_of(match_id) is not None:
-            refused = HintRefused(422, "hints_off_tournament", "hints are off in tournament matches",
+            refused = NotNow("hints_off_tournament", "hints are off in tournament matches",
                                   {"match_id": match_id})
         elif (await self.matches.load(match_id)).rated:
-            refused = HintRefused(422, "hints_off_rated", "hints are off in rated matches", {"match_id": match_id})
+            refused = NotNow("hints_off_rated", "hints are off in rated matches", {"match_id": match_id})
         _OFF.put(match_id, refused)
         return refused
 

@@ -31,7 +31,7 @@ from infra import streams
 from infra.projections import social
 from infra.serialization import EventRegistry
 from infra.store import PostgresEventStore
-from services.refusals import Refused
+from services.refusals import Forbidden, Refused
 
 REGISTRY = EventRegistry()
 REGISTRY.register_all(rules.SANCTION_EVENTS)
@@ -48,7 +48,7 @@ async def ensure_not_banned(store: PostgresEventStore, player_id: str) -> None:
     """403 `player_banned` (with the reason: he is the one asking) for a banned player."""
     state = await sanctions(store, player_id)
     if state.banned:
-        raise Refused(403, BANNED, f"you are banned: {state.ban_reason}", {"reason": state.ban_reason})
+        raise Forbidden(BANNED, f"you are banned: {state.ban_reason}", {"reason": state.ban_reason})
 
 
 async def admit(store: PostgresEventStore, players: Iterable[str], *, asker: str, beside: Iterable[str] = (),
@@ -62,7 +62,7 @@ async def admit(store: PostgresEventStore, players: Iterable[str], *, asker: str
         if player == asker:
             await ensure_not_banned(store, player)
         elif (await sanctions(store, player)).banned:
-            raise Refused(403, BANNED, "a player this would seat is banned: he joins no table",
+            raise Forbidden(BANNED, "a player this would seat is banned: he joins no table",
                           {"player_id": player} if player in shown else {})
     await _unblocked(store.pool, newcomers, sorted(set(beside) - set(newcomers)), asker, shown)
 
@@ -87,9 +87,9 @@ async def _unblocked(pool: Any, newcomers: Sequence[str], beside: Sequence[str],
 
 def _blocked(blocker: str, blocked: str, asker: str, shown: set[str]) -> Refused:
     if blocked == asker:
-        return Refused(403, BLOCKED, "a player at this table has blocked you: you cannot sit with him",
+        return Forbidden(BLOCKED, "a player at this table has blocked you: you cannot sit with him",
                        {"player_id": blocker} if blocker in shown else {})
     if blocker == asker:
-        return Refused(403, BLOCKED, "you block a player at this table: unblock him to sit with him",
+        return Forbidden(BLOCKED, "you block a player at this table: unblock him to sit with him",
                        {"player_id": blocked})
-    return Refused(403, BLOCKED, "of two players this would seat at one table, one blocks the other")
+    return Forbidden(BLOCKED, "of two players this would seat at one table, one blocks the other")

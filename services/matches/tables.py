@@ -8,8 +8,8 @@ under an advisory lock however many players ask. No rule lives here: every decis
 the game is the domain's; what is decided here is who may ask, and in which order the
 commands go.
 
-A refusal is a `Refused` (status, code, message, details); the API maps it to its error
-body as it stands.
+A refusal is one of `services.refusals`' kinds (code, message, details); the API maps the
+kind to its status.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from infra.projections import invitations
 from infra.store import ConcurrencyError
 from services.matches import seating
 from services.matches.service import MatchService, Outcome, UnknownMatch
-from services.refusals import Refused
+from services.refusals import BadField, Forbidden, NotNow
 from services.visibility import Visibility
 from services.matches.clocks import Clocks, match_clock, rated_clock, set_clock
 
@@ -52,7 +52,7 @@ def seat_of(state: rules.MatchState, player_id: str) -> Seat | None:
     """The caller's seat in this match (None: he holds none); one caller, one seat."""
     seats = [Seat(s) for s, h in state.seats.items() if h is not None and h.player_id == player_id]
     if len(seats) > 1:
-        raise Refused(422, "ambiguous_seat", "you hold more than one seat in this match", {"seats": seats})
+        raise NotNow("ambiguous_seat", "you hold more than one seat in this match", {"seats": seats})
     return seats[0] if seats else None
 
 
@@ -63,7 +63,7 @@ def checked_entropy(entropy: str | None, field: str = "$.entropy") -> str | None
     try:
         return fair.check_entropy(entropy)
     except fair.FairDealError as error:
-        raise Refused(400, "bad_entropy", str(error), {"field": field, "max_bytes": fair.MAX_ENTROPY_BYTES}) from None
+        raise BadField("bad_entropy", str(error), {"field": field, "max_bytes": fair.MAX_ENTROPY_BYTES}) from None
 
 
 async def retrying(command: Callable[[], Awaitable[Outcome]], attempts: int = 5) -> Outcome:
@@ -185,7 +185,7 @@ async def leave_seat(svc: MatchService, principal: Principal, match_id: str, sea
     holder = state.seats.get(seat.value)
     if holder is not None and holder.kind == "bot" and seat_of(state, principal.player_id) is None \
             and not principal.has_role("organiser"):
-        raise Refused(403, "forbidden", "only a player of this match or an organiser may remove a bot")
+        raise Forbidden("forbidden", "only a player of this match or an organiser may remove a bot")
     return await retrying(lambda: svc.leave_seat(match_id, seat, player_id=principal.player_id))
 
 
@@ -193,7 +193,7 @@ async def start(svc: MatchService, principal: Principal, match_id: str) -> Outco
     """Start a fully seated match: a seated player or an organiser may ask."""
     state = await svc.load(match_id)
     if seat_of(state, principal.player_id) is None and not principal.has_role("organiser"):
-        raise Refused(403, "forbidden", "only a seated player or an organiser may start a match")
+        raise Forbidden("forbidden", "only a seated player or an organiser may start a match")
     return await svc.start(match_id, command_id=command_id_for(match_id, "start"))
 
 
@@ -211,11 +211,11 @@ async def rematch(svc: MatchService, principal: Principal, match_id: str, entrop
     old = await svc.load(match_id)
     if seat_of(old, principal.player_id) is None:
         refusal = await visibility.check(principal, old, "view")
-        if refusal is not None and refusal.status == 404:
+        if refusal is not None and refusal.hidden:
             raise UnknownMatch(match_id)
-        raise Refused(403, "forbidden", "only a player of this match may ask for its rematch")
+        raise Forbidden("forbidden", "only a player of this match may ask for its rematch")
     if old.status != "finished":
-        raise Refused(422, "match_not_finished", "a rematch follows a finished match")
+        raise NotNow("match_not_finished", "a rematch follows a finished match")
     players = {h.player_id for h in old.seats.values() if h is not None and h.player_id}
     await seating.admit(svc.store, players | ({old.host} if old.private and old.host else set()),
                         asker=principal.player_id)

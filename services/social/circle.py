@@ -24,7 +24,7 @@ from infra.projections import social as ties
 from infra.serialization import EventRegistry
 from infra.store import ConcurrencyError
 from services.runtime import Runtime
-from services.matches.tables import Refused
+from services.refusals import NotFound, NotNow
 
 REGISTRY = EventRegistry()
 REGISTRY.register_all(cases.SOCIAL_EVENTS)
@@ -53,13 +53,13 @@ async def change(runtime: Runtime, principal: Principal, command: str, player_id
     if command_id is not None and await runtime.store.command_result(stream, command_id, fingerprint) is not None:
         return False
     if command in ("follow", "block") and await runtime.players.get(player_id) is None:
-        raise Refused(404, "unknown_player", f"no player {player_id!r}", {"player_id": player_id})
+        raise NotFound("unknown_player", f"no player {player_id!r}", {"player_id": player_id})
     for attempt in range(5):
         state = await load(runtime, me)
         try:
             events = COMMANDS[command](state, me, player_id)
         except RuleViolation as violation:
-            raise Refused(422, violation.code, violation.message, violation.details) from None
+            raise NotNow(violation.code, violation.message, violation.details) from None
         if not events:
             return False
         try:

@@ -24,7 +24,7 @@ from typing import Any
 
 from domain import invitations as cases
 from infra.projections import invitations as listed
-from services.matches.tables import Refused
+from services.refusals import Conflict, NotNow
 
 MAX_RECEIVED, MAX_FROM_ONE = cases.MAX_RECEIVED, cases.MAX_FROM_ONE   # the rules' own limits
 LOCK_WAIT = 5.0       # seconds a send waits for another send around the same match or player
@@ -35,15 +35,15 @@ TAKE = "SELECT bool_and(pg_try_advisory_lock($1, hashtext(k))) FROM unnest($2::t
 def check(pending: list[tuple[str, str, set[str]]], match_id: str, sender: str, invitees: list[str]) -> None:
     """Refuse the send that would pass a limit (422, the limit in `details`)."""
     if sum(1 for match, _, _ in pending if match == match_id) >= cases.MAX_PENDING_PER_MATCH:
-        raise Refused(422, "too_many_invitations", f"a match has at most {cases.MAX_PENDING_PER_MATCH} invitations "
+        raise NotNow("too_many_invitations", f"a match has at most {cases.MAX_PENDING_PER_MATCH} invitations "
                       "waiting for an answer", {"limit": cases.MAX_PENDING_PER_MATCH})
     for player in invitees:
         theirs = [by for _, by, asked in pending if player in asked]
         if len(theirs) >= MAX_RECEIVED:
-            raise Refused(422, "too_many_invitations_received", f"this player has {MAX_RECEIVED} invitations waiting "
+            raise NotNow("too_many_invitations_received", f"this player has {MAX_RECEIVED} invitations waiting "
                           "for his answer already", {"player_id": player, "limit": MAX_RECEIVED})
         if theirs.count(sender) >= MAX_FROM_ONE:
-            raise Refused(422, "too_many_invitations_to_player", f"at most {MAX_FROM_ONE} of your invitations wait "
+            raise NotNow("too_many_invitations_to_player", f"at most {MAX_FROM_ONE} of your invitations wait "
                           "for this player's answer at once", {"player_id": player, "limit": MAX_FROM_ONE})
 
 
@@ -64,6 +64,6 @@ async def held(pool: Any, match_id: str, sender: str, invitees: list[str]) -> As
                 return
             await conn.execute("SELECT pg_advisory_unlock_all()")     # those it did get
         if time.monotonic() > deadline:
-            raise Refused(409, "invitation_busy", "other invitations to this match or these players are being sent; "
+            raise Conflict("invitation_busy", "other invitations to this match or these players are being sent; "
                           "retry in a moment", {"retry_after": 1})
         await asyncio.sleep(random.uniform(0.005, 0.03))

@@ -34,7 +34,7 @@ from services.matches import tables
 from services.social import invitation_limits as limits
 from services.matches.service import UnknownMatch
 from services.runtime import Runtime
-from services.matches.tables import Refused
+from services.refusals import Forbidden, NotFound, NotNow, Refused
 
 REGISTRY = EventRegistry()
 REGISTRY.register_all(cases.INVITATION_EVENTS)
@@ -49,15 +49,15 @@ def _fingerprint(*parts: Any) -> bytes:
     return hashlib.sha256(msgspec.json.encode(parts)).digest()
 
 
-def _refused(violation: RuleViolation) -> Exception:
-    status = 403 if violation.code in FORBIDDEN_CODES else 422
-    return Refused(status, violation.code, violation.message, violation.details)
+def _refused(violation: RuleViolation) -> Refused:
+    kind = Forbidden if violation.code in FORBIDDEN_CODES else NotNow
+    return kind(violation.code, violation.message, violation.details)
 
 
 async def load(runtime: Runtime, invitation_id: str) -> cases.Invitation:
     recorded = await runtime.store.read_stream(streams.invitation_stream(invitation_id))
     if not recorded:
-        raise Refused(404, "unknown_invitation", f"no invitation {invitation_id!r}", {"invitation_id": invitation_id})
+        raise NotFound("unknown_invitation", f"no invitation {invitation_id!r}", {"invitation_id": invitation_id})
     return cases.fold([REGISTRY.decode_recorded(r) for r in recorded])
 
 
@@ -83,7 +83,7 @@ def _free_side(state: Any) -> tuple[str, str]:
     for side in cases.PARTNERSHIPS:
         if all(state.seats.get(s) is None for s in side):
             return side
-    raise Refused(422, "match_full", "no side of this table has both its seats free for a partnership")
+    raise NotNow("match_full", "no side of this table has both its seats free for a partnership")
 
 
 async def invite(runtime: Runtime, principal: Principal, match_id: str, players: list[str],
@@ -92,9 +92,9 @@ async def invite(runtime: Runtime, principal: Principal, match_id: str, players:
     (to the two seats of one side: those named, or the first side with both free)."""
     me = principal.player_id
     if len(set(players)) != len(players):
-        raise Refused(422, "bad_invitees", "a partnership is two different players")
+        raise NotNow("bad_invitees", "a partnership is two different players")
     if me in players:
-        raise Refused(422, "cannot_invite_yourself", "you cannot invite yourself")
+        raise NotNow("cannot_invite_yourself", "you cannot invite yourself")
     command_id = command_id or uuid.uuid4()
     invitation_id = str(uuid.uuid5(command_id, f"invitation:{match_id}"))
     fingerprint = _fingerprint("invite", match_id, me, players, seats, expires_in)
@@ -104,22 +104,22 @@ async def invite(runtime: Runtime, principal: Principal, match_id: str, players:
     if tables.seat_of(state, me) is None and state.host != me:
         if await runtime.visibility.hidden(principal, state, None):
             raise UnknownMatch(match_id)
-        raise Refused(403, "forbidden", "only the host or a player seated at a match may invite to it")
+        raise Forbidden("forbidden", "only the host or a player seated at a match may invite to it")
     if state.status != "open":
-        raise Refused(422, "match_not_open", "the match has started: nobody can be invited to it any more",
+        raise NotNow("match_not_open", "the match has started: nobody can be invited to it any more",
                       {"status": state.status})
     if not state.free_seats:
-        raise Refused(422, "match_full", "every seat of this match is taken")
+        raise NotNow("match_full", "every seat of this match is taken")
     if len(players) == 2 and not any(seats):
         seats = list(_free_side(state))
     for player, seat in zip(players, seats):
         if await runtime.players.get(player) is None:
-            raise Refused(404, "unknown_player", f"no player {player!r}", {"player_id": player})
+            raise NotFound("unknown_player", f"no player {player!r}", {"player_id": player})
         if tables.seat_of(state, player) is not None:
-            raise Refused(422, "already_seated", "this player already holds a seat in this match",
+            raise NotNow("already_seated", "this player already holds a seat in this match",
                           {"player_id": player})
         if seat is not None and state.seats.get(seat) is not None:
-            raise Refused(422, "seat_taken", f"seat {seat} is already taken", {"seat": seat})
+            raise NotNow("seat_taken", f"seat {seat} is already taken", {"seat": seat})
     await seating.may_invite(runtime.store, me, players)
     try:
         events = cases.send(invitation_id, match_id, state.game_name, me, dict(zip(players, seats)),
@@ -145,16 +145,16 @@ async def accept(runtime: Runtime, principal: Principal, invitation_id: str, ent
         raise _refused(violation) from None
     match = await runtime.matches.load(state.match_id)
     if match.status != "open":
-        raise Refused(422, "match_not_open", "the match has started without you", {"status": match.status})
+        raise NotNow("match_not_open", "the match has started without you", {"status": match.status})
     seat = state.invitees.get(me) or next((str(s) for s in match.free_seats), None)
     if seat is None:
-        raise Refused(422, "match_full", "every seat of this match is taken")
+        raise NotNow("match_full", "every seat of this match is taken")
     seat_command = tables.command_id_for(state.match_id, f"invitation-{invitation_id}-{me}")
     try:
         outcome = await tables.take_seat(runtime.matches, principal, state.match_id, Seat(seat), entropy,
                                          seat_command, invited=True)
     except RuleViolation as violation:     # taken meanwhile, or he sat elsewhere at this table
-        raise Refused(422, violation.code, violation.message, violation.details) from None
+        raise NotNow(violation.code, violation.message, violation.details) from None
     events = cases.accept(state, me, seat, _now())
     return await _append(runtime, state, events, command_id or uuid.uuid4(), fingerprint), outcome
 
@@ -188,7 +188,7 @@ async def cancel(runtime: Runtime, principal: Principal, invitation_id: str,
 def shown(state: cases.Invitation, player_id: str) -> dict[str, Any]:
     """An invitation as its sender or an invitee sees it (nobody else sees it at all)."""
     if player_id != state.by and player_id not in state.invitees:
-        raise Refused(404, "unknown_invitation", f"no invitation {state.invitation_id!r}",
+        raise NotFound("unknown_invitation", f"no invitation {state.invitation_id!r}",
                       {"invitation_id": state.invitation_id})
     return {"invitation_id": state.invitation_id, "match_id": state.match_id, "game": state.game, "kind": state.kind,
             "by": state.by, "invitees": dict(state.invitees), "accepted": dict(state.accepted),

@@ -45,7 +45,7 @@ from services.live.routes.socket import handshake, pump
 from services.http.schemas import BEARER, AfterOrNone, PathStr, live_params
 from services.chat.session import ChatSession
 from services.matches.service import UnknownMatch
-from services.matches.tables import Refused
+from services.refusals import Refused
 from services.visibility import seat_of
 
 EXAMPLE = ('{"type":"snapshot","version":2,"view":{"match_id":"5b0c1f9e-…","status":"playing","phase":"playing",'

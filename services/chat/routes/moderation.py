@@ -38,7 +38,7 @@ from services.http.schemas import (
 from services.chat.service import ChatService
 from services.audit import append_audit
 from services.chat.moderation import ModerationService, sanctions_out
-from services.matches.tables import Refused
+from services.refusals import Forbidden, NotFound
 from services.visibility import PLAYING, seat_of
 
 TAGS = ["moderation"]
@@ -126,7 +126,7 @@ async def dismiss(report_id: PathStr, data: Annotated[Dismissal, Body(examples=[
         "reason": "a friendly joke"})])], principal: Caller, runtime: Runtime) -> dict[str, Any]:
     service = ModerationService(runtime)
     if not await runtime.store.read_stream(streams.report_stream(report_id), 0, 1):
-        raise Refused(404, "unknown_report", f"no report {report_id!r}", {"report_id": report_id})
+        raise NotFound("unknown_report", f"no report {report_id!r}", {"report_id": report_id})
     return await service.dismiss(principal, report_id, data.reason.strip())
 
 
@@ -189,7 +189,7 @@ unban = _sanction_route("unban", "Lift a player's ban (admin)", "422 `not_banned
      responses=responses(200, dict, [ex("muted", SANCTIONS_EXAMPLE)], "The player's sanctions", 401, 403, 404, 429))
 async def sanctions(player_id: PathStr, runtime: Runtime) -> dict[str, Any]:
     if await runtime.players.get(player_id) is None:
-        raise Refused(404, "unknown_player", f"no player {player_id!r}", {"player_id": player_id})
+        raise NotFound("unknown_player", f"no player {player_id!r}", {"player_id": player_id})
     return sanctions_out(player_id, await ModerationService(runtime).sanctions(player_id))
 
 
@@ -210,7 +210,7 @@ async def admin_chat(request: Request, match_id: PathStr, principal: Caller, run
     if refused is not None:                   # he plays here, or in its tournament while it is sealed
         await append_audit(runtime.store, principal, "refused", match_id=match_id,
                            detail={"code": refused.code, "read": "chat", "route": "admin_chat"})
-        raise Refused(403, refused.code, refused.message, {"match_id": match_id})
+        raise Forbidden(refused.code, refused.message, {"match_id": match_id})
     await append_audit(runtime.store, principal, "chat_read", match_id=match_id)
     rows = await ChatService(runtime).history(state, None, before, limit)
     return paging.page(request, rows, limit, "at", "version")

@@ -154,7 +154,7 @@ async def match_ws(socket: WebSocket, match_id: FromPath[str], after: FromQuery[
         token = await _ws_token(socket)
         principal = await deps.principal(token)
         refused = await deps.refusal(match_id, principal, "ws")
-        if refused is not None and refused.status == 404:   # a private table he has no part in
+        if refused is not None and refused.hidden:   # a private table he has no part in
             raise unknown
         if refused is not None:
             raise Refusal(WS_FORBIDDEN, refused.code, refused.message, {"match_id": match_id})
@@ -212,7 +212,7 @@ async def match_stream(request: Request, match_id: PathStr, after: AfterOrNone =
         raise HTTPException(status_code=401, detail=str(exc), headers={"WWW-Authenticate": "Bearer"}) from None
     player_id = getattr(principal, "player_id", None)
     refused = await deps.refusal(match_id, principal, "stream")
-    if refused is not None and refused.status == 404:   # a private table he has no part in
+    if refused is not None and refused.hidden:   # a private table he has no part in
         exc = HTTPException(status_code=404, detail=f"no match {match_id!r}", extra={"match_id": match_id})
         exc.code = "unknown_match"  # type: ignore[attr-defined]
         raise exc

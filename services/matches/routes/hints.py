@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import Request, Response, get
+from litestar import get
 from litestar.openapi.datastructures import ResponseSpec
 
 from services.matches import tables
@@ -18,7 +18,7 @@ from services.http.errors import error_body
 from services.matches.routes.play import ensure_readable
 from services.http.ratelimit import rate_limited
 from services.http.schemas import BEARER, MATCH_ID, Caller, ErrorOut, PathStr, Runtime, ex, responses
-from services.matches.hints import HintRefused, HintService
+from services.matches.hints import HintService
 
 TAGS = ["play"]
 PLAYER = [authenticated, rate_limited]
@@ -76,10 +76,6 @@ def service(runtime: Any) -> HintService:
     return HintService(runtime.store, runtime.matches, runtime.settings.hints_per_match)
 
 
-def _refused(_: Request, exc: HintRefused) -> Response:
-    return Response(error_body(exc.code, exc.message, exc.details), status_code=exc.status)
-
-
 @get("/v1/matches/{match_id:str}/hint", guards=PLAYER, tags=TAGS, security=BEARER,
      summary="A hint for my seat's decision: the expert's choice and why",
      description="From my seat's view only. At most one hint per decision (asking again before the match moves on "
@@ -89,8 +85,7 @@ def _refused(_: Request, exc: HintRefused) -> Response:
                  "stable (docs/bots.md, \"Hints\"), `reason.words` its English text. Off in tournament matches. "
                  "The match view's `hints_used` shows every seat's count, never what a hint said.",
      responses={**responses(200, dict, [ex("a card to play", HINT_EXAMPLE), ex("Five Hundred", HINT_FH_EXAMPLE)],
-                            "The hint", 401, 404), **ERRORS},
-     exception_handlers={HintRefused: _refused})
+                            "The hint", 401, 404), **ERRORS})
 async def hint(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
     await ensure_readable(runtime, principal, state, "view", route="hint")  # services/visibility.py

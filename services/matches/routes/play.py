@@ -143,7 +143,7 @@ async def ensure_readable(runtime: Runtime, principal: Any, state: Any, read: Re
     refused = await runtime.visibility.check(principal, state, read, deal)
     if refused is None:
         return
-    if refused.status == 404:   # a private table he has no part in: answered as no match at all
+    if refused.hidden:   # a private table he has no part in: answered as no match at all
         raise UnknownMatch(state.match_id)
     details: dict[str, Any] = {"match_id": state.match_id}
     if deal is not None:
