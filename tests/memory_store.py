@@ -78,6 +78,11 @@ class MemoryEventStore:
         events = self.streams.get(stream_id, [])
         return list(events[after_version:up_to_version])
 
+    async def read_stream_back(self, stream_id: str, before_version: int, limit: int, *,
+                               conn: Any = None) -> list[RecordedEvent]:
+        older = [e for e in self.streams.get(stream_id, []) if e.stream_version < before_version]
+        return older[::-1][:limit]
+
     async def read_log(self, after: LogPosition = LOG_START, limit: int = 1000, *,
                        payload_types: Sequence[str] | None = None, conn: Any = None) -> list[RecordedEvent]:
         page = [e for e in self.log if e.log_position > after][:limit]

@@ -63,6 +63,14 @@ class StoreContract:
         assert [e.stream_version for e in await store.read_stream(sid, 1, 2)] == [2]
         assert await store.read_stream(sid, 3) == []
 
+    async def test_read_stream_back_pages_from_the_end(self, store) -> None:
+        sid = stream()
+        await store.append(sid, 0, [ev(i) for i in range(5)], command_id=uuid.uuid4())
+        assert [e.stream_version for e in await store.read_stream_back(sid, 2**62, 2)] == [5, 4]
+        assert [e.stream_version for e in await store.read_stream_back(sid, 4, 10)] == [3, 2, 1]
+        assert await store.read_stream_back(sid, 1, 10) == []
+        assert await store.read_stream_back(stream(), 2**62, 10) == []
+
     async def test_metadata_and_schema_version_round_trip(self, store) -> None:
         sid = stream()
         await store.append(

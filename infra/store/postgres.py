@@ -44,6 +44,7 @@ from infra.store.sql import (  # noqa: F401  (re-exported: READ_STREAM, READ_LOG
     HEAD,
     READ_LOG,
     READ_STREAM,
+    READ_STREAM_BACK,
     STREAM_VERSION,
 )
 
@@ -195,6 +196,12 @@ class PostgresEventStore:
         rows = await (conn or self.pool).fetch(READ_STREAM, stream_id, after_version, upper)
         if rows:
             self._saw(stream_id, rows[-1][1])
+        return [RecordedEvent(*row) for row in rows]
+
+    async def read_stream_back(self, stream_id: str, before_version: int, limit: int, *,
+                               conn: Connection | None = None) -> list[RecordedEvent]:
+        """Up to `limit` of the stream's events older than `before_version`, newest first."""
+        rows = await (conn or self.pool).fetch(READ_STREAM_BACK, stream_id, before_version, limit)
         return [RecordedEvent(*row) for row in rows]
 
     async def read_log(

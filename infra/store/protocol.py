@@ -38,6 +38,11 @@ class EventStore(Protocol):
         """The stream's events with `after_version < version <= up_to_version`, in order."""
         ...
 
+    async def read_stream_back(self, stream_id: str, before_version: int, limit: int, *,
+                               conn: Any = None) -> list[RecordedEvent]:
+        """Up to `limit` of the stream's events older than `before_version`, newest first."""
+        ...
+
     async def read_log(self, after: LogPosition = LOG_START, limit: int = 1000, *,
                        payload_types: Sequence[str] | None = None, conn: Any = None) -> list[RecordedEvent]:
         """Up to `limit` final events after `after`, in log order; with `payload_types`, only

@@ -77,6 +77,14 @@ WHERE stream_id = $1 AND stream_version > $2 AND stream_version <= $3
 ORDER BY stream_version
 """
 
+# Newest first, for a page of a long stream (a table's chat) read from its end.
+READ_STREAM_BACK = f"""
+SELECT {COLUMNS} FROM events
+WHERE stream_id = $1 AND stream_version < $2
+ORDER BY stream_version DESC
+LIMIT $3
+"""
+
 # `command_id = $2` implies `command_id IS NOT NULL`, so the partial index answers it.
 COMMAND = """
 SELECT request_hash, stream_version AS first_version, command_last_version AS last_version

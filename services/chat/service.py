@@ -163,20 +163,17 @@ class ChatService:
         admin), newest first, older than chat version `before` (None: the newest)."""
         out: list[dict[str, Any]] = []
         upper = before if before is not None else 2**62
-        async with self.runtime.pool.acquire() as conn:
-            while len(out) < limit and upper > 1:
-                rows = await conn.fetch("SELECT stream_version, data, recorded_at FROM events WHERE stream_id = $1"
-                                        " AND stream_version < $2 ORDER BY stream_version DESC LIMIT $3",
-                                        streams.chat_stream(state.match_id), upper, limit)
-                if not rows:
-                    break
-                upper = rows[-1]["stream_version"]
-                decoded = [(r["stream_version"], _decode(r["data"]), r["recorded_at"]) for r in rows]
-                now = chat.phase_of(state.status)
-                if reader is not None:
-                    reader = msgspec.structs.replace(reader, blocked=await blocked_among(
-                        self.runtime, reader.player_id, [d["player_id"] for _, d, _ in decoded]))
-                out += [row for row in decoded if reader is None or shown(reader, row[1], now)]
+        while len(out) < limit and upper > 1:
+            page = await self.runtime.store.read_stream_back(streams.chat_stream(state.match_id), upper, limit)
+            if not page:
+                break
+            upper = page[-1].stream_version
+            decoded = [(e.stream_version, _decode(e.data), e.recorded_at) for e in page]
+            now = chat.phase_of(state.status)
+            if reader is not None:
+                reader = msgspec.structs.replace(reader, blocked=await blocked_among(
+                    self.runtime, reader.player_id, [d["player_id"] for _, d, _ in decoded]))
+            out += [row for row in decoded if reader is None or shown(reader, row[1], now)]
         out = out[:limit]
         names = await self.runtime.players.names(sorted({d["player_id"] for _, d, _ in out}))
         return [message_out(v, d, at, names) for v, d, at in out]

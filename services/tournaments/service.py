@@ -28,6 +28,7 @@ from domain.tournaments import forfeits, individual
 from infra.serialization import EventRegistry
 from infra.store import ConcurrencyError, PostgresEventStore
 from infra import streams
+from infra.projections import rating_queries
 from services.matches import seating
 from services.tournaments import no_shows
 from services.matches.service import MatchService, UnknownMatch
@@ -161,12 +162,7 @@ class TournamentService:
 
         pool = ratings.pool_of(state.game, state.options)
         people = [p for e in state.active for p in state.entries[e] if not p.startswith("bot:")]
-        try:
-            rows = await self.pool.fetch("SELECT player_id, rating FROM ratings WHERE pool = $1 AND "
-                                         "player_id = ANY($2::text[])", pool, people)
-        except asyncpg.UndefinedTableError:
-            rows = []
-        rating = {r["player_id"]: r["rating"] for r in rows}
+        rating = await rating_queries.display_ratings(self.pool, pool, people)
 
         def strength(entry: str) -> float:
             humans = [p for p in state.entries[entry] if not p.startswith("bot:")]

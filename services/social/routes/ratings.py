@@ -1,7 +1,7 @@
 """Ranked play's routes: leaderboards, a player's ratings with their history, a player's stats.
 
-All three read the `ratings` projection (`infra.projections.ratings`); names come from the
-players' store, so an erased player keeps his ratings under his id with no name.
+All three read the `ratings` projection (`infra.projections.ratings`, queried by
+`infra.projections.rating_queries`); names come from the players' store, so an erased player keeps his ratings under his id with no name.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from litestar import get
 from litestar.params import QueryParameter
 
 from domain import ratings as rules
+from infra.projections.rating_queries import board, ratings_of, stats_of
 from services.http.auth import authenticated
 from services.http.errors import ApiError
 from services.http.ratelimit import rate_limited
@@ -86,68 +87,3 @@ async def player_ratings(player_id: PathStr, principal: Caller, runtime: Runtime
 async def player_stats(player_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     await _player(runtime, player_id)
     return {"player_id": player_id, "pools": await stats_of(runtime.pool, player_id)}
-
-
-# --- queries ----------------------------------------------------------------------------------
-
-async def _fetch(pool: Any, sql: str, *args: Any) -> list[Any]:
-    import asyncpg
-
-    try:
-        return list(await pool.fetch(sql, *args))
-    except asyncpg.UndefinedTableError:   # before the projector has created the tables
-        return []
-
-
-async def board(pool: Any, name: str, limit: int, offset: int) -> tuple[list[dict[str, Any]], int]:
-    rows = await _fetch(pool, "SELECT player_id, rating, mu, sigma, games, wins, count(*) OVER () AS total FROM ratings"
-                              " WHERE pool = $1 ORDER BY rating DESC, player_id LIMIT $2 OFFSET $3", name, limit, offset)
-    total = rows[0]["total"] if rows else int((await _fetch(pool, "SELECT count(*) AS n FROM ratings WHERE pool = $1",
-                                                            name) or [{"n": 0}])[0]["n"])
-    return [dict(r) for r in rows], total
-
-
-async def ratings_of(pool: Any, player_id: str) -> list[dict[str, Any]]:
-    current = await _fetch(pool, "SELECT pool, rating, mu, sigma, games, wins FROM ratings WHERE player_id = $1"
-                                 " ORDER BY pool", player_id)
-    history = await _fetch(pool, "SELECT pool, match_id, at, rating, mu, sigma, weight FROM rating_history"
-                                 " WHERE player_id = $1 ORDER BY pool, seq", player_id)
-    by_pool: dict[str, list[dict[str, Any]]] = {}
-    for h in history:
-        by_pool.setdefault(h["pool"], []).append({"match_id": h["match_id"], "at": h["at"].isoformat() if h["at"]
-                                                  else None, "rating": h["rating"], "mu": h["mu"], "sigma": h["sigma"],
-                                                  "weight": h["weight"]})
-    return [{"pool": r["pool"], "rating": r["rating"], "mu": r["mu"], "sigma": r["sigma"], "games": r["games"],
-             "wins": r["wins"], "provisional": r["games"] < rules.PROVISIONAL_GAMES,
-             "history": by_pool.get(r["pool"], [])} for r in current]
-
-
-async def stats_of(pool: Any, player_id: str) -> list[dict[str, Any]]:
-    import msgspec
-
-    # A tournament table counts once its round has closed everywhere (`held` cleared), a
-    # private table never: stats are public, and derive only from what is public.
-    rows = await _fetch(pool, "SELECT pool, rated, seats, status, result, tally FROM rating_matches WHERE status ="
-                              " 'finished' AND held IS NULL AND NOT private"
-                              " AND EXISTS (SELECT 1 FROM jsonb_each_text(seats) s WHERE s.value = $1)",
-                        player_id)
-    decode = msgspec.json.Decoder()
-    out: dict[str, dict[str, Any]] = {}
-    for r in rows:
-        seats, tally = decode.decode(r["seats"]), decode.decode(r["tally"])
-        seat = next(s for s, p in seats.items() if p == player_id)
-        side = seat if rules.individual(r["pool"]) else ("NS" if seat in "NS" else "EW")
-        s = out.setdefault(r["pool"], {"pool": r["pool"], "matches": 0, "rated": 0, "wins": 0, "deals": 0,
-                                       "contracts_taken": 0, "contracts_made": 0, "points": 0})
-        s["matches"] += 1
-        result = decode.decode(r["result"]) if r["result"] else None
-        s["rated"] += 1 if result else 0
-        s["wins"] += 1 if tally.get("winner") in (seat, side) else 0
-        s["deals"] += tally.get("deals", 0)
-        s["contracts_taken"] += tally.get("taken", {}).get(seat, 0)
-        s["contracts_made"] += tally.get("made", {}).get(seat, 0)
-        s["points"] += tally.get("points", {}).get(side, 0)
-    for s in out.values():
-        s["made_percent"] = round(100 * s["contracts_made"] / s["contracts_taken"], 1) if s["contracts_taken"] else None
-        s["average_points"] = round(s.pop("points") / s["deals"], 2) if s["deals"] else None
-    return [out[k] for k in sorted(out)]
