@@ -1,6 +1,5 @@
-"""Celery workers: bots' turns, turn clocks and the sweeper (see docs/bots.md).
-
-`app` holds the Celery application, `tasks` its tasks, `turns` what the tasks do (plain
-async functions over the game service, testable without Celery), `reactor` the scheduling
-that the `bot_turns` projection calls, `clocks` the per-match clock settings.
+"""The Celery plumbing every feature's tasks run on: the app (`app.py`), the runtime a worker
+process opens at its first task (`runtime.py`), the embedded worker of `make run`
+(`embedded.py`), turn claims and broker sends. The tasks themselves belong to their features
+(`services.bots.tasks`, `services.tournaments.scheduling`), installed from their declarations.
 """
