@@ -26,7 +26,6 @@ actions, action latency, open sockets and fan-out drops.
 from __future__ import annotations
 
 import logging
-
 import os
 import threading
 import time
@@ -34,7 +33,13 @@ import weakref
 from collections.abc import Iterator
 from typing import Any
 
-from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, start_http_server
+from prometheus_client import (
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    start_http_server,
+)
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 

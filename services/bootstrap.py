@@ -52,26 +52,32 @@ import redis.asyncio as aioredis
 
 from infra.observability import track_pool
 from infra.players import PlayerStore
-from infra.projections import Projection, ProjectionRunner, WakePublisher, close_projections, run_projector
+from infra.projections import (
+    Projection,
+    ProjectionRunner,
+    WakePublisher,
+    close_projections,
+    run_projector,
+)
+from infra.projections.account_events import AccountEvents, AccountProducer
+from infra.ratelimit import RateLimit, RateLimiter
 from infra.settings import Settings, load_settings
 from infra.store import AppendResult, PostgresEventStore, create_pool, migrate
 from infra.vault import Vault
-from infra.projections.account_events import AccountEvents, AccountProducer
 from services.bots import feature as bots
 from services.chat import feature as chat
 from services.disputes import feature as disputes
+from services.features import AfterCommit, Feature, Lifespan, each
 from services.http import feature as site
 from services.live import feature as live
 from services.matches import feature as matches
 from services.matches import suspensions
-from services.social import feature as social
-from services.tournaments import feature as tournaments
-from infra.ratelimit import RateLimit, RateLimiter
-from services.features import AfterCommit, Feature, Lifespan, each
+from services.matches.clocks import Clocks
 from services.matches.service import MatchService
 from services.runtime import Runtime
+from services.social import feature as social
+from services.tournaments import feature as tournaments
 from services.visibility import Visibility
-from services.matches.clocks import Clocks
 
 if TYPE_CHECKING:
     from celery import Celery

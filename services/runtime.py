@@ -17,13 +17,13 @@ import asyncpg
 import redis.asyncio as aioredis
 
 from infra.players import PlayerStore
+from infra.ratelimit import RateLimiter
 from infra.settings import Settings
 from infra.store import PostgresEventStore
 from infra.vault import Vault
-from infra.ratelimit import RateLimiter
+from services.matches.clocks import Clocks
 from services.matches.service import MatchService
 from services.visibility import Visibility
-from services.matches.clocks import Clocks
 
 
 @dataclass

@@ -12,9 +12,9 @@ from typing import Any
 import asyncpg
 import msgspec
 
+from infra import streams
 from infra.projections.base import RowProjection
 from infra.store.model import RecordedEvent
-from infra import streams
 
 DISPUTE_STREAM_PREFIX = streams.DISPUTE
 DISPUTE_EVENTS = frozenset({"dispute_filed", "dispute_status_changed", "dispute_ruled"})

@@ -13,7 +13,13 @@ import uuid
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from infra.store.model import LOG_START, AppendResult, LogPosition, NewEvent, RecordedEvent
+from infra.store.model import (
+    LOG_START,
+    AppendResult,
+    LogPosition,
+    NewEvent,
+    RecordedEvent,
+)
 
 
 class EventStore(Protocol):

@@ -27,11 +27,11 @@ from typing import TYPE_CHECKING
 from infra.projections.bot_turns import Turn, turn_of
 from infra.store import AppendResult
 from infra.streams import match_id_of
+from services.bots.reactor import on_the_spot, scheduler, scheduler_off_loop
 from services.features import AfterCommit
 from services.matches.service import MatchService
 from services.workers.app import make_app
 from services.workers.claims import TurnClaims
-from services.bots.reactor import on_the_spot, scheduler, scheduler_off_loop
 from services.workers.sends import Sends
 
 if TYPE_CHECKING:

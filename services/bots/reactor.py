@@ -18,8 +18,8 @@ from celery import Celery
 from domain.game import RuleViolation
 from infra.projections.bot_turns import BotTurns, Turn, idle_matches, overdue_turns
 from infra.projections.lobby import full_matches
-from infra.store import CommandConflictError, ConcurrencyError
 from infra.settings import Settings
+from infra.store import CommandConflictError, ConcurrencyError
 from services.matches.service import UnknownMatch
 from services.matches.tables import command_id_for
 from services.workers.app import make_app

@@ -17,9 +17,8 @@ from typing import Any
 from celery import Celery
 from celery.signals import worker_process_shutdown, worker_ready
 
+from services.bots import reactor, turns
 from services.workers import runtime
-from services.bots import reactor
-from services.bots import turns
 
 log = logging.getLogger(__name__)
 

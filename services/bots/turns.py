@@ -23,9 +23,8 @@ from domain.game import RuleViolation
 from domain.playout import concrete
 from infra import presence
 from infra.store import CommandConflictError, ConcurrencyError
-from services.matches import suspensions
+from services.matches import clocks, suspensions
 from services.matches.service import MatchService, UnknownMatch
-from services.matches import clocks
 
 log = logging.getLogger(__name__)
 

@@ -26,10 +26,10 @@ from infra import streams
 from infra.players import Principal
 from infra.serialization import EventRegistry
 from infra.store import ConcurrencyError
-from services.matches import seating
 from services.chat.service import ChatService
-from services.runtime import Runtime
+from services.matches import seating
 from services.refusals import Forbidden, NotFound
+from services.runtime import Runtime
 
 REGISTRY = EventRegistry()
 REGISTRY.register_all((*rules.REPORT_EVENTS, *rules.SANCTION_EVENTS))

@@ -26,12 +26,12 @@ from domain.game import RuleViolation
 from infra import streams
 from infra.players import Principal
 from infra.projections.chat_publisher import chat_event
+from infra.ratelimit import RateLimit, RateLimiter
 from infra.serialization import EventRegistry
 from infra.store import ConcurrencyError
-from infra.ratelimit import RateLimit, RateLimiter
-from services.social.circle import is_blocked
-from services.runtime import Runtime
 from services.refusals import BadField, Forbidden, NotNow, Refused, TooMany
+from services.runtime import Runtime
+from services.social.circle import is_blocked
 from services.visibility import PRIVILEGED_WHILE_PLAYING, chat_shown, seat_of
 
 REGISTRY = EventRegistry()

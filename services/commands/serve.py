@@ -132,8 +132,8 @@ def _serve_http(settings: Settings, *, projector: bool, apply_migrations: bool) 
     import uvicorn
 
     from infra.observability import HttpMetrics
-    from services.http.app import create_app
     from services.commands.header_timeout import protocol
+    from services.http.app import create_app
 
     app = create_app(settings, projector=projector, apply_migrations=apply_migrations)
     config = uvicorn.Config(

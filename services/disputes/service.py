@@ -24,19 +24,18 @@ from typing import Any
 
 import msgspec
 
-from domain import disputes as cases
 from domain import chains
+from domain import disputes as cases
 from domain import match as rules
 from domain.game import RuleViolation
+from infra import streams
 from infra.players import PlayerStore, Principal
 from infra.projections.chat_publisher import chat_event
 from infra.serialization import EventRegistry
 from infra.store import CommandConflictError, ConcurrencyError, PostgresEventStore
-from infra import streams
 from services import audit
 from services.matches.service import MatchService, UnknownMatch, registry_for, stream_of
-from services.visibility import Visibility, may_review
-from services.visibility import _seated
+from services.visibility import Visibility, _seated, may_review
 
 
 class UnknownDispute(LookupError):

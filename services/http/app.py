@@ -16,19 +16,23 @@ from typing import Any
 from litestar import Litestar
 from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin, YamlRenderPlugin
+from litestar.openapi.plugins import (
+    JsonRenderPlugin,
+    SwaggerRenderPlugin,
+    YamlRenderPlugin,
+)
 from litestar.openapi.spec import Components, SecurityScheme, Tag
 
+from infra.ratelimit import RateLimit
 from infra.settings import Settings
 from services import bootstrap
+from services.features import Feature
 from services.http import contract
 from services.http.auth import DEPENDENCIES
 from services.http.bodies import JsonRequest
 from services.http.errors import HANDLERS, error_body
 from services.http.logs import CorrelationMiddleware
 from services.http.query_once import QueryOnce
-from infra.ratelimit import RateLimit
-from services.features import Feature
 
 log = logging.getLogger(__name__)
 

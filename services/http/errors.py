@@ -25,7 +25,15 @@ from litestar.exceptions import HTTPException, ValidationException
 from domain.game import RuleViolation
 from infra.store import CommandConflictError, ConcurrencyError
 from services.matches.service import UnknownMatch
-from services.refusals import BadField, Conflict, Forbidden, NotFound, NotNow, Refused, TooMany
+from services.refusals import (
+    BadField,
+    Conflict,
+    Forbidden,
+    NotFound,
+    NotNow,
+    Refused,
+    TooMany,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -15,9 +15,16 @@ import logging
 from litestar import Request, Response, get
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
 from services.http.errors import ApiError
 from services.http.schemas import ErrorOut
-from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, Histogram, generate_latest
 
 log = logging.getLogger(__name__)
 

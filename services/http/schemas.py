@@ -12,9 +12,9 @@ import uuid
 from typing import Annotated, Any, Literal
 
 import msgspec
+from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
-from litestar.di import NamedDependency
 from litestar.params import Body, FromQuery, PathParameter, QueryParameter
 
 from domain.envelope import ALIASES, ENVELOPE_FIELDS

@@ -18,7 +18,14 @@ from typing import Any
 import msgspec
 
 from infra.fanout import Client, Dropped, Fanout
-from infra.projections.account_events import LIVE, AccountProducer, Expired, account_channel, head, since
+from infra.projections.account_events import (
+    LIVE,
+    AccountProducer,
+    Expired,
+    account_channel,
+    head,
+    since,
+)
 
 _encode = msgspec.json.Encoder().encode
 

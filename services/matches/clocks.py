@@ -28,7 +28,12 @@ from domain import ratings
 from domain.game import RuleViolation
 from infra import presence
 from infra.projections.bot_turns import CLOCK_SET, turn_of
-from infra.store import CommandConflictError, ConcurrencyError, NewEvent, PostgresEventStore
+from infra.store import (
+    CommandConflictError,
+    ConcurrencyError,
+    NewEvent,
+    PostgresEventStore,
+)
 from infra.streams import clock_stream
 from services.matches.service import MatchService, stream_of
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import msgspec
@@ -22,9 +22,14 @@ import msgspec
 from domain import match as rules
 from domain.bots import hints as advice
 from domain.cards import Seat
-from infra.lru import Lru
-from infra.store import CommandConflictError, ConcurrencyError, NewEvent, PostgresEventStore
 from infra import streams
+from infra.lru import Lru
+from infra.store import (
+    CommandConflictError,
+    ConcurrencyError,
+    NewEvent,
+    PostgresEventStore,
+)
 from services.matches.service import MatchService
 from services.refusals import Conflict, Forbidden, NotNow, Refused, TooMany
 

@@ -23,8 +23,8 @@ from domain.cards import SEATS, Seat
 from domain.game import RuleViolation
 from infra.lru import Lru
 from infra.match_registry import registry_for
-from infra.streams import match_stream
 from infra.store import AppendResult, ConcurrencyError, EventStore
+from infra.streams import match_stream
 from infra.vault import MatchVault
 from services.matches.dealing import Dealing, latest_chain
 from services.matches.requests import check_entropy, check_predefined, seat_holder

@@ -31,10 +31,10 @@ from infra.players import Principal
 from infra.projections import invitations
 from infra.store import ConcurrencyError
 from services.matches import seating
+from services.matches.clocks import Clocks, match_clock, rated_clock, set_clock
 from services.matches.service import MatchService, Outcome, UnknownMatch
 from services.refusals import BadField, Forbidden, NotNow
 from services.visibility import Visibility
-from services.matches.clocks import Clocks, match_clock, rated_clock, set_clock
 
 log = logging.getLogger(__name__)
 

@@ -23,8 +23,8 @@ from infra.players import Principal
 from infra.projections import social as ties
 from infra.serialization import EventRegistry
 from infra.store import ConcurrencyError
-from services.runtime import Runtime
 from services.refusals import NotFound, NotNow
+from services.runtime import Runtime
 
 REGISTRY = EventRegistry()
 REGISTRY.register_all(cases.SOCIAL_EVENTS)

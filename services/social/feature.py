@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from infra.projections.invitations import Invitations, InvitationNotices
+from infra.projections.invitations import InvitationNotices, Invitations
 from infra.projections.rating_notices import RatingNotices
 from infra.projections.ratings import Ratings
 from infra.projections.social import SocialTies

@@ -29,12 +29,11 @@ from infra import streams
 from infra.players import Principal
 from infra.projections import invitations as listed
 from infra.serialization import EventRegistry
-from services.matches import seating
-from services.matches import tables
-from services.social import invitation_limits as limits
+from services.matches import seating, tables
 from services.matches.service import UnknownMatch
-from services.runtime import Runtime
 from services.refusals import Forbidden, NotFound, NotNow, Refused
+from services.runtime import Runtime
+from services.social import invitation_limits as limits
 
 REGISTRY = EventRegistry()
 REGISTRY.register_all(cases.INVITATION_EVENTS)

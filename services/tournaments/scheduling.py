@@ -21,7 +21,6 @@ import logging
 import uuid
 
 import asyncpg
-
 from celery import Celery
 
 from domain.game import RuleViolation

@@ -25,14 +25,14 @@ from domain import tournaments as rules
 from domain.game import RuleViolation
 from domain.tournaments import events as ev
 from domain.tournaments import forfeits, individual
-from infra.serialization import EventRegistry
-from infra.store import ConcurrencyError, PostgresEventStore
 from infra import streams
 from infra.projections import rating_queries
+from infra.serialization import EventRegistry
+from infra.store import ConcurrencyError, PostgresEventStore
 from services.matches import seating
-from services.tournaments import no_shows
 from services.matches.service import MatchService, UnknownMatch
 from services.tournaments import boards as tournament_boards
+from services.tournaments import no_shows
 from services.tournaments import tables as tournament_tables
 from services.tournaments.boards import board_scores
 

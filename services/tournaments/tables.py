@@ -21,10 +21,10 @@ from domain.game import RuleViolation
 from domain.match import TournamentRound
 from domain.tournaments import events as ev
 from infra.store import CommandConflictError, ConcurrencyError
-from services.tournaments import boards as tournament_boards
-from services.matches.service import MatchService
-from services.tournaments.boards import board_deals
 from services.matches.clocks import match_clock, set_clock
+from services.matches.service import MatchService
+from services.tournaments import boards as tournament_boards
+from services.tournaments.boards import board_deals
 
 
 async def open_match(matches: MatchService, pool: Any, state: rules.State, rnd: rules.aggregate.Round,

@@ -21,7 +21,9 @@ from litestar.openapi.spec import Example
 from litestar.params import Body
 
 from domain import chat
+from services.chat.moderation import chat_checks
 from services.chat.routes import live as chat_live
+from services.chat.service import ChatService
 from services.http import paging
 from services.http.auth import authenticated
 from services.http.ratelimit import rate_limited
@@ -37,8 +39,6 @@ from services.http.schemas import (
     PathStr,
     Runtime,
 )
-from services.chat.service import ChatService
-from services.chat.moderation import chat_checks
 
 TAGS = ["chat"]
 PLAYER = [authenticated, rate_limited]

@@ -23,9 +23,14 @@ from litestar.params import FromPath, FromQuery
 from litestar.response import Stream
 
 from services.chat import service as chats
+from services.chat.session import ChatSession
 from services.http import asyncapi as A
 from services.http.asyncapi import Channel, Message
 from services.http.errors import ApiError
+from services.http.schemas import BEARER, AfterOrNone, PathStr, live_params
+from services.live.routes.deps import Unauthorized, live_deps
+from services.live.routes.http import NDJSON, streamed, transport_of
+from services.live.routes.socket import handshake, pump
 from services.live.routes.streams import (
     UNAVAILABLE,
     WS_FORBIDDEN,
@@ -39,11 +44,6 @@ from services.live.routes.streams import (
     _ws_token,
     refusal,
 )
-from services.live.routes.deps import Unauthorized, live_deps
-from services.live.routes.http import NDJSON, streamed, transport_of
-from services.live.routes.socket import handshake, pump
-from services.http.schemas import BEARER, AfterOrNone, PathStr, live_params
-from services.chat.session import ChatSession
 from services.matches.service import UnknownMatch
 from services.refusals import Refused
 from services.visibility import seat_of

@@ -18,6 +18,9 @@ from litestar.params import Body
 from domain import moderation as rules
 from infra import streams
 from infra.projections.reports import queue
+from services.audit import append_audit
+from services.chat.moderation import ModerationService, sanctions_out
+from services.chat.service import ChatService
 from services.http import paging
 from services.http.auth import authenticated, requires
 from services.http.errors import malformed
@@ -26,18 +29,15 @@ from services.http.schemas import (
     BEARER,
     MATCH_ID,
     PLAYER_ID,
+    SAYS_SOMETHING,
     Caller,
     FromQuery,
     Limit,
     PathStr,
     Runtime,
-    SAYS_SOMETHING,
     ex,
     responses,
 )
-from services.chat.service import ChatService
-from services.audit import append_audit
-from services.chat.moderation import ModerationService, sanctions_out
 from services.refusals import Forbidden, NotFound
 from services.visibility import PLAYING, seat_of
 

@@ -17,12 +17,31 @@ import msgspec
 from litestar import get, post
 from litestar.params import Body, FromPath
 
+from services.disputes.routes.views import (
+    DISPUTE_EXAMPLE,
+    HANDLERS,
+    PATH_HANDLERS,
+    Reason,
+    dispute_out,
+    queue,
+    service,
+)
 from services.http.auth import authenticated, requires
-from services.disputes.routes.views import DISPUTE_EXAMPLE, HANDLERS, PATH_HANDLERS, Reason, dispute_out, queue, service
 from services.http.errors import ApiError
-from services.matches.routes.flows import parse_seat
 from services.http.ratelimit import rate_limited
-from services.http.schemas import BEARER, MATCH_ID, PLAYER_ID, Caller, FromQuery, Limit, PathStr, Runtime, ex, responses
+from services.http.schemas import (
+    BEARER,
+    MATCH_ID,
+    PLAYER_ID,
+    Caller,
+    FromQuery,
+    Limit,
+    PathStr,
+    Runtime,
+    ex,
+    responses,
+)
+from services.matches.routes.flows import parse_seat
 
 TAGS = ["admin"]
 ADMIN = [authenticated, rate_limited, requires("admin")]

@@ -16,13 +16,30 @@ from litestar import Response, get, post
 from litestar.params import Body, FromPath
 
 from domain import disputes as cases
-from services.matches.routes import records
-from services.http.auth import authenticated
-from services.disputes.routes.views import (DISPUTE_EXAMPLE, HANDLERS, PATH_HANDLERS, VERIFY_EXAMPLE, Reason, dispute_out,
-                                        queue, service)
-from services.http.ratelimit import rate_limited
-from services.http.schemas import BEARER, Caller, FromQuery, Limit, PathStr, Runtime, ex, responses
+from services.disputes.routes.views import (
+    DISPUTE_EXAMPLE,
+    HANDLERS,
+    PATH_HANDLERS,
+    VERIFY_EXAMPLE,
+    Reason,
+    dispute_out,
+    queue,
+    service,
+)
 from services.disputes.service import DisputeService
+from services.http.auth import authenticated
+from services.http.ratelimit import rate_limited
+from services.http.schemas import (
+    BEARER,
+    Caller,
+    FromQuery,
+    Limit,
+    PathStr,
+    Runtime,
+    ex,
+    responses,
+)
+from services.matches.routes import records
 
 TAGS = ["disputes"]
 PLAYER = [authenticated, rate_limited]

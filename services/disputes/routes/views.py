@@ -12,9 +12,9 @@ from litestar import Request, Response
 from domain import disputes as cases
 from domain.game import RuleViolation
 from infra.projections import disputes as queue_table
+from services.disputes.service import DisputeService, UnknownDispute
 from services.http.errors import error_body
 from services.http.schemas import MATCH_ID, PLAYER_ID
-from services.disputes.service import DisputeService, UnknownDispute
 from services.runtime import Runtime
 
 Reason = Annotated[str, msgspec.Meta(min_length=1, max_length=cases.MAX_REASON)]

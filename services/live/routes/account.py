@@ -27,14 +27,30 @@ from litestar.params import FromQuery
 from litestar.response import Stream
 from prometheus_client import Gauge
 
-from services.live.account import AccountSession, Expired
-from services.live.routes.streams import (UNAVAILABLE, WS_RESYNC, WS_UNAUTHORIZED, Refusal, _bearer, _error, _refusal, _ws_token,
-                               refusal)
-from services.live.routes.http import NDJSON, SSE, frame_ndjson, frame_sse, streamed, transport_of
 from services.http.errors import ApiError
-from services.live.routes.deps import Unauthorized, live_deps
-from services.live.routes.socket import handshake, pump
 from services.http.schemas import BEARER, AfterOrNone, live_params
+from services.live.account import AccountSession, Expired
+from services.live.routes.deps import Unauthorized, live_deps
+from services.live.routes.http import (
+    NDJSON,
+    SSE,
+    frame_ndjson,
+    frame_sse,
+    streamed,
+    transport_of,
+)
+from services.live.routes.socket import handshake, pump
+from services.live.routes.streams import (
+    UNAVAILABLE,
+    WS_RESYNC,
+    WS_UNAUTHORIZED,
+    Refusal,
+    _bearer,
+    _error,
+    _refusal,
+    _ws_token,
+    refusal,
+)
 
 ACCOUNT_STREAMS = Gauge("atout_account_streams", "Account streams open in this process (websocket, sse, ndjson)",
                         ["transport"])

@@ -25,20 +25,20 @@ from litestar import Request, WebSocket, get, websocket
 from litestar.exceptions import HTTPException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
-from litestar.response import Stream
 from litestar.params import FromPath, FromQuery
+from litestar.response import Stream
 
 from infra.fanout import Dropped
-from services.http import asyncapi as A
-from services.http.asyncapi import Channel
 from infra.live_session import Gone, LiveSession
 from services import visibility
+from services.http import asyncapi as A
+from services.http.asyncapi import Channel
 from services.http.bodies import loads
 from services.http.errors import ApiError
 from services.http.schemas import BEARER, AfterOrNone, ErrorOut, PathStr, live_params
+from services.live.routes.deps import Unauthorized, live_deps
 from services.live.routes.http import streamed, transport_of
 from services.live.routes.socket import handshake, pump
-from services.live.routes.deps import Unauthorized, live_deps
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,6 @@ from litestar import get, post
 from litestar.params import Body
 
 from domain.disputes import MAX_REASON
-from services.matches import suspensions
 from infra.projections import match_queries as queries
 from services.http.auth import authenticated, requires
 from services.http.ratelimit import rate_limited
@@ -34,6 +33,7 @@ from services.http.schemas import (
     ex,
     responses,
 )
+from services.matches import suspensions
 
 TAGS = ["admin"]
 ADMIN = [authenticated, rate_limited, requires("admin")]

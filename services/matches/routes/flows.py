@@ -18,12 +18,12 @@ from domain.cards import Seat
 from domain.game import RuleViolation
 from domain.games import GAME_NAMES, load
 from infra.players import Principal
-from services.matches import tables
 from services.http.errors import ApiError, malformed
 from services.http.schemas import CreateMatch, EventOut
+from services.matches import tables
+from services.matches.clocks import parse_clock
 from services.matches.service import MatchService
 from services.matches.tables import SEAT_NAMES
-from services.matches.clocks import parse_clock
 
 
 def parse_seat(seat: str) -> Seat:

@@ -12,13 +12,22 @@ from typing import Any
 from litestar import get
 from litestar.openapi.datastructures import ResponseSpec
 
-from services.matches import tables
 from services.http.auth import authenticated
 from services.http.errors import error_body
-from services.matches.routes.play import ensure_readable
 from services.http.ratelimit import rate_limited
-from services.http.schemas import BEARER, MATCH_ID, Caller, ErrorOut, PathStr, Runtime, ex, responses
+from services.http.schemas import (
+    BEARER,
+    MATCH_ID,
+    Caller,
+    ErrorOut,
+    PathStr,
+    Runtime,
+    ex,
+    responses,
+)
+from services.matches import tables
 from services.matches.hints import HintService
+from services.matches.routes.play import ensure_readable
 
 TAGS = ["play"]
 PLAYER = [authenticated, rate_limited]

@@ -15,18 +15,34 @@ from litestar.params import Body
 
 from domain.cards import DECK_32
 from infra.players import Principal
-from services.matches import tables
-from services.matches.routes import flows
-from services.matches.routes import hints
-from services.http import paging
 from infra.projections import match_queries as queries
-from services.matches import clocks
+from services.http import paging
 from services.http.auth import authenticated
-from services.matches.routes.play import ensure_readable
 from services.http.ratelimit import rate_limited
-from services.http.schemas import (BEARER, COMMAND_EXAMPLE, MATCH_ID, PLAYER_ID, TABLE_ENVELOPE, VIEW_EXAMPLE, Caller,
-                                  CommandOut, CreateMatch, ErrorOut, FromQuery, GiveEntropy, Limit, PathStr, Rematch, Runtime,
-                                  TakeSeat, ex, responses)
+from services.http.schemas import (
+    BEARER,
+    COMMAND_EXAMPLE,
+    MATCH_ID,
+    PLAYER_ID,
+    TABLE_ENVELOPE,
+    VIEW_EXAMPLE,
+    Caller,
+    CommandOut,
+    CreateMatch,
+    ErrorOut,
+    FromQuery,
+    GiveEntropy,
+    Limit,
+    PathStr,
+    Rematch,
+    Runtime,
+    TakeSeat,
+    ex,
+    responses,
+)
+from services.matches import clocks, tables
+from services.matches.routes import flows, hints
+from services.matches.routes.play import ensure_readable
 
 TAGS = ["matches"]
 PAGED = ("Pages of `limit` (1..200, default 50) newest first; when a next page may exist the answer has "

@@ -21,17 +21,29 @@ from domain import match as rules
 from domain.chains import as_record
 from domain.game import RuleViolation
 from infra.store import CommandConflictError, ConcurrencyError
-from services.matches import tables
-from services.matches.routes import flows
-from services.matches.routes import records
+from services.audit import append_audit
 from services.http.auth import authenticated
 from services.http.errors import ApiError, convert
 from services.http.logs import bind
 from services.http.metrics import observe_action
 from services.http.ratelimit import rate_limited
-from services.http.schemas import (ACTION_BODY, BEARER, COMMAND_EXAMPLE, EVENTS_EXAMPLE, After, Caller, CommandOut,
-                                  Envelope, EventsOut, PathStr, Runtime, ex, responses)
-from services.audit import append_audit
+from services.http.schemas import (
+    ACTION_BODY,
+    BEARER,
+    COMMAND_EXAMPLE,
+    EVENTS_EXAMPLE,
+    After,
+    Caller,
+    CommandOut,
+    Envelope,
+    EventsOut,
+    PathStr,
+    Runtime,
+    ex,
+    responses,
+)
+from services.matches import tables
+from services.matches.routes import flows, records
 from services.matches.service import UnknownMatch
 from services.visibility import PRIVILEGED_WHILE_PLAYING, Read
 

@@ -16,13 +16,29 @@ from litestar.params import Body
 
 from domain import invitations as cases
 from infra.projections import invitations as listed
-from services.social import invitations as service
 from services.http import paging
 from services.http.auth import authenticated
-from services.matches.routes.matches import _answer, seating
 from services.http.ratelimit import rate_limited
-from services.http.schemas import (BEARER, COMMAND_EXAMPLE, COMMAND_ID, ID_PATTERN, MATCH_ID, MAX_ID, PLAYER_ID,
-                                  Caller, CommandOut, Entropy, FromQuery, Limit, PathStr, Runtime, ex, responses)
+from services.http.schemas import (
+    BEARER,
+    COMMAND_EXAMPLE,
+    COMMAND_ID,
+    ID_PATTERN,
+    MATCH_ID,
+    MAX_ID,
+    PLAYER_ID,
+    Caller,
+    CommandOut,
+    Entropy,
+    FromQuery,
+    Limit,
+    PathStr,
+    Runtime,
+    ex,
+    responses,
+)
+from services.matches.routes.matches import _answer, seating
+from services.social import invitations as service
 
 TAGS = ["invitations"]
 PLAYER = [authenticated, rate_limited]

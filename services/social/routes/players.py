@@ -15,11 +15,26 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Body
 
 from services.http.auth import authenticated, requires
-from services.http.errors import ApiError
 from services.http.bodies import shown
+from services.http.errors import ApiError
 from services.http.ratelimit import rate_limited, registration_limited
-from services.http.schemas import (BEARER, ERRORS, PLAYER_ID, Caller, ErrorOut, MeOut, PathStr, PlayerOut, Registered,
-                                  Register, Runtime, SetMe, SetRole, ex, responses)
+from services.http.schemas import (
+    BEARER,
+    ERRORS,
+    PLAYER_ID,
+    Caller,
+    ErrorOut,
+    MeOut,
+    PathStr,
+    PlayerOut,
+    Register,
+    Registered,
+    Runtime,
+    SetMe,
+    SetRole,
+    ex,
+    responses,
+)
 
 TAGS = ["players"]
 PLAYER = [authenticated, rate_limited]

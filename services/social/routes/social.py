@@ -15,12 +15,23 @@ from litestar.params import Body
 
 from domain import social as cases
 from infra.projections import social as ties
-from services.social import circle
 from services.http import paging
 from services.http.auth import authenticated
-from services.social.routes.invitations import FRIEND_ID, PlayerRef
 from services.http.ratelimit import rate_limited
-from services.http.schemas import BEARER, COMMAND_ID, MATCH_ID, Caller, FromQuery, Limit, PathStr, Runtime, ex, responses
+from services.http.schemas import (
+    BEARER,
+    COMMAND_ID,
+    MATCH_ID,
+    Caller,
+    FromQuery,
+    Limit,
+    PathStr,
+    Runtime,
+    ex,
+    responses,
+)
+from services.social import circle
+from services.social.routes.invitations import FRIEND_ID, PlayerRef
 
 TAGS = ["social"]
 PLAYER = [authenticated, rate_limited]

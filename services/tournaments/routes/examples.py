@@ -7,7 +7,7 @@ from typing import Any
 
 from litestar.openapi.datastructures import ResponseSpec
 
-from services.http.schemas import ERRORS, ErrorOut, PLAYER_ID, ex
+from services.http.schemas import ERRORS, PLAYER_ID, ErrorOut, ex
 
 TOURNAMENT_ID = "7d4f4f5e-2b0a-4c53-9a59-3f0e5c6b1a20"
 MATCH_ID = "0b5f9ff8-f249-434d-9b87-f7f0b3b46c28"

@@ -27,24 +27,43 @@ from typing import Any
 import msgspec
 from litestar import Request, WebSocket, get, websocket
 from litestar.exceptions import WebSocketDisconnect
-from litestar.response import Stream
 from litestar.params import FromPath, FromQuery
+from litestar.response import Stream
 
 from domain import tournaments as rules
 from domain.tournaments import events as ev
 from services.http import asyncapi as A
-from services.tournaments.routes import examples as X
 from services.http.asyncapi import Channel
 from services.http.auth import authenticated, bearer_token, principal_from_token
-from services.live.routes.deps import until_disconnect
-from services.live.routes.http import KEEPALIVE, NDJSON, SSE, transport_of
-from services.http.ratelimit import rate_limited
 from services.http.bodies import loads
 from services.http.errors import ApiError
-from services.http.schemas import BEARER, AfterOrNone, Caller, PathStr, Runtime, ex, live_params
-from services.tournaments.routes.views import HANDLERS, sees_all, service, standings, view
+from services.http.ratelimit import rate_limited
+from services.http.schemas import (
+    BEARER,
+    AfterOrNone,
+    Caller,
+    PathStr,
+    Runtime,
+    ex,
+    live_params,
+)
+from services.live.routes.deps import until_disconnect
+from services.live.routes.http import KEEPALIVE, NDJSON, SSE, transport_of
 from services.runtime import Runtime as OpenRuntime
-from services.tournaments.service import REGISTRY, TournamentService, UnknownTournament, stream_of
+from services.tournaments.routes import examples as X
+from services.tournaments.routes.views import (
+    HANDLERS,
+    sees_all,
+    service,
+    standings,
+    view,
+)
+from services.tournaments.service import (
+    REGISTRY,
+    TournamentService,
+    UnknownTournament,
+    stream_of,
+)
 
 POLL = 1.0               # seconds between reads while nothing happens: ATOUT_TOURNAMENT_LIVE_POLL's default
 AUTH_TIMEOUT = 10.0

@@ -24,15 +24,23 @@ from domain import tournaments as rules
 from domain.game import RuleViolation
 from domain.tournaments import events as ev
 from infra.projections import standings as standings_projection
-from services.http.auth import authenticated, requires
-from services.http.errors import ApiError
-from services.http.bodies import shown
-from services.http.ratelimit import rate_limited
-from services.tournaments.routes import examples as X
 from services.http import paging
-from services.matches.routes.matches import seating
+from services.http.auth import authenticated, requires
+from services.http.bodies import shown
+from services.http.errors import ApiError
+from services.http.ratelimit import rate_limited
 from services.http.schemas import BEARER, Caller, FromQuery, Limit, PathStr, Runtime, ex
-from services.tournaments.routes.views import HANDLERS, _owner, owns, sees_all, service, standings, view
+from services.matches.routes.matches import seating
+from services.tournaments.routes import examples as X
+from services.tournaments.routes.views import (
+    HANDLERS,
+    _owner,
+    owns,
+    sees_all,
+    service,
+    standings,
+    view,
+)
 
 TAGS = ["tournaments"]
 READER = [authenticated, rate_limited]
