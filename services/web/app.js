@@ -13,8 +13,9 @@ import { askHint, fileDispute, rematch } from "./table_side.js";
 import { followAccount, stopAccount } from "./notices.js";
 import { drawReplay, leaveTournament, replayControls, showLeaderboard, showPlayer, showReplay, showTournament,
          showTournaments } from "./screens.js";
-import { $, STORE_KEY, call, errorText, loadSession, show, state } from "./session.js";
+import { $, call, errorText, show, state } from "./session.js";
 import { reportControls } from "./reports.js";
+import { forgetSession, keepSession, loadSession } from "./storage.js";
 import { followedTables, inviteForm, joinWithCode, pairForm, showInvitations } from "./social.js";
 
 const SCREENS = [
@@ -78,7 +79,7 @@ async function signIn(ev) {
   const name = $("signin-name").value.trim() || t("signin.default_name");
   try {
     const reg = await api("POST", "/v1/players", { name });
-    localStorage.setItem(STORE_KEY, JSON.stringify({ ...reg, name }));
+    keepSession({ ...reg, name });
     state.session = { ...reg, name };
     if (storedChoice()) await call("PATCH", "/v1/players/me", { locale: locale() });
     route();
@@ -118,7 +119,7 @@ async function boot() {
   replayControls();
   $("signout").addEventListener("click", async () => {
     try { await call("DELETE", "/v1/players/me/token"); } catch { /* signed out anyway */ }
-    localStorage.removeItem(STORE_KEY); location.hash = "#/"; route();
+    forgetSession(); location.hash = "#/"; route();
   });
   setupCreateForm();
   onLocale(redrawAll);

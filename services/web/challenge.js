@@ -9,9 +9,8 @@ import { uuid } from "./api.js";
 import { freshEntropy } from "./fair.js";
 import { t } from "./i18n.js";
 import { $, call, errorText } from "./session.js";
-import { rememberCode } from "./social.js";
+import { rememberCode, rememberEntropy } from "./storage.js";
 import { h } from "./table.js";
-import { rememberEntropy } from "./verified.js";
 
 const SEATS_OF_A_CHALLENGE = { N: "bot:basic", E: "bot:basic", S: "me", W: "open" };
 const WAYS = {                        // the choices' values: the leaderboards' pools

@@ -7,8 +7,7 @@ import { freshEntropy } from "./fair.js";
 import { num, t } from "./i18n.js";
 import { $, call, errorText, holderLabel, say } from "./session.js";
 import { SEATS, h } from "./table.js";
-import { rememberCode } from "./social.js";
-import { rememberEntropy } from "./verified.js";
+import { rememberCode, rememberEntropy } from "./storage.js";
 import { gameText, scoreLine, seatText, variantText } from "./words.js";
 
 const BOTS = ["random", "basic", "expert"];

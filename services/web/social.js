@@ -10,20 +10,8 @@ import { $, call, errorText, say, state } from "./session.js";
 import { SEATS, h } from "./table.js";
 import { challengeButton } from "./challenge.js";
 import { openReport, showBlocks } from "./reports.js";
-import { rememberEntropy } from "./verified.js";
+import { codeOf, rememberEntropy } from "./storage.js";
 import { gameText, seatName, seatText, variantText } from "./words.js";
-
-const CODES_KEY = "atout.codes";
-
-// A private table's code is shown to its creator once, in the creation's answer: kept here.
-export function rememberCode(matchId, code) {
-  if (!code) return;
-  let all = {};
-  try { all = JSON.parse(localStorage.getItem(CODES_KEY)) || {}; } catch { /* start again */ }
-  all[matchId] = code;
-  localStorage.setItem(CODES_KEY, JSON.stringify(Object.fromEntries(Object.entries(all).slice(-50))));
-}
-const codeOf = (matchId) => { try { return (JSON.parse(localStorage.getItem(CODES_KEY)) || {})[matchId] || null; } catch { return null; } };
 
 const names = {};
 async function nameOf(pid) {

@@ -5,7 +5,7 @@ import { freshEntropy } from "./fair.js";
 import { t } from "./i18n.js";
 import { refresh, render } from "./match.js";
 import { $, call, errorText, say, state } from "./session.js";
-import { rememberEntropy } from "./verified.js";
+import { rememberEntropy } from "./storage.js";
 
 export async function askHint() {
   const view = state.view;

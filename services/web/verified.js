@@ -5,21 +5,10 @@
 
 import { freshEntropy, verifyRecord } from "./fair.js";
 import { num, t } from "./i18n.js";
+import { givenEntropy, rememberEntropy } from "./storage.js";
 import { h } from "./table.js";
 
-const ENTROPY_KEY = "atout.entropy";
 const $ = (id) => document.getElementById(id);
-
-// The entropy strings this browser gave each match's seat, to check the record's against.
-export function givenEntropy(matchId) {
-  try { return (JSON.parse(localStorage.getItem(ENTROPY_KEY)) || {})[matchId] || []; } catch { return []; }
-}
-export function rememberEntropy(matchId, text) {
-  let all = {};
-  try { all = JSON.parse(localStorage.getItem(ENTROPY_KEY)) || {}; } catch { /* start again */ }
-  all[matchId] = [...(all[matchId] || []), text].slice(-50);
-  localStorage.setItem(ENTROPY_KEY, JSON.stringify(all));
-}
 
 export async function verifyDeals(state, call, say) {
   const id = state.matchId;
