@@ -1,7 +1,7 @@
 // Atout reference web client: the player's page. Plain ES modules, no build step
 // (docs/web-client.md): api.js talks to the API, session.js holds the guest, lobby.js,
-// match.js (the table: table.js draws the felt, actions.js the controls), screens.js
-// (tournaments, leaderboards, profiles, replays), notices.js the account stream; i18n.js
+// match.js (the table: table.js draws the felt, actions.js the controls), tournaments.js,
+// profiles.js (leaderboards, profiles), replay.js, notices.js the account stream; i18n.js
 // and words.js say it all in the player's language.
 
 import { api } from "./api.js";
@@ -11,12 +11,13 @@ import { createMatch, refreshLobby, relabelCreateForm, setupCreateForm } from ".
 import { enterMatch, leaveMatch, redraw, toggleLastTrick } from "./match.js";
 import { askHint, fileDispute, rematch } from "./table_side.js";
 import { followAccount, stopAccount } from "./notices.js";
-import { drawReplay, leaveTournament, replayControls, showLeaderboard, showPlayer, showReplay, showTournament,
-         showTournaments } from "./screens.js";
+import { showLeaderboard, showPlayer } from "./profiles.js";
+import { drawReplay, replayControls, showReplay } from "./replay.js";
 import { $, call, errorText, show, state } from "./session.js";
 import { reportControls } from "./reports.js";
 import { forgetSession, keepSession, loadSession } from "./storage.js";
 import { followedTables, inviteForm, joinWithCode, pairForm, showInvitations } from "./social.js";
+import { leaveTournament, showTournament, showTournaments } from "./tournaments.js";
 
 const SCREENS = [
   [/^#\/match\/([\w-]+)/, (id) => enterMatch(id), "table"],

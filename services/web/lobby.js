@@ -8,7 +8,7 @@ import { num, t } from "./i18n.js";
 import { $, call, errorText, holderLabel, say } from "./session.js";
 import { SEATS, h } from "./table.js";
 import { rememberCode, rememberEntropy } from "./storage.js";
-import { gameText, scoreLine, seatText, variantText } from "./words.js";
+import { gameLine, gameText, scoreLine, seatText, variantText } from "./words.js";
 
 const BOTS = ["random", "basic", "expert"];
 const TARGET = { belote: 1000, cinch: 51, five_hundred: 500 };
@@ -133,7 +133,6 @@ function lobbyError(err) {
   if (!box.isConnected) $("create-form").append(box);
 }
 
-const gameLine = (m) => `${gameText(m.game)}${m.options && m.options.variant ? ` · ${variantText(m.options.variant)}` : ""}`;
 
 export async function refreshLobby() {
   if (document.body.dataset.screen !== "lobby") return;

@@ -11,7 +11,7 @@ import { SEATS, h } from "./table.js";
 import { challengeButton } from "./challenge.js";
 import { openReport, showBlocks } from "./reports.js";
 import { codeOf, rememberEntropy } from "./storage.js";
-import { gameText, seatName, seatText, variantText } from "./words.js";
+import { gameLine, gameText, seatName, seatText } from "./words.js";
 
 const names = {};
 async function nameOf(pid) {
@@ -125,7 +125,7 @@ export async function followedTables() {
     const out = await call("GET", "/v1/players/me/following/tables");
     const tables = Array.isArray(out) ? out : out.tables || [];
     $("following-list").replaceChildren(...(tables.length ? tables.map((m) => h("li", { dataset: { match: m.match_id } },
-      h("a", { href: `#/match/${m.match_id}` }, `${gameText(m.game)}${m.options && m.options.variant ? ` · ${variantText(m.options.variant)}` : ""}`)))
+      h("a", { href: `#/match/${m.match_id}` }, gameLine(m))))
       : [h("li", { class: "empty" }, t("lobby.none_yet"))]));
   } catch { /* best effort */ }
 }

@@ -27,8 +27,8 @@ LOCALES = ("en", "fr", "ru", "pl")
 PLURALS = {"en": {"one", "other"}, "fr": {"one", "many", "other"}, "ru": {"one", "few", "many", "other"},
            "pl": {"one", "few", "many", "other"}}
 SUFFIX = re.compile(r"_(zero|one|two|few|many|other)$")
-PLAYER_MODULES = ("app.js", "session.js", "lobby.js", "match.js", "glance.js", "screens.js", "notices.js", "table.js",
-                  "actions.js", "hints.js", "verified.js", "words.js", "i18n.js", "table_side.js", "social.js", "chat.js", "reports.js", "challenge.js",
+PLAYER_MODULES = ("app.js", "session.js", "lobby.js", "match.js", "glance.js", "notices.js", "table.js",
+                  "actions.js", "hints.js", "verified.js", "words.js", "i18n.js", "table_side.js", "tournaments.js", "profiles.js", "replay.js", "grid.js", "social.js", "chat.js", "reports.js", "challenge.js",
                   "match_live.js", "api.js", "fair.js", "storage.js")
 ADMIN_MODULES = ("admin.js", "admin_reports.js", "admin_sanctions.js")
 PAGES = ("index.html", "admin.html", "verify.html")
