@@ -4,7 +4,7 @@
 import { num, t } from "./i18n.js";
 import { $, state } from "./session.js";
 import { h, scoresOf, trumpOf } from "./table.js";
-import { contractText, eventText, seatText, seatsList, sideText, suitName, suitText } from "./words.js";
+import { contractText, eventText, seatsList, sideText, suitName, suitText } from "./words.js";
 
 // The line above the felt: trump, contract (or the auction's high bid), whose turn.
 export function renderGlance(view, myTurn) {
