@@ -4,20 +4,20 @@
 // profiles.js (leaderboards, profiles), replay.js, notices.js the account stream; i18n.js
 // and words.js say it all in the player's language.
 
-import { api } from "./api.js";
-import { chatForm } from "./chat.js";
-import { LOCALES, initI18n, languageMenu, locale, onLocale, setLocale, t } from "./i18n.js";
-import { createMatch, refreshLobby, relabelCreateForm, setupCreateForm } from "./lobby.js";
-import { enterMatch, leaveMatch, redraw, toggleLastTrick } from "./match.js";
-import { askHint, fileDispute, rematch } from "./table_side.js";
-import { followAccount, stopAccount } from "./notices.js";
-import { showLeaderboard, showPlayer } from "./profiles.js";
-import { drawReplay, replayControls, showReplay } from "./replay.js";
-import { $, call, errorText, show, state } from "./session.js";
-import { reportControls } from "./reports.js";
-import { forgetSession, keepSession, loadSession } from "./storage.js";
-import { followedTables, inviteForm, joinWithCode, pairForm, showInvitations } from "./social.js";
-import { leaveTournament, showTournament, showTournaments } from "./tournaments.js";
+import { api } from "./shared/api.js";
+import { chatForm } from "./chat/chat.js";
+import { LOCALES, initI18n, languageMenu, locale, onLocale, setLocale, t } from "./shared/i18n.js";
+import { createMatch, refreshLobby, relabelCreateForm, setupCreateForm } from "./matches/lobby.js";
+import { enterMatch, leaveMatch, redraw, toggleLastTrick } from "./matches/match.js";
+import { askHint, fileDispute, rematch } from "./matches/table_side.js";
+import { followAccount, stopAccount } from "./live/notices.js";
+import { showLeaderboard, showPlayer } from "./social/profiles.js";
+import { drawReplay, replayControls, showReplay } from "./matches/replay.js";
+import { $, call, errorText, show, state } from "./shared/session.js";
+import { reportControls } from "./chat/reports.js";
+import { forgetSession, keepSession, loadSession } from "./shared/storage.js";
+import { followedTables, inviteForm, joinWithCode, pairForm, showInvitations } from "./social/social.js";
+import { leaveTournament, showTournament, showTournaments } from "./tournaments/tournaments.js";
 
 const SCREENS = [
   [/^#\/match\/([\w-]+)/, (id) => enterMatch(id), "table"],

@@ -5,8 +5,9 @@ vendored libraries aside) is read with a regular expression, as is each page's
 `<script type="module" src="/web/…">`. Then: every import names a file that exists, inside
 `services/web/`, with its `.js` (the browser adds nothing); the pages' scripts exist too; the
 modules import one another without any circle (two modules that need each other load in an order
-the browser picks: one of them sees the other's bindings before they are set); every module is
-reached from a page, so none is left behind by a move; and every file ships as package data.
+the browser picks: one of them sees the other's bindings before they are set), nor do the features'
+folders (`shared/` importing none of them); every module is reached from a page, so none is left
+behind by a move; and every file ships as package data.
 """
 
 from __future__ import annotations
@@ -126,6 +127,21 @@ def test_no_module_circle() -> None:
     assert len(edges) == len(modules())
     found = circles(edges)
     assert not [c for c in found if len(c) == 2], [" -> ".join([*c, c[0]]) for c in found if len(c) == 2]
+    assert not found, [" -> ".join([*c, c[0]]) for c in found]
+
+
+def test_no_circle_between_features() -> None:
+    """The folders are the features (matches, live, chat, social, tournaments, admin) and what they share
+    (shared): a feature may use another, never back, and shared/ uses none of them."""
+    edges = graph()
+    folder = lambda module: module.split("/")[0] if "/" in module else "(page)"     # noqa: E731
+    features: dict[str, set[str]] = {}
+    for module, deps in edges.items():
+        features.setdefault(folder(module), set()).update(folder(d) for d in deps if folder(d) != folder(module))
+    assert {"shared", "matches", "chat", "social", "tournaments", "admin"} <= set(features)
+    assert features["shared"] == set(), f"shared/ imports {sorted(features['shared'])}"
+    assert not [f for f, deps in features.items() if "(page)" in deps], "a feature imports the page's app.js"
+    found = circles(features)
     assert not found, [" -> ".join([*c, c[0]]) for c in found]
 
 

@@ -2,12 +2,12 @@
 // ratings and stats, the social buttons (social.js), and on my own profile my finished matches,
 // each a link to its replay. All read the public API only.
 
-import { num, pct, t } from "./i18n.js";
-import { grid, tr } from "./grid.js";
-import { $, call, errorText, state } from "./session.js";
+import { num, pct, t } from "../shared/i18n.js";
+import { grid, tr } from "../shared/grid.js";
+import { $, call, errorText, state } from "../shared/session.js";
 import { socialButtons } from "./social.js";
-import { h } from "./table.js";
-import { gameLine, scoreLine } from "./words.js";
+import { h } from "../shared/table.js";
+import { gameLine, scoreLine } from "../shared/words.js";
 
 export async function showLeaderboard() {
   const pool = $("pool").value;

@@ -3,10 +3,10 @@
 // the table and in the match's deals, and the seat's entropy — the words this browser gave
 // each match, and fresh ones for every renewed chain.
 
-import { freshEntropy, verifyRecord } from "./fair.js";
-import { num, t } from "./i18n.js";
-import { givenEntropy, rememberEntropy } from "./storage.js";
-import { h } from "./table.js";
+import { freshEntropy, verifyRecord } from "../shared/fair.js";
+import { num, t } from "../shared/i18n.js";
+import { givenEntropy, rememberEntropy } from "../shared/storage.js";
+import { h } from "../shared/table.js";
 
 const $ = (id) => document.getElementById(id);
 

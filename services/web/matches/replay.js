@@ -2,10 +2,10 @@
 // (GET /v1/matches/{id}/record) played through by the server (POST /v1/records/play). All read
 // the public API only.
 
-import { num, t } from "./i18n.js";
-import { $, call, errorText } from "./session.js";
-import { cardEl, h, trickPlays } from "./table.js";
-import { contractText, describeAction, gameLine, resultText, scoreLine, seatText } from "./words.js";
+import { num, t } from "../shared/i18n.js";
+import { $, call, errorText } from "../shared/session.js";
+import { cardEl, h, trickPlays } from "../shared/table.js";
+import { contractText, describeAction, gameLine, resultText, scoreLine, seatText } from "../shared/words.js";
 
 const replay = { id: null, record: null, played: null, deal: 0, step: 0 };
 

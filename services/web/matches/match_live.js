@@ -5,9 +5,9 @@
 // `dealOver()` (verify the deals), `chainRenewed()` (give fresh entropy).
 
 import { addLog } from "./glance.js";
-import { t } from "./i18n.js";
-import { $, state } from "./session.js";
-import { forgetSession } from "./storage.js";
+import { t } from "../shared/i18n.js";
+import { $, state } from "../shared/session.js";
+import { forgetSession } from "../shared/storage.js";
 
 export function setConn(s) {
   const el = $("conn");

@@ -2,11 +2,11 @@
 // (WS /v1/tournaments/{id}/ws: drawn from its snapshot, read again at each event), registering,
 // the standings and the rounds' tables with a link to watch each. All read the public API only.
 
-import { num, t, when } from "./i18n.js";
-import { grid, tr } from "./grid.js";
-import { $, call, errorText, state } from "./session.js";
-import { h } from "./table.js";
-import { gameLine, scoreLine } from "./words.js";
+import { num, t, when } from "../shared/i18n.js";
+import { grid, tr } from "../shared/grid.js";
+import { $, call, errorText, state } from "../shared/session.js";
+import { h } from "../shared/table.js";
+import { gameLine, scoreLine } from "../shared/words.js";
 
 export async function showTournaments() {
   const status = $("tournament-status").value;

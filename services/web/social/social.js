@@ -3,15 +3,15 @@
 // of the players I follow, and following, blocking or reporting from a profile (my own lists
 // whom I block: reports.js).
 
-import { uuid } from "./api.js";
-import { freshEntropy } from "./fair.js";
-import { t, when } from "./i18n.js";
-import { $, call, errorText, say, state } from "./session.js";
-import { SEATS, h } from "./table.js";
+import { uuid } from "../shared/api.js";
+import { freshEntropy } from "../shared/fair.js";
+import { t, when } from "../shared/i18n.js";
+import { $, call, errorText, say, state } from "../shared/session.js";
+import { SEATS, h } from "../shared/table.js";
 import { challengeButton } from "./challenge.js";
-import { openReport, showBlocks } from "./reports.js";
-import { codeOf, rememberEntropy } from "./storage.js";
-import { gameLine, gameText, seatName, seatText } from "./words.js";
+import { openReport, showBlocks } from "../chat/reports.js";
+import { codeOf, rememberEntropy } from "../shared/storage.js";
+import { gameLine, gameText, seatName, seatText } from "../shared/words.js";
 
 const names = {};
 async function nameOf(pid) {
