@@ -1,21 +1,23 @@
 // Atout reference web client: the player's page. Plain ES modules, no build step
 // (docs/web-client.md): api.js talks to the API, session.js holds the guest, lobby.js,
-// match.js (the table: table.js draws the felt, actions.js the controls), screens.js
-// (tournaments, leaderboards, profiles, replays), notices.js the account stream; i18n.js
+// match.js (the table: table.js draws the felt, actions.js the controls), tournaments.js,
+// profiles.js (leaderboards, profiles), replay.js, notices.js the account stream; i18n.js
 // and words.js say it all in the player's language.
 
-import { api } from "./api.js";
-import { chatForm } from "./chat.js";
-import { LOCALES, initI18n, languageMenu, locale, onLocale, setLocale, t } from "./i18n.js";
-import { createMatch, refreshLobby, relabelCreateForm, setupCreateForm } from "./lobby.js";
-import { enterMatch, leaveMatch, redraw, toggleLastTrick } from "./match.js";
-import { askHint, fileDispute, rematch } from "./table_side.js";
-import { followAccount, stopAccount } from "./notices.js";
-import { drawReplay, leaveTournament, replayControls, showLeaderboard, showPlayer, showReplay, showTournament,
-         showTournaments } from "./screens.js";
-import { $, STORE_KEY, call, errorText, loadSession, show, state } from "./session.js";
-import { reportControls } from "./reports.js";
-import { followedTables, inviteForm, joinWithCode, pairForm, showInvitations } from "./social.js";
+import { api } from "./shared/api.js";
+import { chatForm } from "./chat/chat.js";
+import { LOCALES, initI18n, languageMenu, locale, onLocale, setLocale, t } from "./shared/i18n.js";
+import { createMatch, refreshLobby, relabelCreateForm, setupCreateForm } from "./matches/lobby.js";
+import { enterMatch, leaveMatch, redraw, toggleLastTrick } from "./matches/match.js";
+import { askHint, fileDispute, rematch } from "./matches/table_side.js";
+import { followAccount, stopAccount } from "./live/notices.js";
+import { showLeaderboard, showPlayer } from "./social/profiles.js";
+import { drawReplay, replayControls, showReplay } from "./matches/replay.js";
+import { $, call, errorText, show, state } from "./shared/session.js";
+import { reportControls } from "./chat/reports.js";
+import { forgetSession, keepSession, loadSession } from "./shared/storage.js";
+import { followedTables, inviteForm, joinWithCode, pairForm, showInvitations } from "./social/social.js";
+import { leaveTournament, showTournament, showTournaments } from "./tournaments/tournaments.js";
 
 const SCREENS = [
   [/^#\/match\/([\w-]+)/, (id) => enterMatch(id), "table"],
@@ -78,7 +80,7 @@ async function signIn(ev) {
   const name = $("signin-name").value.trim() || t("signin.default_name");
   try {
     const reg = await api("POST", "/v1/players", { name });
-    localStorage.setItem(STORE_KEY, JSON.stringify({ ...reg, name }));
+    keepSession({ ...reg, name });
     state.session = { ...reg, name };
     if (storedChoice()) await call("PATCH", "/v1/players/me", { locale: locale() });
     route();
@@ -118,7 +120,7 @@ async function boot() {
   replayControls();
   $("signout").addEventListener("click", async () => {
     try { await call("DELETE", "/v1/players/me/token"); } catch { /* signed out anyway */ }
-    localStorage.removeItem(STORE_KEY); location.hash = "#/"; route();
+    forgetSession(); location.hash = "#/"; route();
   });
   setupCreateForm();
   onLocale(redrawAll);

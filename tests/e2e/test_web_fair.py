@@ -1,6 +1,6 @@
 """The fair deal verified by the player's own browser (headless Chromium, Playwright).
 
-* `services/web/fair.js` — SHA-256 in plain JavaScript, the key, the stream, the shuffle —
+* `services/web/shared/fair.js` — SHA-256 in plain JavaScript, the key, the stream, the shuffle —
   reproduces every test vector of docs/fair-deal.md with WebCrypto removed (as on plain HTTP),
   and `verify.html` carries it verbatim (the standalone page needs nothing else).
 * A guest plays a real two-deal match against bots: the client gave entropy when it created
@@ -36,7 +36,7 @@ FIVE_HUNDRED_KEY_MESSAGE = (
 
 RUN_VECTORS = """async (vectors) => {
   Object.defineProperty(globalThis.crypto, "subtle", { value: undefined, configurable: true });
-  const F = await import("/web/fair.js");
+  const F = await import("/web/shared/fair.js");
   const hex = F.toHex, c = vectors.chain, secret = F.fromHex(c.secret);
   const out = { secure: window.isSecureContext, subtle: globalThis.crypto.subtle === undefined,
                 chain: { c_0: hex(F.iterate(secret, c.n)), c_1: hex(F.iterate(secret, c.n - 1)),
@@ -74,8 +74,8 @@ RUN_VECTORS = """async (vectors) => {
 
 def test_the_standalone_page_carries_fair_js_verbatim():
     page = (WEB / "verify.html").read_text()
-    code = (WEB / "fair.js").read_text()
-    assert code in page, "verify.html must carry services/web/fair.js verbatim (re-paste it)"
+    code = (WEB / "shared" / "fair.js").read_text()
+    assert code in page, "verify.html must carry services/web/shared/fair.js verbatim (re-paste it)"
     assert not re.search(r"<script[^>]+src=|<link[^>]+href=\"(?!data:)|import\s*\(|from\s+\"\./", page), \
         "the standalone page loads nothing else"
 

@@ -131,7 +131,7 @@ async def test_the_hint_s_reason_is_read_in_the_player_s_language(web_system, we
     await shot(page, "31-hint-ru")
     # the params the deal did not give: a suit, trumps counted, honours listed; a Five Hundred
     # trick count; and a code this client does not know, which falls back to the server's words
-    said = await page.evaluate("""() => import('/web/hints.js').then((m) => [
+    said = await page.evaluate("""() => import('/web/matches/hints.js').then((m) => [
       m.reasonText({code: 'take_trumps', words: 'x', params: {suit: 'H', trumps: 3, honours: ['jack', 'nine']}}),
       m.reasonText({code: 'win_trick', words: 'x', params: {needs: 'contract_needs', tricks_needed: 5}}),
       m.reasonText({code: 'bid_points', words: 'x', params: {level: 3, suit: 'S', trumps: 1}}),

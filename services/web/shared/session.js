@@ -3,8 +3,8 @@
 
 import { api } from "./api.js";
 import { t } from "./i18n.js";
+import { forgetSession } from "./storage.js";
 
-export const STORE_KEY = "atout.session";
 export const $ = (id) => document.getElementById(id);
 
 export const state = {
@@ -34,13 +34,9 @@ export const state = {
   onUnauthorized: () => {},
 };
 
-export function loadSession() {
-  try { return JSON.parse(localStorage.getItem(STORE_KEY)); } catch { return null; }
-}
-
 export function call(method, path, body) {
   return api(method, path, body, state.session && state.session.token).catch((err) => {
-    if (err.status === 401) { localStorage.removeItem(STORE_KEY); state.session = null; state.onUnauthorized(); }
+    if (err.status === 401) { forgetSession(); state.session = null; state.onUnauthorized(); }
     throw err;
   });
 }

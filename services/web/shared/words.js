@@ -86,6 +86,8 @@ export const phaseText = (p) => t(`phase.${p}`, { defaultValue: String(p ?? "").
 export const gameText = (g) => t(`game.${g}`, { defaultValue: String(g) });
 export const variantText = (v) => t(`variant.${v}`, { defaultValue: String(v ?? "") });
 export const resultText = (r) => t(`result.${r}`, { defaultValue: String(r ?? "") });
+// A game and its variant: "Belote · Classic".
+export const gameLine = (x) => `${gameText(x.game)}${x.options && x.options.variant ? ` · ${variantText(x.options.variant)}` : ""}`;
 export const scoreLine = (values) => Object.entries(values || {}).map(([k, v]) => `${sideText(k)} ${num(v)}`).join(" · ");
 
 // An event of the log in words: "В играет 10♥", "S: belote", "NS take the trick".

@@ -1,11 +1,11 @@
 // The table's side controls that act outside the view: the hint, "Play again", a dispute.
 
-import { uuid } from "./api.js";
-import { freshEntropy } from "./fair.js";
-import { t } from "./i18n.js";
+import { uuid } from "../shared/api.js";
+import { freshEntropy } from "../shared/fair.js";
+import { t } from "../shared/i18n.js";
 import { refresh, render } from "./match.js";
-import { $, call, errorText, say, state } from "./session.js";
-import { rememberEntropy } from "./verified.js";
+import { $, call, errorText, say, state } from "../shared/session.js";
+import { rememberEntropy } from "../shared/storage.js";
 
 export async function askHint() {
   const view = state.view;

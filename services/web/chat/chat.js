@@ -3,12 +3,12 @@
 // translate), a button per preset, and free text when it is mine to write: before the start,
 // after the end, or as a spectator (the server refuses it to a seat during play).
 
-import { uuid } from "./api.js";
-import { t } from "./i18n.js";
-import { $, call, errorText, say, state } from "./session.js";
+import { uuid } from "../shared/api.js";
+import { t } from "../shared/i18n.js";
+import { $, call, errorText, say, state } from "../shared/session.js";
 import { openReport } from "./reports.js";
-import { h } from "./table.js";
-import { seatText } from "./words.js";
+import { h } from "../shared/table.js";
+import { seatText } from "../shared/words.js";
 
 const chat = { socket: null, id: null, after: 0, view: null, messages: [], retry: 0, timer: null };
 

@@ -4,9 +4,9 @@
 // …/unban) with the admin's own reason, as the server asks; its answer is the sanctions now,
 // shown at once. A mute that has run out is not a mute: the server answers it as none.
 
-import { uuid } from "./api.js";
-import { t, when } from "./i18n.js";
-import { h } from "./table.js";
+import { uuid } from "../shared/api.js";
+import { t, when } from "../shared/i18n.js";
+import { h } from "../shared/table.js";
 
 const $ = (id) => document.getElementById(id);
 const ctx = { token: () => null, call: null, shown: null };

@@ -3,23 +3,12 @@
 // the table and in the match's deals, and the seat's entropy — the words this browser gave
 // each match, and fresh ones for every renewed chain.
 
-import { freshEntropy, verifyRecord } from "./fair.js";
-import { num, t } from "./i18n.js";
-import { h } from "./table.js";
+import { freshEntropy, verifyRecord } from "../shared/fair.js";
+import { num, t } from "../shared/i18n.js";
+import { givenEntropy, rememberEntropy } from "../shared/storage.js";
+import { h } from "../shared/table.js";
 
-const ENTROPY_KEY = "atout.entropy";
 const $ = (id) => document.getElementById(id);
-
-// The entropy strings this browser gave each match's seat, to check the record's against.
-export function givenEntropy(matchId) {
-  try { return (JSON.parse(localStorage.getItem(ENTROPY_KEY)) || {})[matchId] || []; } catch { return []; }
-}
-export function rememberEntropy(matchId, text) {
-  let all = {};
-  try { all = JSON.parse(localStorage.getItem(ENTROPY_KEY)) || {}; } catch { /* start again */ }
-  all[matchId] = [...(all[matchId] || []), text].slice(-50);
-  localStorage.setItem(ENTROPY_KEY, JSON.stringify(all));
-}
 
 export async function verifyDeals(state, call, say) {
   const id = state.matchId;

@@ -8,7 +8,7 @@
 // else English. Static text in the pages carries its key in `data-i18n` (text) or
 // `data-i18n-attr="attribute:key;…"`, and is filled in again at every switch.
 
-import i18next from "./vendor/i18next.js";
+import i18next from "../vendor/i18next.js";
 
 export const LOCALES = ["en", "fr", "ru", "pl"];
 

@@ -2,10 +2,10 @@
 // my turn at a table I am not looking at, a match of mine over, a tournament round started, a
 // dispute ruled — each a line with a link, the last few kept, read out politely.
 
-import { t } from "./i18n.js";
-import { $, state } from "./session.js";
-import { h } from "./table.js";
-import { gameText, scoreLine, seatText, sideText } from "./words.js";
+import { t } from "../shared/i18n.js";
+import { $, state } from "../shared/session.js";
+import { h } from "../shared/table.js";
+import { gameText, scoreLine, seatText, sideText } from "../shared/words.js";
 
 const KEEP = 3;
 const SHOWN_FOR = 60_000;          // ms: a notice then goes, the screen is small

@@ -2,14 +2,13 @@
 // record file, the open tables (filtered by game) with a button per free seat, my matches, and
 // watching a match by id.
 
-import { uuid } from "./api.js";
-import { freshEntropy } from "./fair.js";
-import { num, t } from "./i18n.js";
-import { $, call, errorText, holderLabel, say } from "./session.js";
-import { SEATS, h } from "./table.js";
-import { rememberCode } from "./social.js";
-import { rememberEntropy } from "./verified.js";
-import { gameText, scoreLine, seatText, variantText } from "./words.js";
+import { uuid } from "../shared/api.js";
+import { freshEntropy } from "../shared/fair.js";
+import { num, t } from "../shared/i18n.js";
+import { $, call, errorText, holderLabel, say } from "../shared/session.js";
+import { SEATS, h } from "../shared/table.js";
+import { rememberCode, rememberEntropy } from "../shared/storage.js";
+import { gameLine, gameText, scoreLine, seatText, variantText } from "../shared/words.js";
 
 const BOTS = ["random", "basic", "expert"];
 const TARGET = { belote: 1000, cinch: 51, five_hundred: 500 };
@@ -134,7 +133,6 @@ function lobbyError(err) {
   if (!box.isConnected) $("create-form").append(box);
 }
 
-const gameLine = (m) => `${gameText(m.game)}${m.options && m.options.variant ? ` · ${variantText(m.options.variant)}` : ""}`;
 
 export async function refreshLobby() {
   if (document.body.dataset.screen !== "lobby") return;

@@ -1,9 +1,9 @@
 // The "Hint" control and the hint counts (docs/web-client.md, "Hints"): drawn from the view
 // (`hints_used`, `hints_limit`) and the last hint asked (GET /v1/matches/{id}/hint).
 
-import { has, list, num, t } from "./i18n.js";
-import { SEATS, describeAction } from "./table.js";
-import { seatText } from "./words.js";
+import { has, list, num, t } from "../shared/i18n.js";
+import { SEATS, describeAction } from "../shared/table.js";
+import { seatText } from "../shared/words.js";
 
 const $ = (id) => document.getElementById(id);
 

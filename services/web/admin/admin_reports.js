@@ -6,10 +6,10 @@
 // opens the reported player's sanctions (admin_sanctions.js), where a mute or a ban is lifted.
 
 import { sanctioned, showSanctions } from "./admin_sanctions.js";
-import { uuid } from "./api.js";
-import { num, t, when } from "./i18n.js";
-import { h } from "./table.js";
-import { seatText } from "./words.js";
+import { uuid } from "../shared/api.js";
+import { num, t, when } from "../shared/i18n.js";
+import { h } from "../shared/table.js";
+import { seatText } from "../shared/words.js";
 
 const $ = (id) => document.getElementById(id);
 const ctx = { token: () => null, call: null };

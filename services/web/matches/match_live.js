@@ -5,8 +5,9 @@
 // `dealOver()` (verify the deals), `chainRenewed()` (give fresh entropy).
 
 import { addLog } from "./glance.js";
-import { t } from "./i18n.js";
-import { $, STORE_KEY, state } from "./session.js";
+import { t } from "../shared/i18n.js";
+import { $, state } from "../shared/session.js";
+import { forgetSession } from "../shared/storage.js";
 
 export function setConn(s) {
   const el = $("conn");
@@ -47,7 +48,7 @@ export function connect(handlers = on) {
       on.changed(40);
     } else if (m.type === "error") {
       if (m.details && m.details.after) state.lastVersion = Math.max(state.lastVersion, m.details.after);
-      if (m.code === "unauthorized") { localStorage.removeItem(STORE_KEY); state.onUnauthorized(); }
+      if (m.code === "unauthorized") { forgetSession(); state.onUnauthorized(); }
     }
   };
   ws.onclose = (ev) => {

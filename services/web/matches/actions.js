@@ -9,9 +9,9 @@
 // Every control carries the action it sends as JSON in `data-action`, and is named in words
 // for a screen reader (the suit's name, not its symbol).
 
-import { locale, num, t } from "./i18n.js";
-import { choiceOf, h } from "./table.js";
-import { describeAction, suitName, suitText } from "./words.js";
+import { locale, num, t } from "../shared/i18n.js";
+import { choiceOf, h } from "../shared/table.js";
+import { describeAction, suitName, suitText } from "../shared/words.js";
 
 const MANY = 12;
 const levelOf = (a) => (a.action === "bid" ? (a.value ?? a.tricks) : undefined);

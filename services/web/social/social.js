@@ -3,27 +3,15 @@
 // of the players I follow, and following, blocking or reporting from a profile (my own lists
 // whom I block: reports.js).
 
-import { uuid } from "./api.js";
-import { freshEntropy } from "./fair.js";
-import { t, when } from "./i18n.js";
-import { $, call, errorText, say, state } from "./session.js";
-import { SEATS, h } from "./table.js";
+import { uuid } from "../shared/api.js";
+import { freshEntropy } from "../shared/fair.js";
+import { t, when } from "../shared/i18n.js";
+import { $, call, errorText, say, state } from "../shared/session.js";
+import { SEATS, h } from "../shared/table.js";
 import { challengeButton } from "./challenge.js";
-import { openReport, showBlocks } from "./reports.js";
-import { rememberEntropy } from "./verified.js";
-import { gameText, seatName, seatText, variantText } from "./words.js";
-
-const CODES_KEY = "atout.codes";
-
-// A private table's code is shown to its creator once, in the creation's answer: kept here.
-export function rememberCode(matchId, code) {
-  if (!code) return;
-  let all = {};
-  try { all = JSON.parse(localStorage.getItem(CODES_KEY)) || {}; } catch { /* start again */ }
-  all[matchId] = code;
-  localStorage.setItem(CODES_KEY, JSON.stringify(Object.fromEntries(Object.entries(all).slice(-50))));
-}
-const codeOf = (matchId) => { try { return (JSON.parse(localStorage.getItem(CODES_KEY)) || {})[matchId] || null; } catch { return null; } };
+import { openReport, showBlocks } from "../chat/reports.js";
+import { codeOf, rememberEntropy } from "../shared/storage.js";
+import { gameLine, gameText, seatName, seatText } from "../shared/words.js";
 
 const names = {};
 async function nameOf(pid) {
@@ -137,7 +125,7 @@ export async function followedTables() {
     const out = await call("GET", "/v1/players/me/following/tables");
     const tables = Array.isArray(out) ? out : out.tables || [];
     $("following-list").replaceChildren(...(tables.length ? tables.map((m) => h("li", { dataset: { match: m.match_id } },
-      h("a", { href: `#/match/${m.match_id}` }, `${gameText(m.game)}${m.options && m.options.variant ? ` · ${variantText(m.options.variant)}` : ""}`)))
+      h("a", { href: `#/match/${m.match_id}` }, gameLine(m))))
       : [h("li", { class: "empty" }, t("lobby.none_yet"))]));
   } catch { /* best effort */ }
 }

@@ -1,10 +1,10 @@
 // The table read at a glance: the trump and the contract in large, whose turn it is and the
 // time left on its clock, the score sheet (a row per finished deal), the event log in words.
 
-import { num, t } from "./i18n.js";
-import { $, state } from "./session.js";
-import { h, scoresOf, trumpOf } from "./table.js";
-import { contractText, eventText, seatText, seatsList, sideText, suitName, suitText } from "./words.js";
+import { num, t } from "../shared/i18n.js";
+import { $, state } from "../shared/session.js";
+import { h, scoresOf, trumpOf } from "../shared/table.js";
+import { contractText, eventText, seatsList, sideText, suitName, suitText } from "../shared/words.js";
 
 // The line above the felt: trump, contract (or the auction's high bid), whose turn.
 export function renderGlance(view, myTurn) {

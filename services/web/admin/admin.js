@@ -7,10 +7,10 @@
 
 import { loadReports, reportsControls } from "./admin_reports.js";
 import { redrawSanctions, sanctionsControls } from "./admin_sanctions.js";
-import { api, uuid } from "./api.js";
-import { initI18n, languageMenu, locale, num, onLocale, setLocale, t, when } from "./i18n.js";
-import { auctionOf, contractText, h, renderTable, scoresOf } from "./table.js";
-import { gameText, seatText } from "./words.js";
+import { api, uuid } from "../shared/api.js";
+import { initI18n, languageMenu, locale, num, onLocale, setLocale, t, when } from "../shared/i18n.js";
+import { auctionOf, contractText, h, renderTable, scoresOf } from "../shared/table.js";
+import { gameText, seatText } from "../shared/words.js";
 
 const KEY = "atout.admin";
 const $ = (id) => document.getElementById(id);

@@ -5,19 +5,19 @@
 // The client never folds events itself: each live message only says "something happened at
 // version V", and the view is read again (debounced), so the rules stay on the server.
 
-import { uuid } from "./api.js";
+import { uuid } from "../shared/api.js";
 import { choiceAction, renderActions, renderChoice } from "./actions.js";
 import { addLog, drawLog, drawSheet, renderClock, renderGlance } from "./glance.js";
 import { connect, disconnect, reconnect, setConn } from "./match_live.js";
 import { renderHint } from "./hints.js";
-import { num, t } from "./i18n.js";
+import { num, t } from "../shared/i18n.js";
 import { join } from "./lobby.js";
-import { $, call, errorText, holderLabel, say, show, state } from "./session.js";
-import { chatControls as drawChat, closeChat, openChat } from "./chat.js";
-import { renderInvite } from "./social.js";
-import { SEATS, auctionOf, dealScoreOf, h, lastTrickEl, renderTable, scoresOf } from "./table.js";
+import { $, call, errorText, holderLabel, say, show, state } from "../shared/session.js";
+import { chatControls as drawChat, closeChat, openChat } from "../chat/chat.js";
+import { renderInvite } from "../social/social.js";
+import { SEATS, auctionOf, dealScoreOf, h, lastTrickEl, renderTable, scoresOf } from "../shared/table.js";
 import { giveFreshEntropy as giveEntropy, renderFair as drawFair, verifyDeals as verify } from "./verified.js";
-import { cardName, contractText, describeAction, phaseText, scoreLine, seatText, seatsList, sideText } from "./words.js";
+import { cardName, contractText, describeAction, phaseText, scoreLine, seatText, seatsList, sideText } from "../shared/words.js";
 
 const verifyDeals = () => verify(state, call, say);
 export const renderFair = () => drawFair(state);

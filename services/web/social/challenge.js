@@ -5,13 +5,12 @@
 // bots our partners; the profile says so, with a link to the table. He answers from his
 // invitations; his accepting takes the last seat and starts the match.
 
-import { uuid } from "./api.js";
-import { freshEntropy } from "./fair.js";
-import { t } from "./i18n.js";
-import { $, call, errorText } from "./session.js";
-import { rememberCode } from "./social.js";
-import { h } from "./table.js";
-import { rememberEntropy } from "./verified.js";
+import { uuid } from "../shared/api.js";
+import { freshEntropy } from "../shared/fair.js";
+import { t } from "../shared/i18n.js";
+import { $, call, errorText } from "../shared/session.js";
+import { rememberCode, rememberEntropy } from "../shared/storage.js";
+import { h } from "../shared/table.js";
 
 const SEATS_OF_A_CHALLENGE = { N: "bot:basic", E: "bot:basic", S: "me", W: "open" };
 const WAYS = {                        // the choices' values: the leaderboards' pools

@@ -3,10 +3,10 @@
 // message or on the profile), and on my own profile the players I block, each unblocked with
 // one click (GET /v1/players/me/blocks, DELETE …/blocks/{id}).
 
-import { uuid } from "./api.js";
-import { t, when } from "./i18n.js";
-import { $, call, errorText, say } from "./session.js";
-import { h } from "./table.js";
+import { uuid } from "../shared/api.js";
+import { t, when } from "../shared/i18n.js";
+import { $, call, errorText, say } from "../shared/session.js";
+import { h } from "../shared/table.js";
 
 let target = null;
 

@@ -1,0 +1,94 @@
+// The tournaments (docs/tournaments.md): the list by status, one tournament followed live
+// (WS /v1/tournaments/{id}/ws: drawn from its snapshot, read again at each event), registering,
+// the standings and the rounds' tables with a link to watch each. All read the public API only.
+
+import { num, t, when } from "../shared/i18n.js";
+import { grid, tr } from "../shared/grid.js";
+import { $, call, errorText, state } from "../shared/session.js";
+import { h } from "../shared/table.js";
+import { gameLine, scoreLine } from "../shared/words.js";
+
+export async function showTournaments() {
+  const status = $("tournament-status").value;
+  try {
+    const list = await call("GET", `/v1/tournaments${status ? `?status=${status}` : ""}`);
+    $("tournament-list").replaceChildren(...(list.length ? list.map((x) => h("li", { dataset: { tournament: x.tournament_id } },
+      h("a", { href: `#/tournament/${x.tournament_id}` }, x.name), ` — ${gameLine(x)} · ${t(`tstatus.${x.status}`)} · `,
+      t("tournaments.entries", { count: x.entries || 0 }), x.schedule ? ` · ${when(x.schedule)}` : ""))
+      : [h("li", { class: "empty" }, t("tournaments.none"))]));
+  } catch (err) { $("tournament-list").replaceChildren(h("li", { class: "empty" }, errorText(err))); }
+}
+
+const live = { socket: null, id: null };
+export function leaveTournament() {
+  if (live.socket) { live.socket.onclose = null; live.socket.close(1000); }
+  live.socket = null; live.id = null;
+}
+
+// One tournament: drawn from the live stream's snapshot, then again at each of its events.
+export function showTournament(id) {
+  if (live.id === id && live.socket) return;
+  leaveTournament();
+  live.id = id;
+  $("tournament-live").textContent = t("tournaments.connecting");
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/v1/tournaments/${id}/ws`);
+  live.socket = ws;
+  ws.onopen = () => ws.send(JSON.stringify({ type: "auth", token: state.session.token }));
+  ws.onmessage = (msg) => {
+    if (ws !== live.socket) return;
+    const m = JSON.parse(msg.data);
+    if (m.type === "snapshot") { drawTournament(m.view, m.standings, m.version); $("tournament-live").textContent = t("tournaments.live"); }
+    else if (m.type === "event") {
+      document.body.dataset.tournamentVersion = String(m.version);
+      if (m.event) $("tournament-live").textContent = t("tournaments.last_event", { what: t(`tevent.${m.event.type}`, { defaultValue: m.event.type.replace(/_/g, " ") }) });
+      reread(id);
+    } else if (m.type === "error") $("tournament-live").textContent = errorText(m);
+  };
+  ws.onclose = () => { if (ws === live.socket) { $("tournament-live").textContent = t("tournaments.ended"); live.socket = null; } };
+}
+
+async function reread(id) {
+  try {
+    const [view, standings] = await Promise.all([call("GET", `/v1/tournaments/${id}`), call("GET", `/v1/tournaments/${id}/standings`)]);
+    if (live.id === id) drawTournament(view, standings, view.version);
+  } catch { /* the next event reads again */ }
+}
+
+function drawTournament(view, standings, version) {
+  document.body.dataset.tournamentVersion = String(version);
+  document.body.dataset.tournamentStatus = view.status;
+  const entries = Object.fromEntries((view.entries || []).map((e) => [e.entry_id, e]));
+  const me = state.session && state.session.player_id;
+  const holder = (p) => (p.startsWith("bot:") ? t("seat_holder.bot", { level: t(`bot.${p.slice(4)}`, { defaultValue: p.slice(4) }) })
+    : p === me ? t("seat_holder.you") : t("seat_holder.player"));
+  const entryName = (id) => {
+    const e = entries[id];
+    if (!e) return t("tournaments.entry");
+    return e.name && e.name !== id ? e.name : e.players.map(holder).join(" & ");
+  };
+  $("tournament-name").textContent = view.name;
+  $("tournament-info").textContent = [gameLine(view), t(`tformat.${view.format}`, { defaultValue: view.format }), t(`tstatus.${view.status}`),
+    t("tournaments.entries", { count: (view.entries || []).filter((e) => !e.withdrawn).length }),
+    view.schedule ? when(view.schedule) : null].filter(Boolean).join(" · ");
+  const mine = (view.entries || []).some((e) => !e.withdrawn && e.players.includes(me));
+  const reg = $("tournament-register");
+  reg.hidden = view.status !== "registering";
+  reg.disabled = mine;
+  reg.textContent = mine ? t("tournaments.registered") : t("tournaments.register");
+  reg.onclick = async () => {
+    try { await call("POST", `/v1/tournaments/${view.tournament_id}/entries`, { players: [me] }); reread(view.tournament_id); }
+    catch (err) { $("tournament-live").textContent = errorText(err); }
+  };
+  const lines = Array.isArray(standings) ? standings : (standings && standings.overall) || [];
+  grid($("tournament-standings"), [t("standings.place"), t("standings.entry"), t("standings.points"), t("standings.played"),
+                                    t("standings.wins"), t("standings.diff")],
+       lines.map((l) => tr([num(l.place), entryName(l.entry), num(l.points), num(l.played), num(l.wins), num(l.diff)],
+                           { dataset: { entry: l.entry } })));
+  $("tournament-rounds").replaceChildren(...(view.rounds || []).map((r) => h("li", { dataset: { round: String(r.round) } },
+    h("b", {}, t("tournaments.round", { round: num(r.round) })), r.closed ? ` (${t("tournaments.closed")})` : "",
+    h("ul", {}, ...(r.tables || []).map((tb) => h("li", {}, `${t("tournaments.table", { table: num(tb.table) })}: ${entryName(tb.ns)} — ${entryName(tb.ew)} `,
+      tb.match_id ? h("a", { href: `#/match/${tb.match_id}` }, t("tournaments.watch")) : null,
+      tb.result && tb.result.score ? ` ${scoreLine(tb.result.score)}` : "")),
+      ...(r.byes || []).map((b) => h("li", {}, t("tournaments.bye", { entry: entryName(b) })))))));
+}
