@@ -28,6 +28,7 @@ from infra.settings import Settings
 from services import bootstrap
 from services.features import Feature
 from services.http import contract
+from services.http.contract import CONTRACT_VERSION
 from services.http.auth import DEPENDENCIES
 from services.http.bodies import JsonRequest
 from services.http.errors import HANDLERS, error_body
@@ -40,7 +41,7 @@ __all__ = ["create_app", "error_body"]
 
 OPENAPI = OpenAPIConfig(
     title="Atout",
-    version="1",
+    version=CONTRACT_VERSION,
     description="Trick-taking card games over HTTP: Belote (classic, sans atout, coinche), Cinch, Five Hundred. "
                 "Errors are always `{code, message, details}`. See docs/api.md.",
     path="/schema",

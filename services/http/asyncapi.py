@@ -19,6 +19,8 @@ from litestar import Request, get
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 
+from services.http.contract import CONTRACT_VERSION
+
 Transport = Literal["ws", "http"]
 
 
@@ -118,7 +120,7 @@ def document(channels: list[Channel], title: str = "Atout live streams") -> dict
     _asyncapi_discriminators(schemas)
     return {
         "asyncapi": "3.0.0",
-        "info": {"title": title, "version": "1",
+        "info": {"title": title, "version": CONTRACT_VERSION,
                  "description": "Every message is JSON with `type` and `version` (docs/live.md). HTTP streams are "
                                 "SSE (`Accept: text/event-stream`) or NDJSON (`application/x-ndjson`)."},
         "servers": {"ws": {"host": "127.0.0.1:8000", "protocol": "ws", "description": "WebSocket routes"},
@@ -157,7 +159,7 @@ def _query(query: dict[str, str] | None) -> str:
      sync_to_thread=False, responses={200: ResponseSpec(
          data_container=dict, description="The live streams' channels and messages", generate_examples=False,
          examples=[Example(summary="the document", value={"asyncapi": "3.0.0", "info": {"title": "Atout live streams",
-                                                                                          "version": "1"},
+                                                                                          "version": CONTRACT_VERSION},
                                                           "channels": {}, "operations": {}})])})
 def asyncapi(request: Request) -> dict[str, Any]:
     return document(list(request.app.state.get("live_channels") or ()))

@@ -22,6 +22,11 @@ from domain.fair import MAX_ENTROPY_BYTES
 from services.http.contract_requests import REQUEST_RULES, SEATS
 from services.http.schemas import MAX_VERSION
 
+# The contract's version, in both documents' `info.version`: it moves with every change to
+# either document, with an entry in CHANGELOG.md and the documents' fingerprints in
+# docs/contract-fingerprints.json (tests/unit/test_contract_version.py holds all three together).
+CONTRACT_VERSION = "1.1"
+
 ERROR_REF = {"$ref": "#/components/schemas/ErrorOut"}
 ERROR_SCHEMA = {"type": "object", "title": "ErrorOut", "required": ["code", "message", "details"],
                 "properties": {"code": {"type": "string", "description": "stable, machine-readable"},
