@@ -14,18 +14,20 @@ other routes) so a stateful client, schemathesis among them, can follow a real m
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 import msgspec
 
 from domain.fair import MAX_ENTROPY_BYTES
 from services.http.contract_requests import REQUEST_RULES, SEATS
+from services.http.contract_views import RESPONSE_RULES
 from services.http.schemas import MAX_VERSION
 
 # The contract's version, in both documents' `info.version`: it moves with every change to
 # either document, with an entry in CHANGELOG.md and the documents' fingerprints in
 # docs/contract-fingerprints.json (tests/unit/test_contract_version.py holds all three together).
-CONTRACT_VERSION = "1.1"
+CONTRACT_VERSION = "1.2"
 
 ERROR_REF = {"$ref": "#/components/schemas/ErrorOut"}
 ERROR_SCHEMA = {"type": "object", "title": "ErrorOut", "required": ["code", "message", "details"],
@@ -254,6 +256,9 @@ def finish(doc: dict[str, Any]) -> dict[str, Any]:
     for name, rule in REQUEST_RULES.items():
         if name in schemas:
             rule(schemas[name])
+    for name, response_rule in RESPONSE_RULES.items():
+        if name in schemas:
+            response_rule(schemas[name], schemas)
     for schema in schemas.values():
         entropy = schema.get("properties", {}).get("entropy")
         if entropy is not None:
@@ -282,4 +287,23 @@ def install(app: Any) -> None:
     # dict finished here is the one every render (JSON, YAML, Swagger UI) serves.
     from litestar._openapi.plugin import OpenAPIPlugin
 
-    finish(app.plugins.get(OpenAPIPlugin).provide_openapi_schema())
+    doc = finish(app.plugins.get(OpenAPIPlugin).provide_openapi_schema())
+    _examples_as_written(app, doc)
+
+
+def _examples_as_written(app: Any, doc: dict[str, Any]) -> None:
+    """The responses' examples as the routes wrote them. Litestar's rendering drops every null
+    from an example, so an answer's `"deadline": null` would be missing from its example and
+    the example would contradict its own (typed, nullable, required) schema."""
+    for route in app.routes:
+        path = re.sub(r"\{(\w+):[^}]*\}", r"{\1}", route.path)
+        for handler in getattr(route, "route_handlers", ()):
+            for method in getattr(handler, "http_methods", ()):
+                operation = doc.get("paths", {}).get(path, {}).get(method.lower())
+                for status, spec in (getattr(handler, "responses", None) or {}).items():
+                    content = (operation or {}).get("responses", {}).get(str(status), {}).get("content", {})
+                    shown = content.get("application/json", {}).get("examples")
+                    written = getattr(spec, "examples", None) or []
+                    if isinstance(shown, dict) and len(shown) == len(written):
+                        for rendered, example in zip(shown.values(), written):
+                            rendered["value"] = msgspec.to_builtins(example.value)

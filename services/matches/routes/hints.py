@@ -25,6 +25,7 @@ from services.http.schemas import (
     ex,
     responses,
 )
+from services.matches.routes.answers import HintOut
 from services.matches import tables
 from services.matches.hints import HintService
 from services.matches.routes.play import ensure_readable
@@ -93,7 +94,7 @@ def service(runtime: Any) -> HintService:
                  "`POST …/actions` with `expected_version: version` (null: nothing to do now). `reason.code` is "
                  "stable (docs/bots.md, \"Hints\"), `reason.words` its English text. Off in tournament matches. "
                  "The match view's `hints_used` shows every seat's count, never what a hint said.",
-     responses={**responses(200, dict, [ex("a card to play", HINT_EXAMPLE), ex("Five Hundred", HINT_FH_EXAMPLE)],
+     responses={**responses(200, HintOut, [ex("a card to play", HINT_EXAMPLE), ex("Five Hundred", HINT_FH_EXAMPLE)],
                             "The hint", 401, 404), **ERRORS})
 async def hint(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)

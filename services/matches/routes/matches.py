@@ -40,6 +40,7 @@ from services.http.schemas import (
     ex,
     responses,
 )
+from services.matches.routes.answers import EntropyOut, LobbyRow, MatchSummary, MatchViewOut
 from services.matches import clocks, tables
 from services.matches.routes import flows, hints
 from services.matches.routes.play import ensure_readable
@@ -109,7 +110,7 @@ async def _created(runtime: Any, state: Any, principal: Principal) -> Response:
                   "`invitation_code` the answer then holds (shown to its creator only, here), watched only by its "
                   "seats, its host and its invitees; casual (`rated: true` is 400 `not_rateable`). A banned "
                   "player creates none (403 `player_banned`).",
-      responses=seating(responses(201, dict, [ex("the creator's view", VIEW_EXAMPLE)],
+      responses=seating(responses(201, MatchViewOut, [ex("the creator's view", VIEW_EXAMPLE)],
                                   "The match as the creator sees it", 400, 401, 403, 429)))
 async def create_match(data: Annotated[CreateMatch, Body(examples=CREATE_EXAMPLES)], principal: Caller,
                        runtime: Runtime) -> Response:
@@ -118,7 +119,7 @@ async def create_match(data: Annotated[CreateMatch, Body(examples=CREATE_EXAMPLE
 
 @get("/v1/matches", guards=PLAYER, tags=TAGS, summary="The lobby (open matches), or matches by status",
      security=BEARER, description=PAGED,
-     responses=responses(200, list, [ex("open matches", LOBBY_EXAMPLE)], "Matches, newest first", 400, 401, 429))
+     responses=responses(200, list[LobbyRow | MatchSummary], [ex("open matches", LOBBY_EXAMPLE)], "Matches, newest first", 400, 401, 429))
 async def list_matches(request: Request, principal: Caller, runtime: Runtime,
                        status: FromQuery[Literal["open", "playing", "finished"]] = "open",
                        game: FromQuery[str | None] = None, limit: Limit = 50, cursor: paging.Cursor = None
@@ -134,7 +135,7 @@ async def list_matches(request: Request, principal: Caller, runtime: Runtime,
 
 @get("/v1/matches/mine", guards=PLAYER, tags=TAGS, summary="My matches", security=BEARER,
      description=PAGED,
-     responses=responses(200, list, [ex("my matches", SUMMARY_EXAMPLE)], "Matches where I hold a seat", 400, 401,
+     responses=responses(200, list[MatchSummary], [ex("my matches", SUMMARY_EXAMPLE)], "Matches where I hold a seat", 400, 401,
                          429))
 async def my_matches(request: Request, principal: Caller, runtime: Runtime,
                      status: FromQuery[Literal["open", "playing", "finished"] | None] = None,
@@ -148,7 +149,7 @@ async def my_matches(request: Request, principal: Caller, runtime: Runtime,
                  "`hints_used` (every seat's count of hints used, never what they said) and `hints_limit` (each "
                  "seat's allowance here, 0 where hints are off); the spectator view when I hold no seat. "
                  + TABLE_ENVELOPE,
-     responses=responses(200, dict, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 403, 404, 429))
+     responses=responses(200, MatchViewOut, [ex("north's view", VIEW_EXAMPLE)], "The view", 401, 403, 404, 429))
 async def get_match(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
     await ensure_readable(runtime, principal, state, "view", route="view")
@@ -195,7 +196,7 @@ ENTROPY_OUT = {"match_id": MATCH_ID, "seat": "N", "chain": 2}
                  "yours. The seat must be yours (422 `not_your_seat`) and the match not over (422 `match_over`); "
                  "at most 1024 bytes in UTF-8 (400 `bad_entropy`). A rematch waiting for its players' entropy "
                  "starts with the last player's.",
-     responses=responses(200, dict, [ex("given under chain 2", ENTROPY_OUT)], "The seat and the chain", 400, 401,
+     responses=responses(200, EntropyOut, [ex("given under chain 2", ENTROPY_OUT)], "The seat and the chain", 400, 401,
                          404, 422, 429))
 async def give_entropy(match_id: PathStr, seat: PathStr, principal: Caller, runtime: Runtime,
                        data: Annotated[GiveEntropy, Body(examples=[ex("fresh words",
@@ -237,7 +238,7 @@ async def start_match(match_id: PathStr, principal: Caller, runtime: Runtime) ->
                   "seat's). It starts once every player seat has given entropy (asking with it, or `PUT "
                   "…/entropy`), when a seated player starts it, or when the sweeper starts full matches left idle "
                   "(docs/fair-deal.md, \"Entropy when it helps\").",
-      responses=seating(responses(201, dict, [ex("the new match", VIEW_EXAMPLE)], "The new match as I see it", 400,
+      responses=seating(responses(201, MatchViewOut, [ex("the new match", VIEW_EXAMPLE)], "The new match as I see it", 400,
                                   401, 403, 404, 422, 429)))
 async def rematch(match_id: PathStr, principal: Caller, runtime: Runtime,
                   data: Annotated[Rematch | None, Body(examples=[ex("with entropy", {"entropy": "my words"}),

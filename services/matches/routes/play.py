@@ -29,6 +29,7 @@ from services.http.metrics import observe_action
 from services.http.ratelimit import rate_limited
 from services.http.schemas import (
     ACTION_BODY,
+    MATCH_ID,
     BEARER,
     COMMAND_EXAMPLE,
     EVENTS_EXAMPLE,
@@ -42,6 +43,7 @@ from services.http.schemas import (
     ex,
     responses,
 )
+from services.matches.routes.answers import RecordOut
 from services.matches import tables
 from services.matches.routes import flows, records
 from services.matches.service import UnknownMatch
@@ -116,7 +118,7 @@ async def events(match_id: PathStr, principal: Caller, runtime: Runtime,
     return EventsOut(match_id=match_id, version=max([state.version, *(e.version for e in shown)]), events=shown)
 
 
-RECORD_EXAMPLE = {"game": "belote", "options": {"variant": "classic", "deals": 1},
+RECORD_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "options": {"variant": "classic", "deals": 1},
                   "deals": [{"dealer": "N", "deck": ["7S", "8S", "…32 codes…"],
                              "actions": [{"seat": "W", "action": "take"}, {"seat": "W", "action": "play", "card": "AS"}],
                              "fair": {"seed": "4be1…", "commitment": "9f2c…", "context": "atout/1 match …",
@@ -132,7 +134,7 @@ RECORD_EXAMPLE = {"game": "belote", "options": {"variant": "classic", "deals": 1
                  "round has closed at every table (403 `board_sealed`, its own seats included). `POST "
                  "/v1/records/play` replays it. Signed by the server (`signature`; `GET /v1/records/key`, "
                  "docs/fair-deal.md \"Signed records\"). Who may read what: docs/api.md.",
-     responses=responses(200, dict, [ex("one finished deal", RECORD_EXAMPLE)], "The record", 401, 403, 404, 429))
+     responses=responses(200, RecordOut, [ex("one finished deal", RECORD_EXAMPLE)], "The record", 401, 403, 404, 429))
 async def record(match_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await runtime.matches.load(match_id)
     await ensure_readable(runtime, principal, state, "record", route="record")

@@ -1,0 +1,17 @@
+"""Belote's shapes on the wire the view's Struct cannot say by itself: its legal actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.wire import CARD, SUIT, action
+
+PLAY = action("play", card=CARD)
+PLAY["properties"]["belote"] = {"type": "boolean", "description": "the king or queen of trumps: say belote or not"}
+
+LEGAL: list[dict[str, Any]] = [
+    action("pass"), action("take"), action("name", suit=SUIT),
+    action("bid", value={"anyOf": [{"type": "integer", "minimum": 80}, {"const": "capot"}]}, suit=SUIT),
+    action("coinche"), action("surcoinche"), action("declare", combinations={"type": "boolean"}), PLAY,
+]
+VIEW_FIELDS: dict[str, dict[str, Any]] = {}

@@ -1,0 +1,151 @@
+"""What the match routes answer, typed for a client generator. The handlers build these
+answers as plain values (the view is the domain's, the rows the read models'); these Structs
+are their documented shape, and the tests validate real answers against the served document.
+A game's own parts (`table`, options, actions) are typed per game by
+`services.http.contract_views` when the document is finished."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.cards import Seat
+
+Scalar = str | int | bool | float | None
+
+
+class SeatHolderOut(msgspec.Struct):
+    """Who holds a seat: a player (`player_id`) or a bot (`level`)."""
+
+    kind: Literal["player", "bot"]
+    player_id: str | None = None
+    level: str | None = None
+
+
+class NamedSeatHolderOut(SeatHolderOut):
+    name: str | None = None          # the player's display name (null once erased, or a bot)
+
+
+class ClockOut(msgspec.Struct):
+    """Seconds each seat has for a decision of the auction (`bid`) and of the play (`play`)."""
+
+    bid: float | None = None
+    play: float | None = None
+
+
+class SuspensionOut(msgspec.Struct):
+    reason: str
+    message: str
+
+
+class MatchViewOut(msgspec.Struct):
+    """A match as one seat (or a spectator) sees it; `table` is its game's view (one schema per game)."""
+
+    match_id: str
+    game: str
+    options: dict[str, Scalar]
+    seats: dict[str, SeatHolderOut | None]
+    status: Literal["open", "playing", "suspended", "finished", "abandoned", "void"]
+    version: int
+    commitment: str | None
+    seat: Seat | None
+    table: dict[str, Scalar]         # replaced in the document by the games' views
+    to_act: list[Seat]
+    clock: ClockOut | None
+    deadline: str | None
+    visibility: Literal["public", "private"]
+    hints_used: dict[str, int]
+    hints_limit: int
+    details: SuspensionOut | None = None
+    invitation_code: str | msgspec.UnsetType = msgspec.UNSET   # the host's, only in his answer to creating it
+
+
+class LobbyRow(msgspec.Struct):
+    match_id: str
+    game: str
+    options: dict[str, Scalar]
+    seats: dict[str, NamedSeatHolderOut | None]
+    free_seats: int
+    created_at: str
+
+
+class MatchSummary(msgspec.Struct):
+    match_id: str
+    game: str
+    options: dict[str, Scalar]
+    seats: dict[str, SeatHolderOut | None]
+    status: str
+    score: dict[str, int] | None
+    deals: int
+    winner: str | None
+    version: int
+    created_at: str | None
+    updated_at: str | None
+
+
+class EntropyOut(msgspec.Struct):
+    match_id: str
+    seat: Seat
+    chain: int
+
+
+class HintReason(msgspec.Struct):
+    """Why a hint: a stable `code`, its English `words`, and the values the words name."""
+
+    code: str
+    words: str
+    params: dict[str, Scalar | list[Scalar]]   # the numbers, suits and cards the words name
+
+
+class HintOut(msgspec.Struct):
+    match_id: str
+    seat: Seat
+    version: int
+    action: dict[str, Scalar] | None  # replaced in the document by the games' actions
+    reason: HintReason
+    used: int
+    limit: int
+    replayed: bool
+
+
+class DealFairOut(msgspec.Struct):
+    """A deal's verifiable-shuffle inputs (docs/fair-deal.md), the seed once revealed."""
+
+    commitment: str | None = None
+    context: str | None = None
+    entropy: dict[str, str] | None = None
+    seed: str | None = None
+
+
+class DealRecordOut(msgspec.Struct):
+    dealer: Seat
+    deck: list[str]
+    actions: list[dict[str, Scalar]]  # replaced in the document by the games' actions
+    fair: DealFairOut | msgspec.UnsetType = msgspec.UNSET
+
+
+class ChainRenewalOut(msgspec.Struct):
+    chain: int
+    tip: str
+    chain_length: int
+    first_deal: int
+
+
+class RecordSignatureOut(msgspec.Struct):
+    alg: str
+    key_id: str
+    value: str
+
+
+class RecordOut(msgspec.Struct):
+    """A match record (the format of the rules' README), signed by the server."""
+
+    match_id: str
+    game: str
+    options: dict[str, Scalar]
+    deals: list[DealRecordOut]
+    signature: RecordSignatureOut
+    tip: str | msgspec.UnsetType = msgspec.UNSET
+    chain_length: int | msgspec.UnsetType = msgspec.UNSET
+    renewals: list[ChainRenewalOut] | msgspec.UnsetType = msgspec.UNSET
