@@ -38,3 +38,36 @@ def concrete(shape: dict[str, Any]) -> dict[str, Any]:
     props = {name: CARDS if isinstance(field, dict) and set(field.get("required", ())) == {"choose", "from"} else field
              for name, field in shape.get("properties", {}).items()}
     return {**shape, "properties": props}
+
+
+def shown_events(module: Any, hidden: frozenset[str] = frozenset()) -> tuple[type, ...]:
+    """The event Structs of a game's `events` module that a seat may be sent: every tagged one
+    but those its redaction always replaces (`hidden`, by tag: the raw deal)."""
+    import msgspec
+
+    return tuple(kind for kind in vars(module).values()
+                 if isinstance(kind, type) and issubclass(kind, msgspec.Struct) and kind.__module__ == module.__name__
+                 and isinstance(kind.__struct_config__.tag, str) and kind.__struct_config__.tag not in hidden)
+
+
+TRICK_SUMMARY: dict[str, Any] = {"type": "object", "required": ["leader", "cards", "winner"], "properties": {
+    "leader": SEAT, "cards": CARDS, "winner": nullable(SEAT)}}
+GAME_CONTRACT: dict[str, Any] = {
+    "type": "object", "required": ["seat", "trump"], "description": "the game's contract: always the contractor's "
+    "`seat` and `trump` (null: no trump), with the game's own fields (team, value, tricks, contract, coinche...)",
+    "properties": {"seat": SEAT, "trump": nullable(SUIT), "team": {"type": "string"}}}
+DEAL_SUMMARY: dict[str, Any] = {
+    "type": "object", "required": ["contract", "result", "tricks", "points", "score"],
+    "description": "a deal as the match record's result object sums it up (the rules' README)",
+    "properties": {"contract": nullable(GAME_CONTRACT), "result": {"type": "string"},
+                   "tricks": {"type": "array", "items": TRICK_SUMMARY}, "points": BY_SIDE, "score": BY_SIDE}}
+FAIR: dict[str, Any] = {
+    "type": "object", "description": "a deal's verifiable-shuffle inputs (docs/fair-deal.md); the seed once revealed",
+    "properties": {"commitment": {"type": "string"}, "context": {"type": "string"},
+                   "entropy": nullable({"type": "object", "additionalProperties": {"type": "string"}}),
+                   "seed": {"type": "string"}}}
+OPTIONS: dict[str, Any] = {"type": "object", "description": "the game's options (docs/rules-*.md)",
+                           "additionalProperties": {"anyOf": [{"type": "string"}, {"type": "integer"},
+                                                              {"type": "boolean"}, {"type": "null"}]}}
+BOARD: dict[str, Any] = {"type": "object", "required": ["dealer", "deck"], "properties": {
+    "dealer": SEAT, "deck": CARDS, "fair": nullable(FAIR)}}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.wire import CARD, SUIT, action
+from domain.belote import events
+from domain.wire import CARD, SUIT, action, shown_events
 
 PLAY = action("play", card=CARD)
 PLAY["properties"]["belote"] = {"type": "boolean", "description": "the king or queen of trumps: say belote or not"}
@@ -15,3 +16,6 @@ LEGAL: list[dict[str, Any]] = [
     action("coinche"), action("surcoinche"), action("declare", combinations={"type": "boolean"}), PLAY,
 ]
 VIEW_FIELDS: dict[str, dict[str, Any]] = {}
+
+# The deal is sent as each seat's share (`deal_seen`, `rest_seen`), never as dealt.
+SHOWN_EVENTS = shown_events(events, hidden=frozenset({"deal_started", "rest_dealt"}))

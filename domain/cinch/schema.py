@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.wire import CARD, SUIT, action, choose
+from domain.cinch import events
+from domain.wire import CARD, SUIT, action, choose, shown_events
 
 LEGAL: list[dict[str, Any]] = [
     action("pass"), action("bid", value={"type": "integer", "minimum": 1}), action("trump", suit=SUIT),
@@ -12,3 +13,6 @@ LEGAL: list[dict[str, Any]] = [
     action("play", card=CARD),
 ]
 VIEW_FIELDS: dict[str, dict[str, Any]] = {}
+
+# Redaction keeps the types (a seat's copy empties what it may not see).
+SHOWN_EVENTS = shown_events(events)

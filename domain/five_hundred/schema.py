@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.wire import BY_SIDE, CARD, CARDS, SEAT, SUIT, action, choose, nullable
+from domain.five_hundred import events
+from domain.wire import BY_SIDE, CARD, CARDS, SEAT, SUIT, action, choose, nullable, shown_events
 
 DENOMINATION = {"type": "string", "enum": ["S", "C", "D", "H", "NT"]}
 MISERE = {"type": "string", "enum": ["misere", "open_misere"]}
@@ -24,7 +25,7 @@ CONTRACT = {"type": "object", "required": ["seat", "team", "trump"], "properties
     "tricks": TRICKS, "contract": MISERE}}
 TRICK = {"type": "object", "required": ["leader", "cards", "winner", "plays", "led"], "properties": {
     "leader": SEAT, "cards": CARDS, "winner": nullable(SEAT),
-    "plays": {"type": "array", "items": {"type": "array", "prefixItems": [SEAT, CARD], "items": False, "minItems": 2,
+    "plays": {"type": "array", "items": {"type": "array", "items": {"anyOf": [SEAT, CARD]}, "minItems": 2,
                                          "maxItems": 2}, "description": "deprecated: [seat, card] in play order"},
     "led": nullable(SUIT)}}
 CALL = {"type": "object", "required": ["seat", "action"], "properties": {
@@ -42,3 +43,6 @@ VIEW_FIELDS: dict[str, dict[str, Any]] = {
     "auction": {"type": "array", "items": CALL}, "high_bid": nullable(BID), "deals": {"type": "array",
                                                                                      "items": DEAL_ROW},
 }
+
+# The deal is sent as each seat's hand (`hand_dealt`), never as dealt.
+SHOWN_EVENTS = shown_events(events, hidden=frozenset({"cards_dealt"}))

@@ -9,13 +9,13 @@ game's own wire shapes (`domain/<game>/schema.py`). Components are named after t
 
 from __future__ import annotations
 
-from typing import Any, get_type_hints
+from typing import Any, Union, get_type_hints
 
 import msgspec
 
 from domain.game_schemas import SCHEMAS
 from domain.games import GAMES
-from domain.wire import SEAT, concrete
+from domain.wire import BOARD, DEAL_SUMMARY, FAIR, OPTIONS, SEAT, concrete
 
 REF = "#/components/schemas/{name}"
 SHARED = {"Seat", "Trick"}            # domain.cards / domain.tricks: the same in every game
@@ -26,8 +26,14 @@ def _camel(game: str) -> str:
 
 
 def _rename(node: Any, names: dict[str, str]) -> Any:
+    """`node` with its references renamed, and each tuple (`prefixItems`, `items: false`, which
+    client generators cannot read) a fixed-length array of what its places hold."""
     if isinstance(node, dict):
         out = {k: _rename(v, names) for k, v in node.items()}
+        if "prefixItems" in out:
+            places = out.pop("prefixItems")
+            unique = [p for i, p in enumerate(places) if p not in places[:i]]
+            out["items"] = unique[0] if len(unique) == 1 else {"anyOf": unique}
         if isinstance(out.get("$ref"), str):
             name = out["$ref"].rsplit("/", 1)[-1]
             out["$ref"] = REF.format(name=names.get(name, name))
@@ -60,18 +66,24 @@ def tables() -> tuple[dict[str, Any], dict[str, Any]]:
                                                       "(a `choose`/`from` value: send `choose` cards of `from`)"}
         view["properties"].update(shapes.VIEW_FIELDS)
         branches.append({"$ref": REF.format(name=view_name)})
-    return {"oneOf": branches, "discriminator": {"propertyName": "game"}}, components
+    mapping = {game: REF.format(name=f"{_camel(game)}View") for game in GAMES}
+    return {"oneOf": branches, "discriminator": {"propertyName": "game", "mapping": mapping}}, components
 
 
-def actions() -> dict[str, Any]:
-    """Any game's action as a seat sends it (`anyOf`: `pass` is every game's)."""
+def actions(sent: bool = True) -> dict[str, Any]:
+    """Any game's action as a seat sends it (`anyOf`: `pass` is every game's), or as a legal
+    action lists it (`sent=False`: a choice of cards is `choose`/`from`)."""
     shapes: list[dict[str, Any]] = []
     for game in GAMES:
         for shape in SCHEMAS[game].LEGAL:
-            shape = concrete(shape)
+            shape = concrete(shape) if sent else shape
             if shape not in shapes:
                 shapes.append(shape)
     return {"anyOf": shapes}
+
+
+def with_seat(action: dict[str, Any]) -> dict[str, Any]:
+    return {"allOf": [{"type": "object", "required": ["seat"], "properties": {"seat": SEAT}}, action]}
 
 
 def _match_view(schema: dict[str, Any], components: dict[str, Any]) -> None:
@@ -86,9 +98,63 @@ def _hint(schema: dict[str, Any], components: dict[str, Any]) -> None:
 
 
 def _deal_record(schema: dict[str, Any], components: dict[str, Any]) -> None:
-    schema["properties"]["actions"] = {"type": "array", "items": {"allOf": [
-        {"type": "object", "required": ["seat"], "properties": {"seat": SEAT}}, actions()]}}
+    schema["properties"]["actions"] = {"type": "array", "items": with_seat(actions())}
+
+
+def _record_play(schema: dict[str, Any], components: dict[str, Any]) -> None:
+    schema["properties"]["deals"] = {"type": "array", "items": DEAL_SUMMARY}
+    schema["properties"]["legal"] = {"type": "object", "description": "by seat: its legal actions now",
+                                     "additionalProperties": {"type": "array", "items": actions(sent=False)}}
+
+
+def _event_out(schema: dict[str, Any], components: dict[str, Any]) -> None:
+    event, found = events()
+    components.update(found)
+    schema["properties"]["event"] = {"anyOf": [event, {"type": "null"}],
+                                     "description": "the event as this seat may see it; null: hidden from it"}
+
+
+# Event fields the Structs keep as plain values, by name, typed alike in every event.
+EVENT_FIELDS: dict[str, Any] = {"fair": {"anyOf": [FAIR, {"type": "null"}]}, "options": OPTIONS,
+                                "summary": DEAL_SUMMARY, "board": {"anyOf": [BOARD, {"type": "null"}]}}
+
+
+def _plain_values(schema: dict[str, Any]) -> None:
+    props = schema.get("properties", {})
+    for name, typed in EVENT_FIELDS.items():
+        if name in props:
+            props[name] = typed
+    if schema.get("title") == "ActionTaken":
+        props["action"] = with_seat(actions())
+    if schema.get("title") == "DealFinished":
+        props["actions"] = {"type": "array", "items": with_seat(actions())}
 
 
 # Response schemas a game types: the component's name -> its rule.
-RESPONSE_RULES = {"MatchViewOut": _match_view, "HintOut": _hint, "DealRecordOut": _deal_record}
+RESPONSE_RULES = {"MatchViewOut": _match_view, "HintOut": _hint, "DealRecordOut": _deal_record,
+                  "RecordPlayOut": _record_play, "EventOut": _event_out}
+
+
+def events() -> tuple[dict[str, Any], dict[str, Any]]:
+    """(an event as a seat is sent it: one tagged union per game — the match layer's events, the
+    game's own as redacted, a ruling's — by `type`; the components it uses)."""
+    from domain.game import DealVoided, ScoreAdjusted
+    from domain.match_events import MATCH_EVENTS, DealDealt
+
+    components: dict[str, Any] = {}
+    branches = []
+    for game in GAMES:
+        kinds = [k for k in MATCH_EVENTS if k is not DealDealt] + list(SCHEMAS[game].SHOWN_EVENTS) + [DealVoided,
+                                                                                                      ScoreAdjusted]
+        (ref,), found = msgspec.json.schema_components([Union[tuple(kinds)]], ref_template=REF)  # type: ignore[misc]
+        prefix = _camel(game)
+        shared = {k.__name__ for k in (*MATCH_EVENTS, DealVoided, ScoreAdjusted)} | {"Seat", "SeatHolder",
+                                                                                      "TournamentRound"}
+        names = {name: name if name in shared else f"{prefix}{name.rsplit('.', 1)[-1]}" for name in found}
+        for name, schema in found.items():
+            schema = _rename(schema, names)
+            schema["title"] = names[name]
+            _plain_values(schema)
+            components[names[name]] = schema
+        branches.append({**_rename(ref, names), "title": f"{prefix}Event"})
+    return {"anyOf": branches}, components

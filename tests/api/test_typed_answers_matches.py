@@ -30,7 +30,10 @@ GAMES = [("belote", {"deals": 1}), ("belote", {"variant": "coinche", "deals": 1}
 ROUTES = {("get", "/v1/matches/{match_id}", "200"), ("post", "/v1/matches", "201"), ("get", "/v1/matches", "200"),
           ("get", "/v1/matches/mine", "200"), ("put", "/v1/matches/{match_id}/seats/{seat}/entropy", "200"),
           ("get", "/v1/matches/{match_id}/hint", "200"), ("get", "/v1/matches/{match_id}/record", "200"),
-          ("post", "/v1/matches/{match_id}/rematch", "201")}
+          ("post", "/v1/matches/{match_id}/rematch", "201"), ("get", "/v1/matches/{match_id}/events", "200"),
+          ("post", "/v1/matches/{match_id}/actions", "200"), ("post", "/v1/matches/{match_id}/seats/{seat}", "200"),
+          ("post", "/v1/matches/{match_id}/start", "200"), ("delete", "/v1/matches/{match_id}/seats/{seat}", "200"),
+          ("post", "/v1/records/play", "200")}
 
 
 @pytest.fixture(scope="module")
@@ -102,10 +105,23 @@ async def test_every_view_of_a_whole_match_validates(client, document, pool, gam
         action = {k: v for k, v in concrete(rng.choice(mine["table"]["legal"]), rng).items() if k != "seat"}
         response = await act(client, match_id, players[seat], mine["version"], **action)
         assert response.status_code == 200, response.text
+        check(document, "post", "/v1/matches/{match_id}/actions", "200", response.json())
     assert table["status"] == "finished"
+    for holder in (*players.values(), watcher):
+        events = await client.get(f"/v1/matches/{match_id}/events", headers=holder.headers)
+        assert len(events.json()["events"]) > 10
+        check(document, "get", "/v1/matches/{match_id}/events", "200", events.json())
     await caught_up(pool, Lobby(), MatchSummaries())
     record = await client.get(f"/v1/matches/{match_id}/record", headers=players["E"].headers)
     check(document, "get", "/v1/matches/{match_id}/record", "200", record.json())
+    for legal in ("true", "false"):
+        played = await client.post(f"/v1/records/play?legal={legal}", headers=watcher.headers, json=record.json())
+        assert played.status_code == 200 and played.json()["signature"] == "valid", played.text
+        check(document, "post", "/v1/records/play", "200", played.json())
+    half = {**record.json(), "deals": [{**deal, "actions": deal["actions"][:5]} for deal in record.json()["deals"]]}
+    played = await client.post("/v1/records/play?legal=true", headers=watcher.headers, json=half)
+    assert played.status_code == 200 and played.json()["legal"], played.text
+    check(document, "post", "/v1/records/play", "200", played.json())
     for status in ("finished", None):
         listed = await client.get("/v1/matches/mine" + (f"?status={status}" if status else ""),
                                   headers=players["S"].headers)
@@ -128,6 +144,13 @@ async def test_a_private_table_and_a_lobby_row_validate(client, document, pool) 
     public = await client.post("/v1/matches", headers=host.headers, json={
         "game": "five_hundred", "seats": {"N": "me", "E": "bot:basic", "S": "open", "W": "open"}})
     check(document, "post", "/v1/matches", "201", public.json())
+    guest, match_id = await register(client), public.json()["match_id"]
+    seated = await client.post(f"/v1/matches/{match_id}/seats/S", headers=guest.headers, json={})
+    assert seated.status_code == 200, seated.text
+    check(document, "post", "/v1/matches/{match_id}/seats/{seat}", "200", seated.json())
+    left = await client.delete(f"/v1/matches/{match_id}/seats/S", headers=guest.headers)
+    assert left.status_code == 200, left.text
+    check(document, "delete", "/v1/matches/{match_id}/seats/{seat}", "200", left.json())
     await caught_up(pool, Lobby(), MatchSummaries())
     lobby = await client.get("/v1/matches?game=five_hundred", headers=host.headers)
     assert any(row["match_id"] == public.json()["match_id"] for row in lobby.json())

@@ -71,17 +71,22 @@ class LobbyRow(msgspec.Struct):
 
 
 class MatchSummary(msgspec.Struct):
+    """A match in a list. A table the reader may not watch yet (a tournament board still in play
+    elsewhere) keeps its place but not what its play derives: `score`, `winner`, `deals` and
+    `version` are null and `sealed` is true."""
+
     match_id: str
     game: str
     options: dict[str, Scalar]
     seats: dict[str, SeatHolderOut | None]
     status: str
     score: dict[str, int] | None
-    deals: int
+    deals: int | None
     winner: str | None
-    version: int
+    version: int | None
     created_at: str | None
     updated_at: str | None
+    sealed: Literal[True] | msgspec.UnsetType = msgspec.UNSET
 
 
 class EntropyOut(msgspec.Struct):
@@ -149,3 +154,15 @@ class RecordOut(msgspec.Struct):
     tip: str | msgspec.UnsetType = msgspec.UNSET
     chain_length: int | msgspec.UnsetType = msgspec.UNSET
     renewals: list[ChainRenewalOut] | msgspec.UnsetType = msgspec.UNSET
+
+
+class RecordPlayOut(msgspec.Struct):
+    """A record played through the rules (the README's result object), and what its signature
+    is worth here: `valid`, `invalid` (altered since), `unknown_key`, `absent`."""
+
+    ok: Literal[True]
+    deals: list[dict[str, Scalar]]    # replaced in the document: the deals' summaries
+    match_score: dict[str, int]
+    winner: str | None
+    signature: Literal["valid", "invalid", "unknown_key", "absent"]
+    legal: dict[str, list[dict[str, Scalar]]] | msgspec.UnsetType = msgspec.UNSET   # with ?legal=true

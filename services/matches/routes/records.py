@@ -28,6 +28,7 @@ from litestar.params import Body, FromQuery
 
 from domain.record import RecordError, play_record
 from infra import signing
+from services.matches.routes.answers import RecordPlayOut
 from services.http.auth import authenticated
 from services.http.errors import ApiError, http_exception
 from services.http.ratelimit import rate_limited
@@ -82,7 +83,7 @@ def _not_json(request: Request, exc: Exception) -> Response:
                   "record), `invalid` (it claims a signature that does not hold: altered since), `unknown_key` "
                   "(signed with a key this server does not know), `absent` (unsigned).",
       exception_handlers={ClientException: _not_json, ValidationException: _not_json},
-      responses={**responses(200, dict, [ex("a deal in its auction, with legal actions", OK),
+      responses={**responses(200, RecordPlayOut, [ex("a deal in its auction, with legal actions", OK),
                                          ex("a record altered after it was signed", RESIGNED)],
                              "The result", 401, 429),
                  422: ResponseSpec(data_container=dict, description="The first problem, as the command prints it",
