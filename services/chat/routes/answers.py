@@ -102,7 +102,7 @@ class QueuedReportOut(msgspec.Struct):
     created_at: str
     player_name: str | None
     reporter_name: str | None
-    sealed: bool = False
+    sealed: bool | msgspec.UnsetType = msgspec.UNSET      # true, when there at all
 
 
 class ReportDismissedOut(msgspec.Struct):

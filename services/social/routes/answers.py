@@ -130,4 +130,4 @@ class FollowedTableOut(msgspec.Struct):
     status: Literal["playing"] | msgspec.UnsetType = msgspec.UNSET
     score: dict[str, int] | None | msgspec.UnsetType = msgspec.UNSET
     version: int | None | msgspec.UnsetType = msgspec.UNSET
-    sealed: bool = False
+    sealed: bool | msgspec.UnsetType = msgspec.UNSET      # true, when there at all
