@@ -23,9 +23,11 @@ from litestar.params import Body
 from domain import chat
 from services.chat.moderation import chat_checks
 from services.chat.routes import live as chat_live
+from services.chat.routes.answers import ChatMessageOut, ChatSentOut
 from services.chat.service import ChatService
 from services.http import paging
 from services.http.auth import authenticated
+from services.http.examples import ex
 from services.http.ratelimit import rate_limited
 from services.http.schemas import (
     BEARER,
@@ -97,9 +99,9 @@ TOO_MANY = ("rate_limited", "too many requests; retry in 12s", {"retry_after": 1
                  "the match is played until it is over; nobody reads the players he blocked. Paged: `limit` "
                  "(1..200, 50) messages, a `Link: <…>; rel=\"next\"` header to the older ones. Names are null "
                  "for erased players. See docs/chat.md.",
-     responses={200: ResponseSpec(data_container=list[dict[str, Any]], description="Messages, newest first",
+     responses={200: ResponseSpec(data_container=list[ChatMessageOut], description="Messages, newest first",
                                   generate_examples=False,
-                                  examples=[Example(summary="messages", value=[RAIL_EXAMPLE, MESSAGE_EXAMPLE])]),
+                                  examples=[ex("messages", [RAIL_EXAMPLE, MESSAGE_EXAMPLE])]),
                 400: _spec("A bad `cursor` or `limit`", ("invalid_field", "cursor: not a cursor this server gave",
                                                          {"field": "cursor"})),
                 401: UNAUTHORIZED, 403: _spec("Not for this reader", NOT_WATCHABLE), 404: UNKNOWN,
@@ -121,8 +123,8 @@ async def chat_history(request: Request, match_id: PathStr, principal: Caller, r
                   f"{chat.MAX_TEXT} characters, no control characters. At most `ATOUT_CHAT_RATE_MESSAGES` (5) messages "
                   f"per `ATOUT_CHAT_RATE_WINDOW` (10 s) per player per match (429 `chat_rate_limited`). A muted player "
                   f"gets 403 `chat_muted` (with `until`), a banned one 403 `player_banned`. See docs/chat.md.",
-      responses={201: ResponseSpec(data_container=dict[str, Any], description="The message, as readers get it",
-                                   generate_examples=False, examples=[Example(summary="sent", value={
+      responses={201: ResponseSpec(data_container=ChatSentOut, description="The message, as readers get it",
+                                   generate_examples=False, examples=[ex("sent", {
                                        "match_id": MATCH_ID, "version": 3, "message": MESSAGE_EXAMPLE})]),
                  400: _spec("A malformed message", ("chat_too_long", f"a message is at most {chat.MAX_TEXT} "
                                                     "characters, not 300", {"field": "$.text", "max": chat.MAX_TEXT,

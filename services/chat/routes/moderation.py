@@ -20,10 +20,18 @@ from infra import streams
 from infra.projections.reports import queue
 from services.audit import append_audit
 from services.chat.moderation import ModerationService, sanctions_out
+from services.chat.routes.answers import (
+    ChatMessageOut,
+    QueuedReportOut,
+    ReportDismissedOut,
+    ReportOut,
+    SanctionsOut,
+)
 from services.chat.service import ChatService
 from services.http import paging
 from services.http.auth import authenticated, requires
 from services.http.errors import malformed
+from services.http.examples import ex
 from services.http.ratelimit import rate_limited
 from services.http.schemas import (
     BEARER,
@@ -35,7 +43,6 @@ from services.http.schemas import (
     Limit,
     PathStr,
     Runtime,
-    ex,
     responses,
 )
 from services.refusals import Forbidden, NotFound
@@ -72,6 +79,20 @@ REPORT_EXAMPLE = {"report_id": "9e1d…", "player_id": PLAYER_ID, "reporter": "3
                                                           "seat": None, "preset": None, "text": "…", "phase":
                                                               "playing", "version": 4, "at": "2026-12-01T14:03:10+00:00"},
                   "reason": "insults", "status": "open", "resolution": None, "created_at": "2026-12-01T14:05:00+00:00"}
+QUEUE_EXAMPLE = [
+    {**REPORT_EXAMPLE, "status": "muted", "player_name": "Ada", "reporter_name": "Bruno",
+     "resolution": {"admin": "7e2f…", "action": "muted", "reason": "insults", "at": "2026-12-01T14:20:00+00:00"}},
+    {**REPORT_EXAMPLE, "report_id": "4a0c…", "message": None, "reason": None, "player_name": "Ada",
+     "reporter_name": "Chloé", "sealed": True},     # about a match the admin plays in
+    {**REPORT_EXAMPLE, "report_id": "5d3b…", "match_id": None, "message_id": None, "message": None,
+     "reason": "spams every table", "player_name": "Ada", "reporter_name": "Bruno"}]
+ADMIN_CHAT_EXAMPLE = [  # both channels, whoever could read them
+    {"version": 4, "type": "chat_message", "message_id": "2c9a6f1e-…", "channel": "spectators", "player_id": PLAYER_ID,
+     "name": "Ada", "seat": None, "preset": None, "text": "…", "phase": "playing", "match_version": 41,
+     "at": "2026-12-01T14:03:10.120+00:00"},
+    {"version": 3, "type": "chat_message", "message_id": "8b0e4d2a-…", "channel": "table", "player_id": "3b7c…",
+     "name": None, "seat": "N", "preset": "good_luck", "text": None, "phase": "playing", "match_version": 12,
+     "at": "2026-12-01T14:01:02.410+00:00"}]
 SANCTIONS_EXAMPLE = {"player_id": PLAYER_ID, "muted_until": "2026-12-01T15:05:00+00:00", "mute_reason": "insults",
                      "banned": False, "ban_reason": None, "version": 1}
 
@@ -81,7 +102,8 @@ SANCTIONS_EXAMPLE = {"player_id": PLAYER_ID, "muted_until": "2026-12-01T15:05:00
       description="Reports go to the admins' queue. A message is reported as the reporter may read it (403 if he "
                   "may not watch the match, 404 `unknown_message`); reporting oneself is 422 `cannot_report_self`; "
                   "a banned player reports nothing (403 `player_banned`).",
-      responses=responses(201, dict, [ex("filed", REPORT_EXAMPLE)], "The report", 400, 401, 403, 404, 409, 422, 429))
+      responses=responses(201, ReportOut, [ex("filed", REPORT_EXAMPLE)], "The report", 400, 401, 403, 404, 409, 422,
+                          429))
 async def report(data: Annotated[ReportIn, REPORT_BODY], principal: Caller, runtime: Runtime) -> dict[str, Any]:
     player_id, match_id, message_id, command_id = (None if v is msgspec.UNSET else v for v in (
         data.player_id, data.match_id, data.message_id, data.command_id))
@@ -99,8 +121,10 @@ async def report(data: Annotated[ReportIn, REPORT_BODY], principal: Caller, runt
                  "A report about a message of a match the admin plays in — a seat, or an entry of its tournament — "
                  "keeps its place without its message and reason (`sealed: true`) until the match is over and "
                  "public to him.",
-     responses=responses(200, list, [ex("the queue", [{**REPORT_EXAMPLE, "player_name": "Ada",
-                                                       "reporter_name": None}])], "Reports", 400, 401, 403, 429))
+     responses=responses(200, list[QueuedReportOut], [ex("the queue", [{**REPORT_EXAMPLE, "player_name": "Ada",
+                                                                          "reporter_name": None}]),
+                                                     ex("closed and sealed", QUEUE_EXAMPLE)],
+                         "Reports", 400, 401, 403, 429))
 async def reports_queue(request: Request, principal: Caller, runtime: Runtime, limit: Limit = 50,
                         cursor: paging.Cursor = None,
                         status: FromQuery[Literal["open", "muted", "banned", "dismissed", "closed", "all"]] = "open"
@@ -120,7 +144,7 @@ class Dismissal(msgspec.Struct, forbid_unknown_fields=True):
       security=BEARER, summary="Dismiss a report (admin)",
       description="Closes it without a sanction; recorded in the report's stream and the audit. A report already "
                   "dealt with is 422 `report_closed`.",
-      responses=responses(200, dict, [ex("dismissed", {"report_id": "9e1d…", "status": "dismissed"})],
+      responses=responses(200, ReportDismissedOut, [ex("dismissed", {"report_id": "9e1d…", "status": "dismissed"})],
                           "The report's new status", 400, 401, 403, 404, 422, 429))
 async def dismiss(report_id: PathStr, data: Annotated[Dismissal, Body(examples=[ex("nothing wrong", {
         "reason": "a friendly joke"})])], principal: Caller, runtime: Runtime) -> dict[str, Any]:
@@ -146,8 +170,8 @@ class Mute(msgspec.Struct, forbid_unknown_fields=True):
 def _spec(action: str, summary: str, description: str) -> dict[str, Any]:
     return dict(guards=ADMIN, status_code=200, tags=["admin", *TAGS], security=BEARER, summary=summary,
                 description=description, operation_id=f"AdminPlayer{action.title()}",
-                responses=responses(200, dict, [ex(action, SANCTIONS_EXAMPLE)], "The player's sanctions now", 400,
-                                    401, 403, 404, 409, 422, 429))
+                responses=responses(200, SanctionsOut, [ex(action, SANCTIONS_EXAMPLE)], "The player's sanctions now",
+                                    400, 401, 403, 404, 409, 422, 429))
 
 
 @post("/v1/admin/players/{player_id:str}/mute", **_spec(
@@ -186,7 +210,8 @@ unban = _sanction_route("unban", "Lift a player's ban (admin)", "422 `not_banned
 
 @get("/v1/admin/players/{player_id:str}/sanctions", guards=ADMIN, tags=["admin", *TAGS], security=BEARER,
      summary="A player's mute and ban (admin)",
-     responses=responses(200, dict, [ex("muted", SANCTIONS_EXAMPLE)], "The player's sanctions", 401, 403, 404, 429))
+     responses=responses(200, SanctionsOut, [ex("muted", SANCTIONS_EXAMPLE)], "The player's sanctions", 401, 403, 404,
+                         429))
 async def sanctions(player_id: PathStr, runtime: Runtime) -> dict[str, Any]:
     if await runtime.players.get(player_id) is None:
         raise NotFound("unknown_player", f"no player {player_id!r}", {"player_id": player_id})
@@ -198,9 +223,8 @@ async def sanctions(player_id: PathStr, runtime: Runtime) -> dict[str, Any]:
      description="Every message, whoever could read it, newest first and paged as `GET /v1/matches/{id}/chat`: "
                  "what an admin reviewing a dispute or a report reads beside the replay. The read is recorded in "
                  "the audit. Not for an admin who holds a seat in the match (403 `privileged_while_playing`).",
-     responses=responses(200, list, [ex("messages", [{"version": 4, "type": "chat_message", "channel": "spectators",
-                                                      "player_id": PLAYER_ID, "name": "Ada", "text": "…"}])],
-                         "Messages, newest first", 400, 401, 403, 404, 429))
+     responses=responses(200, list[ChatMessageOut], [ex("messages", ADMIN_CHAT_EXAMPLE)], "Messages, newest first", 400,
+                         401, 403, 404, 429))
 async def admin_chat(request: Request, match_id: PathStr, principal: Caller, runtime: Runtime, limit: Limit = 50,
                      cursor: paging.Cursor = None) -> Response:
     before = paging.version_before(cursor)

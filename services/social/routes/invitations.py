@@ -18,6 +18,7 @@ from domain import invitations as cases
 from infra.projections import invitations as listed
 from services.http import paging
 from services.http.auth import authenticated
+from services.http.examples import ex
 from services.http.ratelimit import rate_limited
 from services.http.schemas import (
     BEARER,
@@ -34,7 +35,6 @@ from services.http.schemas import (
     Limit,
     PathStr,
     Runtime,
-    ex,
     responses,
 )
 from services.matches.routes.matches import _answer, seating
@@ -84,6 +84,12 @@ class InvitationOut(msgspec.Struct):
     accepted: dict[str, str]               # player id -> seat taken
     status: str                            # pending, accepted, declined, cancelled, expired
     expires_at: str
+
+
+class ListedInvitationOut(InvitationOut):
+    """An invitation as my list shows it: the invitation, and when it was sent (the list's order)."""
+
+    created_at: str
 
 
 class Accepted(msgspec.Struct):
@@ -156,8 +162,12 @@ async def challenge(match_id: PathStr, data: Annotated[Challenge, Body(examples=
      description="Those I `received` (default) or `sent`, newest first, of one `status` or all; pages as every "
                  "list (docs/api.md, \"Lists and pages\"). Read from a read model: a new invitation shows within "
                  "the projector's poll.",
-     responses=responses(200, list, [ex("received", [{**INVITATION_EXAMPLE,
-                                                       "created_at": "2025-05-01T18:00:00+00:00"}])],
+     responses=responses(200, list[ListedInvitationOut], [
+         ex("received", [{**INVITATION_EXAMPLE, "created_at": "2025-05-01T18:00:00+00:00"}]),
+         ex("sent: to any seat, and a challenge half accepted", [
+             {**INVITATION_EXAMPLE, "invitation_id": "6b2e4f81-0c3d-5a9e-8f71-2d4c6e8a0b13",
+              "invitees": {FRIEND_ID: None}, "created_at": "2025-05-01T18:05:00+00:00"},
+             {**CHALLENGE_EXAMPLE, "accepted": {FRIEND_ID: "E"}, "created_at": "2025-05-01T18:00:00+00:00"}])],
                          "Invitations, newest first", 400, 401, 429))
 async def list_invitations(request: Request, principal: Caller, runtime: Runtime,
                            role: FromQuery[Literal["received", "sent"]] = "received",

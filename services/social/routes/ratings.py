@@ -15,16 +15,24 @@ from domain import ratings as rules
 from infra.projections.rating_queries import board, ratings_of, stats_of
 from services.http.auth import authenticated
 from services.http.errors import ApiError
+from services.http.examples import ex
 from services.http.ratelimit import rate_limited
-from services.http.schemas import BEARER, Caller, Limit, PathStr, Runtime, ex, responses
+from services.http.schemas import BEARER, Caller, Limit, PathStr, Runtime, responses
+from services.social.routes.answers import (
+    LeaderboardOut,
+    PlayerRatingsOut,
+    PlayerStatsOut,
+)
 
 TAGS = ["ratings"]
 PLAYER = [authenticated, rate_limited]
 Offset = Annotated[int, QueryParameter(ge=0, le=1_000_000)]
 PLAYER_ID = "3f6c1d2e-8a9b-4c5d-9e0f-1a2b3c4d5e6f"
-BOARD_EXAMPLE = {"pool": "belote_coinche", "offset": 0, "limit": 50, "total": 1, "entries": [
+BOARD_EXAMPLE = {"pool": "belote_coinche", "offset": 0, "limit": 50, "total": 2, "entries": [
     {"rank": 1, "player_id": PLAYER_ID, "name": "Camille", "rating": 12.41, "mu": 31.2, "sigma": 6.26, "games": 14,
-     "wins": 9, "provisional": False}]}
+     "wins": 9, "provisional": False},
+    {"rank": 2, "player_id": "6a5b4c3d-2e1f-4a0b-9c8d-7e6f5a4b3c2d", "name": None, "rating": 3.87, "mu": 27.4,
+     "sigma": 7.84, "games": 6, "wins": 3, "provisional": True}]}
 RATINGS_EXAMPLE = {"player_id": PLAYER_ID, "name": "Camille", "pools": [
     {"pool": "belote_coinche", "rating": 12.41, "mu": 31.2, "sigma": 6.26, "games": 14, "wins": 9,
      "provisional": False, "history": [{"match_id": "8c1e0b7a-2f4d-4e6a-9b3c-5d7e9f1a2b3c", "at":
@@ -32,7 +40,9 @@ RATINGS_EXAMPLE = {"player_id": PLAYER_ID, "name": "Camille", "pools": [
                                         "weight": 1.0}]}]}
 STATS_EXAMPLE = {"player_id": PLAYER_ID, "pools": [
     {"pool": "cinch_partnership", "matches": 20, "rated": 12, "wins": 11, "deals": 180, "contracts_taken": 47,
-     "contracts_made": 35, "made_percent": 74.5, "average_points": 6.8}]}
+     "contracts_made": 35, "made_percent": 74.5, "average_points": 6.8},
+    {"pool": "five_hundred", "matches": 1, "rated": 0, "wins": 0, "deals": 9, "contracts_taken": 0,
+     "contracts_made": 0, "made_percent": None, "average_points": 4.11}]}
 
 
 def _pool(pool: str) -> str:
@@ -54,8 +64,8 @@ async def _player(runtime: Any, player_id: str) -> str | None:
      description="Players by display rating (mu − 3·sigma), best first; `provisional` until "
                  f"{rules.PROVISIONAL_GAMES} rated matches in the pool. Pools: {', '.join(rules.POOLS)} "
                  "(docs/ratings.md). `offset` and `limit` page it; `total` counts the pool's players.",
-     responses=responses(200, dict, [ex("a coinche leaderboard", BOARD_EXAMPLE)], "One page of the leaderboard",
-                         400, 401, 404, 429))
+     responses=responses(200, LeaderboardOut, [ex("a coinche leaderboard", BOARD_EXAMPLE)],
+                         "One page of the leaderboard", 400, 401, 404, 429))
 async def leaderboard(pool: PathStr, principal: Caller, runtime: Runtime, limit: Limit = 50,
                       offset: Offset = 0) -> dict[str, Any]:
     _pool(pool)
@@ -72,7 +82,8 @@ async def leaderboard(pool: PathStr, principal: Caller, runtime: Runtime, limit:
      description="History: one entry per rated match, in match-finish order, the rating after it; `weight` below 1 "
                  "for a repeated match, or for an established player meeting a new account (docs/ratings.md, "
                  "\"Abuse\").",
-     responses=responses(200, dict, [ex("one pool", RATINGS_EXAMPLE)], "The player's ratings", 401, 404, 429))
+     responses=responses(200, PlayerRatingsOut, [ex("one pool", RATINGS_EXAMPLE)], "The player's ratings", 401, 404,
+                         429))
 async def player_ratings(player_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     name = await _player(runtime, player_id)
     return {"player_id": player_id, "name": name, "pools": await ratings_of(runtime.pool, player_id)}
@@ -83,7 +94,7 @@ async def player_ratings(player_id: PathStr, principal: Caller, runtime: Runtime
      description="Over every finished match the player held a seat in (rated or casual) that is public: a "
                  "tournament table once its round has closed at every table, never a private table. "
                  "`average_points`: his side's score per deal; `made_percent`: contracts he took and made.",
-     responses=responses(200, dict, [ex("one pool", STATS_EXAMPLE)], "The player's stats", 401, 404, 429))
+     responses=responses(200, PlayerStatsOut, [ex("one pool", STATS_EXAMPLE)], "The player's stats", 401, 404, 429))
 async def player_stats(player_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     await _player(runtime, player_id)
     return {"player_id": player_id, "pools": await stats_of(runtime.pool, player_id)}

@@ -17,20 +17,22 @@ from domain import social as cases
 from infra.projections import social as ties
 from services.http import paging
 from services.http.auth import authenticated
+from services.http.examples import ex
 from services.http.ratelimit import rate_limited
 from services.http.schemas import (
     BEARER,
     COMMAND_ID,
     MATCH_ID,
+    PLAYER_ID,
     Caller,
     FromQuery,
     Limit,
     PathStr,
     Runtime,
-    ex,
     responses,
 )
 from services.social import circle
+from services.social.routes.answers import FollowedTableOut, TiedPlayerOut
 from services.social.routes.invitations import FRIEND_ID, PlayerRef
 
 TAGS = ["social"]
@@ -55,6 +57,16 @@ LIST_EXAMPLE = [{"player_id": FRIEND_ID, "name": "Ada", "since": "2025-05-01T18:
 TABLES_EXAMPLE = [{"match_id": MATCH_ID, "game": "belote", "options": {"variant": "coinche"},
                    "seats": {"N": {"kind": "player", "player_id": FRIEND_ID, "level": None}, "E": None, "S": None,
                              "W": None}, "free_seats": 3, "at": "2025-05-01T18:00:00+00:00"}]
+SEATED = {"N": {"kind": "player", "player_id": FRIEND_ID, "level": None},
+          "E": {"kind": "bot", "player_id": None, "level": "basic"},
+          "S": {"kind": "player", "player_id": PLAYER_ID, "level": None},
+          "W": {"kind": "bot", "player_id": None, "level": "expert"}}
+PLAYING_EXAMPLE = [{"match_id": MATCH_ID, "game": "belote", "options": {"deals": 4}, "seats": SEATED,
+                    "status": "playing", "score": {"NS": 162, "EW": 90}, "version": 57,
+                    "at": "2025-05-01T18:20:00+00:00"},
+                   {"match_id": "1e2d3c4b-5a69-4788-9766-554433221100", "game": "belote", "options": {"deals": 4},
+                    "seats": SEATED, "status": "playing", "score": None, "version": None,
+                    "at": "2025-05-01T18:05:00+00:00", "sealed": True}]
 PAGED = ("Newest first, in pages (docs/api.md, \"Lists and pages\"); from a read model, current within the "
          "projector's poll.")
 
@@ -92,7 +104,8 @@ async def unfollow(player_id: PathStr, principal: Caller, runtime: Runtime) -> T
 
 @get("/v1/players/me/following", guards=PLAYER, tags=TAGS, security=BEARER, summary="The players I follow",
      description=PAGED,
-     responses=responses(200, list, [ex("followed", LIST_EXAMPLE)], "Players, newest first", 400, 401, 429))
+     responses=responses(200, list[TiedPlayerOut], [ex("followed", LIST_EXAMPLE)], "Players, newest first", 400,
+                         401, 429))
 async def following(request: Request, principal: Caller, runtime: Runtime, limit: Limit = 50,
                     cursor: paging.Cursor = None) -> Response:
     rows = await ties.ties(runtime.pool, principal.player_id, "follow", limit, paging.decode(cursor))
@@ -106,7 +119,9 @@ async def following(request: Request, principal: Caller, runtime: Runtime, limit
                  "sits. `at`: when the table was made (open) or last moved (playing; a tournament table's moves only with "
                  "its status). A table I may not watch (another table of my tournament's open round) keeps its place "
                  "without its `score` and `version` (`sealed: true`). " + PAGED,
-     responses=responses(200, list, [ex("open tables", TABLES_EXAMPLE)], "Tables, newest first", 400, 401, 429))
+     responses=responses(200, list[FollowedTableOut], [ex("open tables", TABLES_EXAMPLE),
+                                                       ex("tables being played", PLAYING_EXAMPLE)],
+                         "Tables, newest first", 400, 401, 429))
 async def followed_tables(request: Request, principal: Caller, runtime: Runtime,
                           status: FromQuery[Literal["open", "playing"]] = "open", limit: Limit = 50,
                           cursor: paging.Cursor = None) -> Response:
@@ -132,7 +147,8 @@ async def unblock(player_id: PathStr, principal: Caller, runtime: Runtime) -> Ti
 
 @get("/v1/players/me/blocks", guards=PLAYER, tags=TAGS, security=BEARER, summary="The players I block",
      description=PAGED,
-     responses=responses(200, list, [ex("blocked", LIST_EXAMPLE)], "Players, newest first", 400, 401, 429))
+     responses=responses(200, list[TiedPlayerOut], [ex("blocked", LIST_EXAMPLE)], "Players, newest first", 400,
+                         401, 429))
 async def blocks(request: Request, principal: Caller, runtime: Runtime, limit: Limit = 50,
                  cursor: paging.Cursor = None) -> Response:
     rows = await ties.ties(runtime.pool, principal.player_id, "block", limit, paging.decode(cursor))
