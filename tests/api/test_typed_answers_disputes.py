@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from domain.cards import DECK_32
 from infra.projections import ProjectionRunner
 from infra.projections.disputes import DisputesQueue
 from infra.store import PostgresEventStore, create_pool
@@ -182,3 +183,28 @@ async def test_every_games_replay_and_record_answer_as_documented(client, pool, 
                            "get", REPLAY)
     assert table["recorded_result"] and table["steps"][-1]["view"]
     contract.check(await client.get(f"/v1/matches/{match_id}/export", headers=players["N"].headers), "get", EXPORT)
+
+
+async def test_an_imported_deal_answers_as_documented(client, pool) -> None:
+    """A deck from a match record: nothing was shuffled, so its verification is `predefined`
+    and its record carries no shuffle inputs."""
+    contract = await served(client)
+    deck = list(reversed(DECK_32))
+    north, admin = await register(client), await with_role(client, pool, "admin")
+    created = await client.post("/v1/matches", headers=north.headers, json={
+        "game": "belote", "options": {"deals": 1}, "seats": {"N": "me", "E": "open", "S": "open", "W": "open"},
+        "record": {"game": "belote", "deals": [{"dealer": "E", "deck": deck, "actions": []}]}})
+    assert created.status_code == 201, created.text
+    match_id, players = created.json()["match_id"], {"N": north}
+    for seat in "ESW":
+        players[seat] = await register(client)
+        assert (await client.post(f"/v1/matches/{match_id}/seats/{seat}", headers=players[seat].headers)).is_success
+    early = contract.check(await client.get(f"/v1/matches/{match_id}/deals/0/verify", headers=north.headers),
+                           "get", VERIFY)
+    assert early["status"] == "predefined"
+    await finish(client, match_id, players, seed=3)
+    record = contract.check(await client.get(f"/v1/matches/{match_id}/export", headers=north.headers), "get", EXPORT)
+    assert "fair" not in record["deals"][0]
+    replay = contract.check(await client.get(f"/v1/admin/matches/{match_id}/deals/0/replay", headers=admin.headers),
+                            "get", REPLAY)
+    assert replay["verification"]["status"] == "predefined"
