@@ -19,7 +19,8 @@ from typing import Any
 import msgspec
 from litestar.openapi.spec import Example
 
-DEPTH = 6               # the deepest a game's view, event or summary goes today is 4 (tests/api/test_typed_answers_disputes.py)
+# The deepest a game's view, event or summary goes today is 4 (tests/api/test_typed_answers_disputes.py).
+DEPTH = 6
 
 
 def _nested(depth: int) -> Any:

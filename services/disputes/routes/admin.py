@@ -67,8 +67,8 @@ class RulingIn(msgspec.Struct, forbid_unknown_fields=True):
      description="`status`: pending (open or in review, the default), open, in_review, resolved, rejected, all. "
                  "A dispute on a match the admin plays in — a seat, or an entry of its tournament — keeps its place "
                  "without its reason and position (`sealed: true`) until the match is over and public to him.",
-     responses=responses(200, list[DisputeRow], [exact("the queue", [QUEUE_EXAMPLE, SEALED_EXAMPLE])], "Disputes, newest first", 400, 401, 403,
-                         429))
+     responses=responses(200, list[DisputeRow], [exact("the queue", [QUEUE_EXAMPLE, SEALED_EXAMPLE])],
+                         "Disputes, newest first", 400, 401, 403, 429))
 async def disputes_queue(principal: Caller, runtime: Runtime, limit: Limit = 100,
                          status: FromQuery[Literal["pending", "open", "in_review", "resolved", "rejected", "all"]]
                          = "pending") -> list[dict[str, Any]]:

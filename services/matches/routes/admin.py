@@ -89,8 +89,8 @@ ACTION_EXAMPLES = [ex("resume once fixed", {"reason": "the deal service was fixe
      description="Matches the server suspended because a task failed for a reason retrying cannot fix, newest "
                  "first, each with `details.reason` (`action_refused`, `deal_failed`, `task_failed`) and "
                  "`details.message` (what failed, where). Read from the match summaries, which follow the log.",
-     responses=responses(200, list[SuspendedMatch], [exact("one suspended match", SUSPENDED_EXAMPLE)], "Suspended matches", 400, 401,
-                         403, 429))
+     responses=responses(200, list[SuspendedMatch], [exact("one suspended match", SUSPENDED_EXAMPLE)],
+                         "Suspended matches", 400, 401, 403, 429))
 async def suspended(runtime: Runtime, limit: Limit = 50) -> list[dict[str, Any]]:
     out = []
     for row in await queries.matches_by_status(runtime.pool, "suspended", limit):

@@ -99,7 +99,8 @@ def _check_schedule(schedule: str) -> None:
 
 @post("/v1/tournaments", guards=ORGANISER, tags=TAGS, security=BEARER, exception_handlers=HANDLERS,
       summary="Create a tournament (organisers)",
-      responses=X.answers(201, TournamentOut, [exact("the new tournament", {**X.VIEW, "status": "registering", "rounds": []})],
+      responses=X.answers(201, TournamentOut,
+                          [exact("the new tournament", {**X.VIEW, "status": "registering", "rounds": []})],
                           "The tournament as its organiser sees it", 400, 401, 403, 409, 422, 429))
 async def create(data: Annotated[CreateIn, Body(examples=X.CREATE_EXAMPLES)], principal: Caller,
                  runtime: Runtime) -> Response:
@@ -133,7 +134,8 @@ Status = Literal["registering", "running", "closed"]
      description="Every tournament, or those of one `status`, newest first, in pages of `limit` (1..200, default "
                  "50); when a next page may exist the answer has `Link: <…&cursor=…>; rel=\"next\"`. `entries` "
                  "counts the entries not withdrawn.",
-     responses=X.answers(200, list[TournamentRow], [exact("open for entries", LIST_EXAMPLE)], "Tournaments", 400, 401, 429))
+     responses=X.answers(200, list[TournamentRow], [exact("open for entries", LIST_EXAMPLE)], "Tournaments", 400, 401,
+                         429))
 async def list_tournaments(request: Request, runtime: Runtime, status: FromQuery[Status | None] = None,
                            limit: Limit = 50, cursor: paging.Cursor = None) -> Response:
     rows = await standings_projection.listing(runtime.pool, status, None, limit, paging.decode(cursor))
@@ -165,8 +167,8 @@ async def read(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> d
                   "rounds will seat its players, so they pass the one door to a seat first: 403 `player_banned` "
                   "when one is banned, `blocked` when one of the partners blocks the other (docs/api.md, \"One "
                   "door to a seat\").",
-      responses=seating(X.answers(201, EntryRegistered, [exact("registered", {"entry_id": X.ENTRY_A})], "The entry", 401, 403, 404,
-                                  409, 422, 429)))
+      responses=seating(X.answers(201, EntryRegistered, [exact("registered", {"entry_id": X.ENTRY_A})], "The entry",
+                                  401, 403, 404, 409, 422, 429)))
 async def register_entry(tournament_id: PathStr, data: Annotated[EntryIn, Body(examples=X.ENTRY_EXAMPLES)],
                          principal: Caller, runtime: Runtime) -> Response:
     if data.name:
@@ -197,8 +199,8 @@ async def withdraw(tournament_id: PathStr, entry_id: PathStr, principal: Caller,
 
 @post("/v1/tournaments/{tournament_id:str}/start", guards=ORGANISER, tags=TAGS, security=BEARER,
       exception_handlers=HANDLERS, status_code=200, summary="Start now: commit to every board, pair round 1",
-      responses=X.answers(200, TournamentOut, [exact("started", X.VIEW)], "The tournament, round 1 paired", 401, 403, 404, 409,
-                          422, 429))
+      responses=X.answers(200, TournamentOut, [exact("started", X.VIEW)], "The tournament, round 1 paired", 401, 403,
+                          404, 409, 422, 429))
 async def start(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     svc = service(runtime)
     _owner(principal, await svc.load(tournament_id))
@@ -210,7 +212,8 @@ async def start(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> 
 @post("/v1/tournaments/{tournament_id:str}/pairings", guards=ORGANISER, tags=TAGS, security=BEARER,
       exception_handlers=HANDLERS, status_code=200,
       summary="Pair the next round by hand (all or nothing); it replaces the automatic pairing",
-      responses=X.answers(200, TournamentOut, [exact("paired", X.VIEW)], "The tournament", 400, 401, 403, 404, 409, 422, 429))
+      responses=X.answers(200, TournamentOut, [exact("paired", X.VIEW)], "The tournament", 400, 401, 403, 404, 409,
+                          422, 429))
 async def pair(tournament_id: PathStr, data: Annotated[PairingIn, Body(examples=X.PAIRING_EXAMPLES)], principal: Caller,
                runtime: Runtime) -> dict[str, Any]:
     svc = service(runtime)
