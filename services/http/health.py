@@ -6,6 +6,9 @@ k8s should restart on a failing `/healthz` but only stop routing on a failing `/
 
 from __future__ import annotations
 
+from typing import Literal
+
+import msgspec
 from litestar import Request, Response, get
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
@@ -13,18 +16,37 @@ from litestar.openapi.spec import Example
 from infra.health import check_all
 
 
+class Alive(msgspec.Struct):
+    status: Literal["ok"]
+
+
+class Ready(msgspec.Struct):
+    """Every server the process needs answers (`checks`: server -> "ok")."""
+
+    status: Literal["ok"]
+    checks: dict[str, str]
+
+
+class NotReady(msgspec.Struct):
+    """A server does not answer: `details` says, server by server, "ok" or what failed."""
+
+    code: Literal["not_ready"]
+    message: str
+    details: dict[str, str]
+
+
 @get("/healthz", sync_to_thread=False, tags=["health"], responses={200: ResponseSpec(
-    data_container=dict, description="The process answers", generate_examples=False,
+    data_container=Alive, description="The process answers", generate_examples=False,
     examples=[Example(summary="alive", value={"status": "ok"})])})
 def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
 @get("/readyz", tags=["health"], responses={
-    200: ResponseSpec(data_container=dict, description="Postgres and Redis answer", generate_examples=False,
+    200: ResponseSpec(data_container=Ready, description="Postgres and Redis answer", generate_examples=False,
                       examples=[Example(summary="ready", value={"status": "ok", "checks": {"postgres": "ok",
                                                                                            "redis": "ok"}})]),
-    503: ResponseSpec(data_container=dict, description="A server does not answer", generate_examples=False,
+    503: ResponseSpec(data_container=NotReady, description="A server does not answer", generate_examples=False,
                       examples=[Example(summary="Redis down", value={
                           "code": "not_ready", "message": "not ready: redis not answering",
                           "details": {"postgres": "ok", "redis": "Connection refused"}})])})

@@ -16,10 +16,15 @@ from litestar import Response, get, post
 from litestar.params import Body, FromPath
 
 from domain import disputes as cases
+from services.disputes.routes.answers import DealVerification, DisputeOut, DisputeRow
+from services.disputes.routes.record_answers import MatchRecordOut
 from services.disputes.routes.views import (
     DISPUTE_EXAMPLE,
     HANDLERS,
     PATH_HANDLERS,
+    PENDING_EXAMPLE,
+    QUEUE_EXAMPLE,
+    RECORD_EXAMPLE,
     VERIFY_EXAMPLE,
     Reason,
     dispute_out,
@@ -28,6 +33,7 @@ from services.disputes.routes.views import (
 )
 from services.disputes.service import DisputeService
 from services.http.auth import authenticated
+from services.http.documented import exact
 from services.http.ratelimit import rate_limited
 from services.http.schemas import (
     BEARER,
@@ -62,7 +68,8 @@ class FileDispute(msgspec.Struct, forbid_unknown_fields=True):
       summary="File a dispute on a deal",
       description="For a player of the match (or its tournament's organiser, or an admin): the deal (0-based), a "
                   "reason, and optionally where: `position: {trick, card}`. A retried `command_id` files once.",
-      responses=responses(201, dict, [ex("filed", DISPUTE_EXAMPLE)], "The dispute", 400, 401, 403, 404, 422, 429))
+      responses=responses(201, DisputeOut, [exact("filed", DISPUTE_EXAMPLE)], "The dispute", 400, 401, 403, 404, 422,
+                          429))
 async def file_dispute(match_id: PathStr, data: Annotated[FileDispute, Body(examples=[ex("a revoke", {
         "deal": 0, "reason": "W played a heart on a spade lead", "position": {"trick": 2, "card": "7H"}})])],
         principal: Caller, runtime: Runtime) -> Response:
@@ -76,7 +83,8 @@ async def file_dispute(match_id: PathStr, data: Annotated[FileDispute, Body(exam
 
 
 @get("/v1/disputes/mine", guards=PLAYER, tags=TAGS, security=BEARER, summary="The disputes I filed, newest first",
-     responses=responses(200, list, [ex("mine", [DISPUTE_EXAMPLE])], "My disputes with their status", 401, 429))
+     responses=responses(200, list[DisputeRow], [exact("mine", [QUEUE_EXAMPLE])], "My disputes with their status",
+                         401, 429))
 async def my_disputes(principal: Caller, runtime: Runtime, limit: Limit = 50) -> list[dict[str, Any]]:
     return await queue(runtime.pool, None, principal.player_id, limit)
 
@@ -98,7 +106,8 @@ async def _readable_match(runtime: Runtime, match_id: str, principal: Any, route
                  "match is over; a sealed tournament board: no one until the match is over and its round has "
                  "closed (403 `board_sealed`); a role that plays in the match or its tournament reads no more "
                  "than its seat (403 `privileged_while_playing`). See docs/api.md, \"Who may read what\".",
-     responses=responses(200, dict, [ex("verified", VERIFY_EXAMPLE)], "The verification", 401, 403, 404, 429))
+     responses=responses(200, DealVerification, [exact("verified", VERIFY_EXAMPLE), exact("not over", PENDING_EXAMPLE)],
+                         "The verification", 401, 403, 404, 429))
 async def verify_deal(match_id: PathStr, deal: FromPath[int], principal: Caller, runtime: Runtime) -> dict[str, Any]:
     svc = await _readable_match(runtime, match_id, principal, "verify")
     return await svc.verify(match_id, deal)
@@ -110,9 +119,7 @@ async def verify_deal(match_id: PathStr, deal: FromPath[int], principal: Caller,
                  "server as `…/record` is (`signature`, docs/fair-deal.md \"Signed records\"). `?deal=d` exports "
                  "one finished deal alone. Who may read it: as for `…/verify` (a sealed board's seats too get "
                  "403 `board_sealed` until its round has closed at every table).",
-     responses=responses(200, dict, [ex("a record", {"game": "belote", "options": {"deals": 2}, "deals": [],
-                                                     "rulings": [{"deal": 0, "ruling": "void", "reason": "…"}],
-                                                     "result": {"match_score": {"NS": 0, "EW": 0}}})],
+     responses=responses(200, MatchRecordOut, [exact("a record", RECORD_EXAMPLE)],
                          "The record", 401, 403, 404, 429))
 async def export(match_id: PathStr, principal: Caller, runtime: Runtime,
                  deal: FromQuery[int | None] = None) -> dict[str, Any]:

@@ -66,3 +66,21 @@ VERIFY_EXAMPLE = {"deal": 0, "replay_of": None, "tip": "9f2c…", "seed": "4be1�
                   "status": "verified", "checks": {"context": True, "seed_matches_commitment": True,
                                                    "seed_in_published_chain": True, "deck": True, "hands": True},
                   "problems": []}
+QUEUE_EXAMPLE = {"dispute_id": "3f1c…", "match_id": MATCH_ID, "deal": 0, "filed_by": PLAYER_ID, "role": "player",
+                 "reason": "W played a heart on a spade lead at trick 3",
+                 "position": {"deal": 0, "trick": 2, "card": "7H"}, "status": "open", "ruling": None,
+                 "filed_at": "2025-05-01T18:05:00+00:00", "updated_at": "2025-05-01T18:05:00+00:00", "version": 1}
+SEALED_EXAMPLE = {**QUEUE_EXAMPLE, "reason": None, "position": None, "sealed": True}
+RULED_EXAMPLE = {**DISPUTE_EXAMPLE, "status": "resolved", "version": 3, "ruling": {
+    "type": "dispute_ruled", "dispute_id": "3f1c…", "ruling": "void", "admin": PLAYER_ID,
+    "reason": "a revoke went unnoticed", "score": None, "match_version": 41}}
+PENDING_EXAMPLE = {"deal": 1, "replay_of": None, "tip": "9f2c…", "commitment": "5d1e…", "status": "pending",
+                   "checks": {}, "problems": []}
+RECORD_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "options": {"variant": "classic", "deals": 2},
+                  "deals": [{"dealer": "N", "deck": ["7S", "…"], "actions": [{"seat": "E", "action": "pass"}],
+                             "fair": {"seed": "4be1…", "commitment": "77a0…", "context": f"match:{MATCH_ID}:deal:1",
+                                      "entropy": {"N": "north"}}}],
+                  "rulings": [{"deal": 0, "ruling": "void", "reason": "…", "admin": PLAYER_ID}],
+                  "tip": "9f2c…", "chain_length": 1000, "renewals": [],
+                  "result": {"match_score": {"NS": 0, "EW": 0}, "winner": None, "finished": False},
+                  "signature": {"alg": "ed25519", "key_id": "3c9d…", "value": "…"}}

@@ -20,6 +20,7 @@ from litestar.params import Body
 from domain.disputes import MAX_REASON
 from infra.projections import match_queries as queries
 from services.http.auth import authenticated, requires
+from services.http.documented import exact
 from services.http.ratelimit import rate_limited
 from services.http.schemas import (
     BEARER,
@@ -47,6 +48,33 @@ class AdminAction(msgspec.Struct, forbid_unknown_fields=True):
     command_id: uuid.UUID | None = None
 
 
+class Suspension(msgspec.Struct):
+    """Why the server suspended the match: `reason` (`action_refused`, `deal_failed`,
+    `task_failed`) and `message` (what failed, where); null when the suspension said none."""
+
+    reason: str | None
+    message: str | None
+
+
+class SuspendedMatch(msgspec.Struct):
+    """A suspended match as the list shows it (`updated_at`: its summary's last change)."""
+
+    match_id: str
+    game: str
+    status: Literal["suspended"]
+    version: int
+    details: Suspension
+    updated_at: str | None
+
+
+class MatchActed(msgspec.Struct):
+    """The match after an admin's act: the version of the act's event and the match's status."""
+
+    match_id: str
+    version: int
+    status: str
+
+
 SUSPENDED_EXAMPLE = [{"match_id": MATCH_ID, "game": "cinch", "status": "suspended", "version": 412,
                       "details": {"reason": "deal_failed",
                                   "message": "bots.play_turn raised FairDealError at fair.py:78"},
@@ -61,8 +89,8 @@ ACTION_EXAMPLES = [ex("resume once fixed", {"reason": "the deal service was fixe
      description="Matches the server suspended because a task failed for a reason retrying cannot fix, newest "
                  "first, each with `details.reason` (`action_refused`, `deal_failed`, `task_failed`) and "
                  "`details.message` (what failed, where). Read from the match summaries, which follow the log.",
-     responses=responses(200, list, [ex("one suspended match", SUSPENDED_EXAMPLE)], "Suspended matches", 400, 401,
-                         403, 429))
+     responses=responses(200, list[SuspendedMatch], [exact("one suspended match", SUSPENDED_EXAMPLE)],
+                         "Suspended matches", 400, 401, 403, 429))
 async def suspended(runtime: Runtime, limit: Limit = 50) -> list[dict[str, Any]]:
     out = []
     for row in await queries.matches_by_status(runtime.pool, "suspended", limit):
@@ -78,7 +106,7 @@ async def suspended(runtime: Runtime, limit: Limit = 50) -> list[dict[str, Any]]
 def _route(action: Literal["resume", "void", "abandon"], summary: str, description: str) -> Any:
     @post(f"/v1/admin/matches/{{match_id:str}}/{action}", guards=ADMIN, status_code=200, tags=TAGS,
           security=BEARER, summary=summary, description=description, operation_id=f"AdminMatch{action.title()}",
-          responses=responses(200, dict, [ex(action, {**ACTED_EXAMPLE, "status": {
+          responses=responses(200, MatchActed, [exact(action, {**ACTED_EXAMPLE, "status": {
               "resume": "playing", "void": "void", "abandon": "abandoned"}[action]})],
               "The match's new version and status", 400, 401, 403, 404, 422, 429))
     async def handler(match_id: PathStr, principal: Caller, runtime: Runtime,

@@ -1,0 +1,104 @@
+"""What `GET /v1/matches/{id}/export` and `GET /v1/admin/audit` answer, as the OpenAPI
+document types it: a match record (shared/rules/README.md, docs/fair-deal.md "Signed
+records") and the audit's entries. The actions and deal summaries are the game's words:
+documented maps (`services.http.documented.GameMap`)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from services.http.documented import ABSENT, Absent, GameMap
+
+
+class ShuffleInputs(msgspec.Struct):
+    """What a shuffled deal was made of: the revealed seed, its commitment, the context and
+    the seats' entropy (seat -> text); an imported deck has no `fair` at all."""
+
+    seed: str | None
+    commitment: str | None
+    context: str | None
+    entropy: dict[str, str] | None
+
+
+class RecordDeal(msgspec.Struct):
+    """A finished deal: its dealer, its deck (top first), its actions in order."""
+
+    dealer: str
+    deck: list[str]
+    actions: list[GameMap]
+    fair: ShuffleInputs | Absent = ABSENT
+
+
+class RecordRuling(msgspec.Struct):
+    """A ruling in a record: a replay ruling is, in a record, the void of its deal (the board
+    follows as a later deal); `score` (side -> points) only for an adjustment."""
+
+    deal: int
+    ruling: Literal["adjust", "void"]
+    reason: str
+    admin: str
+    score: dict[str, int] | Absent = ABSENT
+
+
+class ChainRenewal(msgspec.Struct):
+    """A renewal of the commitment chain: its number, tip, length and the first deal it shuffles."""
+
+    chain: int
+    tip: str
+    chain_length: int
+    first_deal: int
+
+
+class RecordResult(msgspec.Struct):
+    """What the match says of itself: for the whole match its score per side, winner and
+    whether it is over; for one exported deal (`?deal=d`) that deal's summary (`deal`)."""
+
+    match_score: dict[str, int] | Absent = ABSENT
+    winner: str | None | Absent = ABSENT
+    finished: bool | Absent = ABSENT
+    deal: GameMap | Absent = ABSENT
+
+
+class RecordSignature(msgspec.Struct):
+    """The server's signature over the record without it (docs/fair-deal.md)."""
+
+    alg: Literal["ed25519"]
+    key_id: str
+    value: str
+
+
+class MatchRecordOut(msgspec.Struct):
+    """The match (or one finished deal, `first_deal` naming it) as a signed match record:
+    `atout record play` on it gives back `result`. `tip`, `chain_length` and `renewals` are
+    the commitment chains, absent for a match that shuffled nothing."""
+
+    match_id: str
+    game: str
+    options: GameMap
+    deals: list[RecordDeal]
+    rulings: list[RecordRuling]
+    result: RecordResult
+    signature: RecordSignature
+    tip: str | Absent = ABSENT
+    chain_length: int | Absent = ABSENT
+    renewals: list[ChainRenewal] | Absent = ABSENT
+    first_deal: int | Absent = ABSENT
+
+
+class AuditRow(msgspec.Struct):
+    """Who saw or changed what, when: `action` is replay (hidden cards seen), review, ruling,
+    refused, chat_read or a moderation act; `detail` says more, in the action's words (a
+    ruling's `ruling`, `reason`, `score`, `match_version`; a refusal's `code` and `read`)."""
+
+    at: str
+    type: Literal["audit_entry"]
+    actor: str
+    role: str
+    action: str
+    match_id: str | None
+    deal: int | None
+    seat: str | None
+    dispute_id: str | None
+    detail: GameMap
