@@ -24,7 +24,7 @@ def nullable(schema: dict[str, Any]) -> dict[str, Any]:
 def action(name: str, **fields: dict[str, Any]) -> dict[str, Any]:
     """One legal action's shape: `{"action": name, **fields}`, every field required."""
     return {"type": "object", "title": name, "required": ["action", *fields],
-            "properties": {"action": {"const": name}, **fields}}
+            "properties": {"action": {"type": "string", "const": name}, **fields}}
 
 
 def choose(description: str) -> dict[str, Any]:

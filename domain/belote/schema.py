@@ -12,7 +12,7 @@ PLAY["properties"]["belote"] = {"type": "boolean", "description": "the king or q
 
 LEGAL: list[dict[str, Any]] = [
     action("pass"), action("take"), action("name", suit=SUIT),
-    action("bid", value={"anyOf": [{"type": "integer", "minimum": 80}, {"const": "capot"}]}, suit=SUIT),
+    action("bid", value={"anyOf": [{"type": "integer", "minimum": 80}, {"type": "string", "const": "capot"}]}, suit=SUIT),
     action("coinche"), action("surcoinche"), action("declare", combinations={"type": "boolean"}), PLAY,
 ]
 VIEW_FIELDS: dict[str, dict[str, Any]] = {}

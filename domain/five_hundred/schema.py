@@ -16,7 +16,7 @@ LEGAL: list[dict[str, Any]] = [
     action("pass"), action("bid", tricks=TRICKS, suit=DENOMINATION), action("bid", contract=MISERE),
     action("discard", cards=choose("the contractor puts back `choose` of his hand and the kitty")),
     action("play", card=CARD),
-    {**action("play", card={"const": "JK"}, suit=SUIT), "description": "the Joker led in no-trumps or misère, "
+    {**action("play", card={"type": "string", "const": "JK"}, suit=SUIT), "description": "the Joker led in no-trumps or misère, "
                                                                         "naming the suit to follow"},
 ]
 
@@ -32,7 +32,7 @@ CALL = {"type": "object", "required": ["seat", "action"], "properties": {
     "seat": SEAT, "action": {"type": "string", "enum": ["pass", "bid"]}, "tricks": TRICKS, "suit": DENOMINATION,
     "contract": MISERE}}
 BID = {"type": "object", "required": ["action"], "properties": {
-    "action": {"const": "bid"}, "tricks": TRICKS, "suit": DENOMINATION, "contract": MISERE}}
+    "action": {"type": "string", "const": "bid"}, "tricks": TRICKS, "suit": DENOMINATION, "contract": MISERE}}
 DEAL_ROW = {"type": "object", "required": ["deal", "dealer", "contract", "result", "score", "voided", "adjust"],
             "properties": {"deal": {"type": "integer"}, "dealer": SEAT, "contract": nullable(CONTRACT),
                            "result": {"type": "string"}, "score": BY_SIDE, "voided": {"type": "boolean"},

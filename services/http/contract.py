@@ -14,7 +14,6 @@ other routes) so a stateful client, schemathesis among them, can follow a real m
 from __future__ import annotations
 
 import copy
-import re
 from typing import Any
 
 import msgspec
@@ -27,7 +26,7 @@ from services.http.schemas import MAX_VERSION
 # The contract's version, in both documents' `info.version`: it moves with every change to
 # either document, with an entry in CHANGELOG.md and the documents' fingerprints in
 # docs/contract-fingerprints.json (tests/unit/test_contract_version.py holds all three together).
-CONTRACT_VERSION = "1.2"
+CONTRACT_VERSION = "1.3"
 
 ERROR_REF = {"$ref": "#/components/schemas/ErrorOut"}
 ERROR_SCHEMA = {"type": "object", "title": "ErrorOut", "required": ["code", "message", "details"],
@@ -287,23 +286,4 @@ def install(app: Any) -> None:
     # dict finished here is the one every render (JSON, YAML, Swagger UI) serves.
     from litestar._openapi.plugin import OpenAPIPlugin
 
-    doc = finish(app.plugins.get(OpenAPIPlugin).provide_openapi_schema())
-    _examples_as_written(app, doc)
-
-
-def _examples_as_written(app: Any, doc: dict[str, Any]) -> None:
-    """The responses' examples as the routes wrote them. Litestar's rendering drops every null
-    from an example, so an answer's `"deadline": null` would be missing from its example and
-    the example would contradict its own (typed, nullable, required) schema."""
-    for route in app.routes:
-        path = re.sub(r"\{(\w+):[^}]*\}", r"{\1}", route.path)
-        for handler in getattr(route, "route_handlers", ()):
-            for method in getattr(handler, "http_methods", ()):
-                operation = doc.get("paths", {}).get(path, {}).get(method.lower())
-                for status, spec in (getattr(handler, "responses", None) or {}).items():
-                    content = (operation or {}).get("responses", {}).get(str(status), {}).get("content", {})
-                    shown = content.get("application/json", {}).get("examples")
-                    written = getattr(spec, "examples", None) or []
-                    if isinstance(shown, dict) and len(shown) == len(written):
-                        for rendered, example in zip(shown.values(), written):
-                            rendered["value"] = msgspec.to_builtins(example.value)
+    finish(app.plugins.get(OpenAPIPlugin).provide_openapi_schema())

@@ -37,6 +37,9 @@ def _rename(node: Any, names: dict[str, str]) -> Any:
         if isinstance(out.get("$ref"), str):
             name = out["$ref"].rsplit("/", 1)[-1]
             out["$ref"] = REF.format(name=names.get(name, name))
+        if isinstance(out.get("mapping"), dict):            # a discriminator's: tag -> reference
+            out["mapping"] = {tag: REF.format(name=names.get(ref.rsplit("/", 1)[-1], ref.rsplit("/", 1)[-1]))
+                              for tag, ref in out["mapping"].items()}
         return out
     if isinstance(node, list):
         return [_rename(v, names) for v in node]
@@ -60,8 +63,8 @@ def tables() -> tuple[dict[str, Any], dict[str, Any]]:
             components[names[name]] = schema
         view = components[view_name]
         shapes = SCHEMAS[game]
-        view["properties"]["game"] = {"const": game}
-        view["properties"]["legal"] = {"type": "array", "items": {"oneOf": shapes.LEGAL},
+        view["properties"]["game"] = {"type": "string", "const": game}
+        view["properties"]["legal"] = {"type": "array", "items": {"anyOf": legal(game)},
                                        "description": "the seat's legal actions now, in the action vocabulary "
                                                       "(a `choose`/`from` value: send `choose` cards of `from`)"}
         view["properties"].update(shapes.VIEW_FIELDS)
@@ -70,16 +73,22 @@ def tables() -> tuple[dict[str, Any], dict[str, Any]]:
     return {"oneOf": branches, "discriminator": {"propertyName": "game", "mapping": mapping}}, components
 
 
+def legal(game: str, sent: bool = False) -> list[dict[str, Any]]:
+    """A game's action shapes, as its legal actions list them or (`sent`) as a seat sends them
+    (a choice of cards as the cards chosen), each titled after its game: generators name a
+    class after a title, and three games' `bid`s are three shapes."""
+    out, seen = [], {}
+    for shape in SCHEMAS[game].LEGAL:
+        name = f"{_camel(game)}{_camel(shape['title'])}"
+        seen[name] = seen.get(name, 0) + 1
+        title = name if seen[name] == 1 else f"{name}{seen[name]}"
+        out.append({**(concrete(shape) if sent else shape), "title": f"{title}{'Sent' if sent else 'Legal'}"})
+    return out
+
+
 def actions(sent: bool = True) -> dict[str, Any]:
-    """Any game's action as a seat sends it (`anyOf`: `pass` is every game's), or as a legal
-    action lists it (`sent=False`: a choice of cards is `choose`/`from`)."""
-    shapes: list[dict[str, Any]] = []
-    for game in GAMES:
-        for shape in SCHEMAS[game].LEGAL:
-            shape = concrete(shape) if sent else shape
-            if shape not in shapes:
-                shapes.append(shape)
-    return {"anyOf": shapes}
+    """Any game's action as a seat sends it (`anyOf`), or as a legal action lists it."""
+    return {"anyOf": [shape for game in GAMES for shape in legal(game, sent)]}
 
 
 def with_seat(action: dict[str, Any]) -> dict[str, Any]:
@@ -93,7 +102,7 @@ def _match_view(schema: dict[str, Any], components: dict[str, Any]) -> None:
 
 
 def _hint(schema: dict[str, Any], components: dict[str, Any]) -> None:
-    schema["properties"]["action"] = {"anyOf": [actions(), {"type": "null"}],
+    schema["properties"]["action"] = {"anyOf": [*actions()["anyOf"], {"type": "null"}],
                                       "description": "ready to send (with `expected_version`); null: nothing to do"}
 
 
@@ -130,9 +139,45 @@ def _plain_values(schema: dict[str, Any]) -> None:
         props["actions"] = {"type": "array", "items": with_seat(actions())}
 
 
+def _fields(**typed: Any) -> Any:
+    """A rule that types the named properties of a component (the game's parts of an answer
+    whose Struct holds them as documented maps); a callable builds a schema when it runs."""
+
+    def rule(schema: dict[str, Any], components: dict[str, Any]) -> None:
+        for name, value in typed.items():
+            if callable(value):
+                value = value(components)
+            schema["properties"][name] = value
+
+    return rule
+
+
+def _table_or_null(components: dict[str, Any]) -> dict[str, Any]:
+    table, found = tables()
+    components.update(found)
+    return {"anyOf": [table, {"type": "null"}]}
+
+
+def _event_or_null(components: dict[str, Any]) -> dict[str, Any]:
+    event, found = events()
+    components.update(found)
+    return {"anyOf": [event, {"type": "null"}]}
+
+
+def _null(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
 # Response schemas a game types: the component's name -> its rule.
-RESPONSE_RULES = {"MatchViewOut": _match_view, "HintOut": _hint, "DealRecordOut": _deal_record,
-                  "RecordPlayOut": _record_play, "EventOut": _event_out}
+RESPONSE_RULES = {
+    "MatchViewOut": _match_view, "HintOut": _hint, "RecordDeal": _deal_record, "RecordPlayOut": _record_play,
+    "EventOut": _event_out,
+    "MatchRecordOut": _fields(options=OPTIONS), "RecordResult": _fields(deal=DEAL_SUMMARY),
+    "TournamentOut": _fields(options=OPTIONS), "ReplayRuling": _fields(board=_null(BOARD)),
+    "IllegalAction": _fields(action=lambda _: with_seat(actions())),
+    "ReplayStep": _fields(seen=_event_or_null, view=_table_or_null),
+    "DealReplay": _fields(options=OPTIONS),
+}
 
 
 def events() -> tuple[dict[str, Any], dict[str, Any]]:

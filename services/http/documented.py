@@ -15,11 +15,9 @@ tests/api/test_typed_answers_disputes.py says so before a client does.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import msgspec
-from litestar.openapi.spec import Example
 
 # The deepest a game's view, event or summary goes today is 4.
 DEPTH = 5
@@ -39,20 +37,3 @@ GameMap: Any = dict[str, JsonValue]     # keys are the game's words; values any 
 # `| None` too (`msgspec.UNSET` is no default the document would show).
 Absent = msgspec.UnsetType
 ABSENT = msgspec.UNSET
-
-
-class Shown(Example):
-    """An answer's example as written. Litestar drops every null from an example's value when
-    it renders the document, so a field the answer always carries, null in the example, would
-    be missing from it and the example would break its own schema; this one keeps them."""
-
-    def to_schema(self) -> dict[str, Any]:
-        out = super().to_schema()
-        if self.value is not None:
-            out["value"] = copy.deepcopy(self.value)
-        return out
-
-
-def exact(summary: str, value: Any) -> Example:
-    """An example of a success answer, nulls kept (`Shown`)."""
-    return Shown(summary=summary, value=value)

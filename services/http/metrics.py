@@ -93,6 +93,7 @@ def _scraper_allowed(request: Request) -> bool:
      description="Open, unless `ATOUT_METRICS_TOKEN` is set: then it needs `Authorization: Bearer <that token>` "
                  "(docs/settings.md). The compose proxy and the k8s ingress never route it from outside.",
      responses={200: ResponseSpec(data_container=str, media_type="text/plain", description="Prometheus text format",
+                                  generate_examples=False,
                                   examples=[Example(summary="a few lines", value=EXAMPLE)]),
                 401: ResponseSpec(data_container=ErrorOut, generate_examples=False,
                                   description="ATOUT_METRICS_TOKEN is set and this is not it",

@@ -18,6 +18,7 @@ from litestar.openapi.spec import Example
 from litestar.params import Body, FromQuery, PathParameter, QueryParameter
 
 from domain.envelope import ALIASES, ENVELOPE_FIELDS
+from services.http.examples import ex as exact_example
 from infra.players import Principal
 from services.http.query_once import MAX_VERSION
 from services.runtime import Runtime as OpenRuntime
@@ -178,7 +179,8 @@ class ErrorOut(msgspec.Struct):
 # --- examples -------------------------------------------------------------------------------
 
 def ex(summary: str, value: Any) -> Example:
-    return Example(summary=summary, value=value)
+    """An example as written, nulls kept (`services.http.examples`)."""
+    return exact_example(summary, value)
 
 
 ACTION_BODY = Body(

@@ -32,10 +32,11 @@ from services.disputes.routes.views import (
     service,
 )
 from services.http.auth import authenticated, requires
-from services.http.documented import exact
+
 from services.http.errors import ApiError
 from services.http.ratelimit import rate_limited
 from services.http.schemas import (
+    VIEW_EXAMPLE,
     BEARER,
     MATCH_ID,
     PLAYER_ID,
@@ -67,7 +68,7 @@ class RulingIn(msgspec.Struct, forbid_unknown_fields=True):
      description="`status`: pending (open or in review, the default), open, in_review, resolved, rejected, all. "
                  "A dispute on a match the admin plays in — a seat, or an entry of its tournament — keeps its place "
                  "without its reason and position (`sealed: true`) until the match is over and public to him.",
-     responses=responses(200, list[DisputeRow], [exact("the queue", [QUEUE_EXAMPLE, SEALED_EXAMPLE])],
+     responses=responses(200, list[DisputeRow], [ex("the queue", [QUEUE_EXAMPLE, SEALED_EXAMPLE])],
                          "Disputes, newest first", 400, 401, 403, 429))
 async def disputes_queue(principal: Caller, runtime: Runtime, limit: Limit = 100,
                          status: FromQuery[Literal["pending", "open", "in_review", "resolved", "rejected", "all"]]
@@ -91,7 +92,7 @@ REPLAY_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "options": {"variant":
                   "steps": [{"version": 9, "at": "2025-05-01T18:00:02+00:00", "type": "card_played",
                              "mark": "clock_expiry", "event": {"type": "card_played", "seat": "N", "card": "AS"},
                              "flag": None, "seen": {"type": "card_played", "seat": "N", "card": "AS"},
-                             "view": {"phase": "play"}, "hands": {"N": ["KS", "…"], "E": [], "S": [], "W": []}}],
+                             "view": VIEW_EXAMPLE["table"], "hands": {"N": ["KS", "…"], "E": [], "S": [], "W": []}}],
                   "chat": [{"version": 4, "type": "chat_message", "message_id": "2c9a…", "channel": "spectators",
                             "player_id": PLAYER_ID, "name": "Ada", "seat": None, "preset": None, "text": "…",
                             "phase": "playing", "match_version": 9, "at": "2025-05-01T18:00:03+00:00"}]}
@@ -108,7 +109,7 @@ REPLAY_EXAMPLE = {"match_id": MATCH_ID, "game": "belote", "options": {"variant":
                  "his role, while the deal is hidden from his seat (not over; another table of his tournament "
                  "before its round has closed; a sealed board before the match is over and its round closed): 403 "
                  "`privileged_while_playing`, the refusal recorded in the audit log.",
-     responses=responses(200, DealReplay, [exact("the table", REPLAY_EXAMPLE)], "The replay", 400, 401, 403, 404, 429))
+     responses=responses(200, DealReplay, [ex("the table", REPLAY_EXAMPLE)], "The replay", 400, 401, 403, 404, 429))
 async def replay(match_id: PathStr, deal: FromPath[int], principal: Caller, runtime: Runtime,
                  seat: FromQuery[str | None] = None, dispute: FromQuery[str | None] = None) -> dict[str, Any]:
     from services.matches.routes.play import ensure_readable
@@ -126,7 +127,7 @@ async def replay(match_id: PathStr, deal: FromPath[int], principal: Caller, runt
                   "Adjust, void and replay are events of the match, so its score and winner follow (a finished "
                   "match can change winner or reopen). The game decides when a ruling is allowed (422 with its "
                   "code); a dispute already ruled is 409 dispute_closed.",
-      responses=responses(200, DisputeOut, [exact("voided", RULED_EXAMPLE)], "The dispute",
+      responses=responses(200, DisputeOut, [ex("voided", RULED_EXAMPLE)], "The dispute",
                           400, 401, 403, 404, 409, 422, 429))
 async def rule(dispute_id: PathStr, data: Annotated[RulingIn, Body(examples=[
         ex("void", {"ruling": "void", "reason": "a revoke went unnoticed"}),
@@ -153,7 +154,7 @@ def _day(value: str | None, default: date) -> date:
 @get("/v1/admin/audit", guards=ADMIN, tags=TAGS, security=BEARER, summary="Who saw or changed what (admin)",
      description="Every replay read (hidden cards seen), review and ruling, oldest first, for the days `since`.."
                  f"`until` (UTC, default today; at most {MAX_AUDIT_DAYS} days), optionally for one match or actor.",
-     responses=responses(200, list[AuditRow], [exact("a read", AUDIT_EXAMPLE)], "Audit entries", 400, 401, 403, 429))
+     responses=responses(200, list[AuditRow], [ex("a read", AUDIT_EXAMPLE)], "Audit entries", 400, 401, 403, 429))
 async def audit(runtime: Runtime, since: FromQuery[str | None] = None, until: FromQuery[str | None] = None,
                 match_id: FromQuery[str | None] = None, actor: FromQuery[str | None] = None) -> list[dict[str, Any]]:
     today = datetime.now(timezone.utc).date()

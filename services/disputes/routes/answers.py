@@ -13,6 +13,7 @@ from typing import Literal
 
 import msgspec
 
+from services.matches.routes.answers import SeatHolderOut
 from services.http.documented import ABSENT, Absent, GameMap
 
 DisputeStatus = Literal["open", "in_review", "resolved", "rejected"]
@@ -105,14 +106,6 @@ class DealVerification(msgspec.Struct):
     entropy: dict[str, str] | None | Absent = ABSENT
     chain_index: int | Absent = ABSENT
     error: str | Absent = ABSENT
-
-
-class SeatHolderOut(msgspec.Struct):
-    """Who holds a seat: a player (`player_id`) or a bot (`level`)."""
-
-    kind: Literal["player", "bot"]
-    player_id: str | None
-    level: str | None
 
 
 class ReplayRuling(msgspec.Struct):

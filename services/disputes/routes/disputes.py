@@ -33,7 +33,7 @@ from services.disputes.routes.views import (
 )
 from services.disputes.service import DisputeService
 from services.http.auth import authenticated
-from services.http.documented import exact
+
 from services.http.ratelimit import rate_limited
 from services.http.schemas import (
     BEARER,
@@ -68,7 +68,7 @@ class FileDispute(msgspec.Struct, forbid_unknown_fields=True):
       summary="File a dispute on a deal",
       description="For a player of the match (or its tournament's organiser, or an admin): the deal (0-based), a "
                   "reason, and optionally where: `position: {trick, card}`. A retried `command_id` files once.",
-      responses=responses(201, DisputeOut, [exact("filed", DISPUTE_EXAMPLE)], "The dispute", 400, 401, 403, 404, 422,
+      responses=responses(201, DisputeOut, [ex("filed", DISPUTE_EXAMPLE)], "The dispute", 400, 401, 403, 404, 422,
                           429))
 async def file_dispute(match_id: PathStr, data: Annotated[FileDispute, Body(examples=[ex("a revoke", {
         "deal": 0, "reason": "W played a heart on a spade lead", "position": {"trick": 2, "card": "7H"}})])],
@@ -83,7 +83,7 @@ async def file_dispute(match_id: PathStr, data: Annotated[FileDispute, Body(exam
 
 
 @get("/v1/disputes/mine", guards=PLAYER, tags=TAGS, security=BEARER, summary="The disputes I filed, newest first",
-     responses=responses(200, list[DisputeRow], [exact("mine", [QUEUE_EXAMPLE])], "My disputes with their status",
+     responses=responses(200, list[DisputeRow], [ex("mine", [QUEUE_EXAMPLE])], "My disputes with their status",
                          401, 429))
 async def my_disputes(principal: Caller, runtime: Runtime, limit: Limit = 50) -> list[dict[str, Any]]:
     return await queue(runtime.pool, None, principal.player_id, limit)
@@ -106,7 +106,7 @@ async def _readable_match(runtime: Runtime, match_id: str, principal: Any, route
                  "match is over; a sealed tournament board: no one until the match is over and its round has "
                  "closed (403 `board_sealed`); a role that plays in the match or its tournament reads no more "
                  "than its seat (403 `privileged_while_playing`). See docs/api.md, \"Who may read what\".",
-     responses=responses(200, DealVerification, [exact("verified", VERIFY_EXAMPLE), exact("not over", PENDING_EXAMPLE)],
+     responses=responses(200, DealVerification, [ex("verified", VERIFY_EXAMPLE), ex("not over", PENDING_EXAMPLE)],
                          "The verification", 401, 403, 404, 429))
 async def verify_deal(match_id: PathStr, deal: FromPath[int], principal: Caller, runtime: Runtime) -> dict[str, Any]:
     svc = await _readable_match(runtime, match_id, principal, "verify")
@@ -119,7 +119,7 @@ async def verify_deal(match_id: PathStr, deal: FromPath[int], principal: Caller,
                  "server as `…/record` is (`signature`, docs/fair-deal.md \"Signed records\"). `?deal=d` exports "
                  "one finished deal alone. Who may read it: as for `…/verify` (a sealed board's seats too get "
                  "403 `board_sealed` until its round has closed at every table).",
-     responses=responses(200, MatchRecordOut, [exact("a record", RECORD_EXAMPLE)],
+     responses=responses(200, MatchRecordOut, [ex("a record", RECORD_EXAMPLE)],
                          "The record", 401, 403, 404, 429))
 async def export(match_id: PathStr, principal: Caller, runtime: Runtime,
                  deal: FromQuery[int | None] = None) -> dict[str, Any]:

@@ -10,25 +10,7 @@ from typing import Literal
 import msgspec
 
 from services.http.documented import ABSENT, Absent, GameMap
-
-
-class ShuffleInputs(msgspec.Struct):
-    """What a shuffled deal was made of: the revealed seed, its commitment, the context and
-    the seats' entropy (seat -> text); an imported deck has no `fair` at all."""
-
-    seed: str | None
-    commitment: str | None
-    context: str | None
-    entropy: dict[str, str] | None
-
-
-class RecordDeal(msgspec.Struct):
-    """A finished deal: its dealer, its deck (top first), its actions in order."""
-
-    dealer: str
-    deck: list[str]
-    actions: list[GameMap]
-    fair: ShuffleInputs | Absent = ABSENT
+from services.matches.routes.answers import ChainRenewal, RecordDeal, RecordSignature
 
 
 class RecordRuling(msgspec.Struct):
@@ -42,15 +24,6 @@ class RecordRuling(msgspec.Struct):
     score: dict[str, int] | Absent = ABSENT
 
 
-class ChainRenewal(msgspec.Struct):
-    """A renewal of the commitment chain: its number, tip, length and the first deal it shuffles."""
-
-    chain: int
-    tip: str
-    chain_length: int
-    first_deal: int
-
-
 class RecordResult(msgspec.Struct):
     """What the match says of itself: for the whole match its score per side, winner and
     whether it is over; for one exported deal (`?deal=d`) that deal's summary (`deal`)."""
@@ -59,14 +32,6 @@ class RecordResult(msgspec.Struct):
     winner: str | None | Absent = ABSENT
     finished: bool | Absent = ABSENT
     deal: GameMap | Absent = ABSENT
-
-
-class RecordSignature(msgspec.Struct):
-    """The server's signature over the record without it (docs/fair-deal.md)."""
-
-    alg: Literal["ed25519"]
-    key_id: str
-    value: str
 
 
 class MatchRecordOut(msgspec.Struct):

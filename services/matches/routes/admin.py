@@ -20,7 +20,7 @@ from litestar.params import Body
 from domain.disputes import MAX_REASON
 from infra.projections import match_queries as queries
 from services.http.auth import authenticated, requires
-from services.http.documented import exact
+
 from services.http.ratelimit import rate_limited
 from services.http.schemas import (
     BEARER,
@@ -89,7 +89,7 @@ ACTION_EXAMPLES = [ex("resume once fixed", {"reason": "the deal service was fixe
      description="Matches the server suspended because a task failed for a reason retrying cannot fix, newest "
                  "first, each with `details.reason` (`action_refused`, `deal_failed`, `task_failed`) and "
                  "`details.message` (what failed, where). Read from the match summaries, which follow the log.",
-     responses=responses(200, list[SuspendedMatch], [exact("one suspended match", SUSPENDED_EXAMPLE)],
+     responses=responses(200, list[SuspendedMatch], [ex("one suspended match", SUSPENDED_EXAMPLE)],
                          "Suspended matches", 400, 401, 403, 429))
 async def suspended(runtime: Runtime, limit: Limit = 50) -> list[dict[str, Any]]:
     out = []
@@ -106,7 +106,7 @@ async def suspended(runtime: Runtime, limit: Limit = 50) -> list[dict[str, Any]]
 def _route(action: Literal["resume", "void", "abandon"], summary: str, description: str) -> Any:
     @post(f"/v1/admin/matches/{{match_id:str}}/{action}", guards=ADMIN, status_code=200, tags=TAGS,
           security=BEARER, summary=summary, description=description, operation_id=f"AdminMatch{action.title()}",
-          responses=responses(200, MatchActed, [exact(action, {**ACTED_EXAMPLE, "status": {
+          responses=responses(200, MatchActed, [ex(action, {**ACTED_EXAMPLE, "status": {
               "resume": "playing", "void": "void", "abandon": "abandoned"}[action]})],
               "The match's new version and status", 400, 401, 403, 404, 422, 429))
     async def handler(match_id: PathStr, principal: Caller, runtime: Runtime,

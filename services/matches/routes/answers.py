@@ -19,12 +19,12 @@ class SeatHolderOut(msgspec.Struct):
     """Who holds a seat: a player (`player_id`) or a bot (`level`)."""
 
     kind: Literal["player", "bot"]
-    player_id: str | None = None
-    level: str | None = None
+    player_id: str | None
+    level: str | None
 
 
-class NamedSeatHolderOut(SeatHolderOut):
-    name: str | None = None          # the player's display name (null once erased, or a bot)
+class NamedSeatHolderOut(SeatHolderOut, kw_only=True):
+    name: str | None | msgspec.UnsetType = msgspec.UNSET   # a player's display name (null once erased)
 
 
 class ClockOut(msgspec.Struct):
@@ -86,7 +86,7 @@ class MatchSummary(msgspec.Struct):
     version: int | None
     created_at: str | None
     updated_at: str | None
-    sealed: Literal[True] | msgspec.UnsetType = msgspec.UNSET
+    sealed: bool | msgspec.UnsetType = msgspec.UNSET     # sent only as true
 
 
 class EntropyOut(msgspec.Struct):
@@ -114,31 +114,38 @@ class HintOut(msgspec.Struct):
     replayed: bool
 
 
-class DealFairOut(msgspec.Struct):
-    """A deal's verifiable-shuffle inputs (docs/fair-deal.md), the seed once revealed."""
+class ShuffleInputs(msgspec.Struct):
+    """What a shuffled deal was made of: the revealed seed, its commitment, the context and
+    the seats' entropy (seat -> text); an imported deck has no `fair` at all."""
 
-    commitment: str | None = None
-    context: str | None = None
-    entropy: dict[str, str] | None = None
-    seed: str | None = None
+    seed: str | None
+    commitment: str | None
+    context: str | None
+    entropy: dict[str, str] | None
 
 
-class DealRecordOut(msgspec.Struct):
-    dealer: Seat
+class RecordDeal(msgspec.Struct):
+    """A finished deal: its dealer, its deck (top first), its actions in order."""
+
+    dealer: str
     deck: list[str]
-    actions: list[dict[str, Scalar]]  # replaced in the document by the games' actions
-    fair: DealFairOut | msgspec.UnsetType = msgspec.UNSET
+    actions: list[dict[str, Scalar]]   # replaced in the document by the games' actions
+    fair: ShuffleInputs | msgspec.UnsetType = msgspec.UNSET
 
 
-class ChainRenewalOut(msgspec.Struct):
+class ChainRenewal(msgspec.Struct):
+    """A renewal of the commitment chain: its number, tip, length and the first deal it shuffles."""
+
     chain: int
     tip: str
     chain_length: int
     first_deal: int
 
 
-class RecordSignatureOut(msgspec.Struct):
-    alg: str
+class RecordSignature(msgspec.Struct):
+    """The server's signature over the record without it (docs/fair-deal.md)."""
+
+    alg: Literal["ed25519"]
     key_id: str
     value: str
 
@@ -149,18 +156,18 @@ class RecordOut(msgspec.Struct):
     match_id: str
     game: str
     options: dict[str, Scalar]
-    deals: list[DealRecordOut]
-    signature: RecordSignatureOut
+    deals: list[RecordDeal]
+    signature: RecordSignature
     tip: str | msgspec.UnsetType = msgspec.UNSET
     chain_length: int | msgspec.UnsetType = msgspec.UNSET
-    renewals: list[ChainRenewalOut] | msgspec.UnsetType = msgspec.UNSET
+    renewals: list[ChainRenewal] | msgspec.UnsetType = msgspec.UNSET
 
 
 class RecordPlayOut(msgspec.Struct):
     """A record played through the rules (the README's result object), and what its signature
     is worth here: `valid`, `invalid` (altered since), `unknown_key`, `absent`."""
 
-    ok: Literal[True]
+    ok: bool                          # true here; a refused record is the 422
     deals: list[dict[str, Scalar]]    # replaced in the document: the deals' summaries
     match_score: dict[str, int]
     winner: str | None

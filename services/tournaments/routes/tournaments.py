@@ -27,10 +27,10 @@ from infra.projections import standings as standings_projection
 from services.http import paging
 from services.http.auth import authenticated, requires
 from services.http.bodies import shown
-from services.http.documented import exact
+
 from services.http.errors import ApiError
 from services.http.ratelimit import rate_limited
-from services.http.schemas import BEARER, Caller, FromQuery, Limit, PathStr, Runtime
+from services.http.schemas import BEARER, Caller, FromQuery, Limit, PathStr, Runtime, ex
 from services.matches.routes.matches import seating
 from services.tournaments.routes import examples as X
 from services.tournaments.routes.answers import (
@@ -100,7 +100,7 @@ def _check_schedule(schedule: str) -> None:
 @post("/v1/tournaments", guards=ORGANISER, tags=TAGS, security=BEARER, exception_handlers=HANDLERS,
       summary="Create a tournament (organisers)",
       responses=X.answers(201, TournamentOut,
-                          [exact("the new tournament", {**X.VIEW, "status": "registering", "rounds": []})],
+                          [ex("the new tournament", {**X.VIEW, "status": "registering", "rounds": []})],
                           "The tournament as its organiser sees it", 400, 401, 403, 409, 422, 429))
 async def create(data: Annotated[CreateIn, Body(examples=X.CREATE_EXAMPLES)], principal: Caller,
                  runtime: Runtime) -> Response:
@@ -134,7 +134,7 @@ Status = Literal["registering", "running", "closed"]
      description="Every tournament, or those of one `status`, newest first, in pages of `limit` (1..200, default "
                  "50); when a next page may exist the answer has `Link: <…&cursor=…>; rel=\"next\"`. `entries` "
                  "counts the entries not withdrawn.",
-     responses=X.answers(200, list[TournamentRow], [exact("open for entries", LIST_EXAMPLE)], "Tournaments", 400, 401,
+     responses=X.answers(200, list[TournamentRow], [ex("open for entries", LIST_EXAMPLE)], "Tournaments", 400, 401,
                          429))
 async def list_tournaments(request: Request, runtime: Runtime, status: FromQuery[Status | None] = None,
                            limit: Limit = 50, cursor: paging.Cursor = None) -> Response:
@@ -145,7 +145,7 @@ async def list_tournaments(request: Request, runtime: Runtime, status: FromQuery
 @get("/v1/tournaments/mine", guards=READER, tags=TAGS, security=BEARER,
      summary="Tournaments I organise or play an entry in",
      description="As `GET /v1/tournaments`, for the tournaments I organise or hold an entry in.",
-     responses=X.answers(200, list[TournamentRow], [exact("mine", LIST_EXAMPLE)], "Tournaments", 400, 401, 429))
+     responses=X.answers(200, list[TournamentRow], [ex("mine", LIST_EXAMPLE)], "Tournaments", 400, 401, 429))
 async def my_tournaments(request: Request, principal: Caller, runtime: Runtime, status: FromQuery[Status | None] = None,
                          limit: Limit = 50, cursor: paging.Cursor = None) -> Response:
     rows = await standings_projection.listing(runtime.pool, status, principal.player_id, limit,
@@ -155,7 +155,7 @@ async def my_tournaments(request: Request, principal: Caller, runtime: Runtime, 
 
 @get("/v1/tournaments/{tournament_id:str}", guards=READER, tags=TAGS, security=BEARER, exception_handlers=HANDLERS,
      summary="A tournament: entries, rounds, tables; results once each round has closed",
-     responses=X.answers(200, TournamentOut, [exact("round 1 under way", X.VIEW)], "The tournament", 401, 404, 429))
+     responses=X.answers(200, TournamentOut, [ex("round 1 under way", X.VIEW)], "The tournament", 401, 404, 429))
 async def read(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     state = await service(runtime).load(tournament_id)
     return view(state, sees_all(principal, state))
@@ -167,7 +167,7 @@ async def read(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> d
                   "rounds will seat its players, so they pass the one door to a seat first: 403 `player_banned` "
                   "when one is banned, `blocked` when one of the partners blocks the other (docs/api.md, \"One "
                   "door to a seat\").",
-      responses=seating(X.answers(201, EntryRegistered, [exact("registered", {"entry_id": X.ENTRY_A})], "The entry",
+      responses=seating(X.answers(201, EntryRegistered, [ex("registered", {"entry_id": X.ENTRY_A})], "The entry",
                                   401, 403, 404, 409, 422, 429)))
 async def register_entry(tournament_id: PathStr, data: Annotated[EntryIn, Body(examples=X.ENTRY_EXAMPLES)],
                          principal: Caller, runtime: Runtime) -> Response:
@@ -186,7 +186,7 @@ async def register_entry(tournament_id: PathStr, data: Annotated[EntryIn, Body(e
 
 @delete("/v1/tournaments/{tournament_id:str}/entries/{entry_id:str}", guards=READER, tags=TAGS, security=BEARER,
         exception_handlers=HANDLERS, status_code=200, summary="Withdraw an entry (its players, or the organiser)",
-        responses=X.answers(200, EntryWithdrawn, [exact("withdrawn", {"entry_id": X.ENTRY_B, "withdrawn": True})],
+        responses=X.answers(200, EntryWithdrawn, [ex("withdrawn", {"entry_id": X.ENTRY_B, "withdrawn": True})],
                             "The entry is out", 401, 403, 404, 409, 422, 429))
 async def withdraw(tournament_id: PathStr, entry_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     svc = service(runtime)
@@ -199,7 +199,7 @@ async def withdraw(tournament_id: PathStr, entry_id: PathStr, principal: Caller,
 
 @post("/v1/tournaments/{tournament_id:str}/start", guards=ORGANISER, tags=TAGS, security=BEARER,
       exception_handlers=HANDLERS, status_code=200, summary="Start now: commit to every board, pair round 1",
-      responses=X.answers(200, TournamentOut, [exact("started", X.VIEW)], "The tournament, round 1 paired", 401, 403,
+      responses=X.answers(200, TournamentOut, [ex("started", X.VIEW)], "The tournament, round 1 paired", 401, 403,
                           404, 409, 422, 429))
 async def start(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     svc = service(runtime)
@@ -212,7 +212,7 @@ async def start(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> 
 @post("/v1/tournaments/{tournament_id:str}/pairings", guards=ORGANISER, tags=TAGS, security=BEARER,
       exception_handlers=HANDLERS, status_code=200,
       summary="Pair the next round by hand (all or nothing); it replaces the automatic pairing",
-      responses=X.answers(200, TournamentOut, [exact("paired", X.VIEW)], "The tournament", 400, 401, 403, 404, 409,
+      responses=X.answers(200, TournamentOut, [ex("paired", X.VIEW)], "The tournament", 400, 401, 403, 404, 409,
                           422, 429))
 async def pair(tournament_id: PathStr, data: Annotated[PairingIn, Body(examples=X.PAIRING_EXAMPLES)], principal: Caller,
                runtime: Runtime) -> dict[str, Any]:
@@ -225,7 +225,7 @@ async def pair(tournament_id: PathStr, data: Annotated[PairingIn, Body(examples=
 
 @get("/v1/tournaments/{tournament_id:str}/results", guards=READER, tags=TAGS, security=BEARER,
      exception_handlers=HANDLERS, summary="Every table's result, for closed rounds (all of them for the organiser)",
-     responses=X.answers(200, list[ResultRow], [exact("round 1", X.RESULTS)], "Results", 401, 404, 429))
+     responses=X.answers(200, list[ResultRow], [ex("round 1", X.RESULTS)], "Results", 401, 404, 429))
 async def results(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> list[dict[str, Any]]:
     state = await service(runtime).load(tournament_id)
     full = sees_all(principal, state)
@@ -237,14 +237,14 @@ async def results(tournament_id: PathStr, principal: Caller, runtime: Runtime) -
 
 @get("/v1/tournaments/{tournament_id:str}/standings", guards=READER, tags=TAGS, security=BEARER,
      exception_handlers=HANDLERS, summary="Standings per closed round and overall",
-     responses=X.answers(200, StandingsOut, [exact("after round 1", X.STANDINGS)], "Standings", 401, 404, 429))
+     responses=X.answers(200, StandingsOut, [ex("after round 1", X.STANDINGS)], "Standings", 401, 404, 429))
 async def get_standings(tournament_id: PathStr, runtime: Runtime) -> dict[str, Any]:
     return standings(await service(runtime).load(tournament_id))
 
 
 @get("/v1/tournaments/{tournament_id:str}/export", guards=READER, tags=TAGS, security=BEARER,
      exception_handlers=HANDLERS, summary="Export standings and results: `?format=json` (default) or `csv`",
-     responses=X.answers(200, TournamentExport, [exact("json", {"tournament": X.VIEW, "standings": [X.LINE]})],
+     responses=X.answers(200, TournamentExport, [ex("json", {"tournament": X.VIEW, "standings": [X.LINE]})],
                          "The export (CSV with ?format=csv)", 400, 401, 404, 429))
 async def export(tournament_id: PathStr, principal: Caller, runtime: Runtime,
                  format: FromQuery[str] = "json") -> Response:
