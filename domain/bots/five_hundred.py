@@ -183,7 +183,7 @@ def determinize(view: Any, rng: random.Random, options: Options | None = None) -
     hands = tuple(tuple(view.hand) if s == me else tuple(dealt[s]) for s in SEATS)
     discards = tuple(view.discarded) if contract.seat == me else tuple(dealt["discards"])
     won = (view.tricks_won["NS"], view.tricks_won["EW"])
-    return State(options=options or Options(), phase=PLAY, deal=view.deal, dealer=view.dealer, hands=hands,
+    return State(options=options or Options(), phase=PLAY, deals_played=view.deal, dealer=view.dealer, hands=hands,
                  discards=discards, high=contract.bid, turn=view.turn, contract=contract, trick=trick,
                  tricks=tricks, won=won, void=tuple(view.shown_void.get(str(s), "") for s in SEATS),
                  exposed=bool(view.exposed))

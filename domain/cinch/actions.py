@@ -98,11 +98,11 @@ def parse_action(raw: Mapping[str, Any]) -> Any:
 
 
 _LEGAL: Final = {
-    "auction": auction.legal,
-    "trump": exchange.legal,
-    "discard": exchange.legal,
-    "rob": exchange.legal,
-    "play": play.legal,
+    "auction": auction.legal_bids,
+    "trump": exchange.legal_exchange,
+    "discard": exchange.legal_exchange,
+    "rob": exchange.legal_exchange,
+    "play": play.legal_plays,
 }
 
 

@@ -47,7 +47,7 @@ def can_bid(state: State, value: int) -> RuleViolation | None:
     return None
 
 
-def legal(state: State, seat: Seat) -> list[dict[str, Any]]:
+def legal_bids(state: State, seat: Seat) -> list[dict[str, Any]]:
     actions: list[dict[str, Any]] = [] if stuck(state, seat) else [{"action": "pass"}]
     actions.extend({"action": "bid", "value": v} for v in range(lowest_bid(state), MAX_BID + 1))
     return actions
@@ -83,5 +83,5 @@ def evolve_bid(state: State, event: BidMade) -> State:
     return _spoken(state, event.seat, event.value)
 
 
-def evolve_pass(state: State, event: Passed) -> State:
+def evolve_passed(state: State, event: Passed) -> State:
     return _spoken(state, event.seat, None)

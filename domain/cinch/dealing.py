@@ -30,7 +30,7 @@ def decide_start(state: State, command: StartDeal) -> list[Any]:
                         stock_size=len(stock), fair=command.fair)]
 
 
-def evolve_start(state: State, event: DealStarted) -> State:
+def evolve_started(state: State, event: DealStarted) -> State:
     return replace(state, phase="auction", deals_played=state.deals_played + 1, dealer=event.dealer,
                    turn=next_dealer(event.dealer, DIRECTION), hands=tuple(event.hands[s] for s in SEATS),
                    stock=event.stock, bids=(), high=None, contract=None, face_up=(), reused=(), shed=(),

@@ -6,7 +6,7 @@ from typing import Any
 
 from domain.game import AdjustScore, RuleViolation, StartDeal, VoidDeal
 
-from domain.cinch import auction, dealing, exchange, play, rulings
+from domain.cinch import auction, dealing, exchange, play, rulings, scoring
 from domain.cinch.commands import Bid, Discard, NameTrump, Pass, Play, Rob
 from domain.cinch.events import (BidMade, CardPlayed, DealScored, DealStarted, DealVoided, Passed, ScoreAdjusted,
                                  TrickWon)
@@ -25,15 +25,15 @@ DECIDE: dict[type, Any] = {
 }
 
 EVOLVE: dict[type, Any] = {
-    DealStarted: dealing.evolve_start,
-    DealVoided: rulings.evolve_void,
-    ScoreAdjusted: rulings.evolve_adjust,
+    DealStarted: dealing.evolve_started,
+    DealVoided: rulings.evolve_voided,
+    ScoreAdjusted: rulings.evolve_adjusted,
     BidMade: auction.evolve_bid,
-    Passed: auction.evolve_pass,
+    Passed: auction.evolve_passed,
     **exchange.EVOLVE,
-    CardPlayed: play.evolve_card_played,
-    TrickWon: play.evolve_trick_won,
-    DealScored: play.evolve_deal_scored,
+    CardPlayed: play.evolve_card,
+    TrickWon: play.evolve_trick,
+    DealScored: scoring.evolve_scored,
 }
 
 

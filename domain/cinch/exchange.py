@@ -54,7 +54,7 @@ def can_rob(state: State, command: Rob) -> RuleViolation | None:
     return None
 
 
-def legal(state: State, seat: Seat) -> list[dict[str, Any]]:
+def legal_exchange(state: State, seat: Seat) -> list[dict[str, Any]]:
     if state.phase == "trump":
         return [{"action": "trump", "suit": s} for s in ("S", "H", "D", "C")]
     if state.phase == "discard":

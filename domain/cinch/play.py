@@ -16,8 +16,8 @@ from domain.tricks import Trick, current_winner, play_to_trick
 from domain.cinch.commands import Play
 from domain.cinch.events import CardPlayed, DealScored, TrickWon
 from domain.cinch.ranking import TABLES, TrumpTable
-from domain.cinch.scoring import credits, deal_score, points_of, settle
-from domain.cinch.state import IDX, NEXT, TRICKS, DealRecord, State, verify_turn
+from domain.cinch.scoring import credits, deal_score, points_of
+from domain.cinch.state import IDX, NEXT, TRICKS, State, verify_turn
 
 
 def legal_cards(hand: Sequence[Card], trick: Trick, table: TrumpTable) -> tuple[Card, ...]:
@@ -62,7 +62,7 @@ def can_play(state: State, seat: Seat, card: Card) -> RuleViolation | None:
     return None
 
 
-def legal(state: State, seat: Seat) -> list[dict[str, Any]]:
+def legal_plays(state: State, seat: Seat) -> list[dict[str, Any]]:
     assert state.trick is not None
     return [{"action": "play", "card": c} for c in legal_cards(state.hand(seat), state.trick, _table(state))]
 
@@ -82,7 +82,7 @@ def decide_play(state: State, command: Play) -> list[Any]:
     won = TrickWon(number=len(state.tricks) + 1, winner=current_winner(full, _table(state).rules))  # type: ignore[arg-type]
     if won.number < TRICKS:
         return [played, won]
-    return [played, won, score(evolve_trick_won(evolve_card_played(state, played), won))]
+    return [played, won, score(evolve_trick(evolve_card(state, played), won))]
 
 
 def score(state: State) -> DealScored:
@@ -96,7 +96,7 @@ def score(state: State) -> DealScored:
                       score=added, credits=credited)
 
 
-def evolve_card_played(state: State, event: CardPlayed) -> State:
+def evolve_card(state: State, event: CardPlayed) -> State:
     seat, card = event.seat, event.card
     i = IDX[seat]
     hands = state.hands
@@ -107,16 +107,8 @@ def evolve_card_played(state: State, event: CardPlayed) -> State:
                    turn=NEXT[seat] if len(trick.plays) < 4 else None)
 
 
-def evolve_trick_won(state: State, event: TrickWon) -> State:
+def evolve_trick(state: State, event: TrickWon) -> State:
     done = replace(state.trick, winner=event.winner)  # type: ignore[type-var]
     if event.number < TRICKS:
         return replace(state, tricks=state.tricks + (done,), trick=Trick(leader=event.winner), turn=event.winner)
     return replace(state, tricks=state.tricks + (done,), trick=None, turn=None)
-
-
-def evolve_deal_scored(state: State, event: DealScored) -> State:
-    assert state.dealer is not None and state.contract is not None
-    record = DealRecord(dealer=state.dealer, contract=state.contract, made=event.result == "made",
-                        points=event.points, score=event.score, credits=event.credits)
-    total = {s: v + event.score.get(s, 0) for s, v in state.match_score.items()}
-    return settle(replace(state, history=state.history + (record,), phase="awaiting_deal", turn=None), total)

@@ -16,6 +16,7 @@ from msgspec.structs import replace
 from domain.cards import Card
 from domain.tricks import leader_after_deals
 
+from domain.cinch.events import DealScored
 from domain.cinch.options import Options, side_table, sides
 from domain.cinch.ranking import TABLES
 from domain.cinch.state import Contract, DealRecord, State
@@ -145,3 +146,11 @@ def settle(state: State, total: dict[str, int] | None = None) -> State:
         winner = winner_at_target(options, state.history, total)
         over = winner is not None
     return replace(state, match_score=total, winner=winner, phase="match_over" if over else "awaiting_deal")
+
+
+def evolve_scored(state: State, event: DealScored) -> State:
+    assert state.dealer is not None and state.contract is not None
+    record = DealRecord(dealer=state.dealer, contract=state.contract, made=event.result == "made",
+                        points=event.points, score=event.score, credits=event.credits)
+    total = {s: v + event.score.get(s, 0) for s, v in state.match_score.items()}
+    return settle(replace(state, history=state.history + (record,), phase="awaiting_deal", turn=None), total)

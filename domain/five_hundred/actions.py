@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from domain.cards import JOKER, RANKS, SUITS, CardCodeError, Seat, parse_card
-from domain.five_hundred.auction import legal_calls
+from domain.five_hundred.auction import legal_bids
 from domain.five_hundred.bids import MISERE, OPEN_MISERE
 from domain.five_hundred.commands import Bid, Discard, Pass, Play
 from domain.five_hundred.play import joker_suits, legal_cards
@@ -103,7 +103,7 @@ def legal_actions(state: State, seat: Seat) -> list[dict[str, Any]]:
             return out
         return [{"action": "play", "card": c} for c in cards]
     if phase == AUCTION:
-        return legal_calls(state)
+        return legal_bids(state)
     if phase == DISCARD:
         return [{"action": "discard", "cards": {"choose": 3, "from": list(state.hands[SEAT_INDEX[seat]])}}]
     return []

@@ -67,7 +67,7 @@ def decide_pass(state: State, command: Pass) -> list[Any]:
     passes = sum(state.passed) + 1
     if passes == 4:
         # B.3.7 / CB-4 (a): thrown in, nobody scores, the deal passes to the left.
-        events.append(DealScored(deal=state.deal - 1, result="thrown_in", points={"NS": 0, "EW": 0},
+        events.append(DealScored(deal=state.deals_played - 1, result="thrown_in", points={"NS": 0, "EW": 0},
                                  score={"NS": 0, "EW": 0}))
     elif passes == 3 and state.high >= 0:
         bidder = next(seat for seat, call in reversed(state.auction) if call == state.high)
@@ -75,7 +75,7 @@ def decide_pass(state: State, command: Pass) -> list[Any]:
     return events
 
 
-def legal_calls(state: State) -> list[dict[str, Any]]:
+def legal_bids(state: State) -> list[dict[str, Any]]:
     """Pass, then every bid over the current one, low to high."""
     table = bids.ACTIONS
     return [dict(_PASS)] + [dict(table[i]) for i in bids.biddable(state.high, state.options.misere)]
@@ -88,7 +88,7 @@ def evolve_bid(state: State, event: BidMade) -> dict[str, Any]:
             "turn": SEATS[next_bidder(state.passed, i)]}
 
 
-def evolve_pass(state: State, event: Passed) -> dict[str, Any]:
+def evolve_passed(state: State, event: Passed) -> dict[str, Any]:
     i = SEAT_INDEX[event.seat]
     passed = state.passed[:i] + (True,) + state.passed[i + 1:]
     return {"auction": state.auction + ((event.seat, -1),), "passed": passed,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.cards import DECK_43, SEATS
-from domain.five_hundred.events import CardsDealt
+from domain.five_hundred.events import DealStarted
 from domain.five_hundred.state import AUCTION, IN_DEAL, MATCH_OVER, State
 from domain.game import StartDeal
 from domain.tricks import check_start_deal, deal_packets, eldest, next_dealer
@@ -23,12 +23,12 @@ def expected_dealer(state: State) -> Any:
 
 def decide_start(state: State, command: StartDeal) -> list[Any]:
     check_start_deal(command, DECK_43, expected_dealer(state), state.phase == MATCH_OVER, state.phase in IN_DEAL)
-    return [CardsDealt(deal=state.deal, dealer=command.dealer, deck=tuple(command.deck))]
+    return [DealStarted(deal=state.deals_played, dealer=command.dealer, deck=tuple(command.deck))]
 
 
-def evolve_dealt(state: State, event: CardsDealt) -> dict[str, Any]:
+def evolve_started(state: State, event: DealStarted) -> dict[str, Any]:
     hands, piles, _ = deal_packets(event.deck, event.dealer, DIRECTION, PACKETS)
-    return {"phase": AUCTION, "deal": state.deal + 1, "dealer": event.dealer,
+    return {"phase": AUCTION, "deals_played": state.deals_played + 1, "dealer": event.dealer,
             "hands": tuple(tuple(hands[s]) for s in SEATS), "kitty": tuple(piles["kitty"]), "kitty_taken": (),
             "discards": (), "auction": (), "passed": (False, False, False, False), "high": -1,
             "turn": eldest(event.dealer, DIRECTION), "contract": None, "trick": None, "tricks": (),

@@ -15,8 +15,8 @@ from domain.five_hundred import auction, dealing, kitty, play, rulings, scoring
 from domain.five_hundred.bids import find
 from domain.five_hundred.commands import Bid, Discard, Pass, Play
 from domain.five_hundred.events import (
-    BidMade, CardPlayed, CardsDealt, ContractWon, DealScored, DealVoided, Discarded, HandExposed, KittyTaken, Passed,
-    ScoreAdjusted, TrickTaken,
+    BidMade, CardPlayed, DealStarted, ContractWon, DealScored, DealVoided, Discarded, HandExposed, KittyTaken, Passed,
+    ScoreAdjusted, TrickWon,
 )
 from domain.five_hundred.state import IN_DEAL, State
 from domain.game import AdjustScore, RuleViolation, StartDeal, VoidDeal, verify
@@ -71,14 +71,14 @@ def _fields(change: Callable[[State, Any], dict[str, Any]]) -> Callable[[State, 
 
 
 _EVOLVE: dict[type, Callable[[State, Any], State]] = {
-    CardsDealt: _fields(dealing.evolve_dealt),
+    DealStarted: _fields(dealing.evolve_started),
     BidMade: _fields(auction.evolve_bid),
-    Passed: _fields(auction.evolve_pass),
+    Passed: _fields(auction.evolve_passed),
     ContractWon: _fields(auction.evolve_contract),
     KittyTaken: _fields(kitty.evolve_kitty_taken),
     Discarded: _fields(kitty.evolve_discard),
     CardPlayed: play.evolve_card,        # the hot pair returns the new state itself
-    TrickTaken: play.evolve_trick,
+    TrickWon: play.evolve_trick,
     HandExposed: _fields(play.evolve_exposed),
     DealScored: _fields(scoring.evolve_scored),
     DealVoided: _fields(rulings.evolve_voided),

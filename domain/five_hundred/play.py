@@ -12,7 +12,7 @@ from typing import Any
 from domain.cards import JOKER, SEATS, SUITS, Card
 from domain.five_hundred.bids import BIDS, OPEN_MISERE
 from domain.five_hundred.commands import Play
-from domain.five_hundred.events import CardPlayed, DealScored, HandExposed, TrickTaken
+from domain.five_hundred.events import CardPlayed, DealScored, HandExposed, TrickWon
 from domain.five_hundred.ranking import NO_TRUMP, SUIT_OF, TRICK_RULES
 from domain.five_hundred.scoring import score_deal
 from domain.five_hundred.state import IN_DEAL, NOBODY, PLAY, SEAT_INDEX, SIDE_OF, State, next_in_play
@@ -104,13 +104,13 @@ def decide_play(state: State, command: Play) -> list[Any]:
     trick = play_to_trick(trick, seat, card, rules, named_suit=suit)  # type: ignore[arg-type]
     winner = current_winner(trick, rules)
     number = len(state.tricks) + 1
-    events.append(TrickTaken(number=number, winner=winner))  # type: ignore[arg-type]
+    events.append(TrickWon(number=number, winner=winner))  # type: ignore[arg-type]
     won = list(state.won)
     won[SIDE_OF[SEAT_INDEX[winner]]] += 1  # type: ignore[index]
     stopped = misere and winner == contract.seat  # type: ignore[union-attr]   # B.6.5
     if number == TRICKS_PER_DEAL or stopped:
         result, score = score_deal(contract, (won[0], won[1]))  # type: ignore[arg-type]
-        events.append(DealScored(deal=state.deal - 1, result=result, points={"NS": won[0], "EW": won[1]},
+        events.append(DealScored(deal=state.deals_played - 1, result=result, points={"NS": won[0], "EW": won[1]},
                                  score={"NS": score[0], "EW": score[1]}))
     elif number == 1 and BIDS[contract.bid].kind == OPEN_MISERE:  # type: ignore[union-attr]
         ci = SEAT_INDEX[contract.seat]  # type: ignore[union-attr]
@@ -147,7 +147,7 @@ def evolve_card(state: State, event: CardPlayed) -> State:
     return replace(state, hands=hands, turn=turn, trick=Trick(seat, ((seat, card),), led))
 
 
-def evolve_trick(state: State, event: TrickTaken) -> State:
+def evolve_trick(state: State, event: TrickWon) -> State:
     trick = state.trick
     winner = event.winner
     done = Trick(trick.leader, trick.plays, trick.led, winner)  # type: ignore[union-attr]

@@ -17,7 +17,7 @@ from domain.game import AdjustScore, VoidDeal
 
 def deals(state: State) -> rulings.Deals:
     voided = {d for d, record in enumerate(state.history) if record.voided}
-    return rulings.Deals(state.deal, state.phase in IN_DEAL, voided, SIDE_NAMES, between_deals=True)
+    return rulings.Deals(state.deals_played, state.phase in IN_DEAL, voided, SIDE_NAMES, between_deals=True)
 
 
 def decide_void(state: State, command: VoidDeal) -> list[Any]:

@@ -68,7 +68,7 @@ class DealRecord(msgspec.Struct, frozen=True):
 class State(msgspec.Struct, frozen=True):
     options: Options
     phase: str = AWAITING_DEAL
-    deal: int = 0                      # deals started; the current deal's index is deal - 1
+    deals_played: int = 0              # deals started; the current deal's index is deals_played - 1
     dealer: Seat | None = None
     hands: tuple[tuple[Card, ...], ...] = ((), (), (), ())
     kitty: tuple[Card, ...] = ()

@@ -53,6 +53,6 @@ def status(state: State) -> MatchStatus:
     score = {"NS": state.score[0], "EW": state.score[1]}
     if phase in IN_DEAL:
         turn = state.turn
-        return MatchStatus("in_deal", state.deal, None, score, state.winner, (turn,) if turn is not None else ())
+        return MatchStatus("in_deal", state.deals_played, None, score, state.winner, (turn,) if turn is not None else ())
     nxt = next_dealer(state.dealer, "clockwise") if state.dealer is not None and phase != MATCH_OVER else None
-    return MatchStatus("match_over" if phase == MATCH_OVER else "awaiting_deal", state.deal, nxt, score, state.winner)
+    return MatchStatus("match_over" if phase == MATCH_OVER else "awaiting_deal", state.deals_played, nxt, score, state.winner)

@@ -16,7 +16,7 @@ from domain.cards import SEATS, Card, Seat
 from domain.envelope import Envelope, deal_index, trick_plays
 from domain.five_hundred.actions import legal_actions
 from domain.five_hundred.bids import BIDS
-from domain.five_hundred.events import CardsDealt, Discarded, HandDealt, KittyTaken
+from domain.five_hundred.events import DealStarted, Discarded, DealSeen, KittyTaken
 from domain.five_hundred.state import IN_DEAL, MATCH_OVER, NOBODY, PLAY, SEAT_INDEX, SIDE_NAMES, State
 from domain.five_hundred.summary import contract_json, trick_json
 from domain.tricks import Trick, deal_packets
@@ -68,7 +68,7 @@ def view(state: State, seat: Seat | None) -> TableView:
     score = {SIDE_NAMES[0]: state.score[0], SIDE_NAMES[1]: state.score[1]}
     won = {SIDE_NAMES[0]: state.won[0], SIDE_NAMES[1]: state.won[1]}
     return TableView(
-        game="five_hundred", seat=seat, phase=state.phase, deal_index=deal_index(state.deal), deal=state.deal,
+        game="five_hundred", seat=seat, phase=state.phase, deal_index=deal_index(state.deals_played), deal=state.deals_played,
         dealer=state.dealer, turn=state.turn if in_deal else None,
         hand=None if seat is None else state.hands[own] if in_deal else (),
         legal=legal_actions(state, seat) if seat is not None else [],
@@ -96,12 +96,12 @@ def view(state: State, seat: Seat | None) -> TableView:
 def redact(event: Any, seat: Seat | None) -> Any:
     """This seat's copy of an event: the deal becomes its own hand; the kitty and the
     discard name their cards only to the contractor; everything else is public."""
-    if isinstance(event, CardsDealt):
+    if isinstance(event, DealStarted):
         hand: tuple[Card, ...] = ()
         if seat is not None:
             hands, _, _ = deal_packets(event.deck, event.dealer, "clockwise", (3, ("kitty", 3), 4, 3))
             hand = tuple(hands[seat])
-        return HandDealt(deal=event.deal, dealer=event.dealer, seat=seat, hand=hand)
+        return DealSeen(deal=event.deal, dealer=event.dealer, seat=seat, hand=hand)
     if isinstance(event, (KittyTaken, Discarded)):
         return event if seat is not None and seat == event.seat else type(event)(seat=event.seat)
     return event

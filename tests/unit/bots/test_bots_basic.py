@@ -95,7 +95,7 @@ def test_cinch_bids_a_strong_hand_and_names_its_suit() -> None:
 def test_five_hundred_kitty_keeps_trumps_and_aces_and_voids_short_suits() -> None:
     hand = ("JK", "JS", "JC", "AS", "KS", "9S", "AH", "5H", "6H", "8H", "7D", "6C", "7C")
     others = (("5S", "6S", "7S", "8S", "TS", "QS", "5D", "6D", "8D", "9D"),) * 3
-    state = FiveHundredState(options=FiveHundredOptions(), phase=DISCARD, deal=1, dealer=W,
+    state = FiveHundredState(options=FiveHundredOptions(), phase=DISCARD, deals_played=1, dealer=W,
                              hands=(hand, *others), contract=make_contract(N, find(6, "S", None)), turn=N)
     action = policy_for("five_hundred", "basic")(FIVE_HUNDRED.view(state, N), random.Random(0))
     assert action["action"] == "discard" and sorted(action["cards"]) == ["6C", "7C", "7D"]
@@ -106,7 +106,7 @@ def test_five_hundred_bids_a_strong_hand_and_passes_a_weak_one() -> None:
     weak = ("5S", "6S", "7C", "8C", "5D", "6D", "7H", "8H", "9S", "TC")
     bot = policy_for("five_hundred", "basic")
     for hand, bids in ((strong, True), (weak, False)):
-        state = FiveHundredState(options=FiveHundredOptions(), phase="auction", deal=1, dealer=W,
+        state = FiveHundredState(options=FiveHundredOptions(), phase="auction", deals_played=1, dealer=W,
                                  hands=(hand, weak, weak, weak), turn=N)
         action = bot(FIVE_HUNDRED.view(state, N), random.Random(0))
         assert (action["action"] == "bid") is bids, action

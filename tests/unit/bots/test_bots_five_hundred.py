@@ -29,7 +29,7 @@ JOKER_LEAD = (
 
 def joker_led(suit: str) -> State:
     """E holds 7NT and leads the Joker naming `suit`; S is next to play."""
-    state = State(options=Options(), phase=PLAY, deal=1, dealer=N, hands=JOKER_LEAD, turn=E,
+    state = State(options=Options(), phase=PLAY, deals_played=1, dealer=N, hands=JOKER_LEAD, turn=E,
                   contract=make_contract(E, find(7, "NT", None)), high=find(7, "NT", None), trick=Trick(leader=E))
     state, _ = GAME.apply(state, Play(E, "JK", suit))
     return state
@@ -80,7 +80,7 @@ def auction(hands: dict[Seat, tuple[str, ...]], calls: list[dict], dealer: Seat 
         else:
             full.append(tuple(rest[:10]))
             rest = rest[10:]
-    state = State(options=Options(), phase="auction", deal=1, dealer=dealer, hands=tuple(full), kitty=tuple(rest[:3]),
+    state = State(options=Options(), phase="auction", deals_played=1, dealer=dealer, hands=tuple(full), kitty=tuple(rest[:3]),
                   turn=SEATS_AFTER[dealer])
     for call in calls:
         state, _ = GAME.apply(state, GAME.parse_action(call))
@@ -106,7 +106,7 @@ def decide(state: State, seat: Seat) -> dict:
 
 def test_the_hearts_war_now_stops() -> None:
     hands = {N: REPRO_N, E: REPRO_E, S: REPRO_S, W: REPRO_W}
-    state = State(options=Options(), phase="auction", deal=1, dealer=N, hands=(REPRO_N, REPRO_E, REPRO_S, REPRO_W),
+    state = State(options=Options(), phase="auction", deals_played=1, dealer=N, hands=(REPRO_N, REPRO_E, REPRO_S, REPRO_W),
                   kitty=REPRO_KITTY, turn=E)
     calls = []
     while state.phase == "auction":
@@ -168,7 +168,7 @@ def test_misere_defenders_play_under_the_contractor() -> None:
     contract = make_contract(E, find(None, None, "misere"))
     hands = (("9H", "5H", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S"), ("8H",) + LOW[2:] + ("5D",),
              (), ("TH", "4H", "KC", "QC", "JC", "TC", "9C", "7C", "AD", "KD"))
-    state = State(options=Options(), phase=PLAY, deal=1, dealer=N, hands=hands, turn=W, contract=contract,
+    state = State(options=Options(), phase=PLAY, deals_played=1, dealer=N, hands=hands, turn=W, contract=contract,
                   high=contract.bid, trick=Trick(leader=E, plays=((E, "8H"),), led="H"))
     assert decide(state, W)["card"] == "4H"                                    # under the contractor's 8
     state = msgspec.structs.replace(state, turn=N, trick=Trick(leader=E, plays=((E, "8H"), (W, "4H")), led="H"))

@@ -8,7 +8,7 @@ from five_hundred_support import E, N, S, W, contract, deal, deck_for, hand
 
 from domain.cards import DECK_43, JOKER
 from domain.five_hundred import GAME
-from domain.five_hundred.events import CardsDealt
+from domain.five_hundred.events import DealStarted
 from domain.five_hundred.options import Options
 from domain.five_hundred.ranking import STRENGTH, SUIT_OF, trumps
 from domain.game import RuleViolation, StartDeal
@@ -42,7 +42,7 @@ def test_fs1_contractor_holds_13_discards_3_and_plays_with_10():
 def test_deal_pattern_is_3_kitty_3_then_4_then_3_from_eldest_clockwise():
     deck = tuple(DECK_43)
     state, events = GAME.apply(GAME.initial(Options()), StartDeal(dealer=N, deck=deck))
-    assert events == [CardsDealt(deal=0, dealer=N, deck=deck)]
+    assert events == [DealStarted(deal=0, dealer=N, deck=deck)]
     e, s, w, n = (hand(state, x) for x in (E, S, W, N))
     assert e[:3] == deck[0:3] and s[:3] == deck[3:6] and w[:3] == deck[6:9] and n[:3] == deck[9:12]
     assert state.kitty == deck[12:15]

@@ -8,7 +8,7 @@ from five_hundred_support import E, N, S, W, act, contract, hand, play, refused,
 
 from domain.cards import JOKER
 from domain.five_hundred import GAME
-from domain.five_hundred.events import CardPlayed, DealScored, HandExposed, TrickTaken
+from domain.five_hundred.events import CardPlayed, DealScored, HandExposed, TrickWon
 
 LOW = ["5S", "6S", "7S", "8S", "9S", "5C", "6C", "7C", "8C", "9C"]
 """Every other spade and club is higher: N cannot take a trick with these (the Joker is with S)."""
@@ -57,7 +57,7 @@ def test_misere_partner_sits_out_and_tricks_have_three_cards():
     assert GAME.legal_actions(state, S) == []
     assert refused(state, play(S, hand(state, S)[0])) == "not_your_turn"
     events = when(state, first_legal(state))
-    assert isinstance(events[-1], TrickTaken) and len(state.trick.plays) == 2
+    assert isinstance(events[-1], TrickWon) and len(state.trick.plays) == 2
 
 
 def test_misere_made_scores_250_and_the_defenders_nothing():
@@ -74,7 +74,7 @@ def test_play_stops_as_soon_as_the_misere_contractor_takes_a_trick():
     state = contract(E, kind="misere", dealer=N, hands={E: ["AS"] + LOW[1:], W: [JOKER]})
     state = step(act(state, play(E, "AS")))
     events = when(state, first_legal(state))
-    assert events[-2:] == [TrickTaken(number=1, winner=E),
+    assert events[-2:] == [TrickWon(number=1, winner=E),
                            DealScored(deal=0, result="failed", points={"NS": 0, "EW": 1},
                                       score={"NS": 0, "EW": -250})]
     state = act(state, first_legal(state))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from five_hundred_support import E, N, S, W, act, contract, hand, play, refused, when
 
 from domain.five_hundred import GAME
-from domain.five_hundred.events import CardPlayed, TrickTaken
+from domain.five_hundred.events import CardPlayed, TrickWon
 from domain.five_hundred.play import joker_suits
 import msgspec
 
@@ -50,7 +50,7 @@ def test_fs5a_the_joker_led_names_a_suit_the_others_follow_it_and_the_joker_wins
     assert legal(state, W) == {"KH", "QH"}
     state = act(state, play(W, "KH"))
     assert legal(state, N) == set(hand(state, N))  # no heart: anything
-    assert when(state, play(N, "5C"))[-1] == TrickTaken(number=1, winner=E)
+    assert when(state, play(N, "5C"))[-1] == TrickWon(number=1, winner=E)
 
 
 def test_fs5b_the_joker_follows_only_when_void_in_the_suit_led():

@@ -65,7 +65,7 @@ def finished(state, seat, score, tricks=7, suit="NT", result="made", kind=None):
     b = BIDS[spec]
     events = [BidMade(seat=seat, tricks=b.tricks, suit=b.suit, contract=kind),
               ContractWon(seat=seat, tricks=b.tricks, suit=b.suit, contract=b.kind, value=b.value),
-              DealScored(deal=state.deal - 1, result=result, points={"NS": 5, "EW": 5},
+              DealScored(deal=state.deals_played - 1, result=result, points={"NS": 5, "EW": 5},
                          score={"NS": score[0], "EW": score[1]})]
     for event in events:
         state = GAME.evolve(state, event)

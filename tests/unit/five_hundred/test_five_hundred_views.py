@@ -7,7 +7,7 @@ import msgspec
 from five_hundred_support import E, N, S, W, act, bid, contract, deal, discard, hand, pass_, play
 
 from domain.five_hundred import GAME
-from domain.five_hundred.events import CardsDealt, Discarded, HandDealt, KittyTaken
+from domain.five_hundred.events import DealStarted, Discarded, DealSeen, KittyTaken
 
 
 def test_each_seat_sees_its_own_hand_and_its_legal_actions_only():
@@ -79,11 +79,11 @@ def test_the_view_between_deals_shows_results_and_no_hand():
 
 def test_the_deal_event_shows_each_seat_its_own_hand_only():
     state = deal(dealer=S)
-    event = CardsDealt(deal=0, dealer=S, deck=GAME.deck)
+    event = DealStarted(deal=0, dealer=S, deck=GAME.deck)
     state = GAME.evolve(GAME.initial(state.options), event)
     for i, seat in enumerate((N, E, S, W)):
-        assert GAME.redact(event, seat) == HandDealt(deal=0, dealer=S, seat=seat, hand=state.hands[i])
-    assert GAME.redact(event, None) == HandDealt(deal=0, dealer=S, seat=None, hand=())
+        assert GAME.redact(event, seat) == DealSeen(deal=0, dealer=S, seat=seat, hand=state.hands[i])
+    assert GAME.redact(event, None) == DealSeen(deal=0, dealer=S, seat=None, hand=())
 
 
 def test_kitty_and_discard_events_name_cards_to_the_contractor_only():
