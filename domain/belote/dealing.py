@@ -12,7 +12,7 @@ from domain.cards import DECK_32, SEATS, Seat
 from domain.game import StartDeal
 from domain.tricks import check_start_deal, deal_packets
 
-from domain.belote.events import DealStarted
+from domain.belote.events import DealStarted, RestDealt
 from domain.belote.state import DIRECTION, NEXT, Deal, State, in_deal
 
 PACKETS = {"classic": (3, 2), "sans_atout": (3, 2), "coinche": (3, 2, 3)}
@@ -38,3 +38,10 @@ def evolve_started(state: State, event: DealStarted) -> State:
     deal = Deal(number=event.deal, dealer=event.dealer, eldest=eldest, phase="auction", turn=eldest,
                 hands=hands, stock=rest, turn_up=turn_up)
     return replace(state, deal=deal, deals_played=state.deals_played + 1, next_dealer=eldest)
+
+
+def evolve_rest(state: State, event: RestDealt) -> State:
+    """Classic and sans atout: the cards dealt once somebody took (the stock is used up)."""
+    deal = state.deal
+    hands = {s: deal.hands[s] + tuple(event.cards.get(s, ())) for s in SEATS}
+    return replace(state, deal=replace(deal, hands=hands, stock=()))

@@ -175,12 +175,3 @@ def evolve_pack_robbed(state: State, event: PackRobbed) -> State:
     return replace(state, hands=with_hand(state.hands, event.seat, event.kept), stock=(),
                    shed=state.shed + tuple((event.seat, c) for c in event.shown), buried=event.buried,
                    took=event.took, phase="play", turn=leader, trick=Trick(leader=leader))
-
-
-EVOLVE = {
-    TrumpNamed: evolve_trump_named,
-    NonTrumpsDiscarded: evolve_non_trumps_discarded,
-    TrumpsDiscarded: evolve_trumps_discarded,
-    CardsDrawn: evolve_cards_drawn,
-    PackRobbed: evolve_pack_robbed,
-}

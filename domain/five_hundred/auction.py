@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
+
 from domain.cards import SEATS
 from domain.five_hundred import bids
 from domain.five_hundred.commands import Bid, Pass
 from domain.five_hundred.events import BidMade, ContractWon, DealScored, KittyTaken, Passed
-from domain.five_hundred.state import AUCTION, DISCARD, SEAT_INDEX, State, make_contract
+from domain.five_hundred.state import AUCTION, DISCARD, SEAT_INDEX, State, make_contract, verify_in_deal
 from domain.game import RuleViolation, verify
 
 _PASS = {"action": "pass"}
@@ -52,6 +54,7 @@ def decide_bid(state: State, command: Bid) -> list[Any]:
     index = bids.find(command.tricks, command.suit, command.contract)
     verify(index is not None, "bad_action", "a bid is tricks 6..10 with suit S, C, D, H or NT, "
            "or contract 'misere' / 'open_misere'")
+    verify_in_deal(state)
     _verify_turn(state, command.seat)
     can_bid(state, index)  # type: ignore[arg-type]
     events: list[Any] = [BidMade(seat=command.seat, tricks=command.tricks, suit=command.suit,
@@ -62,6 +65,7 @@ def decide_bid(state: State, command: Bid) -> list[Any]:
 
 
 def decide_pass(state: State, command: Pass) -> list[Any]:
+    verify_in_deal(state)
     _verify_turn(state, command.seat)
     events: list[Any] = [Passed(seat=command.seat)]
     passes = sum(state.passed) + 1
@@ -81,20 +85,20 @@ def legal_bids(state: State) -> list[dict[str, Any]]:
     return [dict(_PASS)] + [dict(table[i]) for i in bids.biddable(state.high, state.options.misere)]
 
 
-def evolve_bid(state: State, event: BidMade) -> dict[str, Any]:
+def evolve_bid(state: State, event: BidMade) -> State:
     index = bids.find(event.tricks, event.suit, event.contract)
     i = SEAT_INDEX[event.seat]
-    return {"auction": state.auction + ((event.seat, index),), "high": index,
-            "turn": SEATS[next_bidder(state.passed, i)]}
+    return replace(state, auction=state.auction + ((event.seat, index),), high=index,
+                   turn=SEATS[next_bidder(state.passed, i)])
 
 
-def evolve_passed(state: State, event: Passed) -> dict[str, Any]:
+def evolve_passed(state: State, event: Passed) -> State:
     i = SEAT_INDEX[event.seat]
     passed = state.passed[:i] + (True,) + state.passed[i + 1:]
-    return {"auction": state.auction + ((event.seat, -1),), "passed": passed,
-            "turn": SEATS[next_bidder(passed, i)]}
+    return replace(state, auction=state.auction + ((event.seat, -1),), passed=passed,
+                   turn=SEATS[next_bidder(passed, i)])
 
 
-def evolve_contract(state: State, event: ContractWon) -> dict[str, Any]:
+def evolve_contract(state: State, event: ContractWon) -> State:
     index = bids.find(event.tricks, event.suit, None if event.contract == "tricks" else event.contract)
-    return {"contract": make_contract(event.seat, index), "phase": DISCARD, "turn": event.seat}  # type: ignore[arg-type]
+    return replace(state, contract=make_contract(event.seat, index), phase=DISCARD, turn=event.seat)  # type: ignore[arg-type]

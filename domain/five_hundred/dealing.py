@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
+
 from domain.cards import DECK_43, SEATS
 from domain.five_hundred.events import DealStarted
 from domain.five_hundred.state import AUCTION, IN_DEAL, MATCH_OVER, State
@@ -26,10 +28,10 @@ def decide_start(state: State, command: StartDeal) -> list[Any]:
     return [DealStarted(deal=state.deals_played, dealer=command.dealer, deck=tuple(command.deck))]
 
 
-def evolve_started(state: State, event: DealStarted) -> dict[str, Any]:
+def evolve_started(state: State, event: DealStarted) -> State:
     hands, piles, _ = deal_packets(event.deck, event.dealer, DIRECTION, PACKETS)
-    return {"phase": AUCTION, "deals_played": state.deals_played + 1, "dealer": event.dealer,
-            "hands": tuple(tuple(hands[s]) for s in SEATS), "kitty": tuple(piles["kitty"]), "kitty_taken": (),
-            "discards": (), "auction": (), "passed": (False, False, False, False), "high": -1,
-            "turn": eldest(event.dealer, DIRECTION), "contract": None, "trick": None, "tricks": (),
-            "won": (0, 0), "void": ("", "", "", ""), "exposed": False}
+    return replace(state, phase=AUCTION, deals_played=state.deals_played + 1, dealer=event.dealer,
+                   hands=tuple(tuple(hands[s]) for s in SEATS), kitty=tuple(piles["kitty"]), kitty_taken=(),
+                   discards=(), auction=(), passed=(False, False, False, False), high=-1,
+                   turn=eldest(event.dealer, DIRECTION), contract=None, trick=None, tricks=(),
+                   won=(0, 0), void=("", "", "", ""), exposed=False)

@@ -156,5 +156,5 @@ def evolve_trick(state: State, event: TrickWon) -> State:
     return replace(state, tricks=state.tricks + (done,), won=won, trick=Trick(winner), turn=winner)
 
 
-def evolve_exposed(state: State, event: HandExposed) -> dict[str, Any]:
-    return {"exposed": True}
+def evolve_exposed(state: State, event: HandExposed) -> State:
+    return replace(state, exposed=True)

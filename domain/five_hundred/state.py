@@ -15,6 +15,7 @@ import msgspec
 from domain.cards import SEATS, Card, Seat
 from domain.five_hundred.bids import BIDS, BidSpec
 from domain.five_hundred.options import Options
+from domain.game import RuleViolation
 from domain.tricks import Trick
 
 SEAT_INDEX: Final = {seat: i for i, seat in enumerate(SEATS)}
@@ -97,3 +98,9 @@ def next_in_play(index: int, sitting_out: int) -> int:
     """The next seat clockwise, skipping the partner of a misère contractor."""
     nxt = (index + 1) % 4
     return (nxt + 1) % 4 if nxt == sitting_out else nxt
+
+
+def verify_in_deal(state: State) -> None:
+    """'deal over' comes after a command's own shape and before its phase (the README's order)."""
+    if state.phase not in IN_DEAL:
+        raise RuleViolation("deal_over", "no deal is being played")
