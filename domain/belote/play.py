@@ -8,7 +8,7 @@ from typing import Any, Sequence
 
 from msgspec.structs import replace
 
-from domain.cards import SEATS, Seat
+from domain.cards import SEATS, Hands, Seat, with_hand
 from domain.game import RuleViolation
 from domain.tricks import Trick, current_winner
 
@@ -57,11 +57,11 @@ def legal_cards(hand: tuple[str, ...], trick: Trick, trump: str | None, house: b
     return trumps if house else hand                            # R4d: §6 row 8
 
 
-def belote_holder(hands: dict[Seat, tuple[str, ...]], trump: str | None) -> Seat | None:
+def belote_holder(hands: Hands, trump: str | None) -> Seat | None:
     """The seat holding K and Q of trump after the full deal (§2.6.1)."""
     if trump is None:
         return None
-    for seat, hand in hands.items():
+    for seat, hand in zip(SEATS, hands):
         if "K" + trump in hand and "Q" + trump in hand:
             return seat
     return None
@@ -85,7 +85,7 @@ def may_decline(options: Options, deal: Deal, seat: Seat) -> bool:
 def legal_for(options: Options, deal: Deal, seat: Seat) -> Sequence[str]:
     """`legal_cards` for `seat` in this deal: what decide checks and the legal actions list.
     Computed on each call (it is cheap), so the rules keep nothing between calls."""
-    return legal_cards(deal.hands[seat], deal.trick, deal.contract.trump, not options.official, seat)
+    return legal_cards(deal.hand(seat), deal.trick, deal.contract.trump, not options.official, seat)
 
 
 def decide_play(state: State, command: Play) -> list[Any]:
@@ -94,7 +94,7 @@ def decide_play(state: State, command: Play) -> list[Any]:
     seat, card = command.seat, command.card
     if deal.turn != seat:
         verify_turn(deal.turn, seat)
-    if card not in deal.hands[seat]:
+    if card not in deal.hand(seat):
         raise RuleViolation("card_not_in_hand", f"{seat} does not hold {card}")
     if card not in legal_for(options, deal, seat):
         raise RuleViolation("illegal_card", f"{card} may not be played to this trick (§2.5)")
@@ -178,7 +178,7 @@ def evolve_closed(state: State, event: AuctionClosed) -> State:
     if options.combinations:
         nt_table = contract.trump is None and options.official
         for seat in SEATS:
-            chosen = combos.choose(combos.find(seat, deal.hands[seat], nt_table), options.official, contract.trump)
+            chosen = combos.choose(combos.find(seat, deal.hand(seat), nt_table), options.official, contract.trump)
             if chosen:
                 found[seat] = chosen
     return replace(state, deal=replace(deal, phase="play", contract=contract, turn=deal.eldest,
@@ -191,9 +191,9 @@ def evolve_card(state: State, event: CardPlayed) -> State:
     seat, card = event.seat, event.card
     old = deal.trick
     trick = Trick(old.leader, old.plays + ((seat, card),), old.led if old.plays else SUIT[card])
-    hand = deal.hands[seat]
+    hand = deal.hand(seat)
     i = hand.index(card)
-    hands = {**deal.hands, seat: hand[:i] + hand[i + 1:]}
+    hands = with_hand(deal.hands, seat, hand[:i] + hand[i + 1:])
     turn = NEXT[seat] if len(trick.plays) < 4 else None
     if event.announce is None and (deal.belote != "" or seat != deal.belote_holder):
         return replace(state, deal=replace(deal, hands=hands, trick=trick, turn=turn))

@@ -13,7 +13,7 @@ from typing import Final
 
 import msgspec
 
-from domain.cards import PARTNER, SEATS, TEAM, Direction, Seat, next_seat, seats_from
+from domain.cards import PARTNER, SEAT_INDEX, SEATS, TEAM, Direction, Hands, Seat, next_seat, seats_from
 from domain.game import RuleViolation
 from domain.tricks import Trick
 
@@ -62,7 +62,7 @@ class Deal(msgspec.Struct, frozen=True):
     eldest: Seat
     phase: str                                   # "auction", "play", "over"
     turn: Seat | None
-    hands: dict[Seat, tuple[str, ...]]
+    hands: Hands                                 # by seat, in SEATS order
     stock: tuple[str, ...] = ()                  # cards dealt after the auction
     turn_up: str | None = None
     auction: Auction = Auction()
@@ -82,6 +82,9 @@ class Deal(msgspec.Struct, frozen=True):
     combination_points: int = 0
     result: str | None = None                    # "made", "failed", "litige", "thrown_in"
     score: dict[str, int] = msgspec.field(default_factory=no_points)
+
+    def hand(self, seat: Seat) -> tuple[str, ...]:
+        return self.hands[SEAT_INDEX[seat]]
 
 
 class State(msgspec.Struct, frozen=True):

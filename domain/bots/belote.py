@@ -142,9 +142,8 @@ def determinize(view: Any, rng: random.Random) -> State:
     room = {s: view.hand_sizes[s] for s in SEATS if s != me}
     dealt = deal_hidden(hidden, room, rng, lambda s, c: SUIT[c] not in voids.get(s, ""), known,
                         weight=_affinity(view))
-    hands = {s: tuple(dealt[s]) for s in room}
-    hands[me] = tuple(view.hand)
-    full = {s: set(hands[s]) | set(played_by[s]) for s in SEATS}
+    hands = tuple(tuple(view.hand) if s == me else tuple(dealt[s]) for s in SEATS)
+    full = {s: set(hand) | set(played_by[s]) for s, hand in zip(SEATS, hands)}
     holder = next((s for s in SEATS if trump and {"K" + trump, "Q" + trump} <= full[s]), None)
     said = {x for _, x in view.announces}
     belote = "done" if "rebelote" in said else "announced" if "belote" in said else ""
@@ -181,7 +180,7 @@ def rollout_command(state: State, seat: Seat, rng: random.Random) -> Any:
     cards = list(legal_for(state.options, deal, seat))
     if len(cards) == 1:
         return Play(seat, cards[0])
-    t = table(seat, deal.hands[seat], cards, deal.trick, deal.tricks, deal.contract, state.options.official)
+    t = table(seat, deal.hand(seat), cards, deal.trick, deal.tricks, deal.contract, state.options.official)
     return Play(seat, cardplay.choose(t))
 
 

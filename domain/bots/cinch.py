@@ -14,12 +14,12 @@ from typing import Any
 
 from domain.bots import cardplay
 from domain.bots.sampling import Unsatisfiable, deal_hidden
-from domain.cards import DECK_52, PARTNER, SEATS, Seat
+from domain.cards import SEAT_INDEX, DECK_52, PARTNER, SEATS, Seat
 from domain.cinch.commands import Play
 from domain.cinch.events import DealScored
 from domain.cinch.options import side_table
 from domain.cinch.play import legal_cards
-from domain.cinch.state import IDX, NEXT, State
+from domain.cinch.state import NEXT, State
 from domain.cinch.ranking import TABLES, left_pedro
 
 INDIVIDUAL_MARGIN = 1.0
@@ -212,7 +212,7 @@ def to_act(state: State) -> Seat | None:
 
 
 def rollout_command(state: State, seat: Seat, rng: random.Random) -> Any:
-    hand = state.hands[IDX[seat]]
+    hand = state.hands[SEAT_INDEX[seat]]
     cards = legal_cards(hand, state.trick, TABLES[state.contract.trump])
     if len(cards) == 1:
         return Play(seat=seat, card=cards[0])

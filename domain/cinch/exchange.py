@@ -10,14 +10,14 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.cards import Seat
+from domain.cards import Seat, with_hand
 from domain.game import RuleViolation
 from domain.tricks import Trick
 
 from domain.cinch.commands import Discard, NameTrump, Rob
 from domain.cinch.events import CardsDrawn, NonTrumpsDiscarded, PackRobbed, TrumpNamed, TrumpsDiscarded
 from domain.cinch.ranking import TABLES
-from domain.cinch.state import HAND_SIZE, PREVIOUS, State, non_dealers, verify_turn, with_hand
+from domain.cinch.state import HAND_SIZE, PREVIOUS, State, non_dealers, verify_turn
 
 # --- what a seat may do ------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 from msgspec.structs import replace
 
-from domain.cards import Card, Seat
+from domain.cards import SEAT_INDEX, Card, Seat
 from domain.game import RuleViolation
 from domain.tricks import Trick, current_winner, play_to_trick
 
@@ -17,7 +17,7 @@ from domain.cinch.commands import Play
 from domain.cinch.events import CardPlayed, DealScored, TrickWon
 from domain.cinch.ranking import TABLES, TrumpTable
 from domain.cinch.scoring import credits, deal_score, points_of
-from domain.cinch.state import IDX, NEXT, TRICKS, State, verify_turn
+from domain.cinch.state import NEXT, TRICKS, State, verify_turn
 
 
 def legal_cards(hand: Sequence[Card], trick: Trick, table: TrumpTable) -> tuple[Card, ...]:
@@ -98,7 +98,7 @@ def score(state: State) -> DealScored:
 
 def evolve_card(state: State, event: CardPlayed) -> State:
     seat, card = event.seat, event.card
-    i = IDX[seat]
+    i = SEAT_INDEX[seat]
     hands = state.hands
     hand = hands[i]
     j = hand.index(card)

@@ -12,14 +12,13 @@ from typing import Any, Final
 
 import msgspec
 
-from domain.cards import SEATS, Card, Seat, next_seat
+from domain.cards import SEAT_INDEX, SEATS, Card, Seat, next_seat
 from domain.game import RuleViolation
 from domain.tricks import Trick
 
 from domain.cinch.options import Options, parse_options, sides
 
 DIRECTION: Final = "clockwise"
-IDX: Final = {s: i for i, s in enumerate(SEATS)}
 NEXT: Final = {s: next_seat(s, DIRECTION) for s in SEATS}
 PREVIOUS: Final = {NEXT[s]: s for s in SEATS}
 
@@ -75,16 +74,11 @@ class State(msgspec.Struct, frozen=True):
     fair: dict[str, Any] | None = None
 
     def hand(self, seat: Seat) -> tuple[Card, ...]:
-        return self.hands[IDX[seat]]
+        return self.hands[SEAT_INDEX[seat]]
 
     @property
     def in_deal(self) -> bool:
         return self.phase in DEAL_PHASES
-
-
-def with_hand(hands: tuple[tuple[Card, ...], ...], seat: Seat, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
-    i = IDX[seat]
-    return hands[:i] + (hand,) + hands[i + 1:]
 
 
 def non_dealers(dealer: Seat) -> tuple[Seat, Seat, Seat]:

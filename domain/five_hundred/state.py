@@ -12,13 +12,12 @@ from typing import Final
 
 import msgspec
 
-from domain.cards import SEATS, Card, Seat
+from domain.cards import SEAT_INDEX, Card, Seat
 from domain.five_hundred.bids import BIDS, BidSpec
 from domain.five_hundred.options import Options
 from domain.game import RuleViolation
 from domain.tricks import Trick
 
-SEAT_INDEX: Final = {seat: i for i, seat in enumerate(SEATS)}
 SIDE_NAMES: Final = ("NS", "EW")
 SIDE_OF: Final = (0, 1, 0, 1)          # seat index -> side index
 NOBODY: Final = -1

@@ -57,12 +57,12 @@ def public(state: Any) -> set[str]:
 
 
 def visible_to(state: Any, seat: Seat | None) -> set[str]:
-    return public(state) | (set(state.deal.hands[seat]) if seat is not None else set())
+    return public(state) | (set(state.deal.hand(seat)) if seat is not None else set())
 
 
 def check_conservation(state: Any) -> None:
     deal = state.deal
-    cards = [c for hand in deal.hands.values() for c in hand] + list(deal.stock)
+    cards = [c for hand in deal.hands for c in hand] + list(deal.stock)
     cards += [c for t in deal.tricks for c in t.cards] + (list(deal.trick.cards) if deal.trick else [])
     if deal.turn_up is not None and deal.turn_up not in cards:
         cards.append(deal.turn_up)

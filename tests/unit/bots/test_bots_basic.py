@@ -11,7 +11,7 @@ from domain.belote.events import Contract
 from domain.belote.options import Options as BeloteOptions
 from domain.belote.state import Deal, State as BeloteState
 from domain.bots import policy_for
-from domain.cards import Seat
+from domain.cards import SEATS, Seat
 from domain.cinch import GAME as CINCH
 from domain.cinch.options import Options as CinchOptions
 from domain.cinch.state import Contract as CinchContract, State as CinchState
@@ -29,7 +29,7 @@ def belote_play(me: Seat, hand: tuple[str, ...], plays: tuple[tuple[Seat, str], 
                 taker: Seat = N, trump: str = "H") -> dict:
     hands = {s: FILL[s] for s in (N, E, S, W)}
     hands[me] = hand
-    deal = Deal(number=0, dealer=E, eldest=N, phase="play", turn=me, hands=hands,
+    deal = Deal(number=0, dealer=E, eldest=N, phase="play", turn=me, hands=tuple(hands[s] for s in SEATS),
                 contract=Contract(taker, "NS" if taker in (N, S) else "EW", trump),
                 trick=Trick(leader, plays, plays[0][1][1] if plays else None))
     state = BeloteState(options=BeloteOptions(combinations=False), deal=deal, deals_played=1)
