@@ -10,7 +10,8 @@ from domain.belote.actions import legal_actions, parse_action
 from domain.belote.commands import COMMAND_TYPES
 from domain.belote.decider import decide, evolve
 from domain.belote.events import EVENT_TYPES
-from domain.belote.options import Options, parse_options, sides
+from domain.belote.options import (MAX_TARGET, OPTIONS_SCHEMA, POOLS, Options, parse_options,
+                                   rating_pool, sides)
 from domain.belote.state import DIRECTION, State, initial
 from domain.belote.summary import deal_summary, status
 from domain.belote.views import View, redact, view
@@ -32,6 +33,10 @@ GAME = GameRules(
     deal_summary=deal_summary,
     command_types=(StartDeal, VoidDeal, AdjustScore, *COMMAND_TYPES),
     event_types=EVENT_TYPES,
+    options_schema=OPTIONS_SCHEMA,
+    max_target=MAX_TARGET,
+    pools=POOLS,
+    rating_pool=rating_pool,
 )
 
 __all__ = ["GAME", "Options", "State", "View"]

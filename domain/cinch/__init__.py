@@ -12,7 +12,8 @@ from domain.cinch.actions import legal_actions, parse_action
 from domain.cinch.commands import COMMAND_TYPES
 from domain.cinch.decider import decide, evolve
 from domain.cinch.events import EVENT_TYPES
-from domain.cinch.options import Options, parse_options, sides
+from domain.cinch.options import (INDIVIDUAL_POOLS, MAX_TARGET, OPTIONS_SCHEMA, POOLS, Options, parse_options,
+                                  rating_pool, sides)
 from domain.cinch.state import State, initial
 from domain.cinch.summary import deal_summary, status
 from domain.cinch.views import redact, view
@@ -34,6 +35,11 @@ GAME = GameRules(
     deal_summary=deal_summary,
     command_types=(StartDeal, VoidDeal, AdjustScore, *COMMAND_TYPES),
     event_types=EVENT_TYPES,
+    options_schema=OPTIONS_SCHEMA,
+    max_target=MAX_TARGET,
+    pools=POOLS,
+    rating_pool=rating_pool,
+    individual_pools=INDIVIDUAL_POOLS,
 )
 
 __all__ = ["GAME", "Options", "State"]
