@@ -195,3 +195,34 @@ def deal_value(event: Any, seat: Seat) -> float | None:
         other = "EW" if mine == "NS" else "NS"
         return float(event.score[mine] - event.score[other])
     return None
+
+
+# --- What a hint's reason reads of the view (domain/bots/hints.py) ---------------------------
+
+def hint_table(view: Any, cards: list[str]) -> tuple[cardplay.Table | None, bool]:
+    """The seat's trick as `cardplay` reads it (as `basic` builds it), and no misère."""
+    if view.trick is None or view.contract is None:
+        return None, False
+    voids = _voids(view.tricks, view.trick, view.contract.trump)
+    return table(view.seat, view.hand, cards, view.trick, view.tricks, view.contract, view.options.official,
+                 voids), False
+
+
+def high_bidder(view: Any) -> Seat | None:
+    call = next((c for c in reversed(view.calls) if c.action == "bid"), None)
+    return None if call is None else call.seat
+
+
+def contract_tricks(view: Any) -> tuple[str | None, int | None]:
+    """A Coinche capot: its takers need every trick, so one trick defeats it."""
+    contract = view.contract
+    if contract.value != "capot":
+        return None, None
+    team = contract.team
+    mine = TEAM[view.seat] == team
+    taken = [t for t in view.tricks if t.winner is not None and TEAM[t.winner] == team]
+    if len(taken) < len(view.tricks):
+        return None, None                   # already lost
+    if mine:
+        return "contract_needs", 8 - len(view.tricks)
+    return "defence_needs", 1

@@ -234,3 +234,24 @@ def deal_value(event: Any, seat: Seat, options: Any = None) -> float | None:
         others = [v for k, v in score.items() if k != str(seat)]
         return float(score[str(seat)] - sum(others) / len(others))
     return None
+
+
+# --- What a hint's reason reads of the view (domain/bots/hints.py) ---------------------------
+
+def hint_table(view: Any, cards: list[str]) -> tuple[cardplay.Table | None, bool]:
+    """The seat's trick as `cardplay` reads it (as `basic` builds it), and no misère."""
+    if view.trick is None or view.contract is None:
+        return None, False
+    voids = _voids(view.tricks, view.trick, view.contract.trump)
+    return table(view.seat, view.hand, cards, view.trick, view.tricks, view.contract, view.options,
+                 _gone(view), voids), False
+
+
+def high_bidder(view: Any) -> Seat | None:
+    bids = [(value, seat) for seat, value in view.bids if value is not None]
+    return max(bids, key=lambda b: b[0])[1] if bids else None
+
+
+def contract_tricks(view: Any) -> tuple[str | None, int | None]:
+    """Cinch's contracts count points, not tricks."""
+    return None, None

@@ -242,3 +242,41 @@ def deal_value(event: Any, seat: Seat) -> float | None:
         mine = "NS" if seat in (Seat.N, Seat.S) else "EW"
         return float(event.score[mine] - event.score["EW" if mine == "NS" else "NS"])
     return None
+
+
+# --- What a hint's reason reads of the view (domain/bots/hints.py) ---------------------------
+
+def hint_table(view: Any, cards: list[str]) -> tuple[cardplay.Table | None, bool]:
+    """The seat's trick as `cardplay` reads it (as `basic` builds it), and whether the seat
+    plays a misère: to lose every trick."""
+    if view.contract is None:
+        return None, False
+    seat = view.seat
+    contract = _contract(view.contract)
+    trick = _trick(view.trick, contract, view.tricks)
+    tricks = tuple(_trick(t, contract, ()) for t in view.tricks)
+    voids = {Seat(s): v for s, v in view.shown_void.items()}
+    mine = view.contract["seat"] == str(seat)
+    known = set() if mine else {c for cs in view.exposed.values() for c in cs}
+    found = table(seat, list(view.hand), cards, trick, tricks, contract, set(view.discarded) | known, voids)
+    return found, mine and view.contract.get("contract") is not None
+
+
+def high_bidder(view: Any) -> Seat | None:
+    calls = [c for c in view.auction if c.get("action") != "pass"]
+    return Seat(calls[-1]["seat"]) if calls else None
+
+
+def contract_tricks(view: Any) -> tuple[str | None, int | None]:
+    """A trick contract being played: the tricks the seat's side still needs."""
+    contract = view.contract
+    if contract.get("contract") is not None or contract.get("tricks") is None:
+        return None, None
+    team = contract["team"]
+    side = next(name for name in view.tricks_won if str(view.seat) in name)
+    won = view.tricks_won
+    if side == team:
+        needed = contract["tricks"] - won[team]
+        return ("contract_needs", needed) if needed > 0 else (None, None)
+    needed = 11 - contract["tricks"] - won[side]
+    return ("defence_needs", needed) if needed > 0 else (None, None)
