@@ -149,7 +149,9 @@ class GameRules:
     max_target: int                                    # a new match's bound on `target` (about ten times the usual)
     pools: tuple[str, ...]                             # the rating pools, one per way of playing
     rating_pool: Callable[[Mapping[str, Any]], str]    # accepted raw options -> their pool
+    view_aliases: Mapping[str, str]                    # deprecated view field -> the envelope field it equals
     individual_pools: tuple[str, ...] = ()             # pools where each seat is rated alone, not a side
+    deals_started_field: str | None = None             # a deprecated view field counting deals started (deal_index + 1)
 
     def fold(self, options: Any, events: Sequence[Any]) -> Any:
         state = self.initial(options)

@@ -14,7 +14,7 @@ from domain.belote.options import (MAX_TARGET, OPTIONS_SCHEMA, POOLS, Options, p
                                    rating_pool, sides)
 from domain.belote.state import DIRECTION, State, initial
 from domain.belote.summary import deal_summary, status
-from domain.belote.views import View, redact, view
+from domain.belote.views import ALIASES, DEALS_STARTED, View, redact, view
 
 GAME = GameRules(
     name="belote",
@@ -37,6 +37,8 @@ GAME = GameRules(
     max_target=MAX_TARGET,
     pools=POOLS,
     rating_pool=rating_pool,
+    view_aliases=ALIASES,
+    deals_started_field=DEALS_STARTED,
 )
 
 __all__ = ["GAME", "Options", "State", "View"]

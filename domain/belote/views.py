@@ -9,7 +9,8 @@ card. The deck and the cards dealt after the auction exist only in two events, w
 
 from __future__ import annotations
 
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 import msgspec
 
@@ -25,6 +26,12 @@ from domain.belote.options import Options, sides
 from domain.belote.state import Call, State
 
 _PUBLIC_FAIR_KEYS = ("commitment", "context", "entropy")
+
+
+ALIASES: Final = MappingProxyType({"points": "deal_points"})
+"""Deprecated view fields equal to an envelope field (old name -> envelope name)."""
+DEALS_STARTED: Final = "deal"
+"""The deprecated view field counting deals started: the envelope's `deal_index` + 1."""
 
 
 class View(Envelope, frozen=True, kw_only=True):

@@ -16,7 +16,7 @@ from domain.cinch.options import (INDIVIDUAL_POOLS, MAX_TARGET, OPTIONS_SCHEMA, 
                                   rating_pool, sides)
 from domain.cinch.state import State, initial
 from domain.cinch.summary import deal_summary, status
-from domain.cinch.views import redact, view
+from domain.cinch.views import ALIASES, redact, view
 
 GAME = GameRules(
     name="cinch",
@@ -39,6 +39,7 @@ GAME = GameRules(
     max_target=MAX_TARGET,
     pools=POOLS,
     rating_pool=rating_pool,
+    view_aliases=ALIASES,
     individual_pools=INDIVIDUAL_POOLS,
 )
 

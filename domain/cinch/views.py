@@ -8,7 +8,8 @@ cards; the dealer alone sees the stock while he robs it, and his own buried card
 
 from __future__ import annotations
 
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 import msgspec
 from msgspec.structs import replace
@@ -22,6 +23,10 @@ from domain.cinch.events import CardsDrawn, DealStarted, PackRobbed
 from domain.cinch.options import Options, sides
 from domain.cinch.scoring import credits, points_of
 from domain.cinch.state import Contract, State
+
+
+ALIASES: Final = MappingProxyType({"deal_number": "deal_index"})
+"""Deprecated view fields equal to an envelope field (old name -> envelope name)."""
 
 
 class DealScore(msgspec.Struct, frozen=True):

@@ -17,7 +17,7 @@ from domain.five_hundred.options import (MAX_TARGET, OPTIONS_SCHEMA, POOLS, Opti
                                          rating_pool, sides)
 from domain.five_hundred.state import State, initial
 from domain.five_hundred.summary import deal_summary, status
-from domain.five_hundred.views import redact, view
+from domain.five_hundred.views import ALIASES, DEALS_STARTED, redact, view
 from domain.game import AdjustScore, GameRules, StartDeal, VoidDeal
 
 
@@ -42,6 +42,8 @@ GAME = GameRules(
     max_target=MAX_TARGET,
     pools=POOLS,
     rating_pool=rating_pool,
+    view_aliases=ALIASES,
+    deals_started_field=DEALS_STARTED,
 )
 
 __all__ = ["GAME", "Options", "State"]

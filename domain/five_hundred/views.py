@@ -8,7 +8,8 @@ or in a redacted event.
 
 from __future__ import annotations
 
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 import msgspec
 
@@ -20,6 +21,12 @@ from domain.five_hundred.events import DealStarted, Discarded, DealSeen, KittyTa
 from domain.five_hundred.state import IN_DEAL, MATCH_OVER, NOBODY, PLAY, SEAT_INDEX, SIDE_NAMES, State
 from domain.five_hundred.summary import contract_json, trick_json
 from domain.tricks import Trick, deal_packets
+
+
+ALIASES: Final = MappingProxyType({"score": "match_score", "tricks_won": "deal_points"})
+"""Deprecated view fields equal to an envelope field (old name -> envelope name)."""
+DEALS_STARTED: Final = "deal"
+"""The deprecated view field counting deals started: the envelope's `deal_index` + 1."""
 
 
 class TableView(Envelope, frozen=True, kw_only=True):
