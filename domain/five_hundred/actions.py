@@ -91,13 +91,14 @@ def _bid(seat: Seat, action: Mapping[str, Any]) -> Bid:
 
 
 def legal_actions(state: State, seat: Seat) -> list[dict[str, Any]]:
-    if state.turn != seat:
+    if state.deal.turn != seat:
         return []
     phase = state.phase
     if phase == PLAY:
         index = SEAT_INDEX[seat]
         cards = legal_cards(state, index)
-        if not state.trick.plays and JOKER in cards and state.contract.denomination == NO_TRUMP:  # type: ignore[union-attr]
+        deal = state.deal
+        if not deal.trick.plays and JOKER in cards and deal.contract.denomination == NO_TRUMP:  # type: ignore[union-attr]
             out = [{"action": "play", "card": c} for c in cards if c != JOKER]
             out += [{"action": "play", "card": JOKER, "suit": s} for s in joker_suits(state, index)]
             return out
@@ -105,5 +106,5 @@ def legal_actions(state: State, seat: Seat) -> list[dict[str, Any]]:
     if phase == AUCTION:
         return legal_bids(state)
     if phase == DISCARD:
-        return [{"action": "discard", "cards": {"choose": 3, "from": list(state.hands[SEAT_INDEX[seat]])}}]
+        return [{"action": "discard", "cards": {"choose": 3, "from": list(state.deal.hands[SEAT_INDEX[seat]])}}]
     return []

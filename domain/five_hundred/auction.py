@@ -31,7 +31,7 @@ def next_bidder(passed: tuple[bool, ...], index: int) -> int:
 
 
 def can_bid(state: State, index: int) -> None:
-    reason = bids.why_not(index, state.high, state.options.misere)
+    reason = bids.why_not(index, state.deal.high, state.options.misere)
     if reason is not None:
         raise RuleViolation("illegal_bid", reason, {"bid": bids.BIDS[index].action()})
 
@@ -39,15 +39,15 @@ def can_bid(state: State, index: int) -> None:
 def _verify_turn(state: State, seat: Any) -> None:
     if state.phase != AUCTION:
         raise RuleViolation("wrong_phase", "the auction is over")
-    if state.turn != seat:
-        raise RuleViolation("not_your_turn", f"it is {state.turn}'s turn to bid", {"turn": str(state.turn)})
+    if state.deal.turn != seat:
+        raise RuleViolation("not_your_turn", f"it is {state.deal.turn}'s turn to bid", {"turn": str(state.deal.turn)})
 
 
 def _close(state: State, high: int, seat: Any) -> list[Any]:
     """The contract goes to the highest bidder, who takes the kitty (B.4.1)."""
     spec = bids.BIDS[high]
     return [ContractWon(seat=seat, tricks=spec.tricks, suit=spec.suit, contract=spec.kind, value=spec.value),
-            KittyTaken(seat=seat, cards=state.kitty)]
+            KittyTaken(seat=seat, cards=state.deal.kitty)]
 
 
 def decide_bid(state: State, command: Bid) -> list[Any]:
@@ -59,7 +59,7 @@ def decide_bid(state: State, command: Bid) -> list[Any]:
     can_bid(state, index)  # type: ignore[arg-type]
     events: list[Any] = [BidMade(seat=command.seat, tricks=command.tricks, suit=command.suit,
                                  contract=command.contract)]
-    if index == bids.HIGHEST or sum(state.passed) == 3:
+    if index == bids.HIGHEST or sum(state.deal.passed) == 3:
         events += _close(state, index, command.seat)  # type: ignore[arg-type]
     return events
 
@@ -68,37 +68,40 @@ def decide_pass(state: State, command: Pass) -> list[Any]:
     verify_in_deal(state)
     _verify_turn(state, command.seat)
     events: list[Any] = [Passed(seat=command.seat)]
-    passes = sum(state.passed) + 1
+    passes = sum(state.deal.passed) + 1
     if passes == 4:
         # B.3.7 / CB-4 (a): thrown in, nobody scores, the deal passes to the left.
         events.append(DealScored(deal=state.deals_played - 1, result="thrown_in", points={"NS": 0, "EW": 0},
                                  score={"NS": 0, "EW": 0}))
-    elif passes == 3 and state.high >= 0:
-        bidder = next(seat for seat, call in reversed(state.auction) if call == state.high)
-        events += _close(state, state.high, bidder)
+    elif passes == 3 and state.deal.high >= 0:
+        bidder = next(seat for seat, call in reversed(state.deal.auction) if call == state.deal.high)
+        events += _close(state, state.deal.high, bidder)
     return events
 
 
 def legal_bids(state: State) -> list[dict[str, Any]]:
     """Pass, then every bid over the current one, low to high."""
     table = bids.ACTIONS
-    return [dict(_PASS)] + [dict(table[i]) for i in bids.biddable(state.high, state.options.misere)]
+    return [dict(_PASS)] + [dict(table[i]) for i in bids.biddable(state.deal.high, state.options.misere)]
 
 
 def evolve_bid(state: State, event: BidMade) -> State:
     index = bids.find(event.tricks, event.suit, event.contract)
     i = SEAT_INDEX[event.seat]
-    return replace(state, auction=state.auction + ((event.seat, index),), high=index,
-                   turn=SEATS[next_bidder(state.passed, i)])
+    deal = state.deal
+    return replace(state, deal=replace(deal, auction=deal.auction + ((event.seat, index),), high=index,
+                                       turn=SEATS[next_bidder(deal.passed, i)]))
 
 
 def evolve_passed(state: State, event: Passed) -> State:
     i = SEAT_INDEX[event.seat]
-    passed = state.passed[:i] + (True,) + state.passed[i + 1:]
-    return replace(state, auction=state.auction + ((event.seat, -1),), passed=passed,
-                   turn=SEATS[next_bidder(passed, i)])
+    deal = state.deal
+    passed = deal.passed[:i] + (True,) + deal.passed[i + 1:]
+    return replace(state, deal=replace(deal, auction=deal.auction + ((event.seat, -1),), passed=passed,
+                                       turn=SEATS[next_bidder(passed, i)]))
 
 
 def evolve_contract(state: State, event: ContractWon) -> State:
     index = bids.find(event.tricks, event.suit, None if event.contract == "tricks" else event.contract)
-    return replace(state, contract=make_contract(event.seat, index), phase=DISCARD, turn=event.seat)  # type: ignore[arg-type]
+    contract = make_contract(event.seat, index)  # type: ignore[arg-type]
+    return replace(state, phase=DISCARD, deal=replace(state.deal, contract=contract, turn=event.seat))

@@ -104,7 +104,8 @@ def settle(state: State, history: tuple[DealRecord, ...]) -> State:
 
 
 def evolve_scored(state: State, event: DealScored) -> State:
-    record = DealRecord(deal=event.deal, dealer=state.dealer, contract=state.contract,  # type: ignore[arg-type]
-                        result=event.result, tricks=state.tricks, points=(event.points["NS"], event.points["EW"]),
+    deal = state.deal
+    record = DealRecord(deal=event.deal, dealer=deal.dealer, contract=deal.contract,  # type: ignore[arg-type]
+                        result=event.result, tricks=deal.tricks, points=(event.points["NS"], event.points["EW"]),
                         score=(event.score["NS"], event.score["EW"]))
-    return replace(settle(state, state.history + (record,)), turn=None)
+    return replace(settle(state, state.history + (record,)), deal=replace(state.deal, turn=None))

@@ -65,33 +65,33 @@ def _trick(trick: Trick) -> dict[str, Any]:
 
 def view(state: State, seat: Seat | None) -> TableView:
     in_deal = state.phase in IN_DEAL
-    contract = state.contract
+    contract = state.deal.contract
     own = SEAT_INDEX[seat] if seat is not None else NOBODY
     is_contractor = contract is not None and own != NOBODY and SEATS[own] == contract.seat
     exposed: dict[str, tuple[Card, ...]] = {}
-    if state.exposed and contract is not None:
-        exposed[str(contract.seat)] = state.hands[SEAT_INDEX[contract.seat]]
-    trick = state.trick if state.phase == PLAY else None
+    if state.deal.exposed and contract is not None:
+        exposed[str(contract.seat)] = state.deal.hands[SEAT_INDEX[contract.seat]]
+    trick = state.deal.trick if state.phase == PLAY else None
     score = {SIDE_NAMES[0]: state.score[0], SIDE_NAMES[1]: state.score[1]}
-    won = {SIDE_NAMES[0]: state.won[0], SIDE_NAMES[1]: state.won[1]}
+    won = {SIDE_NAMES[0]: state.deal.won[0], SIDE_NAMES[1]: state.deal.won[1]}
     return TableView(
         game="five_hundred", seat=seat, phase=state.phase, deal_index=deal_index(state.deals_played), deal=state.deals_played,
-        dealer=state.dealer, turn=state.turn if in_deal else None,
-        hand=None if seat is None else state.hands[own] if in_deal else (),
+        dealer=state.deal.dealer, turn=state.deal.turn if in_deal else None,
+        hand=None if seat is None else state.deal.hands[own] if in_deal else (),
         legal=legal_actions(state, seat) if seat is not None else [],
-        hand_sizes={str(s): len(state.hands[i]) for i, s in enumerate(SEATS)} if in_deal else {},
-        kitty_size=len(state.kitty) if in_deal else 0,
-        kitty_taken=state.kitty_taken if is_contractor and in_deal else (),
-        auction=[_call(s, i) for s, i in state.auction],
-        high_bid=BIDS[state.high].action() if state.high >= 0 else None,
+        hand_sizes={str(s): len(state.deal.hands[i]) for i, s in enumerate(SEATS)} if in_deal else {},
+        kitty_size=len(state.deal.kitty) if in_deal else 0,
+        kitty_taken=state.deal.kitty_taken if is_contractor and in_deal else (),
+        auction=[_call(s, i) for s, i in state.deal.auction],
+        high_bid=BIDS[state.deal.high].action() if state.deal.high >= 0 else None,
         contract=contract_json(contract),
         sitting_out=SEATS[contract.sitting_out] if contract is not None and contract.sitting_out != NOBODY else None,
-        discarded=state.discards if is_contractor else (),
+        discarded=state.deal.discards if is_contractor else (),
         exposed=exposed,
         trick=_trick(trick) if trick is not None else None,
-        tricks=[_trick(t) for t in state.tricks],
+        tricks=[_trick(t) for t in state.deal.tricks],
         deal_points=won, tricks_won=won,
-        shown_void={str(s): state.void[i] for i, s in enumerate(SEATS) if state.void[i]},
+        shown_void={str(s): state.deal.void[i] for i, s in enumerate(SEATS) if state.deal.void[i]},
         deals=[{"deal": r.deal, "dealer": str(r.dealer), "contract": contract_json(r.contract), "result": r.result,
                 "score": {"NS": r.score[0], "EW": r.score[1]}, "voided": r.voided,
                 "adjust": {"NS": r.adjust[0], "EW": r.adjust[1]}} for r in state.history],

@@ -43,22 +43,22 @@ def cards_in(obj: Any) -> set[str]:
 def hidden_from(state: Any, seat: Seat | None) -> set[str]:
     """Cards `seat` must not see: other seats' unplayed cards (but an exposed open misère
     hand), the kitty, and the discards unless `seat` made them."""
-    contract = state.contract
-    exposed = set(state.hands["NESW".index(contract.seat)]) if state.exposed and contract else set()
-    out: set[str] = set(state.kitty)
+    contract = state.deal.contract
+    exposed = set(state.deal.hands["NESW".index(contract.seat)]) if state.deal.exposed and contract else set()
+    out: set[str] = set(state.deal.kitty)
     for i, s in enumerate(SEATS):
         if s != seat:
-            out |= set(state.hands[i]) - exposed
+            out |= set(state.deal.hands[i]) - exposed
     if contract is None or contract.seat != seat:
-        out |= set(state.discards)
+        out |= set(state.deal.discards)
     return out
 
 
 def check_cards(state: Any) -> None:
-    played = [c for t in state.tricks for _, c in t.plays]
-    if state.trick is not None and state.trick.winner is None:
-        played += [c for _, c in state.trick.plays]
-    held = [c for h in state.hands for c in h] + list(state.kitty) + list(state.discards)
+    played = [c for t in state.deal.tricks for _, c in t.plays]
+    if state.deal.trick is not None and state.deal.trick.winner is None:
+        played += [c for _, c in state.deal.trick.plays]
+    held = [c for h in state.deal.hands for c in h] + list(state.deal.kitty) + list(state.deal.discards)
     assert sorted(played + held) == sorted(DECK_43)
 
 
@@ -68,7 +68,7 @@ def check_views(state: Any, events: list[Any]) -> None:
         view = GAME.view(state, seat)
         assert not cards_in(view) & hidden, (seat, cards_in(view) & hidden)
         if seat is not None and state.phase in ("auction", "discard", "play"):
-            assert view.hand == state.hands["NESW".index(seat)]
+            assert view.hand == state.deal.hands["NESW".index(seat)]
             assert view.legal == GAME.legal_actions(state, seat)
         for event in events:
             seen = GAME.redact(event, seat)
@@ -96,27 +96,27 @@ def check_joker_suit(state: Any) -> None:
 def check_deal_end(state: Any, scored: DealScored) -> None:
     record = state.history[-1]
     if scored.result == "thrown_in":
-        assert record.contract is None and state.tricks == () and scored.score == {"NS": 0, "EW": 0}
+        assert record.contract is None and state.deal.tricks == () and scored.score == {"NS": 0, "EW": 0}
         return
     contract = record.contract
     bid = BIDS[contract.bid]
     side = SIDE[contract.seat]
     other = "EW" if side == "NS" else "NS"
     won = {"NS": 0, "EW": 0}
-    for trick in state.tricks:
+    for trick in state.deal.tricks:
         won[SIDE[trick.winner]] += 1
     assert scored.points == won
     taken = won[side]
     if bid.misere:
-        assert all(len(t.plays) == 3 for t in state.tricks)
-        stopped = len(state.tricks) < 10
-        assert not stopped or state.tricks[-1].winner == contract.seat
-        assert all(t.winner != contract.seat for t in state.tricks[:-1])
+        assert all(len(t.plays) == 3 for t in state.deal.tricks)
+        stopped = len(state.deal.tricks) < 10
+        assert not stopped or state.deal.tricks[-1].winner == contract.seat
+        assert all(t.winner != contract.seat for t in state.deal.tricks[:-1])
         value = 250 if bid.kind == "misere" else 500
         expected = {side: value if taken == 0 else -value, other: 0}
         assert scored.result == ("made" if taken == 0 else "failed")
     else:
-        assert len(state.tricks) == 10 and all(len(t.plays) == 4 for t in state.tricks)
+        assert len(state.deal.tricks) == 10 and all(len(t.plays) == 4 for t in state.deal.tricks)
         value = TABLE[bid.tricks][DENOMS.index(bid.suit)]
         if taken >= bid.tricks:
             expected = {side: max(value, 250) if taken == 10 else value, other: 10 * won[other]}
@@ -134,10 +134,10 @@ def choose(state: Any, rng: random.Random, pass_bias: float) -> dict[str, Any]:
     action = choose_action(GAME, state, rng)
     if state.phase != "auction":
         return action
-    seat = str(state.turn)
+    seat = str(state.deal.turn)
     if rng.random() < pass_bias:
         return {"seat": seat, "action": "pass"}
-    bids = [a for a in GAME.legal_actions(state, state.turn) if a["action"] == "bid"]
+    bids = [a for a in GAME.legal_actions(state, state.deal.turn) if a["action"] == "bid"]
     misere = [a for a in bids if a.get("contract") == "misere"]
     open_misere = [a for a in bids if a.get("contract") == "open_misere"]
     tricks = [a for a in bids if "tricks" in a]

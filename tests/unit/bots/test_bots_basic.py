@@ -18,7 +18,7 @@ from domain.cinch.state import Contract as CinchContract, State as CinchState
 from domain.five_hundred import GAME as FIVE_HUNDRED
 from domain.five_hundred.bids import find
 from domain.five_hundred.options import Options as FiveHundredOptions
-from domain.five_hundred.state import DISCARD, State as FiveHundredState, make_contract
+from domain.five_hundred.state import DISCARD, Deal as FiveHundredDeal, State as FiveHundredState, make_contract
 from domain.tricks import Trick
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
@@ -95,8 +95,8 @@ def test_cinch_bids_a_strong_hand_and_names_its_suit() -> None:
 def test_five_hundred_kitty_keeps_trumps_and_aces_and_voids_short_suits() -> None:
     hand = ("JK", "JS", "JC", "AS", "KS", "9S", "AH", "5H", "6H", "8H", "7D", "6C", "7C")
     others = (("5S", "6S", "7S", "8S", "TS", "QS", "5D", "6D", "8D", "9D"),) * 3
-    state = FiveHundredState(options=FiveHundredOptions(), phase=DISCARD, deals_played=1, dealer=W,
-                             hands=(hand, *others), contract=make_contract(N, find(6, "S", None)), turn=N)
+    deal = FiveHundredDeal(dealer=W, hands=(hand, *others), contract=make_contract(N, find(6, "S", None)), turn=N)
+    state = FiveHundredState(options=FiveHundredOptions(), phase=DISCARD, deals_played=1, deal=deal)
     action = policy_for("five_hundred", "basic")(FIVE_HUNDRED.view(state, N), random.Random(0))
     assert action["action"] == "discard" and sorted(action["cards"]) == ["6C", "7C", "7D"]
 
@@ -106,8 +106,8 @@ def test_five_hundred_bids_a_strong_hand_and_passes_a_weak_one() -> None:
     weak = ("5S", "6S", "7C", "8C", "5D", "6D", "7H", "8H", "9S", "TC")
     bot = policy_for("five_hundred", "basic")
     for hand, bids in ((strong, True), (weak, False)):
-        state = FiveHundredState(options=FiveHundredOptions(), phase="auction", deals_played=1, dealer=W,
-                                 hands=(hand, weak, weak, weak), turn=N)
+        deal = FiveHundredDeal(dealer=W, hands=(hand, weak, weak, weak), turn=N)
+        state = FiveHundredState(options=FiveHundredOptions(), phase="auction", deals_played=1, deal=deal)
         action = bot(FIVE_HUNDRED.view(state, N), random.Random(0))
         assert (action["action"] == "bid") is bids, action
         if bids:

@@ -30,8 +30,8 @@ def test_the_contractor_takes_the_kitty_unseen_and_discards_any_three():
     events = when(state, discard(E, ["AS", "JK", "KS"]))  # kitty cards and own cards alike
     assert events == [Discarded(seat=E, cards=("AS", "JK", "KS"))]
     state = act(state, discard(E, ["AS", "JK", "KS"]))
-    assert "JK" not in hand(state, E) and state.discards == ("AS", "JK", "KS")
-    assert state.phase == "play" and state.turn == E  # B.5.1: the contractor leads
+    assert "JK" not in hand(state, E) and state.deal.discards == ("AS", "JK", "KS")
+    assert state.phase == "play" and state.deal.turn == E  # B.5.1: the contractor leads
 
 
 def test_discard_errors():
@@ -63,7 +63,7 @@ def test_fs3a_the_left_bower_is_a_trump_and_its_holder_is_void_in_its_printed_su
     events = when(state, play(W, "4H"))
     assert events == [CardPlayed(seat=W, card="4H"), TrickWon(number=1, winner=E)]  # left bower > 4♥
     state = act(state, play(W, "4H"))
-    assert state.turn == E and state.tricks[0].winner == E
+    assert state.deal.turn == E and state.deal.tricks[0].winner == E
 
 
 def test_fs3b_the_left_bower_must_follow_a_trump_lead():
@@ -147,7 +147,7 @@ def test_play_errors():
 def test_ten_tricks_then_the_deal_is_scored():
     state = contract(N, 6, "NT", dealer=W)
     for _ in range(40):
-        seat = state.turn
+        seat = state.deal.turn
         state = act(state, {"seat": str(seat), **GAME.legal_actions(state, seat)[0]})
-    assert len(state.tricks) == 10 and GAME.status(state).phase == "awaiting_deal"
+    assert len(state.deal.tricks) == 10 and GAME.status(state).phase == "awaiting_deal"
     assert sum(state.history[-1].points) == 10
