@@ -19,7 +19,7 @@ from domain.cinch.commands import Play
 from domain.cinch.events import DealScored
 from domain.cinch.options import side_table
 from domain.cinch.play import legal_cards
-from domain.cinch.state import NEXT, State
+from domain.cinch.state import NEXT, Deal, State
 from domain.cinch.ranking import TABLES, left_pedro
 
 INDIVIDUAL_MARGIN = 1.0
@@ -201,23 +201,24 @@ def determinize(view: Any, rng: random.Random) -> State:
         raise Unsatisfiable("no deal keeps the kept trumps")
     hands = [tuple(view.hand) if s == me else tuple(dealt[s]) for s in SEATS]
     buried = tuple(view.buried_cards or ()) if me == view.dealer else tuple(dealt.get("buried", ()))
-    return State(options=view.options, phase="play", deals_played=view.deal_number + 1, dealer=view.dealer,
-                 turn=view.turn, hands=tuple(hands), bids=view.bids, contract=contract, face_up=view.discards,
-                 reused=view.reused, shed=view.shown, drawn=view.drawn, took=view.took, buried=buried,
-                 trick=view.trick, tricks=view.tricks, match_score=dict(view.match_score))
+    deal = Deal(number=view.deal_number, dealer=view.dealer, turn=view.turn, hands=tuple(hands), bids=view.bids,
+                contract=contract, face_up=view.discards, reused=view.reused, shed=view.shown, drawn=view.drawn,
+                took=view.took, buried=buried, trick=view.trick, tricks=view.tricks)
+    return State(options=view.options, phase="play", deals_played=view.deal_number + 1, deal=deal,
+                 match_score=dict(view.match_score))
 
 
 def to_act(state: State) -> Seat | None:
-    return state.turn if state.phase == "play" else None
+    return state.deal.turn if state.phase == "play" else None
 
 
 def rollout_command(state: State, seat: Seat, rng: random.Random) -> Any:
-    hand = state.hands[SEAT_INDEX[seat]]
-    cards = legal_cards(hand, state.trick, TABLES[state.contract.trump])
+    hand = state.deal.hands[SEAT_INDEX[seat]]
+    cards = legal_cards(hand, state.deal.trick, TABLES[state.deal.contract.trump])
     if len(cards) == 1:
         return Play(seat=seat, card=cards[0])
-    gone = {c for _, c in state.face_up} | {c for _, c in state.shed}
-    t = table(seat, hand, list(cards), state.trick, state.tricks, state.contract, state.options, gone)
+    gone = {c for _, c in state.deal.face_up} | {c for _, c in state.deal.shed}
+    t = table(seat, hand, list(cards), state.deal.trick, state.deal.tricks, state.deal.contract, state.options, gone)
     return Play(seat=seat, card=cardplay.choose(t))
 
 

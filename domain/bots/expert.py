@@ -188,8 +188,7 @@ class Expert:
 
 
 def _turn(state: Any) -> Any:
-    deal = getattr(state, "deal", None)
-    return deal.turn if deal is not None and hasattr(deal, "turn") else state.turn
+    return state.deal.turn
 
 
 def _settled(rows: list[dict[int, float]], alive: list[int], sure: float) -> bool:

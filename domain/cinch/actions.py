@@ -108,6 +108,6 @@ _LEGAL: Final = {
 
 def legal_actions(state: State, seat: Seat) -> list[dict[str, Any]]:
     """What `seat` may do now (without the "seat" key); [] when it is not its turn."""
-    if state.turn != seat:
+    if state.deal.turn != seat:
         return []
     return _LEGAL[state.phase](state, seat)

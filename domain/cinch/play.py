@@ -46,16 +46,17 @@ def may_play(hand: Sequence[Card], card: Card, trick: Trick, table: TrumpTable) 
 
 
 def _table(state: State) -> TrumpTable:
-    return TABLES[state.contract.trump]  # type: ignore[union-attr,index]
+    return TABLES[state.deal.contract.trump]  # type: ignore[union-attr,index]
 
 
 def can_play(state: State, seat: Seat, card: Card) -> RuleViolation | None:
-    hand = state.hand(seat)
+    deal = state.deal
+    hand = deal.hand(seat)
     if card not in hand:
         return RuleViolation("card_not_in_hand", f"{card} is not in {seat}'s hand", {"card": card})
-    assert state.trick is not None
-    if not may_play(hand, card, state.trick, _table(state)):
-        led = state.trick.led
+    assert deal.trick is not None
+    if not may_play(hand, card, deal.trick, _table(state)):
+        led = deal.trick.led
         rule = ("a trump was led: play a trump" if led == _table(state).trump
                 else f"follow {led} or play a trump")
         return RuleViolation("illegal_card", f"{card} may not be played: {rule}", {"card": card})
@@ -63,23 +64,25 @@ def can_play(state: State, seat: Seat, card: Card) -> RuleViolation | None:
 
 
 def legal_plays(state: State, seat: Seat) -> list[dict[str, Any]]:
-    assert state.trick is not None
-    return [{"action": "play", "card": c} for c in legal_cards(state.hand(seat), state.trick, _table(state))]
+    deal = state.deal
+    assert deal.trick is not None
+    return [{"action": "play", "card": c} for c in legal_cards(deal.hand(seat), deal.trick, _table(state))]
 
 
 def decide_play(state: State, command: Play) -> list[Any]:
-    if state.phase != "play" or state.turn != command.seat:
+    deal = state.deal
+    if state.phase != "play" or deal.turn != command.seat:
         verify_turn(state, command.seat, "play")
     problem = can_play(state, command.seat, command.card)
     if problem:
         raise problem
     played = CardPlayed(seat=command.seat, card=command.card)
-    trick = state.trick
+    trick = deal.trick
     assert trick is not None
     if len(trick.plays) < 3:
         return [played]
     full = play_to_trick(trick, command.seat, command.card, _table(state).rules)
-    won = TrickWon(number=len(state.tricks) + 1, winner=current_winner(full, _table(state).rules))  # type: ignore[arg-type]
+    won = TrickWon(number=len(deal.tricks) + 1, winner=current_winner(full, _table(state).rules))  # type: ignore[arg-type]
     if won.number < TRICKS:
         return [played, won]
     return [played, won, score(evolve_trick(evolve_card(state, played), won))]
@@ -87,7 +90,7 @@ def decide_play(state: State, command: Play) -> list[Any]:
 
 def score(state: State) -> DealScored:
     """The deal's result from its finished state."""
-    contract = state.contract
+    contract = state.deal.contract
     assert contract is not None and contract.trump is not None
     credited = credits(state)
     points = points_of(state.options, contract.trump, credited)
@@ -99,16 +102,19 @@ def score(state: State) -> DealScored:
 def evolve_card(state: State, event: CardPlayed) -> State:
     seat, card = event.seat, event.card
     i = SEAT_INDEX[seat]
-    hands = state.hands
+    deal = state.deal
+    hands = deal.hands
     hand = hands[i]
     j = hand.index(card)
-    trick = play_to_trick(state.trick, seat, card, _table(state).rules)  # type: ignore[arg-type]
-    return replace(state, hands=hands[:i] + (hand[:j] + hand[j + 1:],) + hands[i + 1:], trick=trick,
-                   turn=NEXT[seat] if len(trick.plays) < 4 else None)
+    trick = play_to_trick(deal.trick, seat, card, _table(state).rules)  # type: ignore[arg-type]
+    return replace(state, deal=replace(deal, hands=hands[:i] + (hand[:j] + hand[j + 1:],) + hands[i + 1:],
+                                       trick=trick, turn=NEXT[seat] if len(trick.plays) < 4 else None))
 
 
 def evolve_trick(state: State, event: TrickWon) -> State:
-    done = replace(state.trick, winner=event.winner)  # type: ignore[type-var]
+    deal = state.deal
+    done = replace(deal.trick, winner=event.winner)  # type: ignore[type-var]
     if event.number < TRICKS:
-        return replace(state, tricks=state.tricks + (done,), trick=Trick(leader=event.winner), turn=event.winner)
-    return replace(state, tricks=state.tricks + (done,), trick=None, turn=None)
+        return replace(state, deal=replace(deal, tricks=deal.tricks + (done,), trick=Trick(leader=event.winner),
+                                           turn=event.winner))
+    return replace(state, deal=replace(deal, tricks=deal.tricks + (done,), trick=None, turn=None))

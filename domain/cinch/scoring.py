@@ -30,19 +30,19 @@ def credits(state: State) -> tuple[tuple[Card, str | None], ...]:
     non-dealer over six, or by the robbing dealer) is credited to the bidder's side when an
     opponent shed it, else dead (A.4.9) — whatever `low_point` says.
     """
-    contract = state.contract
+    contract = state.deal.contract
     assert contract is not None and contract.trump is not None
     table = TABLES[contract.trump]
     side = side_table(state.options)
     maker = side[contract.seat]
     holder_low = state.options.low_point == "holder"
     where: dict[Card, str | None] = {}
-    for trick in state.tricks:
+    for trick in state.deal.tricks:
         for seat, card in trick.plays:
             if card in table.points:
                 taker = seat if holder_low and card == table.low else trick.winner
                 where[card] = side[taker]  # type: ignore[index]
-    for seat, card in state.shed:
+    for seat, card in state.deal.shed:
         if card in table.points:
             where[card] = maker if side[seat] != maker else None
     return tuple((card, where.get(card)) for card, _ in table.count_order)
@@ -149,8 +149,9 @@ def settle(state: State, total: dict[str, int] | None = None) -> State:
 
 
 def evolve_scored(state: State, event: DealScored) -> State:
-    assert state.dealer is not None and state.contract is not None
-    record = DealRecord(dealer=state.dealer, contract=state.contract, made=event.result == "made",
+    assert state.deal.dealer is not None and state.deal.contract is not None
+    record = DealRecord(dealer=state.deal.dealer, contract=state.deal.contract, made=event.result == "made",
                         points=event.points, score=event.score, credits=event.credits)
     total = {s: v + event.score.get(s, 0) for s, v in state.match_score.items()}
-    return settle(replace(state, history=state.history + (record,), phase="awaiting_deal", turn=None), total)
+    done = replace(state, history=state.history + (record,), phase="awaiting_deal", deal=replace(state.deal, turn=None))
+    return settle(done, total)

@@ -38,26 +38,26 @@ def codes(obj) -> set[str]:
 
 def where_cards_are(state) -> list[str]:
     """Every card of the deal, from each place it can be; must be the 52, each once."""
-    reused = {c for _, c in state.reused}
-    cards = [c for hand in state.hands for c in hand]
-    cards += list(state.stock)
-    cards += [c for _, c in state.face_up if c not in reused]
-    cards += [c for _, c in state.shed]
-    cards += list(state.buried)
-    cards += [c for t in state.tricks for c in t.cards]
-    if state.trick is not None:
-        cards += list(state.trick.cards)
+    reused = {c for _, c in state.deal.reused}
+    cards = [c for hand in state.deal.hands for c in hand]
+    cards += list(state.deal.stock)
+    cards += [c for _, c in state.deal.face_up if c not in reused]
+    cards += [c for _, c in state.deal.shed]
+    cards += list(state.deal.buried)
+    cards += [c for t in state.deal.tricks for c in t.cards]
+    if state.deal.trick is not None:
+        cards += list(state.deal.trick.cards)
     return cards
 
 
 def hidden_from(state, seat) -> set[str]:
     """What `seat` (None: a spectator) must not see now."""
-    public = {c for _, c in state.reused}
-    hidden = {c for s in SEATS if s != seat for c in state.hand(s)} - public
-    if not (seat is not None and seat == state.dealer and state.phase == "rob"):
-        hidden |= set(state.stock)
-    if seat is None or seat != state.dealer:
-        hidden |= set(state.buried)
+    public = {c for _, c in state.deal.reused}
+    hidden = {c for s in SEATS if s != seat for c in state.deal.hand(s)} - public
+    if not (seat is not None and seat == state.deal.dealer and state.phase == "rob"):
+        hidden |= set(state.deal.stock)
+    if seat is None or seat != state.deal.dealer:
+        hidden |= set(state.deal.buried)
     return hidden
 
 
@@ -113,7 +113,7 @@ def check_deal(options, seed: int, min_bid: int, kind: str = "uniform") -> None:
             break
         command = GAME.parse_action(choose_action(GAME, state, rng))
     assert GAME.fold(opts, events) == state
-    assert len(state.tricks) == 6 and all(len(t.plays) == 4 and t.winner is not None for t in state.tricks)
+    assert len(state.deal.tricks) == 6 and all(len(t.plays) == 4 and t.winner is not None for t in state.deal.tricks)
     scored = events[-1]
     assert isinstance(scored, DealScored)
     dead = sum({"A": 1, "2": 1, "J": 1, "T": 1, "5": 5}[card[0]] for card, side in scored.credits if side is None)
@@ -131,11 +131,11 @@ def check_step(state, evs, rng) -> None:
         assert not codes(GAME.view(state, seat)) & hidden, seat
         for event in evs:
             assert not codes(GAME.redact(event, seat)) & hidden, (seat, event)
-    if state.phase == "play" and not state.tricks and state.trick is not None and not state.trick.plays:
-        assert all(len(h) == 6 for h in state.hands)
+    if state.phase == "play" and not state.deal.tricks and state.deal.trick is not None and not state.deal.trick.plays:
+        assert all(len(h) == 6 for h in state.deal.hands)
     if state.in_deal:
         legal = {str(s): GAME.legal_actions(state, s) for s in SEATS}
-        assert [s for s in legal if legal[s]] == [str(state.turn)]
+        assert [s for s in legal if legal[s]] == [str(state.deal.turn)]
 
 
 @pytest.mark.parametrize("options", COMBOS, ids=IDS)

@@ -14,7 +14,7 @@ from domain.bots import policy_for
 from domain.cards import SEATS, Seat
 from domain.cinch import GAME as CINCH
 from domain.cinch.options import Options as CinchOptions
-from domain.cinch.state import Contract as CinchContract, State as CinchState
+from domain.cinch.state import Contract as CinchContract, Deal as CinchDeal, State as CinchState
 from domain.five_hundred import GAME as FIVE_HUNDRED
 from domain.five_hundred.bids import find
 from domain.five_hundred.options import Options as FiveHundredOptions
@@ -67,8 +67,8 @@ def cinch_play(me: Seat, hand: tuple[str, ...], plays: tuple[tuple[Seat, str], .
     hands = [("2C", "3C", "4C"), ("2D", "3D", "4D"), ("6D", "7D", "8D"), ("6C", "7C", "8C")]
     order = (N, E, S, W)
     hands[order.index(me)] = hand
-    state = CinchState(options=CinchOptions(), phase="play", deals_played=1, dealer=W, turn=me, hands=tuple(hands),
-                       contract=CinchContract(N, 7, "H"), trick=Trick(N, plays, "H"))
+    deal = CinchDeal(dealer=W, turn=me, hands=tuple(hands), contract=CinchContract(N, 7, "H"), trick=Trick(N, plays, "H"))
+    state = CinchState(options=CinchOptions(), phase="play", deals_played=1, deal=deal)
     return policy_for("cinch", "basic")(CINCH.view(state, me), random.Random(0))
 
 
@@ -83,12 +83,14 @@ def test_cinch_gives_its_pedro_to_the_partners_sure_trick() -> None:
 def test_cinch_bids_a_strong_hand_and_names_its_suit() -> None:
     hand = ("AH", "KH", "5H", "5D", "JH", "2H", "9S", "4C", "8S")
     hands = (("2C",) * 9, ("3C",) * 9, ("4S",) * 9, hand)
-    state = CinchState(options=CinchOptions(), phase="auction", deals_played=1, dealer=S, turn=W, hands=hands)
+    state = CinchState(options=CinchOptions(), phase="auction", deals_played=1,
+                       deal=CinchDeal(dealer=S, turn=W, hands=hands))
     bot = policy_for("cinch", "basic")
     action = bot(CINCH.view(state, W), random.Random(0))
     assert action["action"] == "bid" and action["value"] >= 8
-    named = bot(CINCH.view(CinchState(options=CinchOptions(), phase="trump", deals_played=1, dealer=S, turn=W,
-                                      hands=hands, contract=CinchContract(W, 9)), W), random.Random(0))
+    deal = CinchDeal(dealer=S, turn=W, hands=hands, contract=CinchContract(W, 9))
+    named = bot(CINCH.view(CinchState(options=CinchOptions(), phase="trump", deals_played=1, deal=deal), W),
+                random.Random(0))
     assert named == {"seat": "W", "action": "trump", "suit": "H"}
 
 

@@ -30,15 +30,11 @@ IDS = [f"{g}-{'-'.join(str(v) for v in o.values())}" for g, o in CONFIGS]
 
 
 def _hands(game_name: str, state):
-    hands = state.hands if game_name == "cinch" else state.deal.hands
-    return {s: hands[i] for i, s in enumerate(SEATS)}
+    return {s: state.deal.hands[i] for i, s in enumerate(SEATS)}
 
 
 def _with_hands(game_name: str, state, hands):
-    by_seat = tuple(hands[s] for s in SEATS)
-    if game_name == "cinch":
-        return msgspec.structs.replace(state, hands=by_seat)
-    return msgspec.structs.replace(state, deal=msgspec.structs.replace(state.deal, hands=by_seat))
+    return msgspec.structs.replace(state, deal=msgspec.structs.replace(state.deal, hands=tuple(hands[s] for s in SEATS)))
 
 
 def _midplay(game_name: str, raw: dict, seed: int, tricks_done: int):
