@@ -8,7 +8,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.cards import Seat
-from domain.game import verify
+from domain.game import allows, verify
 
 from domain.belote import coinche
 from domain.belote.commands import Name, Pass, Take
@@ -96,9 +96,9 @@ def evolve_named(state: State, event: Named) -> State:
     return replace(state, deal=replace(deal, calls=deal.calls + (Call(event.seat, "name", event.suit),)))
 
 
-def legal_bids(deal: Deal) -> list[dict[str, Any]]:
-    """Round 1 (and sans atout): take or pass; round 2: a suit other than the turn-up's, or pass."""
-    if deal.auction.round == 1:
-        return [{"action": "take"}, {"action": "pass"}]
-    turned = SUIT[deal.turn_up]
-    return [*({"action": "name", "suit": s} for s in BELOTE_SUITS if s != turned), {"action": "pass"}]
+def legal_bids(deal: Deal, variant: str) -> list[dict[str, Any]]:
+    """What `can_take` and `can_name` allow, then pass: round 1 (and sans atout) take or
+    pass; round 2 a suit other than the turn-up's, or pass."""
+    out = [{"action": "take"}] if allows(can_take, deal, variant) else []
+    out += [{"action": "name", "suit": s} for s in BELOTE_SUITS if allows(can_name, deal, s)]
+    return [*out, {"action": "pass"}]

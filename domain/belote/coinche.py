@@ -35,17 +35,27 @@ def contract_value(value: int | str) -> int:
     return CAPOT_VALUE if value == CAPOT else int(value)
 
 
-def can_bid(options: Options, auction: Auction, value: int | str) -> None:
-    verify(auction.coincher is None, "illegal_bid", "after a coinche no further bid is allowed (A-25)")
+def bid_bounds(options: Options, auction: Auction) -> tuple[int, int] | None:
+    """The lowest and the highest number a bid may name now (capot outranks both), or None
+    when no bid may be made: after a coinche (A-25) or over a capot. `can_bid` checks a bid
+    against it and `legal_bids` lists from it."""
     high = auction.high
-    verify(high is None or high.value != CAPOT, "illegal_bid", "nothing outranks a capot bid")
+    if auction.coincher is not None or (high is not None and high.value == CAPOT):
+        return None
+    return (MIN_BID if high is None else high.value + 10), max_bid(options)
+
+
+def can_bid(options: Options, auction: Auction, value: int | str) -> None:
+    bounds = bid_bounds(options, auction)
+    if bounds is None:
+        verify(auction.coincher is None, "illegal_bid", "after a coinche no further bid is allowed (A-25)")
+        raise RuleViolation("illegal_bid", "nothing outranks a capot bid")
     if value == CAPOT:
         return
-    top = max_bid(options)
+    low, top = bounds
     verify(value % 10 == 0 and MIN_BID <= value <= top, "illegal_bid",
            f"a bid is a multiple of 10 from {MIN_BID} to {top}, or capot", value=value)
-    verify(high is None or value > high.value, "illegal_bid",
-           f"a bid must be higher than the current {high.value if high else ''}", value=value)
+    verify(value >= low, "illegal_bid", f"a bid must be higher than the current {low - 10}", value=value)
 
 
 def coinche_refused(auction: Auction, seat: Seat) -> str | None:
@@ -175,10 +185,11 @@ def legal_bids(options: Options, deal: Deal, seat: Seat) -> list[dict[str, Any]]
     out: list[dict[str, Any]] = []
     if in_turn:
         out.append({"action": "pass"})
-        if auction.coincher is None and (auction.high is None or auction.high.value != CAPOT):
-            low = MIN_BID if auction.high is None else auction.high.value + 10
+        bounds = bid_bounds(options, auction)
+        if bounds is not None:
+            low, top = bounds
             first = (low - MIN_BID) // 10 * len(BELOTE_SUITS)
-            last = (max_bid(options) - MIN_BID) // 10 * len(BELOTE_SUITS) + len(BELOTE_SUITS)
+            last = (top - MIN_BID) // 10 * len(BELOTE_SUITS) + len(BELOTE_SUITS)
             out.extend(map(dict.copy, _NUMBERED_BIDS[first:last]))
             out.extend(map(dict.copy, _CAPOT_BIDS))
     if in_turn or not options.official:

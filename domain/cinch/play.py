@@ -21,7 +21,8 @@ from domain.cinch.state import NEXT, TRICKS, State, verify_turn
 
 
 def legal_cards(hand: Sequence[Card], trick: Trick, table: TrumpTable) -> tuple[Card, ...]:
-    """The reference legality function of A.5 (CA-3 (a))."""
+    """The legality of A.5 (CA-3 (a)): the one rule `can_play` checks a card against and
+    `legal_plays` lists."""
     if not trick.plays:
         return tuple(hand)
     trumps, led = table.trumps, trick.led
@@ -35,16 +36,6 @@ def legal_cards(hand: Sequence[Card], trick: Trick, table: TrumpTable) -> tuple[
     return tuple(hand)
 
 
-def may_play(hand: Sequence[Card], card: Card, trick: Trick, table: TrumpTable) -> bool:
-    """`card in legal_cards(...)`, without building the set: the same rule, asked of one card."""
-    if not trick.plays or card in table.trumps:
-        return True
-    led, trumps, suit_of = trick.led, table.trumps, table.suit_of
-    if led == table.trump:
-        return not any(c in trumps for c in hand)
-    return suit_of[card] == led or not any(suit_of[c] == led for c in hand)
-
-
 def _table(state: State) -> TrumpTable:
     return TABLES[state.deal.contract.trump]  # type: ignore[union-attr,index]
 
@@ -55,7 +46,7 @@ def can_play(state: State, seat: Seat, card: Card) -> RuleViolation | None:
     if card not in hand:
         return RuleViolation("card_not_in_hand", f"{card} is not in {seat}'s hand", {"card": card})
     assert deal.trick is not None
-    if not may_play(hand, card, deal.trick, _table(state)):
+    if card not in legal_cards(hand, deal.trick, _table(state)):
         led = deal.trick.led
         rule = ("a trump was led: play a trump" if led == _table(state).trump
                 else f"follow {led} or play a trump")

@@ -31,8 +31,10 @@ def next_bidder(passed: tuple[bool, ...], index: int) -> int:
 
 
 def can_bid(state: State, index: int) -> None:
-    reason = bids.why_not(index, state.deal.high, state.options.misere)
-    if reason is not None:
+    """A bid is legal when `bids.biddable` lists it (as `legal_bids` does); `why_not` says why not."""
+    high, misere = state.deal.high, state.options.misere
+    if index not in bids.biddable(high, misere):
+        reason = bids.why_not(index, high, misere) or f"{bids.BIDS[index].describe()} may not be bid now"
         raise RuleViolation("illegal_bid", reason, {"bid": bids.BIDS[index].action()})
 
 

@@ -69,13 +69,9 @@ def can_play(state: State, index: int, card: Card, suit: str | None) -> None:
             return
     if suit is not None:
         raise RuleViolation("illegal_card", "a suit is named only when leading the Joker in no-trumps or misère")
-    if trick.plays:  # type: ignore[union-attr]
-        suit_of = SUIT_OF[denom]
+    if trick.plays and card not in legal_cards(state, index):  # type: ignore[union-attr]
         led = trick.led  # type: ignore[union-attr]
-        if suit_of[card] != led:
-            for held in hand:
-                if suit_of[held] == led:
-                    raise RuleViolation("illegal_card", f"you must follow {led}; {card} is refused", {"led": led})
+        raise RuleViolation("illegal_card", f"you must follow {led}; {card} is refused", {"led": led})
 
 
 # --- Playing a card --------------------------------------------------------------------------

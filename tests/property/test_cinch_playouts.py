@@ -196,21 +196,3 @@ def test_whole_matches(options, seed):
     assert result["ok"], result
     assert result["match_score"] == status.match_score and result["winner"] == status.winner
     assert len(result["deals"]) == status.deals_played
-
-
-@settings(max_examples=60, deadline=None)
-@given(cards=st.permutations(DECK_52), size=st.integers(1, 6), played=st.integers(0, 3), trump=st.sampled_from("SHDC"))
-def test_may_play_is_membership_of_the_legal_cards(cards, size, played, trump):
-    """The quick one-card check used by `decide` agrees with the reference legal set."""
-    from domain.cinch.play import legal_cards, may_play
-    from domain.cinch.ranking import TABLES
-    from domain.tricks import Trick, play_to_trick
-
-    table = TABLES[trump]
-    hand, rest = cards[:size], cards[size:]
-    trick = Trick(leader=SEATS[0])
-    for seat, card in zip(SEATS, rest[:played]):
-        trick = play_to_trick(trick, seat, card, table.rules)
-    legal = legal_cards(hand, trick, table)
-    assert legal and set(legal) <= set(hand)
-    assert all(may_play(hand, c, trick, table) == (c in legal) for c in hand)
