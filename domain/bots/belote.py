@@ -117,8 +117,9 @@ def play_candidates(view: Any) -> list[dict[str, Any]]:
     return [a for a in view.legal if a.get("action") == "play" and a.get("belote") is not False]
 
 
-def determinize(view: Any, rng: random.Random) -> State:
-    """A full state of the deal in which this seat's view is exactly what it sees."""
+def determinize(view: Any, rng: random.Random, options: Any = None) -> State:
+    """A full state of the deal in which this seat's view is exactly what it sees (the
+    view carries the options: `options` is for the families whose view does not)."""
     me, contract = view.seat, view.contract
     trump = contract.trump
     played_by: dict[Seat, list[str]] = {s: [] for s in SEATS}

@@ -166,7 +166,9 @@ def play_candidates(view: Any) -> list[dict[str, Any]]:
     return [a for a in view.legal if a.get("action") == "play"]
 
 
-def determinize(view: Any, rng: random.Random) -> State:
+def determinize(view: Any, rng: random.Random, options: Any = None) -> State:
+    """A full state of the deal in which this seat's view is exactly what it sees (the
+    view carries the options: `options` is for the families whose view does not)."""
     me, contract = view.seat, view.contract
     trump = contract.trump
     tt = TABLES[trump]

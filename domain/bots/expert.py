@@ -117,9 +117,7 @@ class Expert:
     # --- worlds: what the bound replaces with the true deal ------------------------------------
 
     def play_world(self, table: Any, rng: random.Random, options: Any) -> Any:
-        if self.game.name == "five_hundred":
-            return self.family.determinize(table, rng, options=options)
-        return self.family.determinize(table, rng)
+        return self.family.determinize(table, rng, options=options)
 
     def auction_world(self, table: Any, rng: random.Random, options: Any) -> Any:
         basic = self.family.basic

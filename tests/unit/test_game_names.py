@@ -29,7 +29,7 @@ MAY_IMPORT = {
 
 MAY_SAY = {
     "domain/bots/": "bot policies: FAMILIES keys each game's bots by its name, and the shared "
-                    "search and hints still branch on it (candidates, honours, the auction's calls)",
+                    "auction search and hints still branch on it (candidates, honours, the auction's calls)",
     **{f"services/api/{name}.py": "example payloads of the OpenAPI document"
        for name in ("admin", "admin_matches", "disputes", "invitations", "matches", "play", "records", "schemas",
                     "social", "tournament_examples", "tournaments")},
