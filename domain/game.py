@@ -43,16 +43,6 @@ def verify(condition: bool, code: str, message: str, **details: Any) -> None:
         raise RuleViolation(code, message, details)
 
 
-def allows(guard: Callable[..., None], *args: Any) -> bool:
-    """PokerKit's `can_x` from its `verify_x`: whether `guard(*args)` lets the move pass, so
-    a legal-actions list is derived from the very check `decide` makes."""
-    try:
-        guard(*args)
-    except RuleViolation:
-        return False
-    return True
-
-
 def bad_option(name: str, message: str) -> RuleViolation:
     """The one shape of an option error: `bad_option`, naming the option (the API turns it
     into the field path `$.options.<name>`)."""

@@ -8,7 +8,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.cards import Seat
-from domain.game import allows, verify
+from domain.game import RuleViolation, verify
 
 from domain.belote import coinche
 from domain.belote.commands import Name, Pass, Take
@@ -31,15 +31,23 @@ def rest_of_deal(deal: Deal, taker: Seat) -> dict[Seat, tuple[str, ...]]:
     return out
 
 
+def may_take(deal: Deal, variant: str) -> bool:
+    return variant == "sans_atout" or deal.auction.round == 1
+
+
+def may_name(deal: Deal, suit: str) -> bool:
+    return deal.auction.round == 2 and suit != SUIT[deal.turn_up]
+
+
 def can_take(deal: Deal, variant: str) -> None:
-    verify(variant == "sans_atout" or deal.auction.round == 1, "illegal_bid",
-           "in round 2 a player names a suit or passes; 'take' is for round 1")
+    verify(may_take(deal, variant), "illegal_bid", "in round 2 a player names a suit or passes; 'take' is for round 1")
 
 
 def can_name(deal: Deal, suit: str) -> None:
-    verify(deal.auction.round == 2, "illegal_bid", "a suit is named only in round 2, after four passes")
-    verify(suit != SUIT[deal.turn_up], "illegal_bid",
-           f"round 2 names a suit other than the turn-up's ({SUIT[deal.turn_up]}), §3.2.2 / A-02")
+    if not may_name(deal, suit):
+        verify(deal.auction.round == 2, "illegal_bid", "a suit is named only in round 2, after four passes")
+        raise RuleViolation("illegal_bid",
+                            f"round 2 names a suit other than the turn-up's ({SUIT[deal.turn_up]}), §3.2.2 / A-02")
 
 
 def _closing(deal: Deal, taker: Seat, trump: str | None) -> list[Any]:
@@ -97,8 +105,8 @@ def evolve_named(state: State, event: Named) -> State:
 
 
 def legal_bids(deal: Deal, variant: str) -> list[dict[str, Any]]:
-    """What `can_take` and `can_name` allow, then pass: round 1 (and sans atout) take or
-    pass; round 2 a suit other than the turn-up's, or pass."""
-    out = [{"action": "take"}] if allows(can_take, deal, variant) else []
-    out += [{"action": "name", "suit": s} for s in BELOTE_SUITS if allows(can_name, deal, s)]
+    """What `may_take` and `may_name` (the guards of `can_take` and `can_name`) allow, then
+    pass: round 1 (and sans atout) take or pass; round 2 a suit other than the turn-up's."""
+    out = [{"action": "take"}] if may_take(deal, variant) else []
+    out += [{"action": "name", "suit": s} for s in BELOTE_SUITS if may_name(deal, s)]
     return [*out, {"action": "pass"}]

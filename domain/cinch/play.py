@@ -45,9 +45,12 @@ def can_play(state: State, seat: Seat, card: Card) -> RuleViolation | None:
     hand = deal.hand(seat)
     if card not in hand:
         return RuleViolation("card_not_in_hand", f"{card} is not in {seat}'s hand", {"card": card})
-    assert deal.trick is not None
-    if card not in legal_cards(hand, deal.trick, _table(state)):
-        led = deal.trick.led
+    trick, table = deal.trick, _table(state)
+    assert trick is not None
+    # a lead, a trump or a card of the suit led is always among legal_cards: ask it of the rest
+    if trick.plays and card not in table.trumps and table.suit_of[card] != trick.led \
+            and card not in legal_cards(hand, trick, table):
+        led = trick.led
         rule = ("a trump was led: play a trump" if led == _table(state).trump
                 else f"follow {led} or play a trump")
         return RuleViolation("illegal_card", f"{card} may not be played: {rule}", {"card": card})

@@ -69,7 +69,9 @@ def can_play(state: State, index: int, card: Card, suit: str | None) -> None:
             return
     if suit is not None:
         raise RuleViolation("illegal_card", "a suit is named only when leading the Joker in no-trumps or misère")
-    if trick.plays and card not in legal_cards(state, index):  # type: ignore[union-attr]
+    # a card of the suit led is always among legal_cards: ask it only of the rest
+    if trick.plays and SUIT_OF[denom][card] != trick.led \
+            and card not in legal_cards(state, index):  # type: ignore[union-attr]
         led = trick.led  # type: ignore[union-attr]
         raise RuleViolation("illegal_card", f"you must follow {led}; {card} is refused", {"led": led})
 
