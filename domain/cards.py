@@ -30,6 +30,16 @@ class Seat(StrEnum):
 
 
 SEATS: Final = (Seat.N, Seat.E, Seat.S, Seat.W)
+SEAT_INDEX: Final = {seat: i for i, seat in enumerate(SEATS)}
+"""Per-seat facts of a game's state (its hands) are tuples in `SEATS` order, read through this."""
+
+Hands = tuple[tuple[str, ...], ...]
+
+
+def with_hand(hands: Hands, seat: Seat, hand: tuple[str, ...]) -> Hands:
+    """`hands` with `seat`'s hand replaced (states are immutable: copy on write)."""
+    i = SEAT_INDEX[seat]
+    return hands[:i] + (hand,) + hands[i + 1:]
 
 Direction = Literal["clockwise", "counter_clockwise"]
 

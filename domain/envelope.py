@@ -13,7 +13,7 @@ lists them per game for the documentation and the tests.
 
 from __future__ import annotations
 
-from typing import Any, Final, Iterable, Mapping
+from typing import Any, Final, Iterable
 
 import msgspec
 
@@ -63,17 +63,6 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True):
     legal: list[dict[str, Any]]
     deal_points: dict[str, int]
     winner: str | None
-
-
-ALIASES: Final[Mapping[str, Mapping[str, str]]] = {
-    "belote": {"points": "deal_points"},
-    "cinch": {"deal_number": "deal_index"},
-    "five_hundred": {"score": "match_score", "tricks_won": "deal_points"},
-}
-"""Deprecated names equal to an envelope field, per game (old name -> envelope name)."""
-
-DEALS_STARTED: Final[Mapping[str, str]] = {"belote": "deal", "five_hundred": "deal"}
-"""Deprecated fields counting deals started: the envelope's `deal_index` + 1."""
 
 
 def deal_index(deals_started: int) -> int:

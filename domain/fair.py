@@ -19,6 +19,7 @@ import re
 from typing import Final, Iterator, Mapping, Sequence
 
 from domain.cards import DECKS, SEATS, Card, Seat
+from domain.games import GAMES
 
 SEED_BYTES: Final = 32
 DEFAULT_CHAIN_LENGTH: Final = 1000
@@ -29,8 +30,8 @@ MAX_ENTROPY_BYTES: Final = 1024
 KEY_TAG: Final = b"atout/fair-deal/v1/key"
 STREAM_TAG: Final = b"atout/fair-deal/v1/stream"
 
-GAME_DECK_SIZE: Final = {"belote": 32, "cinch": 52, "five_hundred": 43}
-"""The deck each game shuffles (see shared/rules/README.md)."""
+GAME_DECK_SIZE: Final = {name: len(game.deck) for name, game in GAMES.items()}
+"""The size of the deck each game shuffles (its `GameRules.deck`; shared/rules/README.md)."""
 
 _ID: Final = r"[A-Za-z0-9._-]{1,128}"
 _NUMBER: Final = r"[1-9][0-9]{0,8}"
@@ -234,9 +235,11 @@ def uniform_below(m: int, stream: Iterator[int]) -> int:
 
 
 def deck_for(game_or_size: str | int) -> tuple[Card, ...]:
-    """The canonical deck of a game id ("belote", "cinch", "five_hundred") or a size (32, 43, 52)."""
+    """The canonical deck of a game (its name in `domain.games`) or of a size (32, 43, 52)."""
     if isinstance(game_or_size, str):
-        size = GAME_DECK_SIZE.get(game_or_size)
+        if game_or_size in GAMES:
+            return GAMES[game_or_size].deck
+        size = None
     else:
         size = game_or_size if isinstance(game_or_size, int) and not isinstance(game_or_size, bool) else None
     if size not in DECKS:

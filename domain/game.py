@@ -17,8 +17,9 @@ record player or the game service needs to drive a match from the outside is her
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Callable, Final, Mapping, Sequence
 
 import msgspec
 
@@ -46,6 +47,11 @@ def bad_option(name: str, message: str) -> RuleViolation:
     """The one shape of an option error: `bad_option`, naming the option (the API turns it
     into the field path `$.options.<name>`)."""
     return RuleViolation("bad_option", f"option {name!r}: {message}", {"option": name})
+
+
+POSITIVE_INT: Final[Mapping[str, Any]] = MappingProxyType({"type": "integer", "minimum": 1})
+"""The JSON Schema of `target` and `deals` in every game's `OPTIONS_SCHEMA` (a new match's
+bound, `GameRules.max_target`, is added beside it where the API describes creation)."""
 
 
 def positive_int_option(name: str, value: Any) -> int:
@@ -138,6 +144,20 @@ class GameRules:
     deal_summary: Callable[[Any], dict[str, Any]]      # record-play output for the current/last deal
     command_types: tuple[type, ...]                    # for msgspec decoding
     event_types: tuple[type, ...]                      # every event Struct, each with a unique tag
+    # The game's facts the rest of Atout reads (nothing outside the game's package keeps its own copy):
+    options_schema: Mapping[str, Any]                  # JSON Schema of each option at creation, in order
+    max_target: int                                    # a new match's bound on `target` (about ten times the usual)
+    pools: tuple[str, ...]                             # the rating pools, one per way of playing
+    rating_pool: Callable[[Mapping[str, Any]], str]    # accepted raw options -> their pool
+    view_aliases: Mapping[str, str]                    # deprecated view field -> the envelope field it equals
+    individual_pools: tuple[str, ...] = ()             # pools where each seat is rated alone, not a side
+    deals_started_field: str | None = None             # a deprecated view field counting deals started (deal_index + 1)
+    # The wire shapes the API's documents type the game by (`domain/<game>/schema.py`): each
+    # legal action's JSON Schema, the view fields its Struct holds as plain values, and the
+    # event Structs a seat may be sent (redacted shapes in, the raw deal out).
+    action_shapes: tuple[Mapping[str, Any], ...] = ()
+    view_fields: Mapping[str, Any] = field(default_factory=dict)
+    shown_events: tuple[type, ...] = ()
 
     def fold(self, options: Any, events: Sequence[Any]) -> Any:
         state = self.initial(options)

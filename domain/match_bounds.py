@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from domain.game import RuleViolation
+from domain.games import GAMES
 
 MAX_DEALS = 1000
-MAX_TARGET = {"belote": 10_000, "cinch": 500, "five_hundred": 5_000}
-"""Bounds of a new match's `deals` and `target` (about ten times each game's usual target).
-The games' own options (and so `record play`) take any positive integer."""
+MAX_TARGET = {name: game.max_target for name, game in GAMES.items()}
+"""Bounds of a new match's `deals` and `target` (each game's `max_target`, about ten times
+its usual target). The games' own options (and so `record play`) take any positive integer."""
 
 
 def check_bounds(game_name: str, options: Mapping[str, Any]) -> None:

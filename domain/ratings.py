@@ -13,12 +13,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from domain.game import RuleViolation
+from domain.games import GAMES
 
-POOLS: Final = ("belote_classic", "belote_sans_atout", "belote_coinche", "cinch_partnership",
-                "cinch_individual", "five_hundred")
-"""One rating pool per way of playing. Options that only tune the rules (target, deals,
-combinations, official rules, misère, Cinch's minimum bid, low point, failure scoring) share
-their way's pool."""
+POOLS: Final = tuple(pool for game in GAMES.values() for pool in game.pools)
+"""One rating pool per way of playing (each game's `pools`). Options that only tune the rules
+(target, deals, combinations, official rules, misère, Cinch's minimum bid, low point, failure
+scoring) share their way's pool."""
+INDIVIDUAL_POOLS: Final = frozenset(pool for game in GAMES.values() for pool in game.individual_pools)
 
 SIDES: Final = {"NS": ("N", "S"), "EW": ("E", "W")}
 SEATS: Final = ("N", "E", "S", "W")
@@ -32,17 +33,14 @@ REPEAT_WINDOW_SECONDS: Final = 24 * 3600
 
 def pool_of(game: str, options: Mapping[str, Any]) -> str:
     """The pool of a match of `game` with `options` (already accepted by the game)."""
-    if game == "belote":
-        return "belote_" + str(options.get("variant") or "classic")
-    if game == "cinch":
-        return "cinch_" + str(options.get("mode") or "partnership")
-    if game == "five_hundred":
-        return "five_hundred"
+    rules = GAMES.get(game)
+    if rules is not None:
+        return rules.rating_pool(options)
     raise RuleViolation("unknown_game", f"no rating pool for game {game!r}", {"game": game})
 
 
 def individual(pool: str) -> bool:
-    return pool == "cinch_individual"
+    return pool in INDIVIDUAL_POOLS
 
 
 def verify_rateable(seats: Mapping[str, str], *, predefined: bool = False) -> None:

@@ -118,4 +118,4 @@ def legal_actions(state: State, seat: Seat) -> list[dict[str, Any]]:
         return []
     if options.variant == "coinche":
         return coinche.legal_bids(options, deal, seat)
-    return auction.legal_bids(deal) if deal.turn == seat else []
+    return auction.legal_bids(deal, options.variant) if deal.turn == seat else []

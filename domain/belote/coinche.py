@@ -18,7 +18,7 @@ from domain.belote.commands import Bid, Coinche, Pass, Surcoinche
 from domain.belote.events import AuctionClosed, BidMade, Coinched, Contract, Passed, Surcoinched, ThrownIn
 from domain.belote.options import Options
 from domain.belote.ranking import BELOTE_SUITS
-from domain.belote.state import NEXT, PARTNER, TEAM, Auction, Call, Deal, verify_turn
+from domain.belote.state import COINCHE, NEXT, PARTNER, TEAM, Auction, Call, Deal, State, deal_in, verify_turn
 
 MIN_BID = 80
 CAPOT = "capot"
@@ -35,17 +35,27 @@ def contract_value(value: int | str) -> int:
     return CAPOT_VALUE if value == CAPOT else int(value)
 
 
-def can_bid(options: Options, auction: Auction, value: int | str) -> None:
-    verify(auction.coincher is None, "illegal_bid", "after a coinche no further bid is allowed (A-25)")
+def bid_bounds(options: Options, auction: Auction) -> tuple[int, int] | None:
+    """The lowest and the highest number a bid may name now (capot outranks both), or None
+    when no bid may be made: after a coinche (A-25) or over a capot. `can_bid` checks a bid
+    against it and `legal_bids` lists from it."""
     high = auction.high
-    verify(high is None or high.value != CAPOT, "illegal_bid", "nothing outranks a capot bid")
+    if auction.coincher is not None or (high is not None and high.value == CAPOT):
+        return None
+    return (MIN_BID if high is None else high.value + 10), max_bid(options)
+
+
+def can_bid(options: Options, auction: Auction, value: int | str) -> None:
+    bounds = bid_bounds(options, auction)
+    if bounds is None:
+        verify(auction.coincher is None, "illegal_bid", "after a coinche no further bid is allowed (A-25)")
+        raise RuleViolation("illegal_bid", "nothing outranks a capot bid")
     if value == CAPOT:
         return
-    top = max_bid(options)
+    low, top = bounds
     verify(value % 10 == 0 and MIN_BID <= value <= top, "illegal_bid",
            f"a bid is a multiple of 10 from {MIN_BID} to {top}, or capot", value=value)
-    verify(high is None or value > high.value, "illegal_bid",
-           f"a bid must be higher than the current {high.value if high else ''}", value=value)
+    verify(value >= low, "illegal_bid", f"a bid must be higher than the current {low - 10}", value=value)
 
 
 def coinche_refused(auction: Auction, seat: Seat) -> str | None:
@@ -87,13 +97,15 @@ def _contract(auction: Auction, multiplier: int) -> AuctionClosed:
     return AuctionClosed(Contract(high.seat, TEAM[high.seat], high.suit, high.value, multiplier))
 
 
-def decide_bid(options: Options, deal: Deal, command: Bid) -> list[Any]:
+def decide_bid(state: State, command: Bid) -> list[Any]:
+    deal = deal_in(state, "auction", "bid", COINCHE)
     verify_turn(deal.turn, command.seat)
-    can_bid(options, deal.auction, command.value)
+    can_bid(state.options, deal.auction, command.value)
     return [BidMade(command.seat, command.value, command.suit)]
 
 
-def decide_pass(deal: Deal, command: Pass) -> list[Any]:
+def pass_events(deal: Deal, command: Pass) -> list[Any]:
+    """A pass in the Coinche auction (the variant and phase already checked by the caller)."""
     verify_turn(deal.turn, command.seat)
     auction = deal.auction
     events: list[Any] = [Passed(command.seat)]
@@ -108,15 +120,17 @@ def decide_pass(deal: Deal, command: Pass) -> list[Any]:
     return events
 
 
-def decide_coinche(options: Options, deal: Deal, command: Coinche) -> list[Any]:
-    if options.official:
+def decide_coinche(state: State, command: Coinche) -> list[Any]:
+    deal = deal_in(state, "auction", "coinche", COINCHE)
+    if state.options.official:
         verify_turn(deal.turn, command.seat)
     can_coinche(deal.auction, command.seat)
     return [Coinched(command.seat)]
 
 
-def decide_surcoinche(options: Options, deal: Deal, command: Surcoinche) -> list[Any]:
-    if options.official:
+def decide_surcoinche(state: State, command: Surcoinche) -> list[Any]:
+    deal = deal_in(state, "auction", "surcoinche", COINCHE)
+    if state.options.official:
         verify_turn(deal.turn, command.seat)
     can_surcoinche(deal.auction, command.seat)
     return [Surcoinched(command.seat), _contract(deal.auction, 4)]
@@ -124,7 +138,8 @@ def decide_surcoinche(options: Options, deal: Deal, command: Surcoinche) -> list
 
 # --- evolve -------------------------------------------------------------------------------
 
-def evolve_passed(deal: Deal, event: Passed) -> Deal:
+def evolve_passed(state: State, event: Passed) -> State:
+    deal = state.deal
     auction = deal.auction
     call = Call(event.seat, "pass")
     if auction.coincher is not None:
@@ -133,23 +148,26 @@ def evolve_passed(deal: Deal, event: Passed) -> Deal:
     else:
         auction = replace(auction, passes=auction.passes + 1)
         turn = NEXT[event.seat]
-    return replace(deal, auction=auction, turn=turn, calls=deal.calls + (call,))
+    return replace(state, deal=replace(deal, auction=auction, turn=turn, calls=deal.calls + (call,)))
 
 
-def evolve_bid(deal: Deal, event: BidMade) -> Deal:
+def evolve_bid(state: State, event: BidMade) -> State:
+    deal = state.deal
     call = Call(event.seat, "bid", event.suit, event.value)
-    return replace(deal, auction=replace(deal.auction, high=call, passes=0), turn=NEXT[event.seat],
-                   calls=deal.calls + (call,))
+    return replace(state, deal=replace(deal, auction=replace(deal.auction, high=call, passes=0),
+                                       turn=NEXT[event.seat], calls=deal.calls + (call,)))
 
 
-def evolve_coinched(deal: Deal, event: Coinched) -> Deal:
+def evolve_coinched(state: State, event: Coinched) -> State:
     """The turn goes to the first contracting player after the coincher (§8b)."""
-    return replace(deal, auction=replace(deal.auction, coincher=event.seat, passes=0),
-                   turn=NEXT[event.seat], calls=deal.calls + (Call(event.seat, "coinche"),))
+    deal = state.deal
+    return replace(state, deal=replace(deal, auction=replace(deal.auction, coincher=event.seat, passes=0),
+                                       turn=NEXT[event.seat], calls=deal.calls + (Call(event.seat, "coinche"),)))
 
 
-def evolve_surcoinched(deal: Deal, event: Surcoinched) -> Deal:
-    return replace(deal, calls=deal.calls + (Call(event.seat, "surcoinche"),))
+def evolve_surcoinched(state: State, event: Surcoinched) -> State:
+    deal = state.deal
+    return replace(state, deal=replace(deal, calls=deal.calls + (Call(event.seat, "surcoinche"),)))
 
 
 # --- legal actions ------------------------------------------------------------------------
@@ -167,10 +185,11 @@ def legal_bids(options: Options, deal: Deal, seat: Seat) -> list[dict[str, Any]]
     out: list[dict[str, Any]] = []
     if in_turn:
         out.append({"action": "pass"})
-        if auction.coincher is None and (auction.high is None or auction.high.value != CAPOT):
-            low = MIN_BID if auction.high is None else auction.high.value + 10
+        bounds = bid_bounds(options, auction)
+        if bounds is not None:
+            low, top = bounds
             first = (low - MIN_BID) // 10 * len(BELOTE_SUITS)
-            last = (max_bid(options) - MIN_BID) // 10 * len(BELOTE_SUITS) + len(BELOTE_SUITS)
+            last = (top - MIN_BID) // 10 * len(BELOTE_SUITS) + len(BELOTE_SUITS)
             out.extend(map(dict.copy, _NUMBERED_BIDS[first:last]))
             out.extend(map(dict.copy, _CAPOT_BIDS))
     if in_turn or not options.official:

@@ -8,11 +8,11 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.cards import DECK_32, SEATS, Seat
+from domain.cards import DECK_32, SEATS, Hands
 from domain.game import StartDeal
 from domain.tricks import check_start_deal, deal_packets
 
-from domain.belote.events import DealStarted
+from domain.belote.events import DealStarted, RestDealt
 from domain.belote.state import DIRECTION, NEXT, Deal, State, in_deal
 
 PACKETS = {"classic": (3, 2), "sans_atout": (3, 2), "coinche": (3, 2, 3)}
@@ -24,11 +24,11 @@ def decide_start(state: State, command: StartDeal) -> list[Any]:
                         command.fair)]
 
 
-def first_cards(event: DealStarted) -> tuple[dict[Seat, tuple[str, ...]], str | None, tuple[str, ...]]:
+def first_cards(event: DealStarted) -> tuple[Hands, str | None, tuple[str, ...]]:
     """(hands, turn-up, cards left for after the auction) of a deal, from its deck."""
     hands, _, rest = deal_packets(event.deck, event.dealer, DIRECTION, PACKETS[event.variant])
     turn_up = rest[0] if event.variant == "classic" else None
-    return {s: tuple(hands[s]) for s in SEATS}, turn_up, tuple(rest[1:] if turn_up else rest)
+    return tuple(tuple(hands[s]) for s in SEATS), turn_up, tuple(rest[1:] if turn_up else rest)
 
 
 def evolve_started(state: State, event: DealStarted) -> State:
@@ -38,3 +38,10 @@ def evolve_started(state: State, event: DealStarted) -> State:
     deal = Deal(number=event.deal, dealer=event.dealer, eldest=eldest, phase="auction", turn=eldest,
                 hands=hands, stock=rest, turn_up=turn_up)
     return replace(state, deal=deal, deals_played=state.deals_played + 1, next_dealer=eldest)
+
+
+def evolve_rest(state: State, event: RestDealt) -> State:
+    """Classic and sans atout: the cards dealt once somebody took (the stock is used up)."""
+    deal = state.deal
+    hands = tuple(hand + tuple(event.cards.get(s, ())) for s, hand in zip(SEATS, deal.hands))
+    return replace(state, deal=replace(deal, hands=hands, stock=()))

@@ -8,19 +8,19 @@ from typing import Any, Sequence
 
 from msgspec.structs import replace
 
-from domain.cards import Seat
+from domain.cards import SEATS, Hands, Seat, with_hand
 from domain.game import RuleViolation
 from domain.tricks import Trick, current_winner
 
 from domain.belote import combinations as combos
-from domain.belote.commands import Play
-from domain.belote.events import (CardPlayed, CombinationDeclared, CombinationsCompared, Contract,
-                                  DealScored, TrickWon)
+from domain.belote.commands import Declare, Play
+from domain.belote.events import (AuctionClosed, CardPlayed, CombinationDeclared, CombinationsCompared,
+                                  CombinationsDeclined, Contract, DealScored, TrickWon)
 from domain.belote.options import Options
 from domain.belote.scoring import classic_score, coinche_score
 from domain.belote.ranking import (NO_TRUMP_POINTS, POINTS, RANK, SUIT, TRICK_RULES, TRUMP_STRENGTH,
                                   deal_points)
-from domain.belote.state import FROM, NEXT, PARTNER, TEAM, Deal, verify_turn
+from domain.belote.state import FROM, NEXT, PARTNER, TEAM, Deal, State, deal_in, verify_turn
 
 BELOTE_RANKS = frozenset({"K", "Q"})
 
@@ -57,11 +57,11 @@ def legal_cards(hand: tuple[str, ...], trick: Trick, trump: str | None, house: b
     return trumps if house else hand                            # R4d: §6 row 8
 
 
-def belote_holder(hands: dict[Seat, tuple[str, ...]], trump: str | None) -> Seat | None:
+def belote_holder(hands: Hands, trump: str | None) -> Seat | None:
     """The seat holding K and Q of trump after the full deal (§2.6.1)."""
     if trump is None:
         return None
-    for seat, hand in hands.items():
+    for seat, hand in zip(SEATS, hands):
         if "K" + trump in hand and "Q" + trump in hand:
             return seat
     return None
@@ -85,14 +85,16 @@ def may_decline(options: Options, deal: Deal, seat: Seat) -> bool:
 def legal_for(options: Options, deal: Deal, seat: Seat) -> Sequence[str]:
     """`legal_cards` for `seat` in this deal: what decide checks and the legal actions list.
     Computed on each call (it is cheap), so the rules keep nothing between calls."""
-    return legal_cards(deal.hands[seat], deal.trick, deal.contract.trump, not options.official, seat)
+    return legal_cards(deal.hand(seat), deal.trick, deal.contract.trump, not options.official, seat)
 
 
-def decide_play(options: Options, deal: Deal, command: Play, pool: int) -> list[Any]:
+def decide_play(state: State, command: Play) -> list[Any]:
+    deal = deal_in(state, "play", "play")
+    options, pool = state.options, state.pool
     seat, card = command.seat, command.card
     if deal.turn != seat:
         verify_turn(deal.turn, seat)
-    if card not in deal.hands[seat]:
+    if card not in deal.hand(seat):
         raise RuleViolation("card_not_in_hand", f"{seat} does not hold {card}")
     if card not in legal_for(options, deal, seat):
         raise RuleViolation("illegal_card", f"{card} may not be played to this trick (§2.5)")
@@ -118,6 +120,18 @@ def decide_play(options: Options, deal: Deal, command: Play, pool: int) -> list[
         if done == 7:
             events.append(score_deal(options, deal, winner, points, announce == "rebelote", pool))
     return events
+
+
+def decide_declare(state: State, command: Declare) -> list[Any]:
+    """Declining one's combinations, the only declaration a seat makes (declaring is automatic)."""
+    deal = deal_in(state, "play", "declare")
+    options = state.options
+    if not options.combinations:
+        raise RuleViolation("illegal_declare", "this match is played without combinations")
+    if not may_decline(options, deal, command.seat):
+        raise RuleViolation("illegal_declare", f"{command.seat} has no combination left to decline "
+                            "(only before the seat's first card, once, holding one)")
+    return [CombinationsDeclined(command.seat)]
 
 
 def compare(options: Options, deal: Deal) -> CombinationsCompared:
@@ -156,32 +170,67 @@ def score_deal(options: Options, deal: Deal, last_winner: Seat, last_points: int
 
 # --- evolve -------------------------------------------------------------------------------
 
-def evolve_card(deal: Deal, event: CardPlayed) -> Deal:
+def evolve_closed(state: State, event: AuctionClosed) -> State:
+    """Play begins: eldest leads (§1.3); belote holder and combinations are fixed now, from
+    the full hands (§2.6.1, §2.7.4)."""
+    options, contract, deal = state.options, event.contract, state.deal
+    found: dict[Seat, tuple] = {}
+    if options.combinations:
+        nt_table = contract.trump is None and options.official
+        for seat in SEATS:
+            chosen = combos.choose(combos.find(seat, deal.hand(seat), nt_table), options.official, contract.trump)
+            if chosen:
+                found[seat] = chosen
+    return replace(state, deal=replace(deal, phase="play", contract=contract, turn=deal.eldest,
+                                       trick=Trick(leader=deal.eldest),
+                                       belote_holder=belote_holder(deal.hands, contract.trump), combinations=found))
+
+
+def evolve_card(state: State, event: CardPlayed) -> State:
+    deal = state.deal
     seat, card = event.seat, event.card
     old = deal.trick
     trick = Trick(old.leader, old.plays + ((seat, card),), old.led if old.plays else SUIT[card])
-    hand = deal.hands[seat]
+    hand = deal.hand(seat)
     i = hand.index(card)
-    hands = {**deal.hands, seat: hand[:i] + hand[i + 1:]}
+    hands = with_hand(deal.hands, seat, hand[:i] + hand[i + 1:])
     turn = NEXT[seat] if len(trick.plays) < 4 else None
     if event.announce is None and (deal.belote != "" or seat != deal.belote_holder):
-        return replace(deal, hands=hands, trick=trick, turn=turn)
+        return replace(state, deal=replace(deal, hands=hands, trick=trick, turn=turn))
     belote, announces = deal.belote, deal.announces
     if event.announce is not None:
         belote = "announced" if event.announce == "belote" else "done"
         announces = announces + ((seat, event.announce),)
     elif is_belote_card(card, deal.contract.trump):
         belote = "declined"
-    return replace(deal, hands=hands, trick=trick, turn=turn, belote=belote, announces=announces)
+    return replace(state, deal=replace(deal, hands=hands, trick=trick, turn=turn, belote=belote,
+                                       announces=announces))
 
 
-def evolve_trick(deal: Deal, event: TrickWon) -> Deal:
+def evolve_trick(state: State, event: TrickWon) -> State:
+    deal = state.deal
     tricks = deal.tricks + (replace(deal.trick, winner=event.seat),)
     points = dict(deal.points)
     points[TEAM[event.seat]] += event.points
     last = len(tricks) == 8
-    return replace(deal, tricks=tricks, points=points, trick=None if last else Trick(leader=event.seat),
-                   turn=None if last else event.seat)
+    return replace(state, deal=replace(deal, tricks=tricks, points=points,
+                                       trick=None if last else Trick(leader=event.seat),
+                                       turn=None if last else event.seat))
+
+
+def evolve_declined(state: State, event: CombinationsDeclined) -> State:
+    deal = state.deal
+    return replace(state, deal=replace(deal, declined=deal.declined + (event.seat,)))
+
+
+def evolve_declared(state: State, event: CombinationDeclared) -> State:
+    deal = state.deal
+    return replace(state, deal=replace(deal, declared={**deal.declared, event.seat: event.kind}))
+
+
+def evolve_compared(state: State, event: CombinationsCompared) -> State:
+    return replace(state, deal=replace(state.deal, combination_team=event.team, shown=event.shown,
+                                       combination_points=event.points))
 
 
 def legal_plays(options: Options, deal: Deal, seat: Seat) -> list[dict[str, Any]]:

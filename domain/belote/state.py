@@ -13,7 +13,7 @@ from typing import Final
 
 import msgspec
 
-from domain.cards import PARTNER, SEATS, TEAM, Direction, Seat, next_seat, seats_from
+from domain.cards import PARTNER, SEAT_INDEX, SEATS, TEAM, Direction, Hands, Seat, next_seat, seats_from
 from domain.game import RuleViolation
 from domain.tricks import Trick
 
@@ -25,8 +25,12 @@ NEXT: Final[dict[Seat, Seat]] = {s: next_seat(s, DIRECTION) for s in SEATS}
 FROM: Final[dict[Seat, tuple[Seat, ...]]] = {s: seats_from(s, DIRECTION) for s in SEATS}
 OTHER_TEAM: Final = {"NS": "EW", "EW": "NS"}
 
-__all__ = ["DIRECTION", "NEXT", "FROM", "OTHER_TEAM", "PARTNER", "TEAM", "Auction", "Call", "Deal", "State",
-           "in_deal", "initial", "no_points", "verify_turn"]
+VARIANTS: Final = ("classic", "sans_atout", "coinche")
+TAKE_OR_PASS: Final = ("classic", "sans_atout")
+COINCHE: Final = ("coinche",)
+
+__all__ = ["DIRECTION", "NEXT", "FROM", "OTHER_TEAM", "PARTNER", "TEAM", "VARIANTS", "TAKE_OR_PASS", "COINCHE",
+           "Auction", "Call", "Deal", "State", "deal_in", "in_deal", "initial", "no_points", "verify_turn"]
 
 
 def no_points() -> dict[str, int]:
@@ -58,7 +62,7 @@ class Deal(msgspec.Struct, frozen=True):
     eldest: Seat
     phase: str                                   # "auction", "play", "over"
     turn: Seat | None
-    hands: dict[Seat, tuple[str, ...]]
+    hands: Hands                                 # by seat, in SEATS order
     stock: tuple[str, ...] = ()                  # cards dealt after the auction
     turn_up: str | None = None
     auction: Auction = Auction()
@@ -78,6 +82,9 @@ class Deal(msgspec.Struct, frozen=True):
     combination_points: int = 0
     result: str | None = None                    # "made", "failed", "litige", "thrown_in"
     score: dict[str, int] = msgspec.field(default_factory=no_points)
+
+    def hand(self, seat: Seat) -> tuple[str, ...]:
+        return self.hands[SEAT_INDEX[seat]]
 
 
 class State(msgspec.Struct, frozen=True):
@@ -106,3 +113,17 @@ def verify_turn(turn: Seat | None, seat: Seat) -> None:
     if turn != seat:
         raise RuleViolation("not_your_turn", f"it is {turn}'s turn, not {seat}'s",
                             {"turn": None if turn is None else str(turn), "seat": str(seat)})
+
+
+def deal_in(state: State, phase: str, action: str, variants: tuple[str, ...] = VARIANTS) -> Deal:
+    """The deal under way in `phase`, or the reason why not, in the README's order: an action
+    of another variant is malformed, then deal over, then wrong phase (the turn and the
+    legality are each rule's own)."""
+    if state.options.variant not in variants:
+        raise RuleViolation("bad_action", f"'{action}' is not an action of {state.options.variant} belote")
+    deal = state.deal
+    if deal is None or deal.phase == "over" or state.over:
+        raise RuleViolation("deal_over", f"no deal is under way; '{action}' has nothing to act on")
+    if deal.phase != phase:
+        raise RuleViolation("wrong_phase", f"'{action}' belongs to the {phase}; the deal is in its {deal.phase}")
+    return deal

@@ -9,11 +9,12 @@ card. The deck and the cards dealt after the auction exist only in two events, w
 
 from __future__ import annotations
 
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 import msgspec
 
-from domain.cards import SEATS, Seat
+from domain.cards import SEAT_INDEX, SEATS, Seat
 from domain.envelope import Envelope, deal_index, zero
 from domain.tricks import Trick
 
@@ -25,6 +26,12 @@ from domain.belote.options import Options, sides
 from domain.belote.state import Call, State
 
 _PUBLIC_FAIR_KEYS = ("commitment", "context", "entropy")
+
+
+ALIASES: Final = MappingProxyType({"points": "deal_points"})
+"""Deprecated view fields equal to an envelope field (old name -> envelope name)."""
+DEALS_STARTED: Final = "deal"
+"""The deprecated view field counting deals started: the envelope's `deal_index` + 1."""
 
 
 class View(Envelope, frozen=True, kw_only=True):
@@ -71,8 +78,8 @@ def view(state: State, seat: Seat | None) -> View:
     points = dict(deal.points)
     return View(
         **match, dealer=deal.dealer, turn=deal.turn,
-        hand=None if seat is None else tuple(deal.hands[seat]),
-        hand_sizes={s: len(deal.hands[s]) for s in SEATS}, turn_up=deal.turn_up, calls=deal.calls,
+        hand=None if seat is None else deal.hand(seat),
+        hand_sizes={s: len(h) for s, h in zip(SEATS, deal.hands)}, turn_up=deal.turn_up, calls=deal.calls,
         contract=deal.contract, trick=deal.trick, tricks=deal.tricks, deal_points=points, points=points,
         announces=deal.announces, declared=dict(deal.declared), combinations_team=deal.combination_team,
         combinations_shown=deal.shown, result=deal.result, deal_score=dict(deal.score),
@@ -86,7 +93,7 @@ def redact(event: Any, seat: Seat | None) -> Any:
     if isinstance(event, DealStarted):
         hands, turn_up, _ = first_cards(event)
         fair = None if event.fair is None else {k: v for k, v in event.fair.items() if k in _PUBLIC_FAIR_KEYS}
-        return DealSeen(event.deal, event.dealer, () if seat is None else hands[seat], turn_up, fair)
+        return DealSeen(event.deal, event.dealer, () if seat is None else hands[SEAT_INDEX[seat]], turn_up, fair)
     if isinstance(event, RestDealt):
         counts = {s: len(event.cards.get(s, ())) for s in SEATS}
         return RestSeen(() if seat is None else tuple(event.cards.get(seat, ())), counts)

@@ -117,8 +117,9 @@ def play_candidates(view: Any) -> list[dict[str, Any]]:
     return [a for a in view.legal if a.get("action") == "play" and a.get("belote") is not False]
 
 
-def determinize(view: Any, rng: random.Random) -> State:
-    """A full state of the deal in which this seat's view is exactly what it sees."""
+def determinize(view: Any, rng: random.Random, options: Any = None) -> State:
+    """A full state of the deal in which this seat's view is exactly what it sees (the
+    view carries the options: `options` is for the families whose view does not)."""
     me, contract = view.seat, view.contract
     trump = contract.trump
     played_by: dict[Seat, list[str]] = {s: [] for s in SEATS}
@@ -142,9 +143,8 @@ def determinize(view: Any, rng: random.Random) -> State:
     room = {s: view.hand_sizes[s] for s in SEATS if s != me}
     dealt = deal_hidden(hidden, room, rng, lambda s, c: SUIT[c] not in voids.get(s, ""), known,
                         weight=_affinity(view))
-    hands = {s: tuple(dealt[s]) for s in room}
-    hands[me] = tuple(view.hand)
-    full = {s: set(hands[s]) | set(played_by[s]) for s in SEATS}
+    hands = tuple(tuple(view.hand) if s == me else tuple(dealt[s]) for s in SEATS)
+    full = {s: set(hand) | set(played_by[s]) for s, hand in zip(SEATS, hands)}
     holder = next((s for s in SEATS if trump and {"K" + trump, "Q" + trump} <= full[s]), None)
     said = {x for _, x in view.announces}
     belote = "done" if "rebelote" in said else "announced" if "belote" in said else ""
@@ -181,7 +181,7 @@ def rollout_command(state: State, seat: Seat, rng: random.Random) -> Any:
     cards = list(legal_for(state.options, deal, seat))
     if len(cards) == 1:
         return Play(seat, cards[0])
-    t = table(seat, deal.hands[seat], cards, deal.trick, deal.tricks, deal.contract, state.options.official)
+    t = table(seat, deal.hand(seat), cards, deal.trick, deal.tricks, deal.contract, state.options.official)
     return Play(seat, cardplay.choose(t))
 
 
@@ -196,3 +196,34 @@ def deal_value(event: Any, seat: Seat) -> float | None:
         other = "EW" if mine == "NS" else "NS"
         return float(event.score[mine] - event.score[other])
     return None
+
+
+# --- What a hint's reason reads of the view (domain/bots/hints.py) ---------------------------
+
+def hint_table(view: Any, cards: list[str]) -> tuple[cardplay.Table | None, bool]:
+    """The seat's trick as `cardplay` reads it (as `basic` builds it), and no misère."""
+    if view.trick is None or view.contract is None:
+        return None, False
+    voids = _voids(view.tricks, view.trick, view.contract.trump)
+    return table(view.seat, view.hand, cards, view.trick, view.tricks, view.contract, view.options.official,
+                 voids), False
+
+
+def high_bidder(view: Any) -> Seat | None:
+    call = next((c for c in reversed(view.calls) if c.action == "bid"), None)
+    return None if call is None else call.seat
+
+
+def contract_tricks(view: Any) -> tuple[str | None, int | None]:
+    """A Coinche capot: its takers need every trick, so one trick defeats it."""
+    contract = view.contract
+    if contract.value != "capot":
+        return None, None
+    team = contract.team
+    mine = TEAM[view.seat] == team
+    taken = [t for t in view.tricks if t.winner is not None and TEAM[t.winner] == team]
+    if len(taken) < len(view.tricks):
+        return None, None                   # already lost
+    if mine:
+        return "contract_needs", 8 - len(view.tricks)
+    return "defence_needs", 1

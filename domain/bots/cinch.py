@@ -14,12 +14,12 @@ from typing import Any
 
 from domain.bots import cardplay
 from domain.bots.sampling import Unsatisfiable, deal_hidden
-from domain.cards import DECK_52, PARTNER, SEATS, Seat
+from domain.cards import SEAT_INDEX, DECK_52, PARTNER, SEATS, Seat
 from domain.cinch.commands import Play
 from domain.cinch.events import DealScored
 from domain.cinch.options import side_table
 from domain.cinch.play import legal_cards
-from domain.cinch.state import IDX, NEXT, State
+from domain.cinch.state import NEXT, Deal, State
 from domain.cinch.ranking import TABLES, left_pedro
 
 INDIVIDUAL_MARGIN = 1.0
@@ -166,7 +166,9 @@ def play_candidates(view: Any) -> list[dict[str, Any]]:
     return [a for a in view.legal if a.get("action") == "play"]
 
 
-def determinize(view: Any, rng: random.Random) -> State:
+def determinize(view: Any, rng: random.Random, options: Any = None) -> State:
+    """A full state of the deal in which this seat's view is exactly what it sees (the
+    view carries the options: `options` is for the families whose view does not)."""
     me, contract = view.seat, view.contract
     trump = contract.trump
     tt = TABLES[trump]
@@ -201,23 +203,24 @@ def determinize(view: Any, rng: random.Random) -> State:
         raise Unsatisfiable("no deal keeps the kept trumps")
     hands = [tuple(view.hand) if s == me else tuple(dealt[s]) for s in SEATS]
     buried = tuple(view.buried_cards or ()) if me == view.dealer else tuple(dealt.get("buried", ()))
-    return State(options=view.options, phase="play", deals_played=view.deal_number + 1, dealer=view.dealer,
-                 turn=view.turn, hands=tuple(hands), bids=view.bids, contract=contract, face_up=view.discards,
-                 reused=view.reused, shed=view.shown, drawn=view.drawn, took=view.took, buried=buried,
-                 trick=view.trick, tricks=view.tricks, match_score=dict(view.match_score))
+    deal = Deal(number=view.deal_number, dealer=view.dealer, turn=view.turn, hands=tuple(hands), bids=view.bids,
+                contract=contract, face_up=view.discards, reused=view.reused, shed=view.shown, drawn=view.drawn,
+                took=view.took, buried=buried, trick=view.trick, tricks=view.tricks)
+    return State(options=view.options, phase="play", deals_played=view.deal_number + 1, deal=deal,
+                 match_score=dict(view.match_score))
 
 
 def to_act(state: State) -> Seat | None:
-    return state.turn if state.phase == "play" else None
+    return state.deal.turn if state.phase == "play" else None
 
 
 def rollout_command(state: State, seat: Seat, rng: random.Random) -> Any:
-    hand = state.hands[IDX[seat]]
-    cards = legal_cards(hand, state.trick, TABLES[state.contract.trump])
+    hand = state.deal.hands[SEAT_INDEX[seat]]
+    cards = legal_cards(hand, state.deal.trick, TABLES[state.deal.contract.trump])
     if len(cards) == 1:
         return Play(seat=seat, card=cards[0])
-    gone = {c for _, c in state.face_up} | {c for _, c in state.shed}
-    t = table(seat, hand, list(cards), state.trick, state.tricks, state.contract, state.options, gone)
+    gone = {c for _, c in state.deal.face_up} | {c for _, c in state.deal.shed}
+    t = table(seat, hand, list(cards), state.deal.trick, state.deal.tricks, state.deal.contract, state.options, gone)
     return Play(seat=seat, card=cardplay.choose(t))
 
 
@@ -234,3 +237,24 @@ def deal_value(event: Any, seat: Seat, options: Any = None) -> float | None:
         others = [v for k, v in score.items() if k != str(seat)]
         return float(score[str(seat)] - sum(others) / len(others))
     return None
+
+
+# --- What a hint's reason reads of the view (domain/bots/hints.py) ---------------------------
+
+def hint_table(view: Any, cards: list[str]) -> tuple[cardplay.Table | None, bool]:
+    """The seat's trick as `cardplay` reads it (as `basic` builds it), and no misère."""
+    if view.trick is None or view.contract is None:
+        return None, False
+    voids = _voids(view.tricks, view.trick, view.contract.trump)
+    return table(view.seat, view.hand, cards, view.trick, view.tricks, view.contract, view.options,
+                 _gone(view), voids), False
+
+
+def high_bidder(view: Any) -> Seat | None:
+    bids = [(value, seat) for seat, value in view.bids if value is not None]
+    return max(bids, key=lambda b: b[0])[1] if bids else None
+
+
+def contract_tricks(view: Any) -> tuple[str | None, int | None]:
+    """Cinch's contracts count points, not tricks."""
+    return None, None

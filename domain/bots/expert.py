@@ -117,9 +117,7 @@ class Expert:
     # --- worlds: what the bound replaces with the true deal ------------------------------------
 
     def play_world(self, table: Any, rng: random.Random, options: Any) -> Any:
-        if self.game.name == "five_hundred":
-            return self.family.determinize(table, rng, options=options)
-        return self.family.determinize(table, rng)
+        return self.family.determinize(table, rng, options=options)
 
     def auction_world(self, table: Any, rng: random.Random, options: Any) -> Any:
         basic = self.family.basic
@@ -188,8 +186,7 @@ class Expert:
 
 
 def _turn(state: Any) -> Any:
-    deal = getattr(state, "deal", None)
-    return deal.turn if deal is not None and hasattr(deal, "turn") else state.turn
+    return state.deal.turn
 
 
 def _settled(rows: list[dict[int, float]], alive: list[int], sure: float) -> bool:

@@ -21,7 +21,7 @@ from domain.five_hundred.events import DealScored
 from domain.five_hundred.options import Options
 from domain.five_hundred.play import legal_cards
 from domain.five_hundred.ranking import NO_TRUMP, STRENGTH, SUIT_OF, plain_order
-from domain.five_hundred.state import NOBODY, PLAY, SEAT_INDEX, SIDE_OF, State, make_contract, next_in_play
+from domain.five_hundred.state import NOBODY, PLAY, SEAT_INDEX, SIDE_OF, Deal, State, make_contract, next_in_play
 from domain.tricks import Trick
 
 def _discard(view: Any, spec: dict[str, Any]) -> list[str]:
@@ -183,10 +183,10 @@ def determinize(view: Any, rng: random.Random, options: Options | None = None) -
     hands = tuple(tuple(view.hand) if s == me else tuple(dealt[s]) for s in SEATS)
     discards = tuple(view.discarded) if contract.seat == me else tuple(dealt["discards"])
     won = (view.tricks_won["NS"], view.tricks_won["EW"])
-    return State(options=options or Options(), phase=PLAY, deal=view.deal, dealer=view.dealer, hands=hands,
-                 discards=discards, high=contract.bid, turn=view.turn, contract=contract, trick=trick,
-                 tricks=tricks, won=won, void=tuple(view.shown_void.get(str(s), "") for s in SEATS),
-                 exposed=bool(view.exposed))
+    deal = Deal(number=view.deal - 1, dealer=view.dealer, hands=hands, discards=discards, high=contract.bid,
+                turn=view.turn, contract=contract, trick=trick, tricks=tricks, won=won,
+                void=tuple(view.shown_void.get(str(s), "") for s in SEATS), exposed=bool(view.exposed))
+    return State(options=options or Options(), phase=PLAY, deals_played=view.deal, deal=deal)
 
 
 def _affinity(view: Any, contract: Any) -> Any:
@@ -213,21 +213,22 @@ def _affinity(view: Any, contract: Any) -> Any:
 
 
 def to_act(state: State) -> Seat | None:
-    return state.turn if state.phase == PLAY else None
+    return state.deal.turn if state.phase == PLAY else None
 
 
 def rollout_command(state: State, seat: Seat, rng: random.Random) -> Any:
     i = SEAT_INDEX[seat]
     cards = legal_cards(state, i)
-    trick = state.trick
+    trick = state.deal.trick
     if len(cards) > 1:
-        voids = {s: state.void[j] for j, s in enumerate(SEATS) if state.void[j]}
+        voids = {s: state.deal.void[j] for j, s in enumerate(SEATS) if state.deal.void[j]}
         legal = [{"card": c} for c in cards]
-        card = choose(seat, list(state.hands[i]), legal, trick, state.tricks, state.contract, set(), voids)
+        deal = state.deal
+        card = choose(seat, list(deal.hands[i]), legal, trick, deal.tricks, deal.contract, set(), voids)
     else:
         card = cards[0]
     suit = None
-    if card == JOKER and not trick.plays and state.contract.denomination == NO_TRUMP:
+    if card == JOKER and not trick.plays and state.deal.contract.denomination == NO_TRUMP:
         from domain.five_hundred.play import joker_suits
         suit = rng.choice(joker_suits(state, i))
     return Play(seat, card, suit)
@@ -242,3 +243,41 @@ def deal_value(event: Any, seat: Seat) -> float | None:
         mine = "NS" if seat in (Seat.N, Seat.S) else "EW"
         return float(event.score[mine] - event.score["EW" if mine == "NS" else "NS"])
     return None
+
+
+# --- What a hint's reason reads of the view (domain/bots/hints.py) ---------------------------
+
+def hint_table(view: Any, cards: list[str]) -> tuple[cardplay.Table | None, bool]:
+    """The seat's trick as `cardplay` reads it (as `basic` builds it), and whether the seat
+    plays a misère: to lose every trick."""
+    if view.contract is None:
+        return None, False
+    seat = view.seat
+    contract = _contract(view.contract)
+    trick = _trick(view.trick, contract, view.tricks)
+    tricks = tuple(_trick(t, contract, ()) for t in view.tricks)
+    voids = {Seat(s): v for s, v in view.shown_void.items()}
+    mine = view.contract["seat"] == str(seat)
+    known = set() if mine else {c for cs in view.exposed.values() for c in cs}
+    found = table(seat, list(view.hand), cards, trick, tricks, contract, set(view.discarded) | known, voids)
+    return found, mine and view.contract.get("contract") is not None
+
+
+def high_bidder(view: Any) -> Seat | None:
+    calls = [c for c in view.auction if c.get("action") != "pass"]
+    return Seat(calls[-1]["seat"]) if calls else None
+
+
+def contract_tricks(view: Any) -> tuple[str | None, int | None]:
+    """A trick contract being played: the tricks the seat's side still needs."""
+    contract = view.contract
+    if contract.get("contract") is not None or contract.get("tricks") is None:
+        return None, None
+    team = contract["team"]
+    side = next(name for name in view.tricks_won if str(view.seat) in name)
+    won = view.tricks_won
+    if side == team:
+        needed = contract["tricks"] - won[team]
+        return ("contract_needs", needed) if needed > 0 else (None, None)
+    needed = 11 - contract["tricks"] - won[side]
+    return ("defence_needs", needed) if needed > 0 else (None, None)

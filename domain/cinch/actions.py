@@ -98,16 +98,16 @@ def parse_action(raw: Mapping[str, Any]) -> Any:
 
 
 _LEGAL: Final = {
-    "auction": auction.legal,
-    "trump": exchange.legal,
-    "discard": exchange.legal,
-    "rob": exchange.legal,
-    "play": play.legal,
+    "auction": auction.legal_bids,
+    "trump": exchange.legal_exchange,
+    "discard": exchange.legal_exchange,
+    "rob": exchange.legal_exchange,
+    "play": play.legal_plays,
 }
 
 
 def legal_actions(state: State, seat: Seat) -> list[dict[str, Any]]:
     """What `seat` may do now (without the "seat" key); [] when it is not its turn."""
-    if state.turn != seat:
+    if state.deal.turn != seat:
         return []
     return _LEGAL[state.phase](state, seat)

@@ -21,14 +21,14 @@ MAX_BID = 14
 def lowest_bid(state: State) -> int:
     """The smallest value the seat to speak may bid (15 when nothing is left to top)."""
     floor = state.options.min_bid
-    if state.high is not None:
-        floor = max(floor, state.high[1] + 1)
+    if state.deal.high is not None:
+        floor = max(floor, state.deal.high[1] + 1)
     return floor
 
 
 def stuck(state: State, seat: Seat) -> bool:
     """The dealer after three passes: he must bid."""
-    return seat == state.dealer and state.high is None
+    return seat == state.deal.dealer and state.deal.high is None
 
 
 def can_pass(state: State, seat: Seat) -> RuleViolation | None:
@@ -47,7 +47,7 @@ def can_bid(state: State, value: int) -> RuleViolation | None:
     return None
 
 
-def legal(state: State, seat: Seat) -> list[dict[str, Any]]:
+def legal_bids(state: State, seat: Seat) -> list[dict[str, Any]]:
     actions: list[dict[str, Any]] = [] if stuck(state, seat) else [{"action": "pass"}]
     actions.extend({"action": "bid", "value": v} for v in range(lowest_bid(state), MAX_BID + 1))
     return actions
@@ -70,18 +70,19 @@ def decide_pass(state: State, command: Pass) -> list[Any]:
 
 
 def _spoken(state: State, seat: Seat, value: int | None) -> State:
-    bids = state.bids + ((seat, value),)
-    high = (seat, value) if value is not None else state.high
-    if seat != state.dealer:
-        return replace(state, bids=bids, high=high, turn=NEXT[seat])
+    bids = state.deal.bids + ((seat, value),)
+    high = (seat, value) if value is not None else state.deal.high
+    if seat != state.deal.dealer:
+        return replace(state, deal=replace(state.deal, bids=bids, high=high, turn=NEXT[seat]))
     assert high is not None, "the stuck dealer always leaves a bid"
     contract = Contract(seat=high[0], value=high[1])
-    return replace(state, bids=bids, high=high, contract=contract, phase="trump", turn=high[0])
+    return replace(state, phase="trump", deal=replace(state.deal, bids=bids, high=high, contract=contract,
+                                                      turn=high[0]))
 
 
 def evolve_bid(state: State, event: BidMade) -> State:
     return _spoken(state, event.seat, event.value)
 
 
-def evolve_pass(state: State, event: Passed) -> State:
+def evolve_passed(state: State, event: Passed) -> State:
     return _spoken(state, event.seat, None)

@@ -16,13 +16,13 @@ from domain.game import StartDeal
 from domain.tricks import check_start_deal, deal_packets, next_dealer
 
 from domain.cinch.events import DealStarted
-from domain.cinch.state import DIRECTION, State
+from domain.cinch.state import DIRECTION, Deal, State
 
 PACKETS = (3, 3, 3)
 
 
 def decide_start(state: State, command: StartDeal) -> list[Any]:
-    expected = next_dealer(state.dealer, DIRECTION) if state.dealer is not None else None
+    expected = next_dealer(state.deal.dealer, DIRECTION) if state.deal.dealer is not None else None
     check_start_deal(command, DECK_52, expected, state.phase == "match_over", state.in_deal)
     hands, _, stock = deal_packets(command.deck, command.dealer, DIRECTION, PACKETS)
     return [DealStarted(deal=state.deals_played, dealer=command.dealer,
@@ -30,8 +30,7 @@ def decide_start(state: State, command: StartDeal) -> list[Any]:
                         stock_size=len(stock), fair=command.fair)]
 
 
-def evolve_start(state: State, event: DealStarted) -> State:
-    return replace(state, phase="auction", deals_played=state.deals_played + 1, dealer=event.dealer,
-                   turn=next_dealer(event.dealer, DIRECTION), hands=tuple(event.hands[s] for s in SEATS),
-                   stock=event.stock, bids=(), high=None, contract=None, face_up=(), reused=(), shed=(),
-                   pending=(), drawn=(), took=None, buried=(), trick=None, tricks=(), fair=event.fair)
+def evolve_started(state: State, event: DealStarted) -> State:
+    deal = Deal(number=event.deal, dealer=event.dealer, turn=next_dealer(event.dealer, DIRECTION),
+                hands=tuple(event.hands[s] for s in SEATS), stock=event.stock, fair=event.fair)
+    return replace(state, phase="auction", deals_played=state.deals_played + 1, deal=deal)

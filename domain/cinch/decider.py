@@ -1,18 +1,22 @@
-"""decide and evolve: each command and event goes to the module that owns its rule."""
+"""decide / evolve: the dispatch from a command or event to the module that owns its rule,
+nothing else. Each rule checks in the README's order — malformed (`parse_action`), deal
+over, wrong phase and turn (`state.verify_turn`), legality — and each evolve function
+trusts its event."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Final
 
 from domain.game import AdjustScore, RuleViolation, StartDeal, VoidDeal
 
-from domain.cinch import auction, dealing, exchange, play, rulings
+from domain.cinch import auction, dealing, exchange, play, rulings, scoring
 from domain.cinch.commands import Bid, Discard, NameTrump, Pass, Play, Rob
-from domain.cinch.events import (BidMade, CardPlayed, DealScored, DealStarted, DealVoided, Passed, ScoreAdjusted,
-                                 TrickWon)
+from domain.cinch.events import (BidMade, CardPlayed, CardsDrawn, DealScored, DealStarted, DealVoided,
+                                 NonTrumpsDiscarded, PackRobbed, Passed, ScoreAdjusted, TrickWon, TrumpNamed,
+                                 TrumpsDiscarded)
 from domain.cinch.state import State
 
-DECIDE: dict[type, Any] = {
+_DECIDE: Final[dict[type, Callable[[State, Any], list[Any]]]] = {
     StartDeal: dealing.decide_start,
     VoidDeal: rulings.decide_void,
     AdjustScore: rulings.decide_adjust,
@@ -24,25 +28,29 @@ DECIDE: dict[type, Any] = {
     Play: play.decide_play,
 }
 
-EVOLVE: dict[type, Any] = {
-    DealStarted: dealing.evolve_start,
-    DealVoided: rulings.evolve_void,
-    ScoreAdjusted: rulings.evolve_adjust,
+_EVOLVE: Final[dict[type, Callable[[State, Any], State]]] = {
+    DealStarted: dealing.evolve_started,
     BidMade: auction.evolve_bid,
-    Passed: auction.evolve_pass,
-    **exchange.EVOLVE,
-    CardPlayed: play.evolve_card_played,
-    TrickWon: play.evolve_trick_won,
-    DealScored: play.evolve_deal_scored,
+    Passed: auction.evolve_passed,
+    TrumpNamed: exchange.evolve_trump_named,
+    NonTrumpsDiscarded: exchange.evolve_non_trumps_discarded,
+    TrumpsDiscarded: exchange.evolve_trumps_discarded,
+    CardsDrawn: exchange.evolve_cards_drawn,
+    PackRobbed: exchange.evolve_pack_robbed,
+    CardPlayed: play.evolve_card,
+    TrickWon: play.evolve_trick,
+    DealScored: scoring.evolve_scored,
+    DealVoided: rulings.evolve_voided,
+    ScoreAdjusted: rulings.evolve_adjusted,
 }
 
 
 def decide(state: State, command: Any) -> list[Any]:
-    handler = DECIDE.get(type(command))
+    handler = _DECIDE.get(type(command))
     if handler is None:
         raise RuleViolation("bad_action", f"cinch has no command {type(command).__name__}")
     return handler(state, command)
 
 
 def evolve(state: State, event: Any) -> State:
-    return EVOLVE[type(event)](state, event)
+    return _EVOLVE[type(event)](state, event)

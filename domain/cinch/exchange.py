@@ -10,31 +10,31 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.cards import Seat
+from domain.cards import Seat, with_hand
 from domain.game import RuleViolation
 from domain.tricks import Trick
 
 from domain.cinch.commands import Discard, NameTrump, Rob
 from domain.cinch.events import CardsDrawn, NonTrumpsDiscarded, PackRobbed, TrumpNamed, TrumpsDiscarded
 from domain.cinch.ranking import TABLES
-from domain.cinch.state import HAND_SIZE, PREVIOUS, State, non_dealers, verify_turn, with_hand
+from domain.cinch.state import HAND_SIZE, PREVIOUS, State, non_dealers, verify_turn
 
 # --- what a seat may do ------------------------------------------------------------------
 
 
 def excess(state: State, seat: Seat) -> int:
     """How many trumps `seat` must still shed (0 unless it is his turn to discard)."""
-    return len(state.hand(seat)) - HAND_SIZE if state.phase == "discard" else 0
+    return len(state.deal.hand(seat)) - HAND_SIZE if state.phase == "discard" else 0
 
 
 def pool(state: State) -> tuple[str, ...]:
     """What the robbing dealer chooses from: his nine, then the rest of the stock."""
-    assert state.dealer is not None
-    return state.hand(state.dealer) + state.stock
+    assert state.deal.dealer is not None
+    return state.deal.hand(state.deal.dealer) + state.deal.stock
 
 
 def can_discard(state: State, command: Discard) -> RuleViolation | None:
-    hand = state.hand(command.seat)
+    hand = state.deal.hand(command.seat)
     need = len(hand) - HAND_SIZE
     for card in command.cards:
         if card not in hand:
@@ -54,11 +54,11 @@ def can_rob(state: State, command: Rob) -> RuleViolation | None:
     return None
 
 
-def legal(state: State, seat: Seat) -> list[dict[str, Any]]:
+def legal_exchange(state: State, seat: Seat) -> list[dict[str, Any]]:
     if state.phase == "trump":
         return [{"action": "trump", "suit": s} for s in ("S", "H", "D", "C")]
     if state.phase == "discard":
-        hand = state.hand(seat)
+        hand = state.deal.hand(seat)
         return [{"action": "discard", "cards": {"choose": len(hand) - HAND_SIZE, "from": list(hand)}}]
     return [{"action": "rob", "keep": {"choose": HAND_SIZE, "from": list(pool(state))}}]
 
@@ -70,17 +70,17 @@ def decide_trump(state: State, command: NameTrump) -> list[Any]:
     verify_turn(state, command.seat, "trump")
     trumps = TABLES[command.suit].trumps
     events: list[Any] = [TrumpNamed(seat=command.seat, suit=command.suit)]
-    assert state.dealer is not None
+    assert state.deal.dealer is not None
     sizes: dict[Seat, int] = {}
     face_up: list[str] = []
-    for seat in non_dealers(state.dealer):
-        hand = state.hand(seat)
+    for seat in non_dealers(state.deal.dealer):
+        hand = state.deal.hand(seat)
         plain = tuple([c for c in hand if c not in trumps])
         events.append(NonTrumpsDiscarded(seat=seat, cards=plain))
         sizes[seat] = len(hand) - len(plain)
         face_up.extend(plain)
     if all(n <= HAND_SIZE for n in sizes.values()):
-        events.extend(draws(state.dealer, sizes, state.stock, face_up))
+        events.extend(draws(state.deal.dealer, sizes, state.deal.stock, face_up))
     return events
 
 
@@ -90,12 +90,12 @@ def decide_discard(state: State, command: Discard) -> list[Any]:
     if problem:
         raise problem
     event = TrumpsDiscarded(seat=command.seat, cards=command.cards)
-    if state.pending[1:]:
+    if state.deal.pending[1:]:
         return [event]
-    assert state.dealer is not None
-    sizes = {s: len(state.hand(s)) - (len(command.cards) if s == command.seat else 0)
-             for s in non_dealers(state.dealer)}
-    return [event, *draws(state.dealer, sizes, state.stock, [c for _, c in state.face_up])]
+    assert state.deal.dealer is not None
+    sizes = {s: len(state.deal.hand(s)) - (len(command.cards) if s == command.seat else 0)
+             for s in non_dealers(state.deal.dealer)}
+    return [event, *draws(state.deal.dealer, sizes, state.deal.stock, [c for _, c in state.deal.face_up])]
 
 
 def draws(dealer: Seat, sizes: dict[Seat, int], stock: tuple[str, ...], face_up: list[str]) -> list[CardsDrawn]:
@@ -120,12 +120,12 @@ def decide_rob(state: State, command: Rob) -> list[Any]:
     problem = can_rob(state, command)
     if problem:
         raise problem
-    assert state.contract is not None and state.contract.trump is not None
-    trumps = TABLES[state.contract.trump].trumps
+    assert state.deal.contract is not None and state.deal.contract.trump is not None
+    trumps = TABLES[state.deal.contract.trump].trumps
     keep = set(command.keep)
     cards = pool(state)
     kept = tuple(c for c in cards if c in keep)
-    took = sum(1 for c in state.stock if c in keep)
+    took = sum(1 for c in state.deal.stock if c in keep)
     left = [c for c in cards if c not in keep]
     shown = tuple(c for c in left if c in trumps)
     buried = tuple(c for c in left if c not in trumps)
@@ -137,50 +137,46 @@ def decide_rob(state: State, command: Rob) -> list[Any]:
 
 
 def evolve_trump_named(state: State, event: TrumpNamed) -> State:
-    assert state.contract is not None
-    return replace(state, contract=replace(state.contract, trump=event.suit), phase="discard", turn=None)
+    deal = state.deal
+    assert deal.contract is not None
+    return replace(state, phase="discard", deal=replace(deal, contract=replace(deal.contract, trump=event.suit),
+                                                        turn=None))
 
 
 def evolve_non_trumps_discarded(state: State, event: NonTrumpsDiscarded) -> State:
-    seat, gone = event.seat, event.cards
-    hand = tuple([c for c in state.hand(seat) if c not in gone])
-    pending = state.pending + (seat,) if len(hand) > HAND_SIZE else state.pending
-    return replace(state, hands=with_hand(state.hands, seat, hand),
-                   face_up=state.face_up + tuple([(seat, c) for c in gone]),
-                   pending=pending, turn=pending[0] if pending else None)
+    deal, seat, gone = state.deal, event.seat, event.cards
+    hand = tuple([c for c in deal.hand(seat) if c not in gone])
+    pending = deal.pending + (seat,) if len(hand) > HAND_SIZE else deal.pending
+    return replace(state, deal=replace(deal, hands=with_hand(deal.hands, seat, hand),
+                                       face_up=deal.face_up + tuple([(seat, c) for c in gone]),
+                                       pending=pending, turn=pending[0] if pending else None))
 
 
 def evolve_trumps_discarded(state: State, event: TrumpsDiscarded) -> State:
-    gone = set(event.cards)
-    hand = tuple(c for c in state.hand(event.seat) if c not in gone)
-    pending = state.pending[1:]
-    return replace(state, hands=with_hand(state.hands, event.seat, hand),
-                   shed=state.shed + tuple((event.seat, c) for c in event.cards),
-                   pending=pending, turn=pending[0] if pending else None)
+    deal, gone = state.deal, set(event.cards)
+    hand = tuple(c for c in deal.hand(event.seat) if c not in gone)
+    pending = deal.pending[1:]
+    return replace(state, deal=replace(deal, hands=with_hand(deal.hands, event.seat, hand),
+                                       shed=deal.shed + tuple((event.seat, c) for c in event.cards),
+                                       pending=pending, turn=pending[0] if pending else None))
 
 
 def evolve_cards_drawn(state: State, event: CardsDrawn) -> State:
-    hand = state.hand(event.seat) + event.cards + event.reused
-    changes: dict[str, Any] = {}
-    if event.seat == PREVIOUS[state.dealer]:  # type: ignore[index]
-        changes = {"phase": "rob", "turn": state.dealer}
-    return replace(state, hands=with_hand(state.hands, event.seat, hand), stock=state.stock[event.count:],
-                   reused=state.reused + tuple((event.seat, c) for c in event.reused),
-                   drawn=state.drawn + ((event.seat, event.count + len(event.reused)),), **changes)
+    deal = state.deal
+    hand = deal.hand(event.seat) + event.cards + event.reused
+    deal = replace(deal, hands=with_hand(deal.hands, event.seat, hand), stock=deal.stock[event.count:],
+                   reused=deal.reused + tuple((event.seat, c) for c in event.reused),
+                   drawn=deal.drawn + ((event.seat, event.count + len(event.reused)),))
+    if event.seat == PREVIOUS[deal.dealer]:  # type: ignore[index]
+        return replace(state, phase="rob", deal=replace(deal, turn=deal.dealer))
+    return replace(state, deal=deal)
 
 
 def evolve_pack_robbed(state: State, event: PackRobbed) -> State:
-    assert state.contract is not None
-    leader = state.contract.seat
-    return replace(state, hands=with_hand(state.hands, event.seat, event.kept), stock=(),
-                   shed=state.shed + tuple((event.seat, c) for c in event.shown), buried=event.buried,
-                   took=event.took, phase="play", turn=leader, trick=Trick(leader=leader))
-
-
-EVOLVE = {
-    TrumpNamed: evolve_trump_named,
-    NonTrumpsDiscarded: evolve_non_trumps_discarded,
-    TrumpsDiscarded: evolve_trumps_discarded,
-    CardsDrawn: evolve_cards_drawn,
-    PackRobbed: evolve_pack_robbed,
-}
+    deal = state.deal
+    assert deal.contract is not None
+    leader = deal.contract.seat
+    return replace(state, phase="play", deal=replace(deal, hands=with_hand(deal.hands, event.seat, event.kept),
+                                                     stock=(), shed=deal.shed + tuple((event.seat, c) for c in event.shown),
+                                                     buried=event.buried, took=event.took, turn=leader,
+                                                     trick=Trick(leader=leader)))

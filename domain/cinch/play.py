@@ -9,19 +9,20 @@ from typing import Any, Sequence
 
 from msgspec.structs import replace
 
-from domain.cards import Card, Seat
+from domain.cards import SEAT_INDEX, Card, Seat
 from domain.game import RuleViolation
 from domain.tricks import Trick, current_winner, play_to_trick
 
 from domain.cinch.commands import Play
 from domain.cinch.events import CardPlayed, DealScored, TrickWon
 from domain.cinch.ranking import TABLES, TrumpTable
-from domain.cinch.scoring import credits, deal_score, points_of, settle
-from domain.cinch.state import IDX, NEXT, TRICKS, DealRecord, State, verify_turn
+from domain.cinch.scoring import credits, deal_score, points_of
+from domain.cinch.state import NEXT, TRICKS, State, verify_turn
 
 
 def legal_cards(hand: Sequence[Card], trick: Trick, table: TrumpTable) -> tuple[Card, ...]:
-    """The reference legality function of A.5 (CA-3 (a))."""
+    """The legality of A.5 (CA-3 (a)): the one rule `can_play` checks a card against and
+    `legal_plays` lists."""
     if not trick.plays:
         return tuple(hand)
     trumps, led = table.trumps, trick.led
@@ -35,59 +36,55 @@ def legal_cards(hand: Sequence[Card], trick: Trick, table: TrumpTable) -> tuple[
     return tuple(hand)
 
 
-def may_play(hand: Sequence[Card], card: Card, trick: Trick, table: TrumpTable) -> bool:
-    """`card in legal_cards(...)`, without building the set: the same rule, asked of one card."""
-    if not trick.plays or card in table.trumps:
-        return True
-    led, trumps, suit_of = trick.led, table.trumps, table.suit_of
-    if led == table.trump:
-        return not any(c in trumps for c in hand)
-    return suit_of[card] == led or not any(suit_of[c] == led for c in hand)
-
-
 def _table(state: State) -> TrumpTable:
-    return TABLES[state.contract.trump]  # type: ignore[union-attr,index]
+    return TABLES[state.deal.contract.trump]  # type: ignore[union-attr,index]
 
 
 def can_play(state: State, seat: Seat, card: Card) -> RuleViolation | None:
-    hand = state.hand(seat)
+    deal = state.deal
+    hand = deal.hand(seat)
     if card not in hand:
         return RuleViolation("card_not_in_hand", f"{card} is not in {seat}'s hand", {"card": card})
-    assert state.trick is not None
-    if not may_play(hand, card, state.trick, _table(state)):
-        led = state.trick.led
+    trick, table = deal.trick, _table(state)
+    assert trick is not None
+    # a lead, a trump or a card of the suit led is always among legal_cards: ask it of the rest
+    if trick.plays and card not in table.trumps and table.suit_of[card] != trick.led \
+            and card not in legal_cards(hand, trick, table):
+        led = trick.led
         rule = ("a trump was led: play a trump" if led == _table(state).trump
                 else f"follow {led} or play a trump")
         return RuleViolation("illegal_card", f"{card} may not be played: {rule}", {"card": card})
     return None
 
 
-def legal(state: State, seat: Seat) -> list[dict[str, Any]]:
-    assert state.trick is not None
-    return [{"action": "play", "card": c} for c in legal_cards(state.hand(seat), state.trick, _table(state))]
+def legal_plays(state: State, seat: Seat) -> list[dict[str, Any]]:
+    deal = state.deal
+    assert deal.trick is not None
+    return [{"action": "play", "card": c} for c in legal_cards(deal.hand(seat), deal.trick, _table(state))]
 
 
 def decide_play(state: State, command: Play) -> list[Any]:
-    if state.phase != "play" or state.turn != command.seat:
+    deal = state.deal
+    if state.phase != "play" or deal.turn != command.seat:
         verify_turn(state, command.seat, "play")
     problem = can_play(state, command.seat, command.card)
     if problem:
         raise problem
     played = CardPlayed(seat=command.seat, card=command.card)
-    trick = state.trick
+    trick = deal.trick
     assert trick is not None
     if len(trick.plays) < 3:
         return [played]
     full = play_to_trick(trick, command.seat, command.card, _table(state).rules)
-    won = TrickWon(number=len(state.tricks) + 1, winner=current_winner(full, _table(state).rules))  # type: ignore[arg-type]
+    won = TrickWon(number=len(deal.tricks) + 1, winner=current_winner(full, _table(state).rules))  # type: ignore[arg-type]
     if won.number < TRICKS:
         return [played, won]
-    return [played, won, score(evolve_trick_won(evolve_card_played(state, played), won))]
+    return [played, won, score(evolve_trick(evolve_card(state, played), won))]
 
 
 def score(state: State) -> DealScored:
     """The deal's result from its finished state."""
-    contract = state.contract
+    contract = state.deal.contract
     assert contract is not None and contract.trump is not None
     credited = credits(state)
     points = points_of(state.options, contract.trump, credited)
@@ -96,27 +93,22 @@ def score(state: State) -> DealScored:
                       score=added, credits=credited)
 
 
-def evolve_card_played(state: State, event: CardPlayed) -> State:
+def evolve_card(state: State, event: CardPlayed) -> State:
     seat, card = event.seat, event.card
-    i = IDX[seat]
-    hands = state.hands
+    i = SEAT_INDEX[seat]
+    deal = state.deal
+    hands = deal.hands
     hand = hands[i]
     j = hand.index(card)
-    trick = play_to_trick(state.trick, seat, card, _table(state).rules)  # type: ignore[arg-type]
-    return replace(state, hands=hands[:i] + (hand[:j] + hand[j + 1:],) + hands[i + 1:], trick=trick,
-                   turn=NEXT[seat] if len(trick.plays) < 4 else None)
+    trick = play_to_trick(deal.trick, seat, card, _table(state).rules)  # type: ignore[arg-type]
+    return replace(state, deal=replace(deal, hands=hands[:i] + (hand[:j] + hand[j + 1:],) + hands[i + 1:],
+                                       trick=trick, turn=NEXT[seat] if len(trick.plays) < 4 else None))
 
 
-def evolve_trick_won(state: State, event: TrickWon) -> State:
-    done = replace(state.trick, winner=event.winner)  # type: ignore[type-var]
+def evolve_trick(state: State, event: TrickWon) -> State:
+    deal = state.deal
+    done = replace(deal.trick, winner=event.winner)  # type: ignore[type-var]
     if event.number < TRICKS:
-        return replace(state, tricks=state.tricks + (done,), trick=Trick(leader=event.winner), turn=event.winner)
-    return replace(state, tricks=state.tricks + (done,), trick=None, turn=None)
-
-
-def evolve_deal_scored(state: State, event: DealScored) -> State:
-    assert state.dealer is not None and state.contract is not None
-    record = DealRecord(dealer=state.dealer, contract=state.contract, made=event.result == "made",
-                        points=event.points, score=event.score, credits=event.credits)
-    total = {s: v + event.score.get(s, 0) for s, v in state.match_score.items()}
-    return settle(replace(state, history=state.history + (record,), phase="awaiting_deal", turn=None), total)
+        return replace(state, deal=replace(deal, tricks=deal.tricks + (done,), trick=Trick(leader=event.winner),
+                                           turn=event.winner))
+    return replace(state, deal=replace(deal, tricks=deal.tricks + (done,), trick=None, turn=None))

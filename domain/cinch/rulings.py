@@ -36,10 +36,10 @@ def _ruled(state: State, deal: int, **changes: Any) -> State:
     return settle(replace(state, history=tuple(history)))
 
 
-def evolve_void(state: State, event: DealVoided) -> State:
+def evolve_voided(state: State, event: DealVoided) -> State:
     return _ruled(state, event.deal, voided=True)
 
 
-def evolve_adjust(state: State, event: ScoreAdjusted) -> State:
+def evolve_adjusted(state: State, event: ScoreAdjusted) -> State:
     record = state.history[event.deal]
     return _ruled(state, event.deal, adjustments=record.adjustments + (dict(event.score),))

@@ -16,6 +16,7 @@ from msgspec.structs import replace
 from domain.cards import Card
 from domain.tricks import leader_after_deals
 
+from domain.cinch.events import DealScored
 from domain.cinch.options import Options, side_table, sides
 from domain.cinch.ranking import TABLES
 from domain.cinch.state import Contract, DealRecord, State
@@ -29,19 +30,19 @@ def credits(state: State) -> tuple[tuple[Card, str | None], ...]:
     non-dealer over six, or by the robbing dealer) is credited to the bidder's side when an
     opponent shed it, else dead (A.4.9) — whatever `low_point` says.
     """
-    contract = state.contract
+    contract = state.deal.contract
     assert contract is not None and contract.trump is not None
     table = TABLES[contract.trump]
     side = side_table(state.options)
     maker = side[contract.seat]
     holder_low = state.options.low_point == "holder"
     where: dict[Card, str | None] = {}
-    for trick in state.tricks:
+    for trick in state.deal.tricks:
         for seat, card in trick.plays:
             if card in table.points:
                 taker = seat if holder_low and card == table.low else trick.winner
                 where[card] = side[taker]  # type: ignore[index]
-    for seat, card in state.shed:
+    for seat, card in state.deal.shed:
         if card in table.points:
             where[card] = maker if side[seat] != maker else None
     return tuple((card, where.get(card)) for card, _ in table.count_order)
@@ -145,3 +146,12 @@ def settle(state: State, total: dict[str, int] | None = None) -> State:
         winner = winner_at_target(options, state.history, total)
         over = winner is not None
     return replace(state, match_score=total, winner=winner, phase="match_over" if over else "awaiting_deal")
+
+
+def evolve_scored(state: State, event: DealScored) -> State:
+    assert state.deal.dealer is not None and state.deal.contract is not None
+    record = DealRecord(dealer=state.deal.dealer, contract=state.deal.contract, made=event.result == "made",
+                        points=event.points, score=event.score, credits=event.credits)
+    total = {s: v + event.score.get(s, 0) for s, v in state.match_score.items()}
+    done = replace(state, history=state.history + (record,), phase="awaiting_deal", deal=replace(state.deal, turn=None))
+    return settle(done, total)

@@ -1,7 +1,8 @@
 """The state of a Cinch match, folded from its events.
 
-One frozen Struct, replaced (never mutated) by `evolve`. Hands are a tuple indexed like
-`SEATS` (N, E, S, W) in the order their cards arrived — the order A.4.8 needs to reuse
+Frozen Structs, replaced (never mutated) by `evolve`: the match (`State`) and its current or
+last deal (`Deal`), as in every game. Hands are a tuple indexed like `SEATS` (N, E, S, W) in
+the order their cards arrived — the order A.4.8 needs to reuse
 discards — and every public fact of the deal (bids, face-up discards, shown trumps, draw
 counts) is kept so a view can be built from the state alone.
 """
@@ -12,14 +13,13 @@ from typing import Any, Final
 
 import msgspec
 
-from domain.cards import SEATS, Card, Seat, next_seat
+from domain.cards import SEAT_INDEX, SEATS, Card, Hands, Seat, next_seat
 from domain.game import RuleViolation
 from domain.tricks import Trick
 
 from domain.cinch.options import Options, parse_options, sides
 
 DIRECTION: Final = "clockwise"
-IDX: Final = {s: i for i, s in enumerate(SEATS)}
 NEXT: Final = {s: next_seat(s, DIRECTION) for s in SEATS}
 PREVIOUS: Final = {NEXT[s]: s for s in SEATS}
 
@@ -49,13 +49,14 @@ class DealRecord(msgspec.Struct, frozen=True):
     adjustments: tuple[dict[str, int], ...] = ()
 
 
-class State(msgspec.Struct, frozen=True):
-    options: Options
-    phase: str = "awaiting_deal"
-    deals_played: int = 0                          # deals started
+class Deal(msgspec.Struct, frozen=True):
+    """Everything about the current deal — or the last one, until the next starts, so that
+    views can still show it. Empty before the first deal."""
+
+    number: int = 0                                 # 0-based
     dealer: Seat | None = None
     turn: Seat | None = None
-    hands: tuple[tuple[Card, ...], ...] = ((), (), (), ())
+    hands: Hands = ((), (), (), ())                 # by seat, in SEATS order, in the order cards arrived
     stock: tuple[Card, ...] = ()
     bids: tuple[tuple[Seat, int | None], ...] = ()  # None: a pass
     high: tuple[Seat, int] | None = None
@@ -69,22 +70,24 @@ class State(msgspec.Struct, frozen=True):
     buried: tuple[Card, ...] = ()                   # the dealer's face-down non-trumps
     trick: Trick | None = None
     tricks: tuple[Trick, ...] = ()
-    history: tuple[DealRecord, ...] = ()
-    match_score: dict[str, int] = {}
-    winner: str | None = None
     fair: dict[str, Any] | None = None
 
     def hand(self, seat: Seat) -> tuple[Card, ...]:
-        return self.hands[IDX[seat]]
+        return self.hands[SEAT_INDEX[seat]]
+
+
+class State(msgspec.Struct, frozen=True):
+    options: Options
+    phase: str = "awaiting_deal"
+    deals_played: int = 0                          # deals started
+    deal: Deal = Deal()
+    history: tuple[DealRecord, ...] = ()
+    match_score: dict[str, int] = {}
+    winner: str | None = None
 
     @property
     def in_deal(self) -> bool:
         return self.phase in DEAL_PHASES
-
-
-def with_hand(hands: tuple[tuple[Card, ...], ...], seat: Seat, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
-    i = IDX[seat]
-    return hands[:i] + (hand,) + hands[i + 1:]
 
 
 def non_dealers(dealer: Seat) -> tuple[Seat, Seat, Seat]:
@@ -107,6 +110,6 @@ def verify_turn(state: State, seat: Seat, phase: str) -> None:
             raise RuleViolation("deal_over", "no deal is under way; the next deal has not started")
         raise RuleViolation("wrong_phase", f"this is the {state.phase} phase, not the {phase} phase",
                             {"phase": state.phase})
-    if state.turn != seat:
-        raise RuleViolation("not_your_turn", f"it is {state.turn}'s turn, not {seat}'s",
-                            {"turn": str(state.turn)})
+    if state.deal.turn != seat:
+        raise RuleViolation("not_your_turn", f"it is {state.deal.turn}'s turn, not {seat}'s",
+                            {"turn": str(state.deal.turn)})

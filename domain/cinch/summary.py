@@ -18,10 +18,10 @@ def status(state: State) -> MatchStatus:
     return MatchStatus(
         phase="in_deal" if in_deal else state.phase,
         deals_played=state.deals_played,
-        next_dealer=next_dealer(state.dealer, DIRECTION) if state.dealer is not None and not in_deal else None,
+        next_dealer=next_dealer(state.deal.dealer, DIRECTION) if state.deal.dealer is not None and not in_deal else None,
         match_score=dict(state.match_score),
         winner=state.winner,
-        to_act=(state.turn,) if in_deal and state.turn is not None else ())
+        to_act=(state.deal.turn,) if in_deal and state.deal.turn is not None else ())
 
 
 def deal_summary(state: State) -> dict[str, Any]:
@@ -30,22 +30,22 @@ def deal_summary(state: State) -> dict[str, Any]:
     points (no A.4.9 credits: those count at the end) and a zero score."""
     zero = {s: 0 for s in sides(state.options)}
     contract = None
-    if state.contract is not None:
-        c = state.contract
+    if state.deal.contract is not None:
+        c = state.deal.contract
         contract = {"seat": str(c.seat), "team": side_table(state.options)[c.seat], "trump": c.trump,
                     "value": c.value}
-    tricks = [{"leader": str(t.leader), "cards": list(t.cards), "winner": str(t.winner)} for t in state.tricks]
+    tricks = [{"leader": str(t.leader), "cards": list(t.cards), "winner": str(t.winner)} for t in state.deal.tricks]
     finished = state.deals_played > 0 and len(state.history) == state.deals_played
     if finished:
         record = state.history[-1]
         return {"contract": contract, "result": "made" if record.made else "failed", "tricks": tricks,
                 "points": dict(record.points), "score": dict(record.score)}
     points = dict(zero)
-    if state.contract is not None and state.contract.trump is not None:
-        table = TABLES[state.contract.trump]
+    if state.deal.contract is not None and state.deal.contract.trump is not None:
+        table = TABLES[state.deal.contract.trump]
         side = side_table(state.options)
         low_to_holder = state.options.low_point == "holder"
-        for trick in state.tricks:
+        for trick in state.deal.tricks:
             for seat, card in trick.plays:
                 if card in table.points:
                     taker = seat if low_to_holder and card == table.low else trick.winner

@@ -8,7 +8,8 @@ cards; the dealer alone sees the stock while he robs it, and his own buried card
 
 from __future__ import annotations
 
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 import msgspec
 from msgspec.structs import replace
@@ -22,6 +23,10 @@ from domain.cinch.events import CardsDrawn, DealStarted, PackRobbed
 from domain.cinch.options import Options, sides
 from domain.cinch.scoring import credits, points_of
 from domain.cinch.state import Contract, State
+
+
+ALIASES: Final = MappingProxyType({"deal_number": "deal_index"})
+"""Deprecated view fields equal to an envelope field (old name -> envelope name)."""
 
 
 class DealScore(msgspec.Struct, frozen=True):
@@ -61,25 +66,25 @@ class CinchView(Envelope, frozen=True, kw_only=True):
 
 
 def _deal_points(state: State) -> dict[str, int]:
-    if state.contract is None or state.contract.trump is None:
+    if state.deal.contract is None or state.deal.contract.trump is None:
         return zero(sides(state.options))
-    return points_of(state.options, state.contract.trump, credits(state))
+    return points_of(state.options, state.deal.contract.trump, credits(state))
 
 
 def view(state: State, seat: Seat | None) -> CinchView:
-    dealer = state.dealer
+    dealer = state.deal.dealer
     is_dealer = seat is not None and seat == dealer
     return CinchView(
         game="cinch", options=state.options, seat=seat, phase=state.phase,
         deal_index=deal_index(state.deals_played), deal_number=deal_index(state.deals_played),
-        dealer=dealer, turn=state.turn, hand=state.hand(seat) if seat is not None else None,
+        dealer=dealer, turn=state.deal.turn, hand=state.deal.hand(seat) if seat is not None else None,
         legal=legal_actions(state, seat) if seat is not None else [],
-        bids=state.bids, contract=state.contract, discards=state.face_up, reused=state.reused, shown=state.shed,
-        drawn=state.drawn, stock_size=len(state.stock),
-        stock=state.stock if is_dealer and state.phase == "rob" else None,
-        took=state.took, buried=len(state.buried), buried_cards=state.buried if is_dealer else None,
-        hand_sizes={str(s): len(state.hand(s)) for s in (Seat.N, Seat.E, Seat.S, Seat.W)},
-        trick=state.trick, tricks=state.tricks, match_score=state.match_score, deal_points=_deal_points(state),
+        bids=state.deal.bids, contract=state.deal.contract, discards=state.deal.face_up, reused=state.deal.reused, shown=state.deal.shed,
+        drawn=state.deal.drawn, stock_size=len(state.deal.stock),
+        stock=state.deal.stock if is_dealer and state.phase == "rob" else None,
+        took=state.deal.took, buried=len(state.deal.buried), buried_cards=state.deal.buried if is_dealer else None,
+        hand_sizes={str(s): len(state.deal.hand(s)) for s in (Seat.N, Seat.E, Seat.S, Seat.W)},
+        trick=state.deal.trick, tricks=state.deal.tricks, match_score=state.match_score, deal_points=_deal_points(state),
         deals=tuple(DealScore(deal=i, dealer=r.dealer, contract=r.contract, result="made" if r.made else "failed",
                               points=r.points, score=r.score, voided=r.voided, adjustments=r.adjustments)
                     for i, r in enumerate(state.history)),

@@ -13,10 +13,12 @@ from domain.five_hundred.actions import legal_actions, parse_action
 from domain.five_hundred.commands import COMMAND_TYPES
 from domain.five_hundred.decider import decide, evolve
 from domain.five_hundred.events import EVENT_TYPES
-from domain.five_hundred.options import Options, parse_options, sides
+from domain.five_hundred.options import (MAX_TARGET, OPTIONS_SCHEMA, POOLS, Options, parse_options,
+                                         rating_pool, sides)
 from domain.five_hundred.state import State, initial
 from domain.five_hundred.summary import deal_summary, status
-from domain.five_hundred.views import redact, view
+from domain.five_hundred.views import ALIASES, DEALS_STARTED, redact, view
+from domain.five_hundred import schema
 from domain.game import AdjustScore, GameRules, StartDeal, VoidDeal
 
 
@@ -37,6 +39,15 @@ GAME = GameRules(
     deal_summary=deal_summary,
     command_types=(StartDeal, VoidDeal, AdjustScore, *COMMAND_TYPES),
     event_types=EVENT_TYPES,
+    options_schema=OPTIONS_SCHEMA,
+    max_target=MAX_TARGET,
+    pools=POOLS,
+    rating_pool=rating_pool,
+    view_aliases=ALIASES,
+    deals_started_field=DEALS_STARTED,
+    action_shapes=tuple(schema.LEGAL),
+    view_fields=schema.VIEW_FIELDS,
+    shown_events=schema.SHOWN_EVENTS,
 )
 
 __all__ = ["GAME", "Options", "State"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from domain.cards import JOKER, RANKS, SUITS, CardCodeError, Seat, parse_card
-from domain.five_hundred.auction import legal_calls
+from domain.five_hundred.auction import legal_bids
 from domain.five_hundred.bids import MISERE, OPEN_MISERE
 from domain.five_hundred.commands import Bid, Discard, Pass, Play
 from domain.five_hundred.play import joker_suits, legal_cards
@@ -91,19 +91,20 @@ def _bid(seat: Seat, action: Mapping[str, Any]) -> Bid:
 
 
 def legal_actions(state: State, seat: Seat) -> list[dict[str, Any]]:
-    if state.turn != seat:
+    if state.deal.turn != seat:
         return []
     phase = state.phase
     if phase == PLAY:
         index = SEAT_INDEX[seat]
         cards = legal_cards(state, index)
-        if not state.trick.plays and JOKER in cards and state.contract.denomination == NO_TRUMP:  # type: ignore[union-attr]
+        deal = state.deal
+        if not deal.trick.plays and JOKER in cards and deal.contract.denomination == NO_TRUMP:  # type: ignore[union-attr]
             out = [{"action": "play", "card": c} for c in cards if c != JOKER]
             out += [{"action": "play", "card": JOKER, "suit": s} for s in joker_suits(state, index)]
             return out
         return [{"action": "play", "card": c} for c in cards]
     if phase == AUCTION:
-        return legal_calls(state)
+        return legal_bids(state)
     if phase == DISCARD:
-        return [{"action": "discard", "cards": {"choose": 3, "from": list(state.hands[SEAT_INDEX[seat]])}}]
+        return [{"action": "discard", "cards": {"choose": 3, "from": list(state.deal.hands[SEAT_INDEX[seat]])}}]
     return []

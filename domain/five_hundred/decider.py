@@ -1,89 +1,52 @@
-"""decide and evolve: one dispatch table per direction; the rules live in dealing.py,
-auction.py, kitty.py, play.py, scoring.py and rulings.py.
-
-`decide` checks in the README's order — malformed, deal over, wrong phase, turn, legality —
-and `evolve` trusts its events (no re-validation: replaying a stream must be cheap).
-"""
+"""decide / evolve: the dispatch from a command or event to the module that owns its rule,
+nothing else. Each rule checks in the README's order — malformed, deal over
+(`state.verify_in_deal`), wrong phase, turn, legality — and each evolve function trusts its
+event (no re-validation: replaying a stream must be cheap)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
-
-import msgspec
+from typing import Any, Callable, Final
 
 from domain.five_hundred import auction, dealing, kitty, play, rulings, scoring
-from domain.five_hundred.bids import find
 from domain.five_hundred.commands import Bid, Discard, Pass, Play
 from domain.five_hundred.events import (
-    BidMade, CardPlayed, CardsDealt, ContractWon, DealScored, DealVoided, Discarded, HandExposed, KittyTaken, Passed,
-    ScoreAdjusted, TrickTaken,
+    BidMade, CardPlayed, ContractWon, DealScored, DealStarted, DealVoided, Discarded, HandExposed, KittyTaken, Passed,
+    ScoreAdjusted, TrickWon,
 )
-from domain.five_hundred.state import IN_DEAL, State
-from domain.game import AdjustScore, RuleViolation, StartDeal, VoidDeal, verify
+from domain.five_hundred.state import State
+from domain.game import AdjustScore, RuleViolation, StartDeal, VoidDeal
 
-
-# --- decide ----------------------------------------------------------------------------------
-
-def _in_deal(decider: Callable[[State, Any], list[Any]]) -> Callable[[State, Any], list[Any]]:
-    """A seat's decision: shape first, then 'deal over', then the decider's own checks."""
-    def checked(state: State, command: Any) -> list[Any]:
-        if state.phase not in IN_DEAL:
-            _malformed(command)
-            raise RuleViolation("deal_over", "no deal is being played")
-        return decider(state, command)
-    return checked
-
-
-def _malformed(command: Any) -> None:
-    """The shape checks a decider makes before 'deal over', so the order holds everywhere."""
-    if isinstance(command, Bid):
-        verify(find(command.tricks, command.suit, command.contract) is not None, "bad_action", "no such bid")
-    elif isinstance(command, Discard):
-        verify(len(command.cards) == 3 and len(set(command.cards)) == 3, "bad_action",
-               "discard exactly three different cards")
-
-
-_DECIDE: dict[type, Callable[[State, Any], list[Any]]] = {
+_DECIDE: Final[dict[type, Callable[[State, Any], list[Any]]]] = {
     StartDeal: dealing.decide_start,
-    Bid: _in_deal(auction.decide_bid),
-    Pass: _in_deal(auction.decide_pass),
-    Discard: _in_deal(kitty.decide_discard),
-    Play: play.decide_play,   # the hot path checks shape, deal over and phase itself
     VoidDeal: rulings.decide_void,
     AdjustScore: rulings.decide_adjust,
+    Bid: auction.decide_bid,
+    Pass: auction.decide_pass,
+    Discard: kitty.decide_discard,
+    Play: play.decide_play,
+}
+
+_EVOLVE: Final[dict[type, Callable[[State, Any], State]]] = {
+    DealStarted: dealing.evolve_started,
+    BidMade: auction.evolve_bid,
+    Passed: auction.evolve_passed,
+    ContractWon: auction.evolve_contract,
+    KittyTaken: kitty.evolve_kitty_taken,
+    Discarded: kitty.evolve_discard,
+    CardPlayed: play.evolve_card,
+    TrickWon: play.evolve_trick,
+    HandExposed: play.evolve_exposed,
+    DealScored: scoring.evolve_scored,
+    DealVoided: rulings.evolve_voided,
+    ScoreAdjusted: rulings.evolve_adjusted,
 }
 
 
 def decide(state: State, command: Any) -> list[Any]:
-    decider = _DECIDE.get(type(command))
-    if decider is None:
+    handler = _DECIDE.get(type(command))
+    if handler is None:
         raise RuleViolation("bad_action", f"five_hundred has no command {type(command).__name__}")
-    return decider(state, command)
-
-
-# --- evolve ----------------------------------------------------------------------------------
-
-def _fields(change: Callable[[State, Any], dict[str, Any]]) -> Callable[[State, Any], State]:
-    """Most events change a few fields: their evolve functions return just those."""
-    def evolve_one(state: State, event: Any) -> State:
-        return msgspec.structs.replace(state, **change(state, event))
-    return evolve_one
-
-
-_EVOLVE: dict[type, Callable[[State, Any], State]] = {
-    CardsDealt: _fields(dealing.evolve_dealt),
-    BidMade: _fields(auction.evolve_bid),
-    Passed: _fields(auction.evolve_pass),
-    ContractWon: _fields(auction.evolve_contract),
-    KittyTaken: _fields(kitty.evolve_kitty_taken),
-    Discarded: _fields(kitty.evolve_discard),
-    CardPlayed: play.evolve_card,        # the hot pair returns the new state itself
-    TrickTaken: play.evolve_trick,
-    HandExposed: _fields(play.evolve_exposed),
-    DealScored: _fields(scoring.evolve_scored),
-    DealVoided: _fields(rulings.evolve_voided),
-    ScoreAdjusted: _fields(rulings.evolve_adjusted),
-}
+    return handler(state, command)
 
 
 def evolve(state: State, event: Any) -> State:

@@ -13,17 +13,17 @@ import msgspec
 from domain.cards import Card, Seat
 from domain.game import DealVoided, ScoreAdjusted  # noqa: F401  (part of this game's events)
 
-class CardsDealt(msgspec.Struct, frozen=True, tag="cards_dealt"):
+class DealStarted(msgspec.Struct, frozen=True, tag="cards_dealt"):
     """The whole deal; hands and kitty follow from `deck` and `dealer` (3, kitty 3, 4, 3).
-    Never shown as is: `redact` turns it into a `HandDealt` per seat."""
+    Never shown as is: `redact` turns it into a `DealSeen` per seat."""
 
     deal: int
     dealer: Seat
     deck: tuple[Card, ...]
 
 
-class HandDealt(msgspec.Struct, frozen=True, tag="hand_dealt"):
-    """What one seat sees of `CardsDealt`: its own ten cards (a spectator: none)."""
+class DealSeen(msgspec.Struct, frozen=True, tag="hand_dealt"):
+    """What one seat sees of `DealStarted`: its own ten cards (a spectator: none)."""
 
     deal: int
     dealer: Seat
@@ -72,7 +72,7 @@ class CardPlayed(msgspec.Struct, frozen=True, tag="card_played"):
     suit: str | None = None
 
 
-class TrickTaken(msgspec.Struct, frozen=True, tag="trick_taken"):
+class TrickWon(msgspec.Struct, frozen=True, tag="trick_taken"):
     number: int            # 1..10
     winner: Seat
 
@@ -96,7 +96,7 @@ class DealScored(msgspec.Struct, frozen=True, tag="deal_scored"):
 # DealVoided and ScoreAdjusted (the rulings' events) are shared: domain.game.
 
 
-EVENT_TYPES = (CardsDealt, BidMade, Passed, ContractWon, KittyTaken, Discarded, CardPlayed, TrickTaken,
+EVENT_TYPES = (DealStarted, BidMade, Passed, ContractWon, KittyTaken, Discarded, CardPlayed, TrickWon,
                HandExposed, DealScored, DealVoided, ScoreAdjusted)
-REDACTED_EVENTS = (HandDealt,)
+REDACTED_EVENTS = (DealSeen,)
 """Shapes that exist only in a seat's copy of the stream, never stored."""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Final, Mapping
 
 import msgspec
 
-from domain.game import RuleViolation, bad_option, positive_int_option
+from domain.game import POSITIVE_INT, RuleViolation, bad_option, positive_int_option
 
 
 class Options(msgspec.Struct, frozen=True):
@@ -16,6 +16,13 @@ class Options(msgspec.Struct, frozen=True):
 
 
 _KNOWN = ("target", "misere", "deals")
+OPTIONS_SCHEMA: Final = {"target": POSITIVE_INT, "misere": {"type": "boolean"}, "deals": POSITIVE_INT}
+MAX_TARGET: Final = 5_000
+POOLS: Final = ("five_hundred",)
+
+
+def rating_pool(raw: Mapping[str, Any]) -> str:
+    return "five_hundred"
 
 
 _bad = bad_option

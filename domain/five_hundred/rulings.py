@@ -17,7 +17,7 @@ from domain.game import AdjustScore, VoidDeal
 
 def deals(state: State) -> rulings.Deals:
     voided = {d for d, record in enumerate(state.history) if record.voided}
-    return rulings.Deals(state.deal, state.phase in IN_DEAL, voided, SIDE_NAMES, between_deals=True)
+    return rulings.Deals(state.deals_played, state.phase in IN_DEAL, voided, SIDE_NAMES, between_deals=True)
 
 
 def decide_void(state: State, command: VoidDeal) -> list[Any]:
@@ -28,13 +28,13 @@ def decide_adjust(state: State, command: AdjustScore) -> list[Any]:
     return rulings.decide_adjust(deals(state), command)
 
 
-def evolve_voided(state: State, event: DealVoided) -> dict[str, Any]:
+def evolve_voided(state: State, event: DealVoided) -> State:
     history = list(state.history)
     history[event.deal] = msgspec.structs.replace(history[event.deal], voided=True)
     return settle(state, tuple(history))
 
 
-def evolve_adjusted(state: State, event: ScoreAdjusted) -> dict[str, Any]:
+def evolve_adjusted(state: State, event: ScoreAdjusted) -> State:
     history = list(state.history)
     record = history[event.deal]
     adjust = (record.adjust[0] + event.score.get("NS", 0), record.adjust[1] + event.score.get("EW", 0))

@@ -7,7 +7,9 @@ that deal ended: the first deal after which a side qualifies decides the match.
 
 from __future__ import annotations
 
-from typing import Any, Final, Sequence
+from typing import Final, Sequence
+
+from msgspec.structs import replace
 
 from domain.five_hundred.bids import BIDS
 from domain.five_hundred.events import DealScored
@@ -94,15 +96,16 @@ def outcome(history: Sequence[DealRecord], options: Options) -> tuple[tuple[int,
     return total, False, None
 
 
-def settle(state: State, history: tuple[DealRecord, ...]) -> dict[str, Any]:
+def settle(state: State, history: tuple[DealRecord, ...]) -> State:
     """Between deals (the only time history changes): the match score and winner follow
     from the whole history, so a ruling can end, change or reopen the match."""
     score, over, winner = outcome(history, state.options)
-    return {"history": history, "score": score, "winner": winner, "phase": MATCH_OVER if over else AWAITING_DEAL}
+    return replace(state, history=history, score=score, winner=winner, phase=MATCH_OVER if over else AWAITING_DEAL)
 
 
-def evolve_scored(state: State, event: DealScored) -> dict[str, Any]:
-    record = DealRecord(deal=event.deal, dealer=state.dealer, contract=state.contract,  # type: ignore[arg-type]
-                        result=event.result, tricks=state.tricks, points=(event.points["NS"], event.points["EW"]),
+def evolve_scored(state: State, event: DealScored) -> State:
+    deal = state.deal
+    record = DealRecord(deal=event.deal, dealer=deal.dealer, contract=deal.contract,  # type: ignore[arg-type]
+                        result=event.result, tricks=deal.tricks, points=(event.points["NS"], event.points["EW"]),
                         score=(event.score["NS"], event.score["EW"]))
-    return {**settle(state, state.history + (record,)), "turn": None}
+    return replace(settle(state, state.history + (record,)), deal=replace(state.deal, turn=None))

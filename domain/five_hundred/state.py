@@ -1,7 +1,8 @@
 """The state Five Hundred folds from its events, and the seat arithmetic it uses.
 
 Seats are indexed N=0, E=1, S=2, W=3 (clockwise, the direction of play), sides NS=0, EW=1, so
-per-seat and per-side facts are plain tuples. `history` keeps one record per finished deal:
+per-seat and per-side facts are plain tuples. `deal` holds the current deal (or the last one),
+as every game's state does; `phase` is the match's. `history` keeps one record per finished deal:
 rulings (void, adjust) change the match score and winner by replaying it (B.8 and
 docs/rules-five-hundred.md).
 """
@@ -12,12 +13,12 @@ from typing import Final
 
 import msgspec
 
-from domain.cards import SEATS, Card, Seat
+from domain.cards import SEAT_INDEX, Card, Hands, Seat
 from domain.five_hundred.bids import BIDS, BidSpec
 from domain.five_hundred.options import Options
+from domain.game import RuleViolation
 from domain.tricks import Trick
 
-SEAT_INDEX: Final = {seat: i for i, seat in enumerate(SEATS)}
 SIDE_NAMES: Final = ("NS", "EW")
 SIDE_OF: Final = (0, 1, 0, 1)          # seat index -> side index
 NOBODY: Final = -1
@@ -65,14 +66,15 @@ class DealRecord(msgspec.Struct, frozen=True):
     adjust: tuple[int, int] = (0, 0)
 
 
-class State(msgspec.Struct, frozen=True):
-    options: Options
-    phase: str = AWAITING_DEAL
-    deal: int = 0                      # deals started; the current deal's index is deal - 1
+class Deal(msgspec.Struct, frozen=True):
+    """Everything about the current deal — or the last one, until the next starts, so that
+    views and `deal_summary` can still show it. Empty before the first deal."""
+
+    number: int = 0                    # 0-based
     dealer: Seat | None = None
-    hands: tuple[tuple[Card, ...], ...] = ((), (), (), ())
+    hands: Hands = ((), (), (), ())    # by seat, in SEATS order
     kitty: tuple[Card, ...] = ()
-    kitty_taken: tuple[Card, ...] = ()  # the kitty the contractor took into his hand this deal
+    kitty_taken: tuple[Card, ...] = ()  # the kitty the contractor took into his hand
     discards: tuple[Card, ...] = ()
     auction: tuple[tuple[Seat, int], ...] = ()   # (seat, bid index), -1 for a pass
     passed: tuple[bool, ...] = (False, False, False, False)
@@ -81,9 +83,16 @@ class State(msgspec.Struct, frozen=True):
     contract: Contract | None = None
     trick: Trick | None = None
     tricks: tuple[Trick, ...] = ()
-    won: tuple[int, int] = (0, 0)      # tricks per side this deal
+    won: tuple[int, int] = (0, 0)      # tricks per side
     void: tuple[str, ...] = ("", "", "", "")   # suits each seat has shown void in (B.5.4 b)
     exposed: bool = False              # open misère hand face up (after trick 1)
+
+
+class State(msgspec.Struct, frozen=True):
+    options: Options
+    phase: str = AWAITING_DEAL
+    deals_played: int = 0              # deals started; the current deal's index is deals_played - 1
+    deal: Deal = Deal()
     history: tuple[DealRecord, ...] = ()
     score: tuple[int, int] = (0, 0)    # match score after rulings
     winner: str | None = None
@@ -97,3 +106,9 @@ def next_in_play(index: int, sitting_out: int) -> int:
     """The next seat clockwise, skipping the partner of a misère contractor."""
     nxt = (index + 1) % 4
     return (nxt + 1) % 4 if nxt == sitting_out else nxt
+
+
+def verify_in_deal(state: State) -> None:
+    """'deal over' comes after a command's own shape and before its phase (the README's order)."""
+    if state.phase not in IN_DEAL:
+        raise RuleViolation("deal_over", "no deal is being played")

@@ -36,9 +36,9 @@ def _sides(pair: tuple[int, int]) -> dict[str, int]:
 def deal_summary(state: State) -> dict[str, Any]:
     if state.phase in IN_DEAL:
         # Convention 1: completed tricks only, no score; the contract once the auction is over.
-        return {"contract": None if state.phase == AUCTION else contract_json(state.contract),
-                "result": "incomplete", "tricks": [trick_json(t) for t in state.tricks],
-                "points": _sides(state.won), "score": _sides((0, 0))}
+        return {"contract": None if state.phase == AUCTION else contract_json(state.deal.contract),
+                "result": "incomplete", "tricks": [trick_json(t) for t in state.deal.tricks],
+                "points": _sides(state.deal.won), "score": _sides((0, 0))}
     if not state.history:
         return {"contract": None, "result": None, "tricks": [], "points": _sides((0, 0)), "score": _sides((0, 0))}
     record = state.history[-1]
@@ -52,7 +52,7 @@ def status(state: State) -> MatchStatus:
     phase = state.phase
     score = {"NS": state.score[0], "EW": state.score[1]}
     if phase in IN_DEAL:
-        turn = state.turn
-        return MatchStatus("in_deal", state.deal, None, score, state.winner, (turn,) if turn is not None else ())
-    nxt = next_dealer(state.dealer, "clockwise") if state.dealer is not None and phase != MATCH_OVER else None
-    return MatchStatus("match_over" if phase == MATCH_OVER else "awaiting_deal", state.deal, nxt, score, state.winner)
+        turn = state.deal.turn
+        return MatchStatus("in_deal", state.deals_played, None, score, state.winner, (turn,) if turn is not None else ())
+    nxt = next_dealer(state.deal.dealer, "clockwise") if state.deal.dealer is not None and phase != MATCH_OVER else None
+    return MatchStatus("match_over" if phase == MATCH_OVER else "awaiting_deal", state.deals_played, nxt, score, state.winner)

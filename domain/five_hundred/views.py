@@ -8,7 +8,8 @@ or in a redacted event.
 
 from __future__ import annotations
 
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 import msgspec
 
@@ -16,10 +17,16 @@ from domain.cards import SEATS, Card, Seat
 from domain.envelope import Envelope, deal_index, trick_plays
 from domain.five_hundred.actions import legal_actions
 from domain.five_hundred.bids import BIDS
-from domain.five_hundred.events import CardsDealt, Discarded, HandDealt, KittyTaken
+from domain.five_hundred.events import DealStarted, Discarded, DealSeen, KittyTaken
 from domain.five_hundred.state import IN_DEAL, MATCH_OVER, NOBODY, PLAY, SEAT_INDEX, SIDE_NAMES, State
 from domain.five_hundred.summary import contract_json, trick_json
 from domain.tricks import Trick, deal_packets
+
+
+ALIASES: Final = MappingProxyType({"score": "match_score", "tricks_won": "deal_points"})
+"""Deprecated view fields equal to an envelope field (old name -> envelope name)."""
+DEALS_STARTED: Final = "deal"
+"""The deprecated view field counting deals started: the envelope's `deal_index` + 1."""
 
 
 class TableView(Envelope, frozen=True, kw_only=True):
@@ -58,33 +65,33 @@ def _trick(trick: Trick) -> dict[str, Any]:
 
 def view(state: State, seat: Seat | None) -> TableView:
     in_deal = state.phase in IN_DEAL
-    contract = state.contract
+    contract = state.deal.contract
     own = SEAT_INDEX[seat] if seat is not None else NOBODY
     is_contractor = contract is not None and own != NOBODY and SEATS[own] == contract.seat
     exposed: dict[str, tuple[Card, ...]] = {}
-    if state.exposed and contract is not None:
-        exposed[str(contract.seat)] = state.hands[SEAT_INDEX[contract.seat]]
-    trick = state.trick if state.phase == PLAY else None
+    if state.deal.exposed and contract is not None:
+        exposed[str(contract.seat)] = state.deal.hands[SEAT_INDEX[contract.seat]]
+    trick = state.deal.trick if state.phase == PLAY else None
     score = {SIDE_NAMES[0]: state.score[0], SIDE_NAMES[1]: state.score[1]}
-    won = {SIDE_NAMES[0]: state.won[0], SIDE_NAMES[1]: state.won[1]}
+    won = {SIDE_NAMES[0]: state.deal.won[0], SIDE_NAMES[1]: state.deal.won[1]}
     return TableView(
-        game="five_hundred", seat=seat, phase=state.phase, deal_index=deal_index(state.deal), deal=state.deal,
-        dealer=state.dealer, turn=state.turn if in_deal else None,
-        hand=None if seat is None else state.hands[own] if in_deal else (),
+        game="five_hundred", seat=seat, phase=state.phase, deal_index=deal_index(state.deals_played), deal=state.deals_played,
+        dealer=state.deal.dealer, turn=state.deal.turn if in_deal else None,
+        hand=None if seat is None else state.deal.hands[own] if in_deal else (),
         legal=legal_actions(state, seat) if seat is not None else [],
-        hand_sizes={str(s): len(state.hands[i]) for i, s in enumerate(SEATS)} if in_deal else {},
-        kitty_size=len(state.kitty) if in_deal else 0,
-        kitty_taken=state.kitty_taken if is_contractor and in_deal else (),
-        auction=[_call(s, i) for s, i in state.auction],
-        high_bid=BIDS[state.high].action() if state.high >= 0 else None,
+        hand_sizes={str(s): len(state.deal.hands[i]) for i, s in enumerate(SEATS)} if in_deal else {},
+        kitty_size=len(state.deal.kitty) if in_deal else 0,
+        kitty_taken=state.deal.kitty_taken if is_contractor and in_deal else (),
+        auction=[_call(s, i) for s, i in state.deal.auction],
+        high_bid=BIDS[state.deal.high].action() if state.deal.high >= 0 else None,
         contract=contract_json(contract),
         sitting_out=SEATS[contract.sitting_out] if contract is not None and contract.sitting_out != NOBODY else None,
-        discarded=state.discards if is_contractor else (),
+        discarded=state.deal.discards if is_contractor else (),
         exposed=exposed,
         trick=_trick(trick) if trick is not None else None,
-        tricks=[_trick(t) for t in state.tricks],
+        tricks=[_trick(t) for t in state.deal.tricks],
         deal_points=won, tricks_won=won,
-        shown_void={str(s): state.void[i] for i, s in enumerate(SEATS) if state.void[i]},
+        shown_void={str(s): state.deal.void[i] for i, s in enumerate(SEATS) if state.deal.void[i]},
         deals=[{"deal": r.deal, "dealer": str(r.dealer), "contract": contract_json(r.contract), "result": r.result,
                 "score": {"NS": r.score[0], "EW": r.score[1]}, "voided": r.voided,
                 "adjust": {"NS": r.adjust[0], "EW": r.adjust[1]}} for r in state.history],
@@ -96,12 +103,12 @@ def view(state: State, seat: Seat | None) -> TableView:
 def redact(event: Any, seat: Seat | None) -> Any:
     """This seat's copy of an event: the deal becomes its own hand; the kitty and the
     discard name their cards only to the contractor; everything else is public."""
-    if isinstance(event, CardsDealt):
+    if isinstance(event, DealStarted):
         hand: tuple[Card, ...] = ()
         if seat is not None:
             hands, _, _ = deal_packets(event.deck, event.dealer, "clockwise", (3, ("kitty", 3), 4, 3))
             hand = tuple(hands[seat])
-        return HandDealt(deal=event.deal, dealer=event.dealer, seat=seat, hand=hand)
+        return DealSeen(deal=event.deal, dealer=event.dealer, seat=seat, hand=hand)
     if isinstance(event, (KittyTaken, Discarded)):
         return event if seat is not None and seat == event.seat else type(event)(seat=event.seat)
     return event

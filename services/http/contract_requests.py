@@ -24,20 +24,14 @@ def _positive(most: int) -> dict[str, Any]:
 
 
 def _game_options(game: str) -> dict[str, Any]:
-    """A game's options at creation, with the bounds a new match takes (domain/match.py)."""
-    target, deals = _positive(MAX_TARGET[game]), _positive(MAX_DEALS)
-    return {
-        "belote": {"variant": {"enum": ["classic", "sans_atout", "coinche"]}, "rules": {"enum": ["house", "official"]},
-                   "combinations": {"type": "boolean"}, "target": target, "deals": deals},
-        "cinch": {"mode": {"enum": ["partnership", "individual"]}, "target": target,
-                  "min_bid": {"type": "integer", "minimum": 1, "maximum": 14},
-                  "failure_scoring": {"enum": ["shortfall", "points_plus_bid"]},
-                  "low_point": {"enum": ["trick_winner", "holder"]}, "deals": deals},
-        "five_hundred": {"target": target, "misere": {"type": "boolean"}, "deals": deals},
-    }[game]
+    """A game's options at creation (its `options_schema`), with the bounds a new match takes
+    (domain/match.py)."""
+    bounds = {"target": MAX_TARGET[game], "deals": MAX_DEALS}
+    return {name: {**schema, "maximum": bounds[name]} if name in bounds else dict(schema)
+            for name, schema in load(game).options_schema.items()}
 
 
-OPTIONS = {game: _game_options(game) for game in ("belote", "cinch", "five_hundred")}
+OPTIONS = {game: _game_options(game) for game in GAME_NAMES}
 SEAT_SPEC = {"type": "string", "pattern": "^(open|me|bot:(" + "|".join(LEVELS) + "))$"}
 NAME_PATTERN = f"^[^\\x00-\\x1f]*[^\\x00-\\x1f{BLANK}][^\\x00-\\x1f]*$"   # printable, not blank
 

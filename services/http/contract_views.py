@@ -13,7 +13,6 @@ from typing import Any, Union, get_type_hints
 
 import msgspec
 
-from domain.game_schemas import SCHEMAS
 from domain.games import GAMES
 from domain.wire import BOARD, DEAL_SUMMARY, FAIR, OPTIONS, SEAT, concrete
 
@@ -62,12 +61,11 @@ def tables() -> tuple[dict[str, Any], dict[str, Any]]:
             schema["title"] = names[name]
             components[names[name]] = schema
         view = components[view_name]
-        shapes = SCHEMAS[game]
         view["properties"]["game"] = {"type": "string", "const": game}
         view["properties"]["legal"] = {"type": "array", "items": {"anyOf": legal(game)},
                                        "description": "the seat's legal actions now, in the action vocabulary "
                                                       "(a `choose`/`from` value: send `choose` cards of `from`)"}
-        view["properties"].update(shapes.VIEW_FIELDS)
+        view["properties"].update(rules.view_fields)
         branches.append({"$ref": REF.format(name=view_name)})
     mapping = {game: REF.format(name=f"{_camel(game)}View") for game in GAMES}
     return {"oneOf": branches, "discriminator": {"propertyName": "game", "mapping": mapping}}, components
@@ -78,7 +76,7 @@ def legal(game: str, sent: bool = False) -> list[dict[str, Any]]:
     (a choice of cards as the cards chosen), each titled after its game: generators name a
     class after a title, and three games' `bid`s are three shapes."""
     out, seen = [], {}
-    for shape in SCHEMAS[game].LEGAL:
+    for shape in GAMES[game].action_shapes:
         name = f"{_camel(game)}{_camel(shape['title'])}"
         seen[name] = seen.get(name, 0) + 1
         title = name if seen[name] == 1 else f"{name}{seen[name]}"
@@ -189,13 +187,16 @@ def events() -> tuple[dict[str, Any], dict[str, Any]]:
     components: dict[str, Any] = {}
     branches = []
     for game in GAMES:
-        kinds = [k for k in MATCH_EVENTS if k is not DealDealt] + list(SCHEMAS[game].SHOWN_EVENTS) + [DealVoided,
+        kinds = [k for k in MATCH_EVENTS if k is not DealDealt] + list(GAMES[game].shown_events) + [DealVoided,
                                                                                                       ScoreAdjusted]
         (ref,), found = msgspec.json.schema_components([Union[tuple(kinds)]], ref_template=REF)  # type: ignore[misc]
         prefix = _camel(game)
         shared = {k.__name__ for k in (*MATCH_EVENTS, DealVoided, ScoreAdjusted)} | {"Seat", "SeatHolder",
                                                                                       "TournamentRound"}
-        names = {name: name if name in shared else f"{prefix}{name.rsplit('.', 1)[-1]}" for name in found}
+        # An event's component is named after its tag (its wire name), not its Python class.
+        by_tag = {k.__name__: _camel(k.__struct_config__.tag) for k in kinds}
+        names = {name: by_tag.get(name, name) if name in shared
+                 else f"{prefix}{by_tag.get(name.rsplit('.', 1)[-1], name.rsplit('.', 1)[-1])}" for name in found}
         for name, schema in found.items():
             schema = _rename(schema, names)
             schema["title"] = names[name]

@@ -17,7 +17,8 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.params import Body, FromQuery, PathParameter, QueryParameter
 
-from domain.envelope import ALIASES, ENVELOPE_FIELDS
+from domain.envelope import ENVELOPE_FIELDS
+from domain.games import GAMES
 from services.http.examples import ex as exact_example
 from infra.players import Principal
 from services.http.query_once import MAX_VERSION
@@ -237,7 +238,7 @@ TABLE_ENVELOPE = (
     "deals from 0, as the events, records, replays and exports do. The game's own fields sit beside them. "
     "Deprecated aliases, kept with the same value: "
     + "; ".join(f"{game}: " + ", ".join(f"`{old}` (= `{new}`)" for old, new in names.items())
-                for game, names in ALIASES.items())
+                for game, names in ((game.name, game.view_aliases) for game in GAMES.values()))
     + "; and `deal` in Belote and Five Hundred, the deals started (= `deal_index` + 1).")
 
 ERRORS: dict[int, tuple[str, list[Example]]] = {

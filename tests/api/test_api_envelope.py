@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from domain.envelope import ALIASES
+from domain.games import GAMES
 from infra.projections import ProjectionRunner
 from infra.store import PostgresEventStore, create_pool
 from services.bootstrap import projections
@@ -37,7 +37,7 @@ async def test_deals_count_from_zero_on_every_route(client, runner, game, option
     final = await finish(client, match_id, players, seed=11)
     table = final["table"]
     assert table["deal_index"] == 1 and table["phase"] == "match_over"
-    for old, new in ALIASES[game].items():
+    for old, new in GAMES[game].view_aliases.items():
         assert table[old] == table[new], old
     if "deal" in table:
         assert table["deal"] == 2          # the deprecated count of deals started

@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from domain.cards import SEATS, Seat
-from domain.envelope import ALIASES, DEALS_STARTED, ENVELOPE_FIELDS, Envelope
+from domain.envelope import ENVELOPE_FIELDS, Envelope
 from domain.games import GAMES
 from domain.playout import play_deal
 
@@ -67,10 +67,10 @@ def _check(game_name: str, game: Any, state: Any, dealer: Seat | None, deals: in
         else:
             assert not set(table["hand"]) & set(_played(table))
             assert {a["card"] for a in table["legal"] if "card" in a} <= set(table["hand"])
-        for old, new in ALIASES.get(game_name, {}).items():
+        for old, new in game.view_aliases.items():
             assert table[old] == table[new], old
-        if game_name in DEALS_STARTED:
-            assert table[DEALS_STARTED[game_name]] == table["deal_index"] + 1
+        if game.deals_started_field is not None:
+            assert table[game.deals_started_field] == table["deal_index"] + 1
 
 
 @pytest.mark.parametrize("game_name,options", VARIANTS, ids=lambda v: str(v))

@@ -11,7 +11,12 @@ import { rememberCode, rememberEntropy } from "../shared/storage.js";
 import { gameLine, gameText, scoreLine, seatText, variantText } from "../shared/words.js";
 
 const BOTS = ["random", "basic", "expert"];
-const TARGET = { belote: 1000, cinch: 51, five_hundred: 500 };
+// Each game's default target (domain/<game>/options.py): Coinche's is 2000, not classic Belote's 1000.
+const TARGET = { belote: 1000, coinche: 2000, cinch: 51, five_hundred: 500 };
+const defaultTarget = () => {
+  const game = $("create-game").value;
+  return TARGET[game === "belote" && $("create-variant").value === "coinche" ? "coinche" : game];
+};
 const RECORD_BYTES = 1 << 20;          // the compose proxy's body limit (docs/api.md, "Limits")
 let record = null;                     // a match record chosen in the form, until another is
 
@@ -30,9 +35,10 @@ export function setupCreateForm() {
   const game = $("create-game");
   const sync = () => {
     for (const box of document.querySelectorAll("#create-form [data-for]")) box.hidden = box.dataset.for !== game.value;
-    $("create-target").placeholder = num(TARGET[game.value]);
+    $("create-target").placeholder = num(defaultTarget());
   };
   game.addEventListener("change", sync); sync();
+  $("create-variant").addEventListener("change", sync);
   $("lobby-game").addEventListener("change", refreshLobby);
   $("create-record").addEventListener("change", () => chooseRecord(game, sync));
   game.addEventListener("change", () => { if (record && record.game !== game.value) forgetRecord(); });
@@ -89,7 +95,7 @@ function recordOptions(game) {
   return { ...Object.fromEntries(kept), ...chosenOptions(game) };
 }
 
-export const relabelCreateForm = () => { fillSeatChoices(); $("create-target").placeholder = num(TARGET[$("create-game").value]); };
+export const relabelCreateForm = () => { fillSeatChoices(); $("create-target").placeholder = num(defaultTarget()); };
 
 // The options the controls say, each only when it differs from the game's default.
 function chosenOptions(game) {

@@ -23,7 +23,7 @@ def round_two() -> object:
 def test_t01_the_deal_gives_five_cards_and_a_turn_up():
     state = given(CLASSIC, "S", DECK)
     assert state.deal.turn_up == "TD"
-    assert state.deal.hands[Seat.E] == ("7S", "8S", "9S", "7H", "8H")
+    assert state.deal.hand(Seat.E) == ("7S", "8S", "9S", "7H", "8H")
     assert state.deal.turn == Seat.E
 
 
@@ -43,7 +43,7 @@ def test_t01_n_names_spades_gets_turn_up_and_two_and_e_leads():
                                  Seat.W: ("9C", "TC", "JC"), Seat.S: ("QC", "KC", "AC")}),
                       AuctionClosed(Contract(Seat.N, "NS", "S"))]
     state = act(state, "N", "name", suit="S")
-    assert all(len(h) == 8 for h in state.deal.hands.values())
+    assert all(len(h) == 8 for h in state.deal.hands)
     assert state.deal.turn == Seat.E and state.deal.phase == "play"
 
 

@@ -28,7 +28,7 @@ def bid(seat, value, suit="S"):
 
 def test_the_deal_is_3_2_3_and_eldest_speaks_first():
     state = auction()
-    assert state.deal.hands[Seat.N] == tuple(suit_per_seat()["N"])
+    assert state.deal.hand(Seat.N) == tuple(suit_per_seat()["N"])
     assert state.deal.turn == Seat.N and state.deal.turn_up is None
 
 

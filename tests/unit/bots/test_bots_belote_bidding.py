@@ -11,7 +11,7 @@ from domain.belote.options import Options
 from domain.belote.state import Deal, State
 from domain.bots import policy_for
 from domain.bots.belote_auction import NO_TRUMP_TAKE, no_trump_value
-from domain.cards import DECK_32, Seat
+from domain.cards import DECK_32, SEATS, Seat
 
 N, W, S, E = Seat.N, Seat.W, Seat.S, Seat.E
 BOT = policy_for("belote", "basic")
@@ -25,7 +25,7 @@ def sans_atout(hands: dict[Seat, tuple[str, ...]], passes: int = 0, variant: str
         full[seat] = hands.get(seat) or tuple(rest[:5])
         if seat not in hands:
             rest = rest[5:]
-    deal = Deal(number=0, dealer=E, eldest=N, phase="auction", turn=N, hands=full, stock=tuple(rest))
+    deal = Deal(number=0, dealer=E, eldest=N, phase="auction", turn=N, hands=tuple(full[s] for s in SEATS), stock=tuple(rest))
     state = State(options=Options(variant=variant), deal=deal, deals_played=1)
     for seat in (N, W, S, E)[:passes]:
         state, _ = GAME.apply(state, GAME.parse_action({"seat": str(seat), "action": "pass"}))

@@ -122,8 +122,8 @@ def test_a_bound_told_one_phase_samples_the_other() -> None:
     oracle.observe(auction)
     table = game.view(auction, auction.deal.turn)
     world = oracle.auction_world(table, random.Random(0), options)
-    assert world.deal.hands[table.seat] == auction.deal.hands[table.seat]
-    assert {s: set(h) for s, h in world.deal.hands.items()} != {s: set(h) for s, h in auction.deal.hands.items()}
+    assert world.deal.hand(table.seat) == auction.deal.hand(table.seat)
+    assert [set(h) for h in world.deal.hands] != [set(h) for h in auction.deal.hands]
     played = next(s for s in seen if s.deal.phase == "play")
     oracle.observe(played)
     assert oracle.play_world(game.view(played, played.deal.turn), random.Random(0), options) is played

@@ -11,7 +11,7 @@ from domain.bots.cinch import INDIVIDUAL_MARGIN, best_suit
 from domain.cards import Seat
 from domain.cinch import GAME
 from domain.cinch.options import Options
-from domain.cinch.state import Contract, State
+from domain.cinch.state import Contract, Deal, State
 from domain.tricks import Trick
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
@@ -26,8 +26,8 @@ def auction(me: Seat, hand: tuple[str, ...], bids: tuple = (), mode: str = "indi
     order = (N, E, S, W)
     hands = tuple(hand if s == me else next(others) for s in order)
     high = max(((s, v) for s, v in bids if v is not None), key=lambda x: x[1], default=None)
-    return State(options=Options(mode=mode), phase="auction", deals_played=1, dealer=W, turn=me, hands=hands,
-                 bids=bids, high=high)
+    deal = Deal(dealer=W, turn=me, hands=hands, bids=bids, high=high)
+    return State(options=Options(mode=mode), phase="auction", deals_played=1, deal=deal)
 
 
 def decide(state: State, seat: Seat) -> dict:
@@ -55,6 +55,6 @@ def test_partnership_bids_as_before() -> None:
 def test_no_pedro_is_led_to_draw_trumps() -> None:
     """Every trump counts (the Right Pedro, the Jack, the Ten): draw with the Ten, not the Pedro."""
     hands = (("5H", "JH", "TH", "QC"), ("2C", "3C", "4C", "6C"), ("6D", "7D", "8D", "9D"), ("7C", "8C", "9C", "KC"))
-    state = State(options=Options(), phase="play", deals_played=1, dealer=W, turn=N, hands=hands,
-                  contract=Contract(N, 7, "H"), trick=Trick(N))
+    deal = Deal(dealer=W, turn=N, hands=hands, contract=Contract(N, 7, "H"), trick=Trick(N))
+    state = State(options=Options(), phase="play", deals_played=1, deal=deal)
     assert decide(state, N)["card"] == "TH"

@@ -30,7 +30,7 @@ def auction(hands: dict[Seat, tuple[str, ...]], calls: list[dict], rules: str = 
         full[seat] = hands.get(seat) or tuple(rest[:8])
         if seat not in hands:
             rest = rest[8:]
-    deal = Deal(number=0, dealer=E, eldest=N, phase="auction", turn=N, hands=full)
+    deal = Deal(number=0, dealer=E, eldest=N, phase="auction", turn=N, hands=tuple(full[s] for s in SEATS))
     state = State(options=Options(variant="coinche", rules=rules, target=2000), deal=deal, deals_played=1)
     for call in calls:
         state, _ = GAME.apply(state, GAME.parse_action(call))
@@ -161,6 +161,6 @@ def test_the_experts_worlds_give_the_bidder_the_trumps_it_bid() -> None:
     assert view.phase == "play" and view.contract.seat == W
     rng = random.Random(3)
     worlds = [determinize(view, rng) for _ in range(300)]
-    share = {card: sum(card in w.deal.hands[W] for w in worlds) / len(worlds) for card in ("JH", "9H")}
+    share = {card: sum(card in w.deal.hand(W) for w in worlds) / len(worlds) for card in ("JH", "9H")}
     assert all(s > 0.5 for s in share.values()), share
-    assert all(w.deal.hands[N] == view.hand and all(len(w.deal.hands[s]) == 8 for s in SEATS) for w in worlds)
+    assert all(w.deal.hand(N) == view.hand and all(len(h) == 8 for h in w.deal.hands) for w in worlds)

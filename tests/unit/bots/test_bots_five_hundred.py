@@ -14,7 +14,7 @@ from domain.five_hundred import GAME
 from domain.five_hundred.bids import find
 from domain.five_hundred.commands import Play
 from domain.five_hundred.options import Options
-from domain.five_hundred.state import PLAY, State, make_contract
+from domain.five_hundred.state import PLAY, Deal, State, make_contract
 from domain.tricks import Trick
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
@@ -29,8 +29,8 @@ JOKER_LEAD = (
 
 def joker_led(suit: str) -> State:
     """E holds 7NT and leads the Joker naming `suit`; S is next to play."""
-    state = State(options=Options(), phase=PLAY, deal=1, dealer=N, hands=JOKER_LEAD, turn=E,
-                  contract=make_contract(E, find(7, "NT", None)), high=find(7, "NT", None), trick=Trick(leader=E))
+    deal = Deal(dealer=N, hands=JOKER_LEAD, turn=E, contract=make_contract(E, find(7, "NT", None)), high=find(7, "NT", None), trick=Trick(leader=E))
+    state = State(options=Options(), phase=PLAY, deals_played=1, deal=deal)
     state, _ = GAME.apply(state, Play(E, "JK", suit))
     return state
 
@@ -48,12 +48,12 @@ def test_a_bot_reads_the_named_suit_of_a_joker_lead() -> None:
     state = joker_led("H")
     view = GAME.view(state, S)
     world = bot.determinize(view, random.Random(1))
-    assert world.trick.led == "H"                   # not guessed from the cards that followed
+    assert world.deal.trick.led == "H"                   # not guessed from the cards that followed
     assert {a["card"] for a in GAME.legal_actions(world, S)} == {"4H"}
     assert policy_for("five_hundred", "basic")(view, random.Random(1)) == {"seat": "S", "action": "play", "card": "4H"}
     after, _ = GAME.apply(state, Play(S, "4H"))
     view = GAME.view(after, W)
-    assert bot.determinize(view, random.Random(2)).trick.led == "H"
+    assert bot.determinize(view, random.Random(2)).deal.trick.led == "H"
     assert policy_for("five_hundred", "basic")(view, random.Random(1))["card"] in {"KH", "QH", "JH", "TH", "9H"}
 
 
@@ -80,8 +80,8 @@ def auction(hands: dict[Seat, tuple[str, ...]], calls: list[dict], dealer: Seat 
         else:
             full.append(tuple(rest[:10]))
             rest = rest[10:]
-    state = State(options=Options(), phase="auction", deal=1, dealer=dealer, hands=tuple(full), kitty=tuple(rest[:3]),
-                  turn=SEATS_AFTER[dealer])
+    deal = Deal(dealer=dealer, hands=tuple(full), kitty=tuple(rest[:3]), turn=SEATS_AFTER[dealer])
+    state = State(options=Options(), phase="auction", deals_played=1, deal=deal)
     for call in calls:
         state, _ = GAME.apply(state, GAME.parse_action(call))
     return state
@@ -106,11 +106,11 @@ def decide(state: State, seat: Seat) -> dict:
 
 def test_the_hearts_war_now_stops() -> None:
     hands = {N: REPRO_N, E: REPRO_E, S: REPRO_S, W: REPRO_W}
-    state = State(options=Options(), phase="auction", deal=1, dealer=N, hands=(REPRO_N, REPRO_E, REPRO_S, REPRO_W),
-                  kitty=REPRO_KITTY, turn=E)
+    deal = Deal(dealer=N, hands=(REPRO_N, REPRO_E, REPRO_S, REPRO_W), kitty=REPRO_KITTY, turn=E)
+    state = State(options=Options(), phase="auction", deals_played=1, deal=deal)
     calls = []
     while state.phase == "auction":
-        action = decide(state, state.turn)
+        action = decide(state, state.deal.turn)
         calls.append(action)
         state, _ = GAME.apply(state, GAME.parse_action(action))
     bids = [c for c in calls if c["action"] == "bid"]
@@ -168,8 +168,8 @@ def test_misere_defenders_play_under_the_contractor() -> None:
     contract = make_contract(E, find(None, None, "misere"))
     hands = (("9H", "5H", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S"), ("8H",) + LOW[2:] + ("5D",),
              (), ("TH", "4H", "KC", "QC", "JC", "TC", "9C", "7C", "AD", "KD"))
-    state = State(options=Options(), phase=PLAY, deal=1, dealer=N, hands=hands, turn=W, contract=contract,
-                  high=contract.bid, trick=Trick(leader=E, plays=((E, "8H"),), led="H"))
+    deal = Deal(dealer=N, hands=hands, turn=W, contract=contract, high=contract.bid, trick=Trick(leader=E, plays=((E, "8H"),), led="H"))
+    state = State(options=Options(), phase=PLAY, deals_played=1, deal=deal)
     assert decide(state, W)["card"] == "4H"                                    # under the contractor's 8
-    state = msgspec.structs.replace(state, turn=N, trick=Trick(leader=E, plays=((E, "8H"), (W, "4H")), led="H"))
+    state = msgspec.structs.replace(state, deal=msgspec.structs.replace(state.deal, turn=N, trick=Trick(leader=E, plays=((E, "8H"), (W, "4H")), led="H")))
     assert decide(state, N)["card"] == "5H"                                    # still under it

@@ -30,15 +30,11 @@ IDS = [f"{g}-{'-'.join(str(v) for v in o.values())}" for g, o in CONFIGS]
 
 
 def _hands(game_name: str, state):
-    if game_name == "belote":
-        return dict(state.deal.hands)
-    return {s: state.hands[i] for i, s in enumerate(SEATS)}
+    return {s: state.deal.hands[i] for i, s in enumerate(SEATS)}
 
 
 def _with_hands(game_name: str, state, hands):
-    if game_name == "belote":
-        return msgspec.structs.replace(state, deal=msgspec.structs.replace(state.deal, hands=hands))
-    return msgspec.structs.replace(state, hands=tuple(hands[s] for s in SEATS))
+    return msgspec.structs.replace(state, deal=msgspec.structs.replace(state.deal, hands=tuple(hands[s] for s in SEATS)))
 
 
 def _midplay(game_name: str, raw: dict, seed: int, tricks_done: int):

@@ -42,7 +42,7 @@ def pas(seat):
 
 def test_eldest_speaks_first():
     state = given(options(), dealt())
-    assert state.turn == "E" and state.phase == "auction"
+    assert state.deal.turn == "E" and state.phase == "auction"
     assert when(state, bid("E", 1)) == [BidMade(seat="E", value=1)]
     assert refused(state, bid("N", 1)) == "not_your_turn"
 
@@ -96,8 +96,8 @@ def test_dealer_who_is_not_stuck_may_pass():
 
 def test_auction_ends_with_the_dealer_and_the_high_bidder_names_trumps():
     state = after([bid("E", 2), bid("S", 4), pas("W"), pas("N")])
-    assert state.phase == "trump" and state.turn == "S"
-    assert state.contract == Contract(seat="S", value=4)
+    assert state.phase == "trump" and state.deal.turn == "S"
+    assert state.deal.contract == Contract(seat="S", value=4)
     assert refused(state, {"seat": "E", "action": "trump", "suit": "H"}) == "not_your_turn"
     assert when(state, {"seat": "S", "action": "trump", "suit": "H"})[0] == TrumpNamed(seat="S", suit="H")
 

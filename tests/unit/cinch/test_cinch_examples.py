@@ -54,9 +54,9 @@ def test_cs1_bid_8_failed_7_to_7_gives_ns_15(failure_scoring):
 def test_cs1_hands_at_first_lead_are_the_published_ones():
     dealer, deck, actions = cs1_deal()
     state, _ = run(options(), [(dealer, deck, actions[:6])])
-    assert state.phase == "play" and state.turn == "E"
+    assert state.phase == "play" and state.deal.turn == "E"
     for seat, hand in CS1_HANDS.items():
-        assert sorted(state.hand(seat)) == sorted(hand)
+        assert sorted(state.deal.hand(seat)) == sorted(hand)
 
 
 def test_cs1_trumping_while_holding_the_led_suit_is_legal():
@@ -100,7 +100,7 @@ def test_cs2_through_a_deal(low_point, ew, ns):
              "E": ["KC", "9S", "8S", "TS", "JS", "QS"], "S": ["2D", "TH", "9H", "8H", "7H", "6H"]}
     deck, actions = to_first_lead("E", "W", 3, "D", hands)
     state, _ = run(options(low_point=low_point), [("E", deck, actions)])
-    assert state.turn == "W"  # the bidder leads
+    assert state.deal.turn == "W"  # the bidder leads
     state, _ = GAME.apply(state, GAME.parse_action({"seat": "W", "action": "play", "card": "AD"}))
     assert [a["card"] for a in GAME.legal_actions(state, "N")] == ["5H"]
     plays = [("N", "5H"), ("E", "KC")]

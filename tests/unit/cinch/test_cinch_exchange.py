@@ -47,9 +47,9 @@ def test_non_trumps_go_face_up_automatically_left_pedro_kept_then_draws_eldest_f
         CardsDrawn(seat="W", cards=("QC", "JC"), count=2),
     ]
     state, _ = GAME.apply(state, GAME.parse_action({"seat": "E", "action": "trump", "suit": "H"}))
-    assert state.phase == "rob" and state.turn == "N"
-    assert state.hand("E") == ("AH", "5D", "AS", "KS", "QS", "JS")
-    assert len(state.stock) == 16 - 9
+    assert state.phase == "rob" and state.deal.turn == "N"
+    assert state.deal.hand("E") == ("AH", "5D", "AS", "KS", "QS", "JS")
+    assert len(state.deal.stock) == 16 - 9
 
 
 def test_more_than_six_trumps_the_seat_chooses_which_to_shed():
@@ -57,7 +57,7 @@ def test_more_than_six_trumps_the_seat_chooses_which_to_shed():
              "S": ["7C", "6C", "5C", "4C", "3C", "2C", "5S", "4D", "6D"]}
     deck = arrange("N", hands, last=CLUBS)
     state, _ = run(options(), [("N", deck, bid_and_pass("E") + [{"seat": "E", "action": "trump", "suit": "C"}])])
-    assert state.phase == "discard" and state.turn == "E" and state.pending == ("E", "S")
+    assert state.phase == "discard" and state.deal.turn == "E" and state.deal.pending == ("E", "S")
     assert GAME.legal_actions(state, "E") == [
         {"action": "discard", "cards": {"choose": 1, "from": ["AC", "KC", "QC", "JC", "TC", "9C", "8C"]}}]
     assert GAME.legal_actions(state, "S") == []
@@ -67,7 +67,7 @@ def test_more_than_six_trumps_the_seat_chooses_which_to_shed():
     assert refused(state, {"seat": "E", "action": "play", "card": "AC"}) == "wrong_phase"
     assert when(state, {"seat": "E", "action": "discard", "cards": ["8C"]}) == [TrumpsDiscarded(seat="E", cards=("8C",))]
     state, _ = GAME.apply(state, GAME.parse_action({"seat": "E", "action": "discard", "cards": ["8C"]}))
-    assert state.turn == "S"
+    assert state.deal.turn == "S"
     events = when(state, {"seat": "S", "action": "discard", "cards": ["5S"]})  # may shed a Pedro (CA-5 (a))
     assert events[0] == TrumpsDiscarded(seat="S", cards=("5S",))
     assert [(e.seat, e.count) for e in events[1:]] == [("E", 0), ("S", 0), ("W", 6)]
@@ -87,8 +87,8 @@ def test_stock_runs_out_the_face_up_discards_are_reused_in_order():
                      CardsDrawn(seat="S", cards=tuple(stock[6:12]), count=6),
                      CardsDrawn(seat="W", cards=tuple(stock[12:16]), count=4, reused=(plain[0],))]
     state, _ = GAME.apply(state, GAME.parse_action({"seat": "E", "action": "trump", "suit": "H"}))
-    assert state.reused == (("W", plain[0]),)
-    assert len(state.hand("W")) == 6
+    assert state.deal.reused == (("W", plain[0]),)
+    assert len(state.deal.hand("W")) == 6
     # The dealer completes his six from his own nine (he always has nine).
     assert GAME.legal_actions(state, "N") == [
         {"action": "rob", "keep": {"choose": 6, "from": hands["N"]}}]
@@ -101,8 +101,8 @@ def test_dealer_robs_keeps_any_six_and_shows_unwanted_trumps():
     assert deck[-3:] == ["TH", "JH", "QH"]
     state, _ = run(options(), [("N", deck, bid_and_pass("E") + [{"seat": "E", "action": "trump", "suit": "H"}])])
     assert state.phase == "rob"
-    assert [(s, n) for s, n in state.drawn] == [("E", 3), ("S", 3), ("W", 5)]
-    pool = list(state.hand("N")) + list(state.stock)
+    assert [(s, n) for s, n in state.deal.drawn] == [("E", 3), ("S", 3), ("W", 5)]
+    pool = list(state.deal.hand("N")) + list(state.deal.stock)
     assert pool[:9] == hands["N"] and len(pool) == 9 + 5
     assert GAME.legal_actions(state, "N") == [{"action": "rob", "keep": {"choose": 6, "from": pool}}]
     keep = ["AH", "KH", "QH", "JH", "TH", "2S"]
@@ -116,10 +116,10 @@ def test_dealer_robs_keeps_any_six_and_shows_unwanted_trumps():
     assert robbed == PackRobbed(seat="N", kept=("AH", "KH", "2S", "TH", "JH", "QH"), took=3, shown=("9H", "8H"),
                                 buried=("3S", "4S", "6S", "7S", *pool[9:11]), buried_count=6)
     state, _ = GAME.apply(state, GAME.parse_action({"seat": "N", "action": "rob", "keep": keep}))
-    assert state.phase == "play" and state.turn == "E"  # the bidder leads
-    assert sorted(state.hand("N")) == sorted(keep) and state.stock == ()
-    assert all(len(state.hand(s)) == 6 for s in "NESW")
-    assert state.shed == (("N", "9H"), ("N", "8H"))
+    assert state.phase == "play" and state.deal.turn == "E"  # the bidder leads
+    assert sorted(state.deal.hand("N")) == sorted(keep) and state.deal.stock == ()
+    assert all(len(state.deal.hand(s)) == 6 for s in "NESW")
+    assert state.deal.shed == (("N", "9H"), ("N", "8H"))
 
 
 def test_dealer_may_keep_plain_cards_over_trumps():
@@ -134,4 +134,4 @@ def test_individual_mode_deals_and_robs_the_same_way():
     state, _ = GAME.apply(state, GAME.parse_action({"seat": "E", "action": "trump", "suit": "S"}))
     assert state.phase in ("rob", "discard")
     if state.phase == "rob":
-        assert state.turn == "N"
+        assert state.deal.turn == "N"

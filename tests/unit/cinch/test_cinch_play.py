@@ -50,7 +50,7 @@ def legal(state, seat):
 
 def test_the_bidder_leads_any_card():
     state = at_first_lead()
-    assert state.turn == "E" and legal(state, "E") == set(HANDS["E"])
+    assert state.deal.turn == "E" and legal(state, "E") == set(HANDS["E"])
     assert refused(state, play("S", "QS")) == "not_your_turn"
     assert refused(state, play("E", "QS")) == "card_not_in_hand"
     assert refused(state, play("E", "JK")) == "bad_action"
@@ -75,7 +75,7 @@ def test_the_left_pedro_trumps_a_plain_lead_and_wins_for_the_trick_winner():
     state = apply(at_first_lead(), ("E", "KD"), ("S", "5D"), ("W", "8D"))
     assert when(state, play("N", "QD")) == [CardPlayed(seat="N", card="QD"), TrickWon(number=1, winner="S")]
     state = apply(state, ("N", "QD"))
-    assert state.turn == "S"                       # the winner leads
+    assert state.deal.turn == "S"                       # the winner leads
     assert GAME.deal_summary(state)["points"] == {"NS": 5, "EW": 0}
 
 
@@ -101,7 +101,7 @@ def test_left_pedro_led_is_a_trump_lead():
 def test_highest_card_of_the_led_suit_wins_without_trumps_off_suit_cannot_win():
     state = apply(at_first_lead(), ("E", "KD"), ("S", "5D"), ("W", "8D"), ("N", "QD"),
                   ("S", "9H"), ("W", "4H"), ("N", "8C"), ("E", "AH"))
-    assert state.turn == "E"
+    assert state.deal.turn == "E"
     state = apply(state, ("E", "7S"))
     assert legal(state, "S") == {"QS", "2S"}
     state = apply(state, ("S", "QS"))
@@ -122,10 +122,10 @@ def test_six_tricks_end_the_deal_and_no_play_after():
     import random
     rng = random.Random(5)
     while state.phase == "play":
-        seat = state.turn
+        seat = state.deal.turn
         state, _ = GAME.apply(state, GAME.parse_action(
             {"seat": seat, **rng.choice(GAME.legal_actions(state, seat))}))
-    assert len(state.tricks) == 6 and all(not h for h in state.hands)
+    assert len(state.deal.tricks) == 6 and all(not h for h in state.deal.hands)
     assert state.phase in ("awaiting_deal", "match_over")
     assert refused(state, play("E", "AS")) == "deal_over"
     assert GAME.status(state).phase == "awaiting_deal" and GAME.status(state).next_dealer == "E"

@@ -92,7 +92,7 @@ def shed_deal(low_point="trick_winner", seed=3):
     state, events = run(options(low_point=low_point), [("N", deck, actions)])
     rng = random.Random(seed)
     while state.phase != "awaiting_deal" and state.phase != "match_over":
-        seat = state.turn
+        seat = state.deal.turn
         action = rng.choice(GAME.legal_actions(state, seat))
         if action["action"] == "rob":
             action = {"action": "rob", "keep": action["keep"]["from"][:6]}
@@ -125,7 +125,7 @@ def test_shed_two_of_trumps_follows_a49_even_with_low_to_the_holder():
     state, _ = run(options(low_point="holder"), [("N", deck, actions)])
     from domain.cinch.scoring import credits
     from msgspec.structs import replace
-    assert dict(credits(replace(state, tricks=())))["2C"] == "EW"
+    assert dict(credits(replace(state, deal=replace(state.deal, tricks=()))))["2C"] == "EW"
 
 
 # --- the match: game to the target --------------------------------------------------------------

@@ -43,28 +43,28 @@ def test_a_seat_sees_its_hand_and_legal_actions_never_another_hand():
         state, _ = at(n)
         for seat in "NESW":
             v = GAME.view(state, seat)
-            assert v.hand == state.hand(seat)
+            assert v.hand == state.deal.hand(seat)
             assert v.legal == GAME.legal_actions(state, seat)
-            others = {c for s in "NESW" if s != seat for c in state.hand(s)}
+            others = {c for s in "NESW" if s != seat for c in state.deal.hand(s)}
             assert not codes(v) & others, (n, seat)
-            if not (seat == state.dealer and state.phase == "rob"):
-                assert not codes(v) & set(state.stock)
+            if not (seat == state.deal.dealer and state.phase == "rob"):
+                assert not codes(v) & set(state.deal.stock)
         spectator = GAME.view(state, None)
         assert spectator.hand is None and spectator.legal == []
-        assert not codes(spectator) & {c for s in "NESW" for c in state.hand(s)}
-        assert not codes(spectator) & set(state.stock)
+        assert not codes(spectator) & {c for s in "NESW" for c in state.deal.hand(s)}
+        assert not codes(spectator) & set(state.deal.stock)
 
 
 def test_the_dealer_sees_the_stock_while_robbing_and_his_buried_cards_after():
     state, _ = at(5)
     assert state.phase == "rob"
-    assert GAME.view(state, "N").stock == state.stock
+    assert GAME.view(state, "N").stock == state.deal.stock
     assert GAME.view(state, "E").stock is None
     state, _ = at(6)
-    assert GAME.view(state, "N").buried_cards == state.buried and len(state.buried) == 11
+    assert GAME.view(state, "N").buried_cards == state.deal.buried and len(state.deal.buried) == 11
     assert GAME.view(state, "E").buried_cards is None and GAME.view(state, "E").buried == 11
     assert GAME.view(state, "E").took == 0   # N kept his own six
-    assert not codes(GAME.view(state, "S")) & set(state.buried)
+    assert not codes(GAME.view(state, "S")) & set(state.deal.buried)
 
 
 def test_public_facts_in_every_view():

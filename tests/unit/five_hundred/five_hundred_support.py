@@ -105,22 +105,22 @@ def contract(seat: Seat, tricks: int | None = None, suit: str | None = None, kin
     if kind == "misere":
         # Misère needs a 7-bid under it (B.3.5): the contractor's right-hand opponent bids 7♠
         # (the contractor opens 6♠ if his turn comes first), everyone else passes.
-        while state.high < 0 or state.auction[-1][0] != before:
-            turn = state.turn
+        while state.deal.high < 0 or state.deal.auction[-1][0] != before:
+            turn = state.deal.turn
             if turn == before:
                 state = act(state, bid(before, 7, "S"))
             elif turn == seat:
                 state = act(state, bid(seat, 6, "S"))
             else:
                 state = act(state, pass_(turn))
-    while state.turn != seat:
-        state = act(state, pass_(state.turn))
+    while state.deal.turn != seat:
+        state = act(state, pass_(state.deal.turn))
     state = act(state, bid(seat, tricks, suit, kind))
     while state.phase == "auction":
-        state = act(state, pass_(state.turn))
-    assert state.phase == "discard" and state.contract.seat == seat
+        state = act(state, pass_(state.deal.turn))
+    assert state.phase == "discard" and state.deal.contract.seat == seat
     return act(state, discard(seat, hand(state, seat)[-3:]))  # the kitty goes back out
 
 
 def hand(state: Any, seat: Seat) -> tuple[str, ...]:
-    return state.hands["NESW".index(seat)]
+    return state.deal.hands["NESW".index(seat)]

@@ -12,7 +12,7 @@ from domain.five_hundred.events import BidMade, ContractWon, DealScored, KittyTa
 
 
 def names(state):
-    return [a.get("contract") or f"{a['tricks']}{a['suit']}" for a in GAME.legal_actions(state, state.turn)
+    return [a.get("contract") or f"{a['tricks']}{a['suit']}" for a in GAME.legal_actions(state, state.deal.turn)
             if a["action"] == "bid"]
 
 
@@ -20,11 +20,11 @@ def names(state):
 
 def test_fs2_the_auction_of_the_worked_example():
     state = deal(dealer=S)
-    assert state.turn == W
+    assert state.deal.turn == W
     state = act(state, bid(W, 6, "S"), pass_(N), bid(E, 6, "NT"), bid(S, 7, "D"), pass_(W))
-    assert state.turn == E  # N skipped: he has passed
+    assert state.deal.turn == E  # N skipped: he has passed
     state = act(state, bid(E, contract="misere"), bid(S, 8, "S"))
-    assert state.turn == E  # W and N skipped
+    assert state.deal.turn == E  # W and N skipped
     events = when(state, pass_(E))
     assert events[0] == Passed(seat=E)
     assert events[1] == ContractWon(seat=S, tricks=8, suit="S", contract="tricks", value=240)
@@ -64,7 +64,7 @@ def test_total_order_and_avondale_values():
 
 def test_eldest_bids_first_and_the_minimum_is_6_spades():
     state = deal(dealer=N)
-    assert state.turn == E and refused(state, bid(S, 6, "S")) == "not_your_turn"
+    assert state.deal.turn == E and refused(state, bid(S, 6, "S")) == "not_your_turn"
     assert names(state)[0] == "6S"
     with pytest.raises(Exception):
         GAME.parse_action(bid(E, 5, "NT"))
@@ -110,7 +110,7 @@ def test_misere_bids_are_refused_when_the_option_is_off():
 
 def test_a_pass_is_final():
     state = act(deal(dealer=N), pass_(E), bid(S, 6, "S"), bid(W, 6, "C"), bid(N, 6, "D"))
-    assert state.turn == S  # E skipped
+    assert state.deal.turn == S  # E skipped
     assert refused(state, bid(E, 7, "NT")) == "not_your_turn"
     assert GAME.legal_actions(state, E) == []
 
@@ -124,7 +124,7 @@ def test_three_passes_after_a_bid_end_the_auction():
     state = act(deal(dealer=N), bid(E, 6, "S"), pass_(S), pass_(W))
     events = when(state, pass_(N))
     assert [type(e) for e in events] == [Passed, ContractWon, KittyTaken]
-    assert events[1].seat == E and events[2].cards == state.kitty
+    assert events[1].seat == E and events[2].cards == state.deal.kitty
 
 
 def test_the_last_seat_bidding_after_three_passes_wins_at_once():
@@ -138,7 +138,7 @@ def test_10nt_ends_the_auction_at_once():
     events = when(state, bid(E, 10, "NT"))
     assert [type(e) for e in events] == [BidMade, ContractWon, KittyTaken]
     state = act(state, bid(E, 10, "NT"))
-    assert state.phase == "discard" and state.turn == E
+    assert state.phase == "discard" and state.deal.turn == E
     assert refused(state, pass_(S)) == "wrong_phase"
 
 
@@ -163,8 +163,8 @@ def test_legal_calls_are_pass_then_every_higher_bid():
 def test_out_of_phase_and_out_of_turn_codes():
     state = deal(dealer=N)
     assert refused(state, bid(S, 6, "S")) == "not_your_turn"
-    assert refused(state, {"seat": "E", "action": "play", "card": state.hands[1][0]}) == "wrong_phase"
-    assert refused(state, {"seat": "E", "action": "discard", "cards": list(state.hands[1][:3])}) == "wrong_phase"
+    assert refused(state, {"seat": "E", "action": "play", "card": state.deal.hands[1][0]}) == "wrong_phase"
+    assert refused(state, {"seat": "E", "action": "discard", "cards": list(state.deal.hands[1][:3])}) == "wrong_phase"
     assert refused(state, bid(E, contract="sans_atout")) == "bad_action"
 
 

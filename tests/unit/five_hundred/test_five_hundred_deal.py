@@ -8,7 +8,7 @@ from five_hundred_support import E, N, S, W, contract, deal, deck_for, hand
 
 from domain.cards import DECK_43, JOKER
 from domain.five_hundred import GAME
-from domain.five_hundred.events import CardsDealt
+from domain.five_hundred.events import DealStarted
 from domain.five_hundred.options import Options
 from domain.five_hundred.ranking import STRENGTH, SUIT_OF, trumps
 from domain.game import RuleViolation, StartDeal
@@ -23,9 +23,9 @@ def test_deck_is_43_cards_a_to_5_red_fours_and_the_joker():
 
 def test_fs1_deal_ten_each_and_three_to_the_kitty():
     state = deal(dealer=S)
-    assert [len(h) for h in state.hands] == [10, 10, 10, 10] and len(state.kitty) == 3
-    assert sum(len(h) for h in state.hands) + len(state.kitty) == 43
-    assert set(c for h in state.hands for c in h) | set(state.kitty) == set(DECK_43)
+    assert [len(h) for h in state.deal.hands] == [10, 10, 10, 10] and len(state.deal.kitty) == 3
+    assert sum(len(h) for h in state.deal.hands) + len(state.deal.kitty) == 43
+    assert set(c for h in state.deal.hands for c in h) | set(state.deal.kitty) == set(DECK_43)
 
 
 def test_fs1_contractor_holds_13_discards_3_and_plays_with_10():
@@ -34,28 +34,28 @@ def test_fs1_contractor_holds_13_discards_3_and_plays_with_10():
         state, _ = GAME.apply(state, GAME.parse_action({"seat": str(seat), "action": "pass"} if seat != W
                                                        else {"seat": "W", "action": "bid", "tricks": 6, "suit": "S"}))
     state, _ = GAME.apply(state, GAME.parse_action({"seat": "S", "action": "pass"}))
-    assert state.phase == "discard" and len(hand(state, W)) == 13 and state.kitty == ()
+    assert state.phase == "discard" and len(hand(state, W)) == 13 and state.deal.kitty == ()
     state, _ = GAME.apply(state, GAME.parse_action({"seat": "W", "action": "discard", "cards": list(hand(state, W)[:3])}))
-    assert len(hand(state, W)) == 10 and state.phase == "play" and state.turn == W
+    assert len(hand(state, W)) == 10 and state.phase == "play" and state.deal.turn == W
 
 
 def test_deal_pattern_is_3_kitty_3_then_4_then_3_from_eldest_clockwise():
     deck = tuple(DECK_43)
     state, events = GAME.apply(GAME.initial(Options()), StartDeal(dealer=N, deck=deck))
-    assert events == [CardsDealt(deal=0, dealer=N, deck=deck)]
+    assert events == [DealStarted(deal=0, dealer=N, deck=deck)]
     e, s, w, n = (hand(state, x) for x in (E, S, W, N))
     assert e[:3] == deck[0:3] and s[:3] == deck[3:6] and w[:3] == deck[6:9] and n[:3] == deck[9:12]
-    assert state.kitty == deck[12:15]
+    assert state.deal.kitty == deck[12:15]
     assert e[3:7] == deck[15:19] and n[3:7] == deck[27:31]
     assert e[7:] == deck[31:34] and n[7:] == deck[40:43]
-    assert state.turn == E  # eldest bids first (B.3.1)
+    assert state.deal.turn == E  # eldest bids first (B.3.1)
 
 
 def test_deck_for_places_the_chosen_cards():
     deck = deck_for(W, {N: ["JK", "AS"], E: ["4H"]}, kitty=["AD", "KD", "QD"])
     state, _ = GAME.apply(GAME.initial(Options()), StartDeal(dealer=W, deck=deck))
     assert hand(state, N)[:2] == ("JK", "AS") and hand(state, E)[0] == "4H"
-    assert state.kitty == ("AD", "KD", "QD")
+    assert state.deal.kitty == ("AD", "KD", "QD")
 
 
 # --- B.2 ranking -----------------------------------------------------------------------------

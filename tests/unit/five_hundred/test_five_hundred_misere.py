@@ -8,14 +8,14 @@ from five_hundred_support import E, N, S, W, act, contract, hand, play, refused,
 
 from domain.cards import JOKER
 from domain.five_hundred import GAME
-from domain.five_hundred.events import CardPlayed, DealScored, HandExposed, TrickTaken
+from domain.five_hundred.events import CardPlayed, DealScored, HandExposed, TrickWon
 
 LOW = ["5S", "6S", "7S", "8S", "9S", "5C", "6C", "7C", "8C", "9C"]
 """Every other spade and club is higher: N cannot take a trick with these (the Joker is with S)."""
 
 
 def first_legal(state):
-    seat = state.turn
+    seat = state.deal.turn
     return {"seat": str(seat), **GAME.legal_actions(state, seat)[0]}
 
 
@@ -48,16 +48,16 @@ def cards_in_view(obj):
 
 def test_misere_partner_sits_out_and_tricks_have_three_cards():
     state = contract(N, kind="misere", dealer=W, hands={N: LOW, S: [JOKER]})
-    assert state.contract.seat == N and state.turn == N  # B.6.3: the contractor leads
+    assert state.deal.contract.seat == N and state.deal.turn == N  # B.6.3: the contractor leads
     assert GAME.view(state, N).sitting_out == S
     state = act(state, play(N, "5S"))
-    assert state.turn == E
+    assert state.deal.turn == E
     state = act(state, first_legal(state))
-    assert state.turn == W  # S skipped
+    assert state.deal.turn == W  # S skipped
     assert GAME.legal_actions(state, S) == []
     assert refused(state, play(S, hand(state, S)[0])) == "not_your_turn"
     events = when(state, first_legal(state))
-    assert isinstance(events[-1], TrickTaken) and len(state.trick.plays) == 2
+    assert isinstance(events[-1], TrickWon) and len(state.deal.trick.plays) == 2
 
 
 def test_misere_made_scores_250_and_the_defenders_nothing():
@@ -65,7 +65,7 @@ def test_misere_made_scores_250_and_the_defenders_nothing():
     while state.phase == "play":
         state = act(state, first_legal(state))
     record = state.history[-1]
-    assert len(state.tricks) == 10 and all(len(t.plays) == 3 for t in state.tricks)
+    assert len(state.deal.tricks) == 10 and all(len(t.plays) == 3 for t in state.deal.tricks)
     assert record.result == "made" and record.points == (0, 10) and record.score == (250, 0)
     assert GAME.deal_summary(state)["contract"] == {"seat": "N", "team": "NS", "trump": None, "contract": "misere"}
 
@@ -74,11 +74,11 @@ def test_play_stops_as_soon_as_the_misere_contractor_takes_a_trick():
     state = contract(E, kind="misere", dealer=N, hands={E: ["AS"] + LOW[1:], W: [JOKER]})
     state = step(act(state, play(E, "AS")))
     events = when(state, first_legal(state))
-    assert events[-2:] == [TrickTaken(number=1, winner=E),
+    assert events[-2:] == [TrickWon(number=1, winner=E),
                            DealScored(deal=0, result="failed", points={"NS": 0, "EW": 1},
                                       score={"NS": 0, "EW": -250})]
     state = act(state, first_legal(state))
-    assert GAME.status(state).phase == "awaiting_deal" and len(state.tricks) == 1
+    assert GAME.status(state).phase == "awaiting_deal" and len(state.deal.tricks) == 1
     assert refused(state, {"seat": "S", "action": "pass"}) == "deal_over"
 
 
@@ -123,8 +123,8 @@ def test_misere_contractor_plays_to_a_defender_lead_in_turn():
     state = contract(W, kind="misere", dealer=S, hands={W: LOW, E: [JOKER]})
     assert GAME.view(state, W).sitting_out == E
     state = step(state, 2)
-    assert state.turn == S  # W, N, then S; E skipped
+    assert state.deal.turn == S  # W, N, then S; E skipped
     state = act(state, first_legal(state))
-    winner = state.tricks[0].winner
-    assert winner != W and state.turn == winner
+    winner = state.deal.tricks[0].winner
+    assert winner != W and state.deal.turn == winner
     assert isinstance(when(state, first_legal(state))[0], CardPlayed)

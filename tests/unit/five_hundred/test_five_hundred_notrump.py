@@ -7,7 +7,7 @@ from __future__ import annotations
 from five_hundred_support import E, N, S, W, act, contract, hand, play, refused, when
 
 from domain.five_hundred import GAME
-from domain.five_hundred.events import CardPlayed, TrickTaken
+from domain.five_hundred.events import CardPlayed, TrickWon
 from domain.five_hundred.play import joker_suits
 import msgspec
 
@@ -17,17 +17,17 @@ def legal(state, seat):
 
 
 def first_legal(state):
-    seat = state.turn
+    seat = state.deal.turn
     return {"seat": str(seat), **GAME.legal_actions(state, seat)[0]}
 
 
 def finish_trick(state, **cards):
     """Play the current trick to its end: the named seats play the given cards, the others
     their first legal action."""
-    n = len(state.tricks)
-    while len(state.tricks) == n:
-        seat = str(state.turn)
-        state = act(state, play(state.turn, cards[seat]) if seat in cards else first_legal(state))
+    n = len(state.deal.tricks)
+    while len(state.deal.tricks) == n:
+        seat = str(state.deal.turn)
+        state = act(state, play(state.deal.turn, cards[seat]) if seat in cards else first_legal(state))
     return state
 
 
@@ -44,20 +44,20 @@ def test_fs5a_the_joker_led_names_a_suit_the_others_follow_it_and_the_joker_wins
     events = when(state, play(E, "JK", suit="H"))
     assert events == [CardPlayed(seat=E, card="JK", suit="H")]
     state = act(state, play(E, "JK", suit="H"))
-    assert state.trick.led == "H"
+    assert state.deal.trick.led == "H"
     assert legal(state, S) == {"4H"}
     state = act(state, play(S, "4H"))
     assert legal(state, W) == {"KH", "QH"}
     state = act(state, play(W, "KH"))
     assert legal(state, N) == set(hand(state, N))  # no heart: anything
-    assert when(state, play(N, "5C"))[-1] == TrickTaken(number=1, winner=E)
+    assert when(state, play(N, "5C"))[-1] == TrickWon(number=1, winner=E)
 
 
 def test_fs5b_the_joker_follows_only_when_void_in_the_suit_led():
     hands = {E: ["JK", "5S", "AD", "5H", "KD", "QD", "JD", "TD", "9D", "8D"], N: ["AH", "KS"]}
     state = contract(E, 7, "NT", dealer=N, hands=hands)
     state = finish_trick(state, E="5H", N="AH")
-    assert state.tricks[0].winner == N
+    assert state.deal.tricks[0].winner == N
     state = act(state, play(N, "KS"))
     assert legal(state, E) == {"5S"}
     assert refused(state, play(E, "JK")) == "illegal_card"
@@ -70,9 +70,9 @@ def test_fs5b_void_the_joker_may_be_played_and_wins():
     state = act(state, play(N, "KS"))
     assert legal(state, E) == set(hand(state, E)) and "JK" in legal(state, E)
     state = act(state, play(E, "JK"))
-    assert "S" in state.void[1]  # following with the Joker shows void in the suit led
+    assert "S" in state.deal.void[1]  # following with the Joker shows void in the suit led
     state = finish_trick(state)
-    assert state.tricks[1].winner == E
+    assert state.deal.tricks[1].winner == E
 
 
 def _void_in_diamonds_then_leading():
@@ -80,15 +80,15 @@ def _void_in_diamonds_then_leading():
     state = contract(E, 7, "NT", dealer=N, hands=hands)
     state = finish_trick(state, E="5H", N="AH")
     state = finish_trick(state, N="AD", E="5C")   # E shows void in diamonds
-    assert state.turn == N
+    assert state.deal.turn == N
     state = finish_trick(state, N="KS", E="AS")
-    assert state.turn == E
+    assert state.deal.turn == E
     return state
 
 
 def test_fs5c_the_joker_leader_may_not_name_a_suit_he_has_shown_void_in():
     state = _void_in_diamonds_then_leading()
-    assert "D" in state.void[1] and state.turn == E and not state.trick.plays
+    assert "D" in state.deal.void[1] and state.deal.turn == E and not state.deal.trick.plays
     jokers = [a for a in GAME.legal_actions(state, E) if a["card"] == "JK"]
     assert sorted(a["suit"] for a in jokers) == ["C", "H", "S"]
     assert refused(state, play(E, "JK", suit="D")) == "illegal_card"
@@ -99,7 +99,7 @@ def test_fs5c_the_joker_leader_may_not_name_a_suit_he_has_shown_void_in():
 def test_a_player_void_in_every_suit_may_name_any():
     # Unreachable in legal play with the Joker still in hand, but the rule is stated:
     state = _void_in_diamonds_then_leading()
-    state = msgspec.structs.replace(state, void=(state.void[0], "SHDC", state.void[2], state.void[3]))
+    state = msgspec.structs.replace(state, deal=msgspec.structs.replace(state.deal, void=(state.deal.void[0], "SHDC", state.deal.void[2], state.deal.void[3])))
     assert joker_suits(state, 1) == ("S", "H", "D", "C")
 
 
@@ -122,4 +122,4 @@ def test_no_suit_is_named_when_leading_the_joker_in_a_suit_contract():
     assert refused(state, play(N, "JK", suit="H")) == "illegal_card"
     assert when(state, play(N, "JK")) == [CardPlayed(seat=N, card="JK")]
     state = act(state, play(N, "JK"))
-    assert state.trick.led == "S"  # the Joker is a spade: spades must follow
+    assert state.deal.trick.led == "S"  # the Joker is a spade: spades must follow

@@ -7,7 +7,7 @@ from __future__ import annotations
 from five_hundred_support import E, N, S, W, act, bid, contract, deal, discard, hand, pass_, play, refused, when
 
 from domain.five_hundred import GAME
-from domain.five_hundred.events import CardPlayed, Discarded, TrickTaken
+from domain.five_hundred.events import CardPlayed, Discarded, TrickWon
 
 
 def legal(state, seat):
@@ -30,8 +30,8 @@ def test_the_contractor_takes_the_kitty_unseen_and_discards_any_three():
     events = when(state, discard(E, ["AS", "JK", "KS"]))  # kitty cards and own cards alike
     assert events == [Discarded(seat=E, cards=("AS", "JK", "KS"))]
     state = act(state, discard(E, ["AS", "JK", "KS"]))
-    assert "JK" not in hand(state, E) and state.discards == ("AS", "JK", "KS")
-    assert state.phase == "play" and state.turn == E  # B.5.1: the contractor leads
+    assert "JK" not in hand(state, E) and state.deal.discards == ("AS", "JK", "KS")
+    assert state.phase == "play" and state.deal.turn == E  # B.5.1: the contractor leads
 
 
 def test_discard_errors():
@@ -61,9 +61,9 @@ def test_fs3a_the_left_bower_is_a_trump_and_its_holder_is_void_in_its_printed_su
     assert legal(state, E) == set(hand(state, E))  # J♦ is a heart: E is void in diamonds
     state = act(state, play(E, "JD"), play(S, "4D"))
     events = when(state, play(W, "4H"))
-    assert events == [CardPlayed(seat=W, card="4H"), TrickTaken(number=1, winner=E)]  # left bower > 4♥
+    assert events == [CardPlayed(seat=W, card="4H"), TrickWon(number=1, winner=E)]  # left bower > 4♥
     state = act(state, play(W, "4H"))
-    assert state.turn == E and state.tricks[0].winner == E
+    assert state.deal.turn == E and state.deal.tricks[0].winner == E
 
 
 def test_fs3b_the_left_bower_must_follow_a_trump_lead():
@@ -89,7 +89,7 @@ def test_fs4_a_void_player_trumps_with_the_joker_and_wins():
     state = contract(N, 7, "S", dealer=W, hands=hands)
     state = act(state, play(N, "AC"), play(E, "7C"), play(S, "TC"))
     assert legal(state, W) == set(hand(state, W))  # void in clubs
-    assert when(state, play(W, "JK"))[-1] == TrickTaken(number=1, winner=W)
+    assert when(state, play(W, "JK"))[-1] == TrickWon(number=1, winner=W)
 
 
 def test_fs4_the_joker_must_follow_the_right_bower_and_beats_it():
@@ -147,7 +147,7 @@ def test_play_errors():
 def test_ten_tricks_then_the_deal_is_scored():
     state = contract(N, 6, "NT", dealer=W)
     for _ in range(40):
-        seat = state.turn
+        seat = state.deal.turn
         state = act(state, {"seat": str(seat), **GAME.legal_actions(state, seat)[0]})
-    assert len(state.tricks) == 10 and GAME.status(state).phase == "awaiting_deal"
+    assert len(state.deal.tricks) == 10 and GAME.status(state).phase == "awaiting_deal"
     assert sum(state.history[-1].points) == 10

@@ -31,8 +31,8 @@ def recorded_deal(seed: int, dealer: str = "N", state=None, stop: int | None = N
     actions = []
     while GAME.status(state).phase == "in_deal" and (stop is None or len(actions) < stop):
         action = choose_action(GAME, state, rng)
-        if state.phase == "auction" and state.high >= 0 and rng.random() < 0.8:
-            action = {"seat": str(state.turn), "action": "pass"}  # modest contracts: the match goes on
+        if state.phase == "auction" and state.deal.high >= 0 and rng.random() < 0.8:
+            action = {"seat": str(state.deal.turn), "action": "pass"}  # modest contracts: the match goes on
         actions.append(action)
         state, _ = GAME.apply(state, GAME.parse_action(action))
     return {"dealer": dealer, "deck": deck, "actions": actions}, state
@@ -176,7 +176,7 @@ def test_card_errors():
     state, _ = GAME.apply(GAME.initial(GAME.parse_options({})), StartDeal(dealer=Seat.S, deck=deck))
     for a in auction:
         state, _ = GAME.apply(state, GAME.parse_action(a))
-    kitty = list(state.hands[3][-3:])
+    kitty = list(state.deal.hands[3][-3:])
     base = auction + [{"seat": "W", "action": "discard", "cards": kitty}]
     not_held = {"seat": "W", "action": "play", "card": "QS"}
     assert error(record({"dealer": "S", "deck": list(deck), "actions": base + [not_held]})) == \

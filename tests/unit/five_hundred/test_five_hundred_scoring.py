@@ -65,7 +65,7 @@ def finished(state, seat, score, tricks=7, suit="NT", result="made", kind=None):
     b = BIDS[spec]
     events = [BidMade(seat=seat, tricks=b.tricks, suit=b.suit, contract=kind),
               ContractWon(seat=seat, tricks=b.tricks, suit=b.suit, contract=b.kind, value=b.value),
-              DealScored(deal=state.deal - 1, result=result, points={"NS": 5, "EW": 5},
+              DealScored(deal=state.deals_played - 1, result=result, points={"NS": 5, "EW": 5},
                          score={"NS": score[0], "EW": score[1]})]
     for event in events:
         state = GAME.evolve(state, event)
@@ -139,7 +139,7 @@ def test_deals_option_tie_is_a_tie_and_a_thrown_in_deal_counts():
     state, _ = GAME.apply(state, StartDeal(dealer=GAME.status(state).next_dealer, deck=GAME.deck))
     for seat in ("N", "E", "S", "W"):
         if state.phase == "auction":
-            state, _ = GAME.apply(state, GAME.parse_action({"seat": str(state.turn), "action": "pass"}))
+            state, _ = GAME.apply(state, GAME.parse_action({"seat": str(state.deal.turn), "action": "pass"}))
     st = GAME.status(state)
     assert st.phase == "match_over" and st.winner is None and st.match_score == {"NS": 60, "EW": 60}
 
@@ -195,7 +195,7 @@ def test_a_played_deal_scores_through_the_table():
     """End to end: a contract played out gives the table's score in DealScored."""
     state = contract(N, 6, "NT", dealer=W)
     while state.phase == "play":
-        seat = state.turn
+        seat = state.deal.turn
         state, events = GAME.apply(state, GAME.parse_action({"seat": str(seat), **GAME.legal_actions(state, seat)[0]}))
     record = state.history[-1]
     ns, ew = record.points

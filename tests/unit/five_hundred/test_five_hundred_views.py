@@ -7,16 +7,16 @@ import msgspec
 from five_hundred_support import E, N, S, W, act, bid, contract, deal, discard, hand, pass_, play
 
 from domain.five_hundred import GAME
-from domain.five_hundred.events import CardsDealt, Discarded, HandDealt, KittyTaken
+from domain.five_hundred.events import DealStarted, Discarded, DealSeen, KittyTaken
 
 
 def test_each_seat_sees_its_own_hand_and_its_legal_actions_only():
     state = deal(dealer=S)
     for i, seat in enumerate((N, E, S, W)):
         view = GAME.view(state, seat)
-        assert view.hand == state.hands[i] and view.seat == seat
+        assert view.hand == state.deal.hands[i] and view.seat == seat
         assert view.legal == GAME.legal_actions(state, seat)
-        others = {c for j, h in enumerate(state.hands) if j != i for c in h} | set(state.kitty)
+        others = {c for j, h in enumerate(state.deal.hands) if j != i for c in h} | set(state.deal.kitty)
         assert not others & set(msgspec.json.decode(msgspec.json.encode(view)).get("hand"))
     assert GAME.view(state, W).legal and not GAME.view(state, N).legal
     assert GAME.view(state, W).turn == W and GAME.view(state, W).phase == "auction"
@@ -59,8 +59,8 @@ def test_played_cards_and_tricks_are_public():
     view = GAME.view(state, S)
     assert view.trick == {"leader": "N", "cards": ["AS"], "plays": [["N", "AS"]], "winner": None, "led": "S"}
     assert view.turn == E
-    while len(state.tricks) < 1:
-        seat = state.turn
+    while len(state.deal.tricks) < 1:
+        seat = state.deal.turn
         state = act(state, {"seat": str(seat), **GAME.legal_actions(state, seat)[0]})
     view = GAME.view(state, None)
     assert view.tricks[0]["cards"][0] == "AS" and sum(view.tricks_won.values()) == 1
@@ -79,11 +79,11 @@ def test_the_view_between_deals_shows_results_and_no_hand():
 
 def test_the_deal_event_shows_each_seat_its_own_hand_only():
     state = deal(dealer=S)
-    event = CardsDealt(deal=0, dealer=S, deck=GAME.deck)
+    event = DealStarted(deal=0, dealer=S, deck=GAME.deck)
     state = GAME.evolve(GAME.initial(state.options), event)
     for i, seat in enumerate((N, E, S, W)):
-        assert GAME.redact(event, seat) == HandDealt(deal=0, dealer=S, seat=seat, hand=state.hands[i])
-    assert GAME.redact(event, None) == HandDealt(deal=0, dealer=S, seat=None, hand=())
+        assert GAME.redact(event, seat) == DealSeen(deal=0, dealer=S, seat=seat, hand=state.deal.hands[i])
+    assert GAME.redact(event, None) == DealSeen(deal=0, dealer=S, seat=None, hand=())
 
 
 def test_kitty_and_discard_events_name_cards_to_the_contractor_only():
@@ -106,9 +106,9 @@ def test_discards_and_unplayed_cards_stay_hidden_after_a_misere_stops():
 
     state = won(E, kind="misere", dealer=N, hands={E: ["AS", "5S", "6S", "7S", "8S", "9S", "5C", "6C", "7C", "8C"],
                                                    W: ["JK"]})
-    discards = state.discards
+    discards = state.deal.discards
     while state.phase == "play":
-        seat = state.turn
+        seat = state.deal.turn
         state = act(state, {"seat": str(seat), **GAME.legal_actions(state, seat)[0]})
     assert GAME.status(state).phase == "awaiting_deal"
     for i, seat in enumerate((N, E, S, W, None)):
@@ -117,4 +117,4 @@ def test_discards_and_unplayed_cards_stay_hidden_after_a_misere_stops():
             assert not any(f'"{c}"' in text for c in discards)
         for j, other in enumerate((N, E, S, W)):
             if other != seat:
-                assert not any(f'"{c}"' in text for c in state.hands[j])
+                assert not any(f'"{c}"' in text for c in state.deal.hands[j])
