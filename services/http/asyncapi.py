@@ -117,6 +117,9 @@ def document(channels: list[Channel], title: str = "Atout live streams") -> dict
             operations[f"{channel.name}Send"] = {
                 "action": "send", "channel": {"$ref": ref},
                 "messages": [{"$ref": f"{ref}/messages/{m.name}"} for m in channel.sends]}
+    from services.http.contract_views import live_messages
+
+    live_messages(schemas)
     _asyncapi_discriminators(schemas)
     return {
         "asyncapi": "3.0.0",

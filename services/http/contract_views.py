@@ -204,3 +204,25 @@ def events() -> tuple[dict[str, Any], dict[str, Any]]:
             components[names[name]] = schema
         branches.append({**_rename(ref, names), "title": f"{prefix}Event"})
     return {"anyOf": branches}, components
+
+
+def live_messages(schemas: dict[str, Any]) -> None:
+    """The live streams' match messages (the AsyncAPI document's `Snapshot` and `Event`) typed
+    from the same schemas as the OpenAPI document's view and events: one source for both. A
+    component whose name another stream's message already holds (the account stream's
+    `MatchStarted` notice is not the match's event) comes in as `Match…`."""
+    from services.matches.routes.answers import MatchViewOut
+
+    _, found = msgspec.json.schema_components([MatchViewOut], ref_template=REF)
+    incoming: dict[str, Any] = dict(found)
+    _match_view(incoming["MatchViewOut"], incoming)
+    event: dict[str, Any] = {"type": "object", "properties": {}}
+    _event_out(event, incoming)
+    taken = {name for name in incoming if name in schemas and schemas[name] != incoming[name]}
+    names = {name: f"Match{name}" if name in taken else name for name in incoming}
+    for name, schema in incoming.items():
+        schemas[names[name]] = {**_rename(schema, names), **({"title": names[name]} if name in taken else {})}
+    if "Snapshot" in schemas:
+        schemas["Snapshot"]["properties"]["view"] = {"$ref": REF.format(name=names["MatchViewOut"])}
+    if "Event" in schemas:
+        schemas["Event"]["properties"]["event"] = _rename(event["properties"]["event"], names)
