@@ -290,7 +290,8 @@ async def bench(args: argparse.Namespace) -> dict:
         port = args.port
         env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
         env.update(ATOUT_DATABASE_URL=url, ATOUT_REDIS_URL=args.redis, ATOUT_REDIS_PREFIX=prefix,
-                   ATOUT_PORT=str(port), ATOUT_LOG_LEVEL="warning")
+                   ATOUT_PORT=str(port), ATOUT_LOG_LEVEL="warning",
+                   ATOUT_REGISTRATIONS_PER_HOUR="0")   # the load registers its players from one address
         procs.append(subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--no-projector"], env=env,
                                       cwd=ROOT, stdout=open(args.log, "wb"), stderr=subprocess.STDOUT))
         procs.append(subprocess.Popen([sys.executable, __file__, "--role", "projector"], env=env, cwd=ROOT,
