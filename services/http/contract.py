@@ -20,13 +20,13 @@ import msgspec
 
 from domain.fair import MAX_ENTROPY_BYTES
 from services.http.contract_requests import REQUEST_RULES, SEATS
-from services.http.contract_views import RESPONSE_RULES
+from services.http.contract_views import RESPONSE_RULES, action_body
 from services.http.schemas import MAX_VERSION
 
 # The contract's version, in both documents' `info.version`: it moves with every change to
 # either document, with an entry in CHANGELOG.md and the documents' fingerprints in
 # docs/contract-fingerprints.json (tests/unit/test_contract_version.py holds all three together).
-CONTRACT_VERSION = "1.3"
+CONTRACT_VERSION = "1.4"
 
 ERROR_REF = {"$ref": "#/components/schemas/ErrorOut"}
 ERROR_SCHEMA = {"type": "object", "title": "ErrorOut", "required": ["code", "message", "details"],
@@ -272,6 +272,9 @@ def finish(doc: dict[str, Any]) -> dict[str, Any]:
                 _parameters(path, op)
                 _paged(op)
     schemas["ErrorOut"] = copy.deepcopy(ERROR_SCHEMA)
+    acting = doc.get("paths", {}).get("/v1/matches/{match_id}/actions", {}).get("post")
+    if acting is not None:
+        action_body(acting, schemas)
     for (method, path, status), media in OTHER_MEDIA.items():
         response = doc["paths"].get(path, {}).get(method, {}).get("responses", {}).get(status)
         if response is not None:

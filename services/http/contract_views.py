@@ -226,3 +226,28 @@ def live_messages(schemas: dict[str, Any]) -> None:
         schemas["Snapshot"]["properties"]["view"] = {"$ref": REF.format(name=names["MatchViewOut"])}
     if "Event" in schemas:
         schemas["Event"]["properties"]["event"] = _rename(event["properties"]["event"], names)
+
+
+ENVELOPE = {"command_id": {"type": "string", "format": "uuid", "description": "client-made, unique per match"},
+            "expected_version": {"type": "integer", "minimum": 0,
+                                 "description": "the version of the view the decision was made from"}}
+
+
+def action_body(operation: dict[str, Any], components: dict[str, Any]) -> None:
+    """`POST …/actions`' body as a union a generator types: per game and action, the envelope
+    (`command_id`, `expected_version`) with the action's own fields (`anyOf`: `pass` is every
+    game's, and a game's `bid` may have two shapes), each branch titled `<Game><Action>Command`."""
+    content = operation.get("requestBody", {}).get("content", {}).get("application/json")
+    if not content:
+        return
+    old = content["schema"]
+    branches = []
+    for game in GAMES:
+        for shape in legal(game, sent=True):
+            name = shape["title"].removesuffix("Sent") + "Command"
+            components[name] = {"type": "object", "title": name,
+                                "required": ["command_id", "expected_version", *shape["required"]],
+                                "properties": {**ENVELOPE, **shape["properties"]}}
+            branches.append({"$ref": REF.format(name=name)})
+    content["schema"] = {"title": old.get("title", "Action"), "description": old.get("description", ""),
+                         "anyOf": branches, **({"examples": old["examples"]} if "examples" in old else {})}

@@ -237,8 +237,13 @@ def _play(players: dict[str, Any], **create: Any) -> str:
         _call("matches.v1_matches_match_id_seats_take_seat", match_id=match_id, seat=seat,
               client=players[seat], body=models.TakeSeat.from_dict({}))
     rng, acted = random.Random(7), 0
-    action_model = next(getattr(models, name) for name in dir(models)
-                        if name.lower().endswith("actionsactaction") or name == "ActIn")
+    game = "".join(part.capitalize() for part in created["game"].split("_"))
+
+    def command_model(action: dict[str, Any]) -> Any:
+        """The generated model of this game's action (`<Game><Action>Command`, the body's union)."""
+        name = f"{game}{action['action'].capitalize()}Command"
+        return getattr(models, name)
+
     for _ in range(1000):
         table = _body(_call("matches.v1_matches_match_id_get_match", match_id=match_id,
                             client=players["N"]))
@@ -249,8 +254,8 @@ def _play(players: dict[str, Any], **create: Any) -> str:
                            client=players[seat]))
         action = {k: v for k, v in concrete(rng.choice(mine["table"]["legal"]), rng).items() if k != "seat"}
         _call("play.v1_matches_match_id_actions_act", match_id=match_id, client=players[seat],
-              body=action_model.from_dict({"command_id": str(uuid.uuid4()), "expected_version": mine["version"],
-                                           **action}))
+              body=command_model(action).from_dict({"command_id": str(uuid.uuid4()),
+                                                    "expected_version": mine["version"], **action}))
         acted += 1
     assert table["status"] == "finished" and acted > 20, (table["status"], acted)
     return match_id
