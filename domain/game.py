@@ -50,6 +50,10 @@ def bad_option(name: str, message: str) -> RuleViolation:
 
 
 POSITIVE_INT: Final[Mapping[str, Any]] = MappingProxyType({"type": "integer", "minimum": 1})
+# An option whose null means "not set" (the game's default; for `deals`: play to the target).
+# Stored matches and tournaments hold such nulls in their raw options, so they stay accepted.
+POSITIVE_INT_OR_UNSET: Final[Mapping[str, Any]] = MappingProxyType(
+    {"anyOf": [dict(POSITIVE_INT), {"type": "null"}], "description": "null: not set (the default)"})
 """The JSON Schema of `target` and `deals` in every game's `OPTIONS_SCHEMA` (a new match's
 bound, `GameRules.max_target`, is added beside it where the API describes creation)."""
 

@@ -6,14 +6,15 @@ from typing import Any, Final, Mapping
 
 import msgspec
 
-from domain.game import POSITIVE_INT, RuleViolation, bad_option, positive_int_option
+from domain.game import POSITIVE_INT_OR_UNSET, RuleViolation, bad_option, positive_int_option
 
 VARIANTS: Final = ("classic", "sans_atout", "coinche")
 RULE_SETS: Final = ("house", "official")
 DEFAULT_TARGET: Final = {"classic": 1000, "sans_atout": 1000, "coinche": 2000}
 SIDES: Final = ("NS", "EW")
 OPTIONS_SCHEMA: Final = {"variant": {"enum": list(VARIANTS)}, "rules": {"enum": list(RULE_SETS)},
-                         "combinations": {"type": "boolean"}, "target": POSITIVE_INT, "deals": POSITIVE_INT}
+                         "combinations": {"type": "boolean"}, "target": POSITIVE_INT_OR_UNSET,
+                         "deals": POSITIVE_INT_OR_UNSET}
 MAX_TARGET: Final = 10_000
 POOLS: Final = tuple(f"belote_{variant}" for variant in VARIANTS)
 """One rating pool per variant; the other options only tune the rules."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Final
 
-import msgspec
 
 from domain.cards import SEAT_INDEX, SEATS, Seat
 from domain.envelope import Envelope, deal_index, zero

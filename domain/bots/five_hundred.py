@@ -15,7 +15,7 @@ from typing import Any
 from domain.bots import cardplay, five_hundred_auction
 from domain.bots.sampling import deal_hidden
 from domain.cards import DECK_43, JOKER, PARTNER, SEATS, Seat
-from domain.five_hundred.bids import BIDS, find
+from domain.five_hundred.bids import find
 from domain.five_hundred.commands import Play
 from domain.five_hundred.events import DealScored
 from domain.five_hundred.options import Options

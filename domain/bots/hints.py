@@ -22,7 +22,7 @@ import msgspec
 
 from domain.bots import cardplay, policy_for, unwrap
 from domain.bots.hint_tables import card_table, contract_tricks, high_bidder
-from domain.cards import PARTNER, Seat
+from domain.cards import PARTNER
 
 EXPERT_SETTINGS: dict[str, Any] = {"budget": None}   # worlds only, so the view alone decides
 

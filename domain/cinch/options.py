@@ -8,7 +8,7 @@ from typing import Any, Final, Mapping
 import msgspec
 
 from domain.cards import SEATS, TEAM, Seat
-from domain.game import POSITIVE_INT, RuleViolation, bad_option, positive_int_option
+from domain.game import POSITIVE_INT, POSITIVE_INT_OR_UNSET, RuleViolation, bad_option, positive_int_option
 
 CHOICES: Final = {
     "mode": ("partnership", "individual"),
@@ -21,7 +21,7 @@ SEAT_SIDES: Final = tuple(str(s) for s in SEATS)
 OPTIONS_SCHEMA: Final = {"mode": {"enum": list(CHOICES["mode"])}, "target": POSITIVE_INT,
                          "min_bid": {"type": "integer", "minimum": 1, "maximum": 14},
                          "failure_scoring": {"enum": list(CHOICES["failure_scoring"])},
-                         "low_point": {"enum": list(CHOICES["low_point"])}, "deals": POSITIVE_INT}
+                         "low_point": {"enum": list(CHOICES["low_point"])}, "deals": POSITIVE_INT_OR_UNSET}
 MAX_TARGET: Final = 500
 POOLS: Final = tuple(f"cinch_{mode}" for mode in CHOICES["mode"])
 """One rating pool per mode; the other options only tune the rules."""

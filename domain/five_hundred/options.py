@@ -6,7 +6,7 @@ from typing import Any, Final, Mapping
 
 import msgspec
 
-from domain.game import POSITIVE_INT, RuleViolation, bad_option, positive_int_option
+from domain.game import POSITIVE_INT, POSITIVE_INT_OR_UNSET, RuleViolation, bad_option, positive_int_option
 
 
 class Options(msgspec.Struct, frozen=True):
@@ -16,7 +16,7 @@ class Options(msgspec.Struct, frozen=True):
 
 
 _KNOWN = ("target", "misere", "deals")
-OPTIONS_SCHEMA: Final = {"target": POSITIVE_INT, "misere": {"type": "boolean"}, "deals": POSITIVE_INT}
+OPTIONS_SCHEMA: Final = {"target": POSITIVE_INT, "misere": {"type": "boolean"}, "deals": POSITIVE_INT_OR_UNSET}
 MAX_TARGET: Final = 5_000
 POOLS: Final = ("five_hundred",)
 

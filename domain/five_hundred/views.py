@@ -11,7 +11,6 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Final
 
-import msgspec
 
 from domain.cards import SEATS, Card, Seat
 from domain.envelope import Envelope, deal_index, trick_plays

@@ -13,7 +13,7 @@ import msgspec
 
 from domain.game import RuleViolation, verify
 from domain.tournaments import elimination, forfeits, individual, pairing, scoring
-from domain.tournaments.events import (BOTH, FORMATS, MAX_NO_SHOW_GRACE, NO_SHOW_GRACE, Cancel, Create, EntryRegistered,
+from domain.tournaments.events import (FORMATS, MAX_NO_SHOW_GRACE, NO_SHOW_GRACE, Cancel, Create, EntryRegistered,
                                        EntryWithdrawn, Forfeit, OpenTable, PairingSubmitted, PairNext, Register,
                                        RecordResult, ResultRecorded, RoundClosed, RoundPaired, Start, SubmitPairing,
                                        Table, TableOpened, TournamentClosed, TournamentCreated, TournamentStarted,

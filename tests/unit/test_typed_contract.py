@@ -32,3 +32,23 @@ def test_the_count_sees_an_untyped_body() -> None:
     assert sorted(found) == ["$.a: object without properties", "$.b[]: object without properties",
                              "$.c: any value", "$.d: object without properties",
                              "$.f<F>.g: object without properties"]
+
+
+def test_a_null_option_is_valid_by_the_schema_exactly_when_the_game_accepts_it() -> None:
+    """The request schema of a game's options says what its `parse_options` does with null: a
+    null `deals` (or Belote's `target`) is "not set" and accepted — stored matches and
+    tournaments hold such nulls — any other null option is a 400 `bad_option`."""
+    import jsonschema_rs
+
+    from domain.game import RuleViolation
+    from domain.games import GAMES
+    from services.http.contract_requests import OPTIONS
+
+    for name, game in GAMES.items():
+        for option, schema in OPTIONS[name].items():
+            try:
+                game.parse_options({option: None})
+                accepted = True
+            except RuleViolation:
+                accepted = False
+            assert jsonschema_rs.validator_for(schema).is_valid(None) == accepted, (name, option)
