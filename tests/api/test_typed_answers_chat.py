@@ -14,7 +14,7 @@ import pytest
 from infra.projections import ProjectionRunner
 from infra.projections.reports import ChatReports
 from infra.store import PostgresEventStore, create_pool
-from tests.api.answer_schemas import check, check_examples, served
+from tests.api.typed_answers import check, check_examples, served
 from tests.api.conftest import register
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]

@@ -13,7 +13,7 @@ from infra.projections.invitations import Invitations
 from infra.projections.ratings import Ratings
 from infra.projections.social import SocialTies
 from infra.store import PostgresEventStore, create_pool
-from tests.api.answer_schemas import check, check_examples, served
+from tests.api.typed_answers import check, check_examples, served
 from tests.api.conftest import alice_against_bots, finish, register
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]

@@ -58,3 +58,22 @@ async def served(client: Any) -> Contract:
     answer = await client.get("/schema/openapi.json")
     assert answer.status_code == 200, answer.text
     return Contract(answer.json())
+
+
+def check(contract: Contract, method: str, path: str, answer: Any, status: int) -> Any:
+    """`answer` has `status` and a body valid by its route's schema for it; the body."""
+    assert answer.status_code == status, (method, path, answer.status_code, answer.text)
+    return contract.check(answer, method, path)
+
+
+def check_examples(contract: Contract, routes: list[tuple[str, str, int]]) -> int:
+    """Every example the document gives for these routes' success bodies is valid by their
+    schema (each route has one); how many were checked."""
+    checked = 0
+    for method, path, status in routes:
+        content = contract.document["paths"][path][method.lower()]["responses"][str(status)]["content"][JSON]
+        assert content.get("examples"), (method, path, "no example")
+        for example in content["examples"].values():
+            assert not (problems := contract.errors(method, path, status, example["value"])), (method, path, problems)
+            checked += 1
+    return checked
