@@ -13,6 +13,7 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from infra.settings import Settings
+from infra.store import create_pool
 from services.http.app import create_app
 from infra.ratelimit import RateLimit
 
@@ -40,6 +41,15 @@ async def client(api_settings: Settings) -> AsyncIterator[AsyncTestClient]:
     app = create_app(api_settings, apply_migrations=True, rate_limit=RateLimit(requests=0))
     async with AsyncTestClient(app=app) as test_client:
         yield test_client
+
+
+@pytest.fixture(scope="module")
+async def pool(client, database_url: str):
+    """A small pool of the test's own on the session's database (beside the app's), for
+    reading read models and the store directly; opened after the module's app."""
+    pool = await create_pool(database_url, max_size=3)
+    yield pool
+    await pool.close()
 
 
 async def register(client: AsyncTestClient, name: str | None = None) -> Player:

@@ -22,7 +22,7 @@ from domain import match as rules
 from domain.bots.hints import REASONS
 from domain.cards import Seat
 from domain.games import load
-from infra.store import PostgresEventStore, create_pool
+from infra.store import PostgresEventStore
 from infra.vault import Vault
 from services.http.app import create_app
 from infra.ratelimit import RateLimit
@@ -31,13 +31,6 @@ from services.tournaments.service import TournamentService
 from tests.api.conftest import Player, act, register, seated_match, view
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
-
-
-@pytest.fixture(scope="module")
-async def pool(client, database_url: str):
-    pool = await create_pool(database_url, max_size=3)
-    yield pool
-    await pool.close()
 
 
 @pytest.fixture(scope="module")

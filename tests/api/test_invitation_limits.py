@@ -12,7 +12,7 @@ import pytest
 from domain import invitations as cases
 from services.social import invitation_limits as limits
 from tests.api.conftest import register
-from tests.api.test_social_tables import caught_up, create, invite, pool  # noqa: F401  (pool: a fixture)
+from tests.api.test_social_tables import caught_up, create, invite
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
 

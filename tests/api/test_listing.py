@@ -14,19 +14,12 @@ import pytest
 
 from infra.projections import MatchSummaries, ProjectionRunner
 from infra.projections.standings import TournamentStandings
-from infra.store import PostgresEventStore, create_pool
+from infra.store import PostgresEventStore
 from tests.api.conftest import register
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
 
 BODY = {"game": "belote", "format": "swiss", "rounds": 1, "options": {"deals": 1}}
-
-
-@pytest.fixture(scope="module")
-async def pool(client, database_url: str):
-    pool = await create_pool(database_url, max_size=3)
-    yield pool
-    await pool.close()
 
 
 async def caught_up(pool, *projections) -> None:

@@ -9,18 +9,11 @@ from openskill.models import PlackettLuce
 
 from infra.projections import ProjectionRunner
 from infra.projections.ratings import Ratings
-from infra.store import PostgresEventStore, create_pool
+from infra.store import PostgresEventStore
 from tests.api.conftest import finish, register
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
 DECK_52 = [r + s for s in "SHDC" for r in "23456789TJQKA"]
-
-
-@pytest.fixture(scope="module")
-async def pool(client, database_url: str):
-    pool = await create_pool(database_url, max_size=3)
-    yield pool
-    await pool.close()
 
 
 async def create(client, player, seats, **body):

@@ -16,7 +16,7 @@ from infra.store import PostgresEventStore
 from infra.vault import Vault
 from services.matches.service import MatchService
 from tests.api.conftest import alice_against_bots, finish, register, seated_match
-from tests.api.test_social_tables import caught_up, create, invite, pool  # noqa: F401  (fixture)
+from tests.api.test_social_tables import caught_up, create, invite
 from tests.contract.match_support import play_out
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]

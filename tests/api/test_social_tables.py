@@ -15,20 +15,13 @@ import pytest
 from infra.projections import Lobby, MatchSummaries, ProjectionRunner
 from infra.projections.invitations import Invitations
 from infra.projections.social import SocialTies
-from infra.store import PostgresEventStore, create_pool
+from infra.store import PostgresEventStore
 from services.social import circle
 from services.social import invitations as invitation_service
 from tests.api.conftest import finish, register
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
 OPEN = {"N": "me", "E": "open", "S": "open", "W": "open"}
-
-
-@pytest.fixture(scope="module")
-async def pool(client, database_url: str):
-    pool = await create_pool(database_url, max_size=3)
-    yield pool
-    await pool.close()
 
 
 async def caught_up(pool) -> None:

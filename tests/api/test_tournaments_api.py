@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from infra.store import PostgresEventStore, create_pool
+from infra.store import PostgresEventStore
 from infra.vault import Vault
 from services.matches.service import MatchService
 from services.tournaments.service import TournamentService
@@ -16,13 +16,6 @@ from tests.api.conftest import register
 from tests.contract.match_support import play_out
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
-
-
-@pytest.fixture(scope="module")
-async def pool(client, database_url: str):
-    pool = await create_pool(database_url, max_size=3)
-    yield pool
-    await pool.close()
 
 
 async def organiser(client, pool):

@@ -16,7 +16,7 @@ import random
 import pytest
 
 from infra.projections import MatchSummaries, ProjectionRunner
-from infra.store import PostgresEventStore, create_pool
+from infra.store import PostgresEventStore
 from infra.vault import Vault
 from services.matches.service import MatchService
 from services.tournaments.service import TournamentService
@@ -26,13 +26,6 @@ from tests.contract.match_support import play_out
 pytestmark = [pytest.mark.db, pytest.mark.redis]
 
 BODY = {"name": "Sealed", "game": "belote", "format": "swiss", "rounds": 1, "options": {"deals": 1}}
-
-
-@pytest.fixture(scope="module")
-async def pool(client, database_url: str):
-    pool = await create_pool(database_url, max_size=3)
-    yield pool
-    await pool.close()
 
 
 async def with_role(client, pool, role: str):

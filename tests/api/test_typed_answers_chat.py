@@ -13,7 +13,7 @@ import pytest
 
 from infra.projections import ProjectionRunner
 from infra.projections.reports import ChatReports
-from infra.store import PostgresEventStore, create_pool
+from infra.store import PostgresEventStore
 from tests.api.typed_answers import check, check_examples, served
 from tests.api.conftest import register
 
@@ -26,13 +26,6 @@ ROUTES = [("get", CHAT, 200), ("post", CHAT, 201), ("get", ADMIN_CHAT, 200), ("p
           ("get", QUEUE, 200), ("post", "/v1/admin/reports/{report_id}/dismiss", 200),
           ("get", PLAYER + "/sanctions", 200),
           *[("post", f"{PLAYER}/{action}", 200) for action in ("mute", "unmute", "ban", "unban")]]
-
-
-@pytest.fixture(scope="module")
-async def pool(client, database_url: str):
-    pool = await create_pool(database_url, max_size=3)
-    yield pool
-    await pool.close()
 
 
 @pytest.fixture(scope="module")

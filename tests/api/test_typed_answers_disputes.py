@@ -12,7 +12,7 @@ import pytest
 from domain.cards import DECK_32
 from infra.projections import ProjectionRunner
 from infra.projections.disputes import DisputesQueue
-from infra.store import PostgresEventStore, create_pool
+from infra.store import PostgresEventStore
 from infra.vault import Vault
 from services.bootstrap import projections
 from services.matches import suspensions
@@ -31,13 +31,6 @@ SUSPENDED, ACT = "/v1/admin/matches/suspended", "/v1/admin/matches/{match_id}/"
 ROUTES = {("post", FILE), ("get", MINE), ("get", VERIFY), ("get", EXPORT), ("get", QUEUE), ("get", AUDIT),
           ("get", REPLAY), ("post", RULINGS), ("get", SUSPENDED),
           *(("post", ACT + action) for action in ("resume", "void", "abandon"))}
-
-
-@pytest.fixture(scope="module")
-async def pool(client, database_url: str):
-    pool = await create_pool(database_url, max_size=3)
-    yield pool
-    await pool.close()
 
 
 async def with_role(client, pool, role: str):

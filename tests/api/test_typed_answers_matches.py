@@ -16,7 +16,7 @@ import pytest
 
 from domain.playout import concrete
 from infra.projections import Lobby, MatchSummaries
-from infra.store import create_pool
+
 from tests.api.conftest import act, register, seated_match, view
 from tests.api.test_listing import caught_up
 from tests.api.typed_answers import Contract, check_examples, served
@@ -34,13 +34,6 @@ ROUTES = {("get", "/v1/matches/{match_id}", "200"), ("post", "/v1/matches", "201
           ("post", "/v1/matches/{match_id}/actions", "200"), ("post", "/v1/matches/{match_id}/seats/{seat}", "200"),
           ("post", "/v1/matches/{match_id}/start", "200"), ("delete", "/v1/matches/{match_id}/seats/{seat}", "200"),
           ("post", "/v1/records/play", "200")}
-
-
-@pytest.fixture(scope="module")
-async def pool(client, database_url: str):
-    pool = await create_pool(database_url, max_size=3)
-    yield pool
-    await pool.close()
 
 
 @pytest.fixture(scope="module")

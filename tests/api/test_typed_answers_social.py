@@ -12,7 +12,7 @@ from infra.projections import Lobby, MatchSummaries, ProjectionRunner
 from infra.projections.invitations import Invitations
 from infra.projections.ratings import Ratings
 from infra.projections.social import SocialTies
-from infra.store import PostgresEventStore, create_pool
+from infra.store import PostgresEventStore
 from tests.api.typed_answers import check, check_examples, served
 from tests.api.conftest import alice_against_bots, finish, register
 
@@ -24,13 +24,6 @@ ROUTES = [("get", "/v1/leaderboards/{pool}", 200), ("get", "/v1/players/{player_
           ("post", "/v1/matches/{match_id}/challenges", 201), ("post", "/v1/invitations/{invitation_id}/decline", 200),
           ("post", "/v1/invitations/{invitation_id}/cancel", 200), ("get", "/v1/players/me/following", 200),
           ("get", "/v1/players/me/following/tables", 200), ("get", "/v1/players/me/blocks", 200)]
-
-
-@pytest.fixture(scope="module")
-async def pool(client, database_url: str):
-    pool = await create_pool(database_url, max_size=3)
-    yield pool
-    await pool.close()
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from infra.projections import ProjectionRunner
-from infra.store import PostgresEventStore, create_pool
+from infra.store import PostgresEventStore
 from infra.vault import Vault
 from services.bootstrap import projections
 from services.matches.service import MatchService
@@ -32,13 +32,6 @@ ROUTES = {("get", T), ("get", f"{T}/mine"), ("post", T), ("get", ONE), ("post", 
           ("get", "/healthz"), ("get", "/readyz")}
 BODY = {"name": "Typed Swiss", "game": "belote", "format": "swiss", "rounds": 1, "options": {"deals": 1},
         "bots": {"level": "basic"}, "schedule": "2030-12-04T20:00:00Z", "no_show_grace": 600}
-
-
-@pytest.fixture(scope="module")
-async def pool(client, database_url: str):
-    pool = await create_pool(database_url, max_size=3)
-    yield pool
-    await pool.close()
 
 
 async def project(pool) -> None:

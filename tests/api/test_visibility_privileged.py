@@ -21,7 +21,7 @@ import pytest
 from domain import match as rules
 from domain.cards import Seat
 from domain.playout import concrete
-from infra.store import PostgresEventStore, create_pool
+from infra.store import PostgresEventStore
 from infra.vault import Vault
 from services.matches.service import MatchService
 from services.tournaments.service import TournamentService
@@ -31,13 +31,6 @@ from tests.contract.match_support import play_out
 pytestmark = [pytest.mark.db, pytest.mark.redis]
 BODY = {"name": "Blind", "game": "belote", "format": "swiss", "rounds": 1, "options": {"deals": 2}}
 PLAYING = "privileged_while_playing"
-
-
-@pytest.fixture(scope="module")
-async def pool(client, database_url: str):
-    pool = await create_pool(database_url, max_size=3)
-    yield pool
-    await pool.close()
 
 
 async def with_role(client, pool, role: str):
