@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 CARD: dict[str, Any] = {"type": "string", "pattern": "^([2-9TJQKA][SHDC]|JK)$",
                         "description": "a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker"}
 SUIT: dict[str, Any] = {"type": "string", "enum": ["S", "H", "D", "C"]}
@@ -43,8 +45,6 @@ def concrete(shape: dict[str, Any]) -> dict[str, Any]:
 def shown_events(module: Any, hidden: frozenset[str] = frozenset()) -> tuple[type, ...]:
     """The event Structs of a game's `events` module that a seat may be sent: every tagged one
     but those its redaction always replaces (`hidden`, by tag: the raw deal)."""
-    import msgspec
-
     return tuple(kind for kind in vars(module).values()
                  if isinstance(kind, type) and issubclass(kind, msgspec.Struct) and kind.__module__ == module.__name__
                  and isinstance(kind.__struct_config__.tag, str) and kind.__struct_config__.tag not in hidden)

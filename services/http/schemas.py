@@ -19,7 +19,7 @@ from litestar.params import Body, FromQuery, PathParameter, QueryParameter
 
 from domain.envelope import ENVELOPE_FIELDS
 from domain.games import GAMES
-from services.http.examples import ex as exact_example
+from services.http.examples import ex  # noqa: F401  (the routes' examples, nulls kept)
 from infra.players import Principal
 from services.http.query_once import MAX_VERSION
 from services.runtime import Runtime as OpenRuntime
@@ -178,11 +178,6 @@ class ErrorOut(msgspec.Struct):
 
 
 # --- examples -------------------------------------------------------------------------------
-
-def ex(summary: str, value: Any) -> Example:
-    """An example as written, nulls kept (`services.http.examples`)."""
-    return exact_example(summary, value)
-
 
 ACTION_BODY = Body(
     title="Action",
