@@ -48,13 +48,12 @@ def _rename(node: Any, names: dict[str, str]) -> Any:
 def tables() -> tuple[dict[str, Any], dict[str, Any]]:
     """(the `table` schema: one branch per game, discriminated by `game`; the components it uses)."""
     components: dict[str, Any] = {}
-    branches = []
+    mapping: dict[str, str] = {}
     for game, rules in GAMES.items():
         view_type = get_type_hints(rules.view)["return"]
         (ref,), found = msgspec.json.schema_components([view_type], ref_template=REF)
         prefix = _camel(game)
         names = {name: name if name in SHARED else f"{prefix}{name.rsplit('.', 1)[-1]}" for name in found}
-        view_name = names[ref["$ref"].rsplit("/", 1)[-1]]
         names[ref["$ref"].rsplit("/", 1)[-1]] = view_name = f"{prefix}View"
         for name, schema in found.items():
             schema = _rename(schema, names)
@@ -66,9 +65,9 @@ def tables() -> tuple[dict[str, Any], dict[str, Any]]:
                                        "description": "the seat's legal actions now, in the action vocabulary "
                                                       "(a `choose`/`from` value: send `choose` cards of `from`)"}
         view["properties"].update(rules.view_fields)
-        branches.append({"$ref": REF.format(name=view_name)})
-    mapping = {game: REF.format(name=f"{_camel(game)}View") for game in GAMES}
-    return {"oneOf": branches, "discriminator": {"propertyName": "game", "mapping": mapping}}, components
+        mapping[game] = REF.format(name=view_name)
+    return {"oneOf": [{"$ref": ref} for ref in mapping.values()],
+            "discriminator": {"propertyName": "game", "mapping": mapping}}, components
 
 
 def legal(game: str, sent: bool = False) -> list[dict[str, Any]]:
