@@ -173,3 +173,18 @@ class RecordPlayOut(msgspec.Struct):
     winner: str | None
     signature: Literal["valid", "invalid", "unknown_key", "absent"]
     legal: dict[str, list[dict[str, Scalar]]] | msgspec.UnsetType = msgspec.UNSET   # with ?legal=true
+
+
+class RecordPlayRefused(msgspec.Struct):
+    """A record the rules refuse (422): the first problem as `atout record play` prints it —
+    where (`deal`, `index` of the action; null when the record itself is at fault), the rule's
+    code and message, `details.check` for a fair-chain check that does not hold."""
+
+    ok: bool                          # false
+    deal: int | None
+    index: int | None
+    code: str
+    message: str
+    # absent when the body was not JSON at all (no record to check a signature of)
+    signature: Literal["valid", "invalid", "unknown_key", "absent"] | msgspec.UnsetType = msgspec.UNSET
+    details: dict[str, Scalar] | msgspec.UnsetType = msgspec.UNSET

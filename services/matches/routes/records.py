@@ -28,7 +28,7 @@ from litestar.params import Body, FromQuery
 
 from domain.record import RecordError, play_record
 from infra import signing
-from services.matches.routes.answers import RecordPlayOut
+from services.matches.routes.answers import RecordPlayOut, RecordPlayRefused
 from services.http.auth import authenticated
 from services.http.errors import ApiError, http_exception
 from services.http.ratelimit import rate_limited
@@ -86,7 +86,8 @@ def _not_json(request: Request, exc: Exception) -> Response:
       responses={**responses(200, RecordPlayOut, [ex("a deal in its auction, with legal actions", OK),
                                          ex("a record altered after it was signed", RESIGNED)],
                              "The result", 401, 429),
-                 422: ResponseSpec(data_container=dict, description="The first problem, as the command prints it",
+                 422: ResponseSpec(data_container=RecordPlayRefused,
+                                   description="The first problem, as the command prints it",
                                    examples=[ex("an action out of turn", NOT_OK),
                                              ex("a forged deal", FORGED)], generate_examples=False)})
 async def play(data: Annotated[Any, Body(title="Match record", examples=[ex("a coinche deal", RECORD)])],
