@@ -104,10 +104,10 @@ async def test_every_view_of_a_whole_match_validates(client, document, pool, gam
     assert played.status_code == 200 and played.json()["legal"], played.text
     check(document, "post", "/v1/records/play", "200", played.json())
     wrong = {**record.json(), "deals": [{**deal, "actions": deal["actions"][1:]} for deal in record.json()["deals"]]}
+    as_json = {**watcher.headers, "Content-Type": "application/json"}
     for body in (wrong, "{not json"):
         refused = await (client.post("/v1/records/play", headers=watcher.headers, json=body) if body is wrong else
-                         client.post("/v1/records/play", headers={**watcher.headers, "Content-Type": "application/json"},
-                                     content=body))
+                         client.post("/v1/records/play", headers=as_json, content=body))
         assert refused.status_code == 422 and refused.json()["ok"] is False, refused.text
         check(document, "post", "/v1/records/play", "422", refused.json())
     for status in ("finished", None):
