@@ -95,24 +95,10 @@ def documents(server: str, tmp_path_factory) -> dict[str, Path]:
 
 # --- AsyncAPI -------------------------------------------------------------------------------------
 
-PARSE = """
-const { Parser } = require('@asyncapi/parser');
-const fs = require('fs');
-(async () => {
-  const { document, diagnostics } = await new Parser().parse(fs.readFileSync(process.argv[2], 'utf8'));
-  const out = diagnostics.map(d => ({ severity: d.severity, code: d.code, message: d.message, path: d.path }));
-  console.log(JSON.stringify({ parsed: document !== undefined, diagnostics: out,
-                               channels: document ? document.channels().all().map(c => c.address()) : [] }));
-})();
-"""
-
-
-def test_the_asyncapi_document_validates(node_tools: Path, documents: dict[str, Path], tmp_path: Path) -> None:
-    script = tmp_path / "parse.js"
-    script.write_text(PARSE)
-    done = subprocess.run(["node", str(script), str(documents["asyncapi"])], capture_output=True, text=True,
-                          timeout=120, cwd=node_tools, env={"NODE_PATH": str(node_tools / "node_modules"),
-                                                            "PATH": "/usr/bin:/bin:/usr/local/bin"})
+def test_the_asyncapi_document_validates(node_tools: Path, documents: dict[str, Path]) -> None:
+    done = subprocess.run(["node", str(tools.HERE / "parse_asyncapi.js"), str(documents["asyncapi"])],
+                          capture_output=True, text=True, timeout=120, cwd=node_tools,
+                          env={"NODE_PATH": str(node_tools / "node_modules"), "PATH": "/usr/bin:/bin:/usr/local/bin"})
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.strip().splitlines()[-1])
     errors = [d for d in report["diagnostics"] if d["severity"] == 0]
@@ -123,33 +109,13 @@ def test_the_asyncapi_document_validates(node_tools: Path, documents: dict[str, 
 
 # --- TypeScript -----------------------------------------------------------------------------------
 
-TYPED = """
-import type { paths, components } from "./api";
-
-type CreateMatch = paths["/v1/matches"]["post"]["requestBody"]["content"]["application/json"];
-type Registered = paths["/v1/players"]["post"]["responses"]["201"]["content"]["application/json"];
-type ErrorBody = components["schemas"]["ErrorOut"];
-
-const create: CreateMatch = { game: "belote", options: { deals: 1 }, seats: { N: "me", E: "open", S: "open", W: "open" } };
-const refusal: ErrorBody = { code: "stale_version", message: "the match moved on", details: { current_version: 9 } };
-function token(answer: Registered): string { return answer.token; }
-
-// @ts-expect-error: a game is a string, not a number; were the types `any`, this line would fail tsc
-const wrong: CreateMatch = { game: 1, seats: {} };
-// @ts-expect-error: an option is the game's, typed; an unknown one is refused as the server refuses it
-const unknown: CreateMatch = { game: "cinch", options: { no_such_option: 1 }, seats: create.seats };
-
-export { create, refusal, token, wrong, unknown };
-"""
-
-
 @pytest.fixture(scope="module")
 def typescript(node_tools: Path, documents: dict[str, Path], mypy: Any, tmp_path_factory) -> Path:
     """The types, both programs type-checked by `tsc --strict` and compiled (once), while mypy
     checks the Python program."""
     folder = tools.typescript_types(node_tools, documents["openapi"], tmp_path_factory.mktemp("typescript"))
-    (folder / "typed.ts").write_text(TYPED)
-    shutil.copy(tools.HERE / "play.ts", folder / "play.ts")
+    for program in ("typed.ts", "play.ts"):
+        shutil.copy(tools.HERE / program, folder / program)
     compiled = tools.tsc_strict(node_tools, folder, "typed.ts", "play.ts")
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
     return folder
