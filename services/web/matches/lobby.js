@@ -12,7 +12,6 @@ import { rememberCode, rememberEntropy } from "../shared/storage.js";
 import { gameLine, gameText, scoreLine, seatText, variantText } from "../shared/words.js";
 
 /** @import { components } from "../shared/api-types" */
-/** @import { Failure } from "../shared/api.js" */
 /** @typedef {components["schemas"]} S */
 /** @typedef {S["CreateMatch"]} CreateMatch */
 /**
@@ -161,13 +160,10 @@ export async function createMatch(ev) {
     if (entropy !== null) rememberEntropy(view.match_id, entropy);
     rememberCode(view.match_id, view.invitation_code);
     location.hash = `#/match/${view.match_id}`;
-  } catch (err) {
-    const failure = /** @type {Failure} */ (err);
-    if (document.body.dataset.screen === "table") say(errorText(failure), "error"); else lobbyError(failure);
-  }
+  } catch (err) { if (document.body.dataset.screen === "table") say(errorText(err), "error"); else lobbyError(err); }
 }
 
-/** @param {Failure} err */
+/** @param {unknown} err */
 function lobbyError(err) {
   const box = $("lobby-error") || h("p", { id: "lobby-error", class: "message", role: "alert", dataset: { kind: "error" } });
   box.textContent = errorText(err);
@@ -206,8 +202,5 @@ export async function join(matchId, seat, after = () => {}) {
     rememberEntropy(matchId, entropy);
     if (location.hash === `#/match/${matchId}`) after();
     else location.hash = `#/match/${matchId}`;
-  } catch (err) {
-    const failure = /** @type {Failure} */ (err);
-    if (document.body.dataset.screen === "table") say(errorText(failure), "error"); else lobbyError(failure);
-  }
+  } catch (err) { if (document.body.dataset.screen === "table") say(errorText(err), "error"); else lobbyError(err); }
 }

@@ -9,7 +9,6 @@ import { cardEl, h, trickPlays } from "../shared/table.js";
 import { contractText, describeAction, gameLine, resultText, scoreLine, seatText } from "../shared/words.js";
 
 /** @import { components } from "../shared/api-types" */
-/** @import { Failure } from "../shared/api.js" */
 /** @typedef {components["schemas"]} S */
 
 /**
@@ -27,7 +26,7 @@ export async function showReplay(id) {
     const played = /** @type {S["RecordPlayOut"]} */ (await call("POST", "/v1/records/play", record));
     Object.assign(replay, { record, played });
     drawReplay();
-  } catch (err) { $("replay-info").textContent = errorText(/** @type {Failure} */ (err)); }
+  } catch (err) { $("replay-info").textContent = errorText(err); }
 }
 
 export function replayControls() {

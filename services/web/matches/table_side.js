@@ -9,7 +9,6 @@ import { $, call, errorText, say, state } from "../shared/session.js";
 import { rememberEntropy } from "../shared/storage.js";
 
 /** @import { components } from "../shared/api-types" */
-/** @import { Failure } from "../shared/api.js" */
 /** @typedef {components["schemas"]} S */
 
 export async function askHint() {
@@ -22,7 +21,7 @@ export async function askHint() {
                    used: out.used, limit: out.limit };
     say("");
   } catch (err) {
-    say(errorText(/** @type {Failure} */ (err)), "error");
+    say(errorText(err), "error");
   }
   await refresh();   // the counts moved; the view is the same version, so draw it again
   render();
@@ -37,7 +36,7 @@ export async function rematch() {
       /** @satisfies {S["Rematch"]} */ ({ entropy })));
     rememberEntropy(created.match_id, entropy);
     location.hash = `#/match/${created.match_id}`;
-  } catch (err) { say(errorText(/** @type {Failure} */ (err)), "error"); }
+  } catch (err) { say(errorText(err), "error"); }
 }
 
 /** @param {SubmitEvent} ev */
@@ -47,5 +46,5 @@ export async function fileDispute(ev) {
     const d = /** @type {S["DisputeOut"]} */ (await call("POST", `/v1/matches/${state.matchId}/disputes`,
       /** @satisfies {S["FileDispute"]} */ ({ deal: Number($("dispute-deal").value), reason: $("dispute-reason").value, command_id: uuid() })));
     say(t("dispute.filed", { id: d.dispute_id }));
-  } catch (err) { say(errorText(/** @type {Failure} */ (err)), "error"); }
+  } catch (err) { say(errorText(err), "error"); }
 }

@@ -11,6 +11,8 @@
 
 import i18next from "../vendor/i18next.js";
 
+/** @typedef {"en" | "fr" | "ru" | "pl"} Locale */
+/** @type {string[]} */
 export const LOCALES = ["en", "fr", "ru", "pl"];
 
 /** @import { TOptions } from "../vendor/i18next.js" */
@@ -49,7 +51,8 @@ export function storedLocale() {
   return kept !== null && LOCALES.includes(kept) ? kept : null;
 }
 
-export const locale = () => i18next.language || "en";
+/** @type {() => Locale} */
+export const locale = () => /** @type {Locale} */ (i18next.language || "en");     // setLocale sets no other
 /** @type {(key: string, options?: TOptions) => string} */
 export const t = (key, options) => i18next.t(key, options);
 // Whether the catalogs hold `key` (with `options.count`, in its plural forms).

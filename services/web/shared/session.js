@@ -123,10 +123,13 @@ export function say(text, kind = "info") {
 }
 
 // An API error in the player's words: the catalog's for a known code, else the server's message.
-/** @type {(err: Failure | null | undefined) => string} */
-export const errorText = (err) => (err && err.code
-  ? t(`error.${err.code}`, { defaultValue: t("error.generic", { code: err.code, message: err.message }) })
-  : t("error.network"));
+/** @param {unknown} thrown what a call threw (an ApiError, or the network's error) */
+export function errorText(thrown) {
+  const err = /** @type {Failure | null | undefined} */ (thrown);
+  return err && err.code
+    ? t(`error.${err.code}`, { defaultValue: t("error.generic", { code: err.code, message: err.message }) })
+    : t("error.network");
+}
 
 // The lobby's and the table's name for a seat holder.
 /**
