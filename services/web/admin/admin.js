@@ -89,7 +89,7 @@ function head(r) {
   $("replay-head").replaceChildren(h("h2", {}, t("admin.replay")),
     h("table", { class: "kv" }, ...rows.map(([k, val]) => h("tr", {}, h("td", {}, k), h("td", {}, String(val ?? ""))))),
     h("ul", { class: "list", id: "ruling-list" }, ...(r.rulings || []).map((x) => h("li", {}, rulingText(x)))),
-    state.target && state.target.dispute ? rulingForm(r) : null);
+    ...(state.target && state.target.dispute ? [rulingForm(r)] : []));
   /** @type {HTMLElement[]} */
   const sum = [];
   const brief = (/** @type {{ [key: string]: unknown }} */ res) => JSON.stringify({ result: res.result, score: res.score, points: res.points });
