@@ -99,7 +99,7 @@ async function chooseRecord(game, sync) {
   $("create-deals").value = String(chosen.deals.length);
   sync();
   said.textContent = t("create.record_loaded", { game: `${gameText(chosen.game)}${options.variant ? ` · ${variantText(options.variant)}` : ""}`,
-                                                 count: num(chosen.deals.length) });
+                                                 count: chosen.deals.length });
 }
 
 // The options the form has controls for; a record's others go with it as they are.
