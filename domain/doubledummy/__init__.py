@@ -1,0 +1,83 @@
+"""Double-dummy search shared by every game: the exact result of a deal whose four hands are
+known, every remaining card played perfectly by both sides.
+
+A game compiles its contract into a `Table` (cards as bit indices, each effective suit a run
+of bits ordered by strength, so following, over-trumping and touching cards are mask
+arithmetic) and its position into a `Position`; the search below never knows which game it
+plays. What differs between games is only the legality flavour (`Table.rule`) and how a trick
+adds to the result (`Table.mode`), both read here, never by game name.
+
+Values are for a fixed `side` (a set of seats, the maximizers); the other seats minimize. The
+search is fail-soft alpha-beta with a transposition table at trick boundaries holding bounds
+on the rest of the deal, so one table serves every window of a solve, and MTD(f) drives
+null-window probes (docs/doubledummy.md gives the measurements behind each choice).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.doubledummy.search import INF, make_search
+from domain.doubledummy.table import Position, Table, bits, classes, legal_mask, representatives
+
+__all__ = ["INF", "UNITS", "Position", "Solution", "Table", "bits", "classes", "legal_mask", "rest_value",
+           "rest_values", "representatives"]
+
+UNITS = ("card_points", "tricks", "points")
+
+
+class Solution(msgspec.Struct, frozen=True):
+    """`value` is the final result of the deal for `side` with perfect play from here;
+    `cards` gives it for each legal card of the seat to act, played now."""
+
+    side: str
+    unit: str
+    value: int
+    cards: dict[str, int]
+
+
+
+
+def _mtdf(search, pos: Position, guess: int, restrict: int = -1) -> int:
+    """MTD(f): null-window probes converge on the exact value; the table keeps the bounds
+    between probes, so each probe re-searches little."""
+    lo, hi, g = -INF, INF, guess
+    while lo < hi:
+        beta = g + 1 if g == lo else g
+        g = search(pos, beta - 1, beta, restrict)
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return g
+
+
+def rest_value(t: Table, pos: Position, mine: tuple[bool, ...]) -> int:
+    """The value for the side `mine` of the rest of the deal from `pos`, current trick included."""
+    search, _ = make_search(t, mine)
+    return _mtdf(search, pos, 0)
+
+
+def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, int]:
+    """The rest's value after each legal card of the seat to act (touching cards share it)."""
+    search, _ = make_search(t, mine)
+    hands = pos.hands
+    seat = t.nxt[pos.plays[-1][0]] if pos.plays else pos.leader
+    win_seat, win_card, best = -1, -1, -1
+    for s, c in pos.plays:
+        b = t.bonus[c]
+        k = c + b if b else (c if t.suit[c] == pos.led else -1)
+        if k > best:
+            win_seat, win_card, best = s, c, k
+    legal = legal_mask(t, hands[seat], pos.led, win_seat, win_card, (seat + 2) % 4)
+    tmask = 0
+    for _, c in pos.plays:
+        tmask |= 1 << c
+    others = ((hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]) | tmask
+    out: dict[int, int] = {}
+    guess = 0
+    for head, cards in representatives(t, legal, others).items():
+        guess = _mtdf(search, pos, guess, 1 << head)
+        for c in cards:
+            out[c] = guess
+    return out
