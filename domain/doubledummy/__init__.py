@@ -21,7 +21,7 @@ from domain.doubledummy.search import INF, make_search
 from domain.doubledummy.table import Position, Table, bits, classes, legal_mask, representatives
 
 __all__ = ["INF", "UNITS", "Position", "Solution", "Table", "bits", "classes", "legal_mask", "rest_value",
-           "rest_values", "representatives"]
+           "rest_values", "representatives", "masks", "start_hands"]
 
 UNITS = ("card_points", "tricks", "points")
 
@@ -81,3 +81,18 @@ def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, in
         for c in cards:
             out[c] = guess
     return out
+
+
+def start_hands(hands: tuple[tuple[str, ...], ...], tricks: tuple, trick: object | None) -> list[list[str]]:
+    """The hands as they were when the first card was led: today's hands and every card
+    played since, given back to the seat that played it."""
+    from domain.cards import SEAT_INDEX
+    start = [list(h) for h in hands]
+    for t in (*tricks, trick) if trick is not None else tricks:
+        for seat, card in t.plays:  # type: ignore[attr-defined]
+            start[SEAT_INDEX[seat]].append(card)
+    return start
+
+
+def masks(t: Table, hands: list[list[str]] | tuple[tuple[str, ...], ...]) -> list[int]:
+    return [sum(1 << t.index[c] for c in h) for h in hands]
