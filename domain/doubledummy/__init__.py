@@ -17,13 +17,24 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.doubledummy.search import INF, make_search
+from domain.doubledummy.search import INF
+from domain.doubledummy.search import make_search as python_search
+
+try:
+    from domain.doubledummy.kernel import make_search as compiled_search
+except ImportError:                     # numba absent: the same search, in pure Python
+    compiled_search = None
+
+make_search = compiled_search or python_search
 from domain.doubledummy.table import Position, Table, bits, classes, legal_mask, representatives
 
 __all__ = ["INF", "UNITS", "Position", "Solution", "Table", "bits", "classes", "legal_mask", "rest_value",
            "rest_values", "representatives", "masks", "start_hands"]
 
 UNITS = ("card_points", "tricks", "points")
+SEARCH = [make_search]
+"""The search every solve uses: the compiled one when numba is there (a benchmark swaps in
+the pure-Python one to compare)."""
 
 
 class Solution(msgspec.Struct, frozen=True):
@@ -54,13 +65,13 @@ def _mtdf(search, pos: Position, guess: int, restrict: int = -1) -> int:
 
 def rest_value(t: Table, pos: Position, mine: tuple[bool, ...]) -> int:
     """The value for the side `mine` of the rest of the deal from `pos`, current trick included."""
-    search, _ = make_search(t, mine)
+    search, _ = SEARCH[0](t, mine)
     return _mtdf(search, pos, 0)
 
 
 def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, int]:
     """The rest's value after each legal card of the seat to act (touching cards share it)."""
-    search, _ = make_search(t, mine)
+    search, _ = SEARCH[0](t, mine)
     hands = pos.hands
     seat = t.nxt[pos.plays[-1][0]] if pos.plays else pos.leader
     win_seat, win_card, best = -1, -1, -1
