@@ -99,11 +99,11 @@ def play_states(game: GameRules, options: Any, rng: random.Random) -> list[Any]:
 
 
 def endings(game: GameRules, options: Any, rng: random.Random, tricks: int) -> Iterator[Any]:
-    """The positions of the last `tricks` tricks of one random deal (a misère deal may stop
-    earlier: then its last positions, whatever their number)."""
-    states = play_states(game, options, rng)
-    per_trick = 3 if getattr(getattr(states[-1].deal, "contract", None), "sitting_out", -1) >= 0 else 4
-    yield from states[-tricks * per_trick:]
+    """The positions of one random deal where the seat to act holds at most `tricks` cards:
+    its last `tricks` tricks (none, for a misère deal stopped before them)."""
+    for state in play_states(game, options, rng):
+        if len(state.deal.hands[SEAT_INDEX[to_act(state)]]) <= tricks:
+            yield state
 
 
 def first_lead(game: GameRules, options: Any, rng: random.Random) -> Any:
@@ -112,4 +112,4 @@ def first_lead(game: GameRules, options: Any, rng: random.Random) -> Any:
 
 
 __all__ = ["LEAVES", "cards_left", "endings", "first_lead", "in_play", "minimax", "play_states", "side_of",
-           "to_act", "SEAT_INDEX"]
+           "to_act"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.doubledummy.search import INF
+from domain.doubledummy.search import INF, Search
 from domain.doubledummy.search import make_search as python_search
 
 try:
@@ -49,24 +49,34 @@ class Solution(msgspec.Struct, frozen=True):
 
 
 
-def _mtdf(search, pos: Position, guess: int, restrict: int = -1) -> int:
-    """MTD(f): null-window probes converge on the exact value; the table keeps the bounds
-    between probes, so each probe re-searches little."""
-    lo, hi, g = -INF, INF, guess
+def _bound(t: Table, pos: Position) -> int:
+    """No rest of a deal is worth more than this to either side."""
+    every = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
+    for _, c in pos.plays:
+        every |= 1 << c
+    return (sum(t.points[c] for c in bits(every)) + max(t.last_bonus, t.capot_bonus)
+            + t.trick_base * pos.tricks_left + 1)
+
+
+def _bisect(search: Search, pos: Position, bound: int, restrict: int = -1) -> int:
+    """The exact value by null-window probes halving the range it may lie in: fewer probes
+    than MTD(f) from a blind guess where a deal's values spread over hundreds of points, and
+    the table keeps every probe's bounds for the next (docs/doubledummy.md)."""
+    lo, hi = -bound, bound
     while lo < hi:
-        beta = g + 1 if g == lo else g
-        g = search(pos, beta - 1, beta, restrict)
-        if g < beta:
-            hi = g
-        else:
+        mid = (lo + hi + 1) // 2
+        g = search(pos, mid - 1, mid, restrict)
+        if g >= mid:
             lo = g
-    return g
+        else:
+            hi = g
+    return lo
 
 
 def rest_value(t: Table, pos: Position, mine: tuple[bool, ...]) -> int:
     """The value for the side `mine` of the rest of the deal from `pos`, current trick included."""
     search, _ = SEARCH[0](t, mine)
-    return _mtdf(search, pos, 0)
+    return _bisect(search, pos, _bound(t, pos))
 
 
 def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, int]:
@@ -86,11 +96,11 @@ def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, in
         tmask |= 1 << c
     others = ((hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]) | tmask
     out: dict[int, int] = {}
-    guess = 0
+    bound = _bound(t, pos)
     for head, cards in representatives(t, legal, others).items():
-        guess = _mtdf(search, pos, guess, 1 << head)
+        v = _bisect(search, pos, bound, 1 << head)
         for c in cards:
-            out[c] = guess
+            out[c] = v
     return out
 
 

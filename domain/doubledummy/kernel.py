@@ -19,7 +19,7 @@ TRUMP, RULE, PLAYERS, DIFF, BASE, LAST, CAPOT, STOP, JOKER, STOP_VALUE = range(1
 FOLLOW, CINCH, BELOTE, BELOTE_HOUSE = range(4)
 RULES = {"follow": FOLLOW, "cinch": CINCH, "belote": BELOTE, "belote_house": BELOTE_HOUSE}
 # tab rows: per card
-SUIT, BONUS, POINTS, RANK = range(4)
+SUIT, BONUS, POINTS, RANK, RUN = range(5)
 TT_BITS = 20
 MAX_DEPTH = 48
 MAX_MOVES = 16
@@ -66,10 +66,21 @@ def _slot(h0: int, h1: int, h2: int, h3: int, meta: int, mask: int) -> int:
     return (x ^ (x >> 32)) & mask
 
 
+@njit(cache=True)
+def _canon_pos(c: int, every: int, tab: np.ndarray) -> int:
+    """Where `c` sits once the cards still out of its run are packed to the run's bottom."""
+    start = tab[RUN, c]
+    p = start
+    for x in range(start, c):
+        if (every >> x) & 1:
+            p += 1
+    return p
+
+
 # frame fields: one row per ply of the explicit stack (numba cannot cache a recursive function)
 (SEAT, NPLAYED, LED, WS, WK, WC, PTS, TMASK, FLAGS, LEFT, ALPHA, BETA, A0, B0, SLOT, META, HAVE, OLD_LO,
- OLD_HI, BEST, BESTC, I, N, NAMED, LAST_NAMED, HAND, SHOWN, GAIN, RESTRICT, CARD) = range(30)
-FIELDS = 30
+ OLD_HI, BEST, BESTC, I, N, NAMED, LAST_NAMED, HAND, SHOWN, GAIN, RESTRICT, CARD, REM, K0, K1, K2, K3) = range(35)
+FIELDS = 35
 ENTER, NEXT, RETURN, CHILD_DONE = range(4)
 
 
@@ -84,11 +95,13 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
     diff = params[DIFF] == 1
     ncards = tab.shape[1]
     mask = tt_keys.shape[0] - 1
+    last_row = fr.shape[0] - 1          # its first field counts the nodes visited (benchmarks read it)
     d = 0
     v = 0
     state = ENTER
     while True:
         if state == ENTER:
+            fr[last_row, 0] += 1
             seat = fr[d, SEAT]
             nplayed = fr[d, NPLAYED]
             led = fr[d, LED]
@@ -98,21 +111,101 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 v = 0
                 state = RETURN
                 continue
+            if nplayed == 0 and fr[d, LEFT] == 1:
+                # the last trick: one card each, nothing to choose
+                s = seat
+                p = 0
+                ws = -1
+                wk = -1
+                first_suit = -1
+                for j in range(players):
+                    h = hands[s]
+                    c = 0
+                    while not (h >> c) & 1:
+                        c += 1
+                    if j == 0:
+                        first_suit = tab[SUIT, c]
+                    b = tab[BONUS, c]
+                    k = c + b if b else (c if tab[SUIT, c] == first_suit else -1)
+                    if k > wk:
+                        ws = s
+                        wk = k
+                    p += tab[POINTS, c]
+                    s = nxt[s]
+                if stop >= 0:
+                    v = params[STOP_VALUE] if ws == stop else 0
+                elif diff:
+                    p += params[CAPOT] if (fr[d, FLAGS] | (1 if mine[ws] == 1 else 2)) != 3 else params[LAST]
+                    v = p if mine[ws] == 1 else -p
+                else:
+                    v = p + params[BASE] if mine[ws] == 1 else 0
+                state = RETURN
+                continue
             fr[d, SLOT] = -1
             fr[d, HAVE] = 0
             best_first = -1
+            if nplayed == 0:
+                # what the rest can still be worth at most, either way: it settles many probes
+                rem = fr[d, REM]
+                if stop >= 0:
+                    upper = max(0, params[STOP_VALUE])
+                    lower = min(0, params[STOP_VALUE])
+                elif diff:
+                    flags = fr[d, FLAGS]
+                    upper = rem + (params[CAPOT] if flags != 3 and flags != 2 else params[LAST])
+                    lower = -rem - (params[CAPOT] if flags != 3 and flags != 1 else params[LAST])
+                else:
+                    upper = rem + params[BASE] * fr[d, LEFT]
+                    lower = 0
+                if upper <= alpha:
+                    v = upper
+                    state = RETURN
+                    continue
+                if lower >= beta:
+                    v = lower
+                    state = RETURN
+                    continue
             if nplayed == 0 and fr[d, RESTRICT] == -1:
                 jv = 0
                 if joker >= 0:
                     for s in range(4):
                         if (hands[s] >> joker) & 1:
                             jv = voids[s] + 16 * s
+                # the key: each run of touching equal-point cards packed to its bottom, owners kept in
+                # order, so deals differing only in which small cards are gone share their entries
+                k0 = 0
+                k1 = 0
+                k2 = 0
+                k3 = 0
+                every = hands[0] | hands[1] | hands[2] | hands[3]
+                p = -1
+                run = -1
+                for c in range(ncards):
+                    if not (every >> c) & 1:
+                        continue
+                    if tab[RUN, c] != run:
+                        run = tab[RUN, c]
+                        p = run
+                    bit = 1 << p
+                    if (hands[0] >> c) & 1:
+                        k0 |= bit
+                    elif (hands[1] >> c) & 1:
+                        k1 |= bit
+                    elif (hands[2] >> c) & 1:
+                        k2 |= bit
+                    else:
+                        k3 |= bit
+                    p += 1
+                fr[d, K0] = k0
+                fr[d, K1] = k1
+                fr[d, K2] = k2
+                fr[d, K3] = k3
                 meta = seat | (fr[d, FLAGS] << 2) | (jv << 4) | (gen << 12)
-                slot = _slot(hands[0], hands[1], hands[2], hands[3], meta, mask)
+                slot = _slot(k0, k1, k2, k3, meta, mask)
                 fr[d, SLOT] = slot
                 fr[d, META] = meta
-                if (tt_keys[slot, 4] == meta and tt_keys[slot, 0] == hands[0] and tt_keys[slot, 1] == hands[1]
-                        and tt_keys[slot, 2] == hands[2] and tt_keys[slot, 3] == hands[3]):
+                if (tt_keys[slot, 4] == meta and tt_keys[slot, 0] == k0 and tt_keys[slot, 1] == k1
+                        and tt_keys[slot, 2] == k2 and tt_keys[slot, 3] == k3):
                     lo = tt_vals[slot, 0]
                     hi = tt_vals[slot, 1]
                     fr[d, HAVE] = 1
@@ -155,14 +248,15 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 prev = c
                 b = tab[BONUS, c]
                 if nplayed == 0:
-                    pr = b + tab[RANK, c] * 8 + tab[POINTS, c]
+                    master = not (others & sm[tab[SUIT, c]] & ~((2 << c) - 1))
+                    pr = (2000 if master and (b or tab[POINTS, c]) else 0) + b + tab[RANK, c] * 8 + tab[POINTS, c]
                 else:
                     k = c + b if b else (c if tab[SUIT, c] == led else -1)
                     if k > win_key:
                         pr = (100 + tab[POINTS, c] - 2 * k) if friend else (1000 - k + tab[POINTS, c])
                     else:
                         pr = (200 + 4 * tab[POINTS, c]) if friend else (-4 * tab[POINTS, c] - tab[RANK, c])
-                if c == best_first:
+                if best_first >= 0 and _canon_pos(c, others | hand, tab) == best_first:
                     pr = 1 << 30
                 j = n
                 while j > 0 and prio[d, j - 1] < pr:
@@ -207,6 +301,13 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     continue
                 break
             if done:
+                if fr[d, ALPHA] >= fr[d, BETA]:
+                    if fr[d, I] == 0:
+                        fr[last_row, 1 + 3 * (nplayed > 0)] += 1
+                    else:
+                        fr[last_row, 2 + 3 * (nplayed > 0)] += 1
+                else:
+                    fr[last_row, 3 + 3 * (nplayed > 0)] += 1
                 best = fr[d, BEST]
                 slot = fr[d, SLOT]
                 if slot >= 0:
@@ -219,14 +320,16 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     else:
                         lo = best
                         hi = best
-                    tt_keys[slot, 0] = hands[0]
-                    tt_keys[slot, 1] = hands[1]
-                    tt_keys[slot, 2] = hands[2]
-                    tt_keys[slot, 3] = hands[3]
+                    tt_keys[slot, 0] = fr[d, K0]
+                    tt_keys[slot, 1] = fr[d, K1]
+                    tt_keys[slot, 2] = fr[d, K2]
+                    tt_keys[slot, 3] = fr[d, K3]
                     tt_keys[slot, 4] = fr[d, META]
                     tt_vals[slot, 0] = lo
                     tt_vals[slot, 1] = hi
-                    tt_vals[slot, 2] = fr[d, BESTC]
+                    best_card = fr[d, BESTC]
+                    every = hands[0] | hands[1] | hands[2] | hands[3]
+                    tt_vals[slot, 2] = _canon_pos(best_card, every, tab) if best_card >= 0 else -1
                 v = best
                 state = RETURN
                 continue
@@ -273,6 +376,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 fr[e, PTS] = 0
                 fr[e, TMASK] = 0
                 fr[e, FLAGS] = f
+                fr[e, REM] = fr[d, REM] - tab[POINTS, c]
                 fr[e, LEFT] = fr[d, LEFT] - 1
                 fr[e, ALPHA] = fr[d, ALPHA] - gain
                 fr[e, BETA] = fr[d, BETA] - gain
@@ -287,6 +391,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 fr[e, PTS] = p
                 fr[e, TMASK] = fr[d, TMASK] | (1 << c)
                 fr[e, FLAGS] = fr[d, FLAGS]
+                fr[e, REM] = fr[d, REM] - tab[POINTS, c]
                 fr[e, LEFT] = fr[d, LEFT]
                 fr[e, ALPHA] = fr[d, ALPHA]
                 fr[e, BETA] = fr[d, BETA]
@@ -336,7 +441,11 @@ def _arrays(t) -> tuple:
     rank = [0] * n
     for c in range(1, n):
         rank[c] = rank[c - 1] + 1 if t.suit[c] == t.suit[c - 1] else 0
-    tab = np.array([t.suit, t.bonus, t.points, rank], np.int64)
+    run = [0] * n
+    for c in range(1, n):
+        same = t.suit[c] == t.suit[c - 1] and t.points[c] == t.points[c - 1] and t.bonus[c] == t.bonus[c - 1]
+        run[c] = run[c - 1] if same else c
+    tab = np.array([t.suit, t.bonus, t.points, rank, run], np.int64)
     params = np.zeros(10, np.int64)
     params[TRUMP], params[RULE], params[PLAYERS] = t.trump, RULES[t.rule], t.players
     params[DIFF], params[BASE] = t.mode == "diff", t.trick_base
@@ -372,6 +481,8 @@ def make_search(t, mine: tuple[bool, ...]):
         fr[0, NPLAYED], fr[0, LED], fr[0, WS], fr[0, WK], fr[0, WC] = len(pos.plays), pos.led, win_seat, win_key, win_card
         fr[0, PTS], fr[0, TMASK], fr[0, FLAGS], fr[0, LEFT] = pts, tmask, pos.flags, pos.tricks_left
         fr[0, ALPHA], fr[0, BETA], fr[0, RESTRICT], fr[0, CARD] = alpha, beta, restrict, -1
+        every = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
+        fr[0, REM] = sum(t.points[c] for c in range(len(t.codes)) if every >> c & 1)
         return int(run(hands, np.array(pos.voids, np.int64), fr, tab, sm, nxt, mine_a, params, _MOVES, _PRIO,
                        _TT_KEYS, _TT_VALS, gen))
 
