@@ -48,7 +48,8 @@ class System:
 
 @contextlib.contextmanager
 def running_system(data: Path, database_url: str, redis_url: str, redis_prefix: str,
-                   worker_args: Sequence[str] = ("--pool", "solo"), **settings: str) -> Iterator[System]:
+                   worker_args: Sequence[str] = ("--pool", "solo", "--queues", "bots,clock"),
+                   **settings: str) -> Iterator[System]:
     """Start both processes, wait for `/readyz`, and stop them (the worker's whole process
     group: its Celery children too) however the test ends. `settings` are more ATOUT_ vars."""
     port = free_port()

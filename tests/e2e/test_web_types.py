@@ -9,7 +9,7 @@
   has, a field the documents no longer give that the client reads, and a request body the
   documents no longer take are each reported at the line that uses them.
 
-The npm tools are the pinned ones (`install_node_tools` of tests/e2e/test_generated_clients.py
+The npm tools are the pinned ones (`install_node_tools` of tests/e2e/clients/tools.py
 puts them under .ci/node); without node and npm these tests skip, saying so.
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_generated_clients import install_node_tools
+from tests.e2e.clients.tools import install_node_tools
 from tools import web_types
 
 pytestmark = pytest.mark.slow

@@ -1433,6 +1433,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches/{match_id}/deals/{deal}/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A finished deal's review: each card's double-dummy value and cost, fair baseline
+         * @description For each card played: its double-dummy value for the player's side (`value`), the best legal card's (`best`), the cost (`best − value`), and the fair baseline — the same values averaged over `worlds` deals consistent with what that seat could see (`fair_value`, `fair_best`, `fair_cost`); `accuracy` per seat, `contract_table` (contract → declaring side → double-dummy result) and `par`. Units: `unit` (docs/review.md). `status` is `pending` until the workers have reviewed the deal (seconds after it ends). Visible exactly when the deal's record is (docs/api.md, "Who may read what"); a deal not dealt or not over is 404 `unknown_deal`.
+         */
+        get: operations["V1MatchesMatchIdDealsAnalysisAnalysis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/fairplay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fair-play signals per player or partnership (admin)
+         * @description Over the last `days` days of public deals (a match over; a tournament table once its round has closed): how much better each player's (`by=player`) or partnership's (`by=partnership`) cards scored against the true deal than against the worlds they could see, as a z-score against the same signal measured on bot seats. `flagged`: at least 200 cards with a choice and z ≥ 3.0 — a reason to look (the admin replay), never a sanction. `z` is null while no null is measured for the player's games. Newest activity first, paged (`limit`, a `Link` to the next page). Every read is in the audit log. docs/review.md, "Fair play".
+         */
+        get: operations["V1AdminFairplayFairplayTable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1471,6 +1511,20 @@ export interface components {
         Alive: {
             /** @enum {unknown} */
             status: "ok";
+        };
+        /**
+         * Analysis
+         * @description What the analysis route answers: `ready` with the review, `pending` while the workers
+         *     have not reviewed the deal yet, `failed` with the reason (a game without a solver).
+         */
+        Analysis: {
+            match_id: string;
+            deal: number;
+            status: string;
+            /** @default null */
+            review?: components["schemas"]["DealReview"] | null;
+            /** @default null */
+            failure?: string | null;
         };
         /** Answer */
         Answer: {
@@ -1559,6 +1613,32 @@ export interface components {
                     } | null;
                 } | null;
             };
+        };
+        /**
+         * CardReview
+         * @description One card played: its true and fair values for the player's side.
+         */
+        CardReview: {
+            index: number;
+            trick: number;
+            seat: string;
+            card: string;
+            choices: number;
+            value: number;
+            best: number;
+            cost: number;
+            /** @default null */
+            fair_value?: number | null;
+            /** @default null */
+            fair_best?: number | null;
+            /** @default null */
+            fair_cost?: number | null;
+            /** @default null */
+            fair_spread?: number | null;
+            /** @default null */
+            signal?: number | null;
+            /** @default 0 */
+            worlds?: number;
         };
         /**
          * ChainRenewal
@@ -1722,17 +1802,19 @@ export interface components {
             game: "belote" | "cinch" | "five_hundred";
             /** @enum {string} */
             format: "round_robin" | "swiss" | "elimination" | "manual" | "duplicate";
-            /** @default {} */
-            options?: Record<string, unknown>;
+            /** @description left out: the game's defaults */
+            options?: components["schemas"]["BeloteOptionsIn"] | components["schemas"]["CinchOptionsIn"] | components["schemas"]["FiveHundredOptionsIn"];
             /** @default null */
             rounds?: number | null;
             schedule?: string | null;
             /** @default {} */
-            bots?: Record<string, unknown>;
+            bots?: {
+                [key: string]: unknown;
+            };
             /** @default null */
             no_show_grace?: number | null;
             /** @default null */
-            boards?: Record<string, unknown> | null;
+            boards?: components["schemas"]["BeloteBoardsIn"] | components["schemas"]["CinchBoardsIn"] | components["schemas"]["FiveHundredBoardsIn"] | null;
             /** @default true */
             rated?: boolean;
             /**
@@ -1745,68 +1827,18 @@ export interface components {
         } & ({
             /** @constant */
             game?: "belote";
-            options?: {
-                /** @enum {unknown} */
-                variant?: "classic" | "sans_atout" | "coinche";
-                /** @enum {unknown} */
-                rules?: "house" | "official";
-                combinations?: boolean;
-                /** @description null: not set (the default) */
-                target?: number | null;
-                /** @description null: not set (the default) */
-                deals?: number | null;
-            };
-            boards?: null | {
-                /** @constant */
-                game?: "belote";
-                deals: {
-                    /** @enum {unknown} */
-                    dealer: "N" | "E" | "S" | "W";
-                    deck: ("7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC")[];
-                }[];
-            };
+            options?: components["schemas"]["BeloteOptionsIn"];
+            boards?: null | components["schemas"]["BeloteBoardsIn"];
         } | {
             /** @constant */
             game?: "cinch";
-            options?: {
-                /** @enum {unknown} */
-                mode?: "partnership" | "individual";
-                target?: number;
-                min_bid?: number;
-                /** @enum {unknown} */
-                failure_scoring?: "shortfall" | "points_plus_bid";
-                /** @enum {unknown} */
-                low_point?: "trick_winner" | "holder";
-                /** @description null: not set (the default) */
-                deals?: number | null;
-            };
-            boards?: null | {
-                /** @constant */
-                game?: "cinch";
-                deals: {
-                    /** @enum {unknown} */
-                    dealer: "N" | "E" | "S" | "W";
-                    deck: ("2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC")[];
-                }[];
-            };
+            options?: components["schemas"]["CinchOptionsIn"];
+            boards?: null | components["schemas"]["CinchBoardsIn"];
         } | {
             /** @constant */
             game?: "five_hundred";
-            options?: {
-                target?: number;
-                misere?: boolean;
-                /** @description null: not set (the default) */
-                deals?: number | null;
-            };
-            boards?: null | {
-                /** @constant */
-                game?: "five_hundred";
-                deals: {
-                    /** @enum {unknown} */
-                    dealer: "N" | "E" | "S" | "W";
-                    deck: ("5S" | "6S" | "7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "5C" | "6C" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC" | "JK")[];
-                }[];
-            };
+            options?: components["schemas"]["FiveHundredOptionsIn"];
+            boards?: null | components["schemas"]["FiveHundredBoardsIn"];
         });
         /**
          * CreateMatch
@@ -1914,10 +1946,10 @@ export interface components {
                 S: string;
                 W: string;
             };
-            /** @default {} */
-            options?: Record<string, unknown>;
+            /** @description left out: the game's defaults */
+            options?: components["schemas"]["BeloteOptionsIn"] | components["schemas"]["CinchOptionsIn"] | components["schemas"]["FiveHundredOptionsIn"];
             /** @default null */
-            record?: Record<string, unknown> | null;
+            record?: components["schemas"]["BeloteRecordIn"] | components["schemas"]["CinchRecordIn"] | components["schemas"]["FiveHundredRecordIn"] | null;
             /**
              * @description At most 1024 bytes in UTF-8 (400 `bad_entropy` beyond); "" is entropy too, distinct from absent.
              * @default null
@@ -1939,68 +1971,18 @@ export interface components {
         } & ({
             /** @constant */
             game?: "belote";
-            options?: {
-                /** @enum {unknown} */
-                variant?: "classic" | "sans_atout" | "coinche";
-                /** @enum {unknown} */
-                rules?: "house" | "official";
-                combinations?: boolean;
-                /** @description null: not set (the default) */
-                target?: number | null;
-                /** @description null: not set (the default) */
-                deals?: number | null;
-            };
-            record?: null | {
-                /** @constant */
-                game?: "belote";
-                deals: {
-                    /** @enum {unknown} */
-                    dealer: "N" | "E" | "S" | "W";
-                    deck: ("7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC")[];
-                }[];
-            };
+            options?: components["schemas"]["BeloteOptionsIn"];
+            record?: null | components["schemas"]["BeloteRecordIn"];
         } | {
             /** @constant */
             game?: "cinch";
-            options?: {
-                /** @enum {unknown} */
-                mode?: "partnership" | "individual";
-                target?: number;
-                min_bid?: number;
-                /** @enum {unknown} */
-                failure_scoring?: "shortfall" | "points_plus_bid";
-                /** @enum {unknown} */
-                low_point?: "trick_winner" | "holder";
-                /** @description null: not set (the default) */
-                deals?: number | null;
-            };
-            record?: null | {
-                /** @constant */
-                game?: "cinch";
-                deals: {
-                    /** @enum {unknown} */
-                    dealer: "N" | "E" | "S" | "W";
-                    deck: ("2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC")[];
-                }[];
-            };
+            options?: components["schemas"]["CinchOptionsIn"];
+            record?: null | components["schemas"]["CinchRecordIn"];
         } | {
             /** @constant */
             game?: "five_hundred";
-            options?: {
-                target?: number;
-                misere?: boolean;
-                /** @description null: not set (the default) */
-                deals?: number | null;
-            };
-            record?: null | {
-                /** @constant */
-                game?: "five_hundred";
-                deals: {
-                    /** @enum {unknown} */
-                    dealer: "N" | "E" | "S" | "W";
-                    deck: ("5S" | "6S" | "7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "5C" | "6C" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC" | "JK")[];
-                }[];
-            };
+            options?: components["schemas"]["FiveHundredOptionsIn"];
+            record?: null | components["schemas"]["FiveHundredRecordIn"];
         });
         /**
          * DealReplay
@@ -2159,6 +2141,27 @@ export interface components {
                     } | null;
                 } | null;
             } | null;
+        };
+        /**
+         * DealReview
+         * @description A finished deal's review. `contract_table`: contract label -> declaring side -> its
+         *     double-dummy result, from the hands as the play began (a bridge hand record's table);
+         *     `par`: the double-dummy result at the first card, for `par_side`.
+         */
+        DealReview: {
+            game: string;
+            unit: string;
+            contract_table: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            par: number | null;
+            par_side: string | null;
+            cards: components["schemas"]["CardReview"][];
+            accuracy: {
+                [key: string]: number | null;
+            };
         };
         /**
          * DealVerification
@@ -2344,6 +2347,21 @@ export interface components {
             events: components["schemas"]["EventOut"][];
         };
         /**
+         * FairplayRow
+         * @description One player's (or partnership's) signals over the window, against the bots' null.
+         */
+        FairplayRow: {
+            kind: string;
+            who: string;
+            players: string[];
+            deals: number;
+            decisions: number;
+            z: number | null;
+            flagged: boolean;
+            games: string[];
+            last_at: string;
+        };
+        /**
          * FileDispute
          * @example {
          *       "deal": 0,
@@ -2406,27 +2424,15 @@ export interface components {
             /** @description ready to send (with `expected_version`); null: nothing to do */
             action: {
                 /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
                 action: "bid";
                 value: number | "capot";
                 /** @enum {string} */
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
+                action: "name";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
                 action: "declare";
@@ -2441,6 +2447,15 @@ export interface components {
             } | {
                 /** @constant */
                 action: "pass";
+            } | {
+                /** @constant */
+                action: "take";
+            } | {
+                /** @constant */
+                action: "coinche";
+            } | {
+                /** @constant */
+                action: "surcoinche";
             } | {
                 /** @constant */
                 action: "bid";
@@ -2470,6 +2485,13 @@ export interface components {
                 suit: "S" | "C" | "D" | "H" | "NT";
             } | {
                 /** @constant */
+                action: "play";
+                /** @constant */
+                card: "JK";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
+            } | {
+                /** @constant */
                 action: "bid";
                 /** @enum {string} */
                 contract: "misere" | "open_misere";
@@ -2484,11 +2506,7 @@ export interface components {
                 card: string;
             } | {
                 /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                action: "pass";
             } | null;
             reason: components["schemas"]["HintReason"];
             used: number;
@@ -2520,27 +2538,15 @@ export interface components {
                 seat: "N" | "E" | "S" | "W";
             } & ({
                 /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
                 action: "bid";
                 value: number | "capot";
                 /** @enum {string} */
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
+                action: "name";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
                 action: "declare";
@@ -2555,6 +2561,15 @@ export interface components {
             } | {
                 /** @constant */
                 action: "pass";
+            } | {
+                /** @constant */
+                action: "take";
+            } | {
+                /** @constant */
+                action: "coinche";
+            } | {
+                /** @constant */
+                action: "surcoinche";
             } | {
                 /** @constant */
                 action: "bid";
@@ -2584,6 +2599,13 @@ export interface components {
                 suit: "S" | "C" | "D" | "H" | "NT";
             } | {
                 /** @constant */
+                action: "play";
+                /** @constant */
+                card: "JK";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
+            } | {
+                /** @constant */
                 action: "bid";
                 /** @enum {string} */
                 contract: "misere" | "open_misere";
@@ -2598,11 +2620,7 @@ export interface components {
                 card: string;
             } | {
                 /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                action: "pass";
             });
             code: string;
             message: string;
@@ -2991,27 +3009,15 @@ export interface components {
                 seat: "N" | "E" | "S" | "W";
             } & ({
                 /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
                 action: "bid";
                 value: number | "capot";
                 /** @enum {string} */
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
+                action: "name";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
                 action: "declare";
@@ -3026,6 +3032,15 @@ export interface components {
             } | {
                 /** @constant */
                 action: "pass";
+            } | {
+                /** @constant */
+                action: "take";
+            } | {
+                /** @constant */
+                action: "coinche";
+            } | {
+                /** @constant */
+                action: "surcoinche";
             } | {
                 /** @constant */
                 action: "bid";
@@ -3055,6 +3070,13 @@ export interface components {
                 suit: "S" | "C" | "D" | "H" | "NT";
             } | {
                 /** @constant */
+                action: "play";
+                /** @constant */
+                card: "JK";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
+            } | {
+                /** @constant */
                 action: "bid";
                 /** @enum {string} */
                 contract: "misere" | "open_misere";
@@ -3069,11 +3091,7 @@ export interface components {
                 card: string;
             } | {
                 /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                action: "pass";
             }))[];
             fair?: components["schemas"]["ShuffleInputs"];
         };
@@ -3147,100 +3165,7 @@ export interface components {
             signature: "absent" | "invalid" | "unknown_key" | "valid";
             /** @description by seat: its legal actions now */
             legal?: {
-                [key: string]: ({
-                    /** @constant */
-                    action: "pass";
-                } | {
-                    /** @constant */
-                    action: "take";
-                } | {
-                    /** @constant */
-                    action: "name";
-                    /** @enum {string} */
-                    suit: "S" | "H" | "D" | "C";
-                } | {
-                    /** @constant */
-                    action: "bid";
-                    value: number | "capot";
-                    /** @enum {string} */
-                    suit: "S" | "H" | "D" | "C";
-                } | {
-                    /** @constant */
-                    action: "coinche";
-                } | {
-                    /** @constant */
-                    action: "surcoinche";
-                } | {
-                    /** @constant */
-                    action: "declare";
-                    combinations: boolean;
-                } | {
-                    /** @constant */
-                    action: "play";
-                    /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                    card: string;
-                    /** @description the king or queen of trumps: say belote or not */
-                    belote?: boolean;
-                } | {
-                    /** @constant */
-                    action: "pass";
-                } | {
-                    /** @constant */
-                    action: "bid";
-                    value: number;
-                } | {
-                    /** @constant */
-                    action: "trump";
-                    /** @enum {string} */
-                    suit: "S" | "H" | "D" | "C";
-                } | {
-                    /** @constant */
-                    action: "rob";
-                    /** @description the dealer keeps `choose` of his hand and the stock */
-                    keep: {
-                        choose: number;
-                        from: string[];
-                    };
-                } | {
-                    /** @constant */
-                    action: "play";
-                    /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                    card: string;
-                } | {
-                    /** @constant */
-                    action: "pass";
-                } | {
-                    /** @constant */
-                    action: "bid";
-                    tricks: number;
-                    /** @enum {string} */
-                    suit: "S" | "C" | "D" | "H" | "NT";
-                } | {
-                    /** @constant */
-                    action: "bid";
-                    /** @enum {string} */
-                    contract: "misere" | "open_misere";
-                } | {
-                    /** @constant */
-                    action: "discard";
-                    /** @description the contractor puts back `choose` of his hand and the kitty */
-                    cards: {
-                        choose: number;
-                        from: string[];
-                    };
-                } | {
-                    /** @constant */
-                    action: "play";
-                    /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                    card: string;
-                } | {
-                    /** @constant */
-                    action: "play";
-                    /** @constant */
-                    card: "JK";
-                    /** @enum {string} */
-                    suit: "S" | "H" | "D" | "C";
-                })[];
+                [key: string]: (components["schemas"]["BeloteBidLegal"] | components["schemas"]["BeloteNameLegal"] | components["schemas"]["BeloteDeclareLegal"] | components["schemas"]["BelotePlayLegal"] | components["schemas"]["BelotePassLegal"] | components["schemas"]["BeloteTakeLegal"] | components["schemas"]["BeloteCoincheLegal"] | components["schemas"]["BeloteSurcoincheLegal"] | components["schemas"]["CinchBidLegal"] | components["schemas"]["CinchTrumpLegal"] | components["schemas"]["CinchRobLegal"] | components["schemas"]["CinchPlayLegal"] | components["schemas"]["CinchPassLegal"] | components["schemas"]["FiveHundredBidLegal"] | components["schemas"]["FiveHundredPlay2Legal"] | components["schemas"]["FiveHundredBid2Legal"] | components["schemas"]["FiveHundredDiscardLegal"] | components["schemas"]["FiveHundredPlayLegal"] | components["schemas"]["FiveHundredPassLegal"])[];
             };
         };
         /**
@@ -3950,6 +3875,107 @@ export interface components {
             created_at: string | null;
         };
         /**
+         * BeloteOptionsIn
+         * @description belote's options at creation
+         */
+        BeloteOptionsIn: {
+            /** @enum {unknown} */
+            variant?: "classic" | "sans_atout" | "coinche";
+            /** @enum {unknown} */
+            rules?: "house" | "official";
+            combinations?: boolean;
+            /** @description null: not set (the default) */
+            target?: number | null;
+            /** @description null: not set (the default) */
+            deals?: number | null;
+        };
+        /** BeloteRecordIn */
+        BeloteRecordIn: {
+            /** @constant */
+            game?: "belote";
+            deals: {
+                /** @enum {unknown} */
+                dealer: "N" | "E" | "S" | "W";
+                deck: ("7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC")[];
+            }[];
+        };
+        /** BeloteBoardsIn */
+        BeloteBoardsIn: {
+            /** @constant */
+            game?: "belote";
+            deals: {
+                /** @enum {unknown} */
+                dealer: "N" | "E" | "S" | "W";
+                deck: ("7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC")[];
+            }[];
+        };
+        /**
+         * CinchOptionsIn
+         * @description cinch's options at creation
+         */
+        CinchOptionsIn: {
+            /** @enum {unknown} */
+            mode?: "partnership" | "individual";
+            target?: number;
+            min_bid?: number;
+            /** @enum {unknown} */
+            failure_scoring?: "shortfall" | "points_plus_bid";
+            /** @enum {unknown} */
+            low_point?: "trick_winner" | "holder";
+            /** @description null: not set (the default) */
+            deals?: number | null;
+        };
+        /** CinchRecordIn */
+        CinchRecordIn: {
+            /** @constant */
+            game?: "cinch";
+            deals: {
+                /** @enum {unknown} */
+                dealer: "N" | "E" | "S" | "W";
+                deck: ("2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC")[];
+            }[];
+        };
+        /** CinchBoardsIn */
+        CinchBoardsIn: {
+            /** @constant */
+            game?: "cinch";
+            deals: {
+                /** @enum {unknown} */
+                dealer: "N" | "E" | "S" | "W";
+                deck: ("2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC")[];
+            }[];
+        };
+        /**
+         * FiveHundredOptionsIn
+         * @description five_hundred's options at creation
+         */
+        FiveHundredOptionsIn: {
+            target?: number;
+            misere?: boolean;
+            /** @description null: not set (the default) */
+            deals?: number | null;
+        };
+        /** FiveHundredRecordIn */
+        FiveHundredRecordIn: {
+            /** @constant */
+            game?: "five_hundred";
+            deals: {
+                /** @enum {unknown} */
+                dealer: "N" | "E" | "S" | "W";
+                deck: ("5S" | "6S" | "7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "5C" | "6C" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC" | "JK")[];
+            }[];
+        };
+        /** FiveHundredBoardsIn */
+        FiveHundredBoardsIn: {
+            /** @constant */
+            game?: "five_hundred";
+            deals: {
+                /** @enum {unknown} */
+                dealer: "N" | "E" | "S" | "W";
+                deck: ("5S" | "6S" | "7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "5C" | "6C" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC" | "JK")[];
+            }[];
+        };
+        /**
          * BeloteView
          * @description The envelope (phases "awaiting_deal", "auction", "play", "match_over"; `deal_points`
          *     the card points of this deal's completed tricks) and what is Belote's own.
@@ -3976,41 +4002,7 @@ export interface components {
             tricks?: components["schemas"]["Trick"][];
             hand: string[] | null;
             /** @description the seat's legal actions now, in the action vocabulary (a `choose`/`from` value: send `choose` cards of `from`) */
-            legal?: ({
-                /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
-                action: "bid";
-                value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
-            } | {
-                /** @constant */
-                action: "declare";
-                combinations: boolean;
-            } | {
-                /** @constant */
-                action: "play";
-                /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                card: string;
-                /** @description the king or queen of trumps: say belote or not */
-                belote?: boolean;
-            })[];
+            legal?: (components["schemas"]["BeloteBidLegal"] | components["schemas"]["BeloteNameLegal"] | components["schemas"]["BeloteDeclareLegal"] | components["schemas"]["BelotePlayLegal"] | components["schemas"]["BelotePassLegal"] | components["schemas"]["BeloteTakeLegal"] | components["schemas"]["BeloteCoincheLegal"] | components["schemas"]["BeloteSurcoincheLegal"])[];
             deal_points: {
                 [key: string]: number;
             };
@@ -4122,6 +4114,56 @@ export interface components {
             rank: string;
             cards: string[];
         };
+        /** BeloteBidLegal */
+        BeloteBidLegal: {
+            /** @constant */
+            action: "bid";
+            value: number | "capot";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
+        };
+        /** BeloteNameLegal */
+        BeloteNameLegal: {
+            /** @constant */
+            action: "name";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
+        };
+        /** BeloteDeclareLegal */
+        BeloteDeclareLegal: {
+            /** @constant */
+            action: "declare";
+            combinations: boolean;
+        };
+        /** BelotePlayLegal */
+        BelotePlayLegal: {
+            /** @constant */
+            action: "play";
+            /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
+            card: string;
+            /** @description the king or queen of trumps: say belote or not */
+            belote?: boolean;
+        };
+        /** BelotePassLegal */
+        BelotePassLegal: {
+            /** @constant */
+            action: "pass";
+        };
+        /** BeloteTakeLegal */
+        BeloteTakeLegal: {
+            /** @constant */
+            action: "take";
+        };
+        /** BeloteCoincheLegal */
+        BeloteCoincheLegal: {
+            /** @constant */
+            action: "coinche";
+        };
+        /** BeloteSurcoincheLegal */
+        BeloteSurcoincheLegal: {
+            /** @constant */
+            action: "surcoinche";
+        };
         /**
          * CinchView
          * @description The envelope (`deal_points`: the counting points — high, low, jack, game, pedros —
@@ -4146,32 +4188,7 @@ export interface components {
             tricks: components["schemas"]["Trick"][];
             hand: string[] | null;
             /** @description the seat's legal actions now, in the action vocabulary (a `choose`/`from` value: send `choose` cards of `from`) */
-            legal: ({
-                /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "bid";
-                value: number;
-            } | {
-                /** @constant */
-                action: "trump";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
-                action: "rob";
-                /** @description the dealer keeps `choose` of his hand and the stock */
-                keep: {
-                    choose: number;
-                    from: string[];
-                };
-            } | {
-                /** @constant */
-                action: "play";
-                /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                card: string;
-            })[];
+            legal: (components["schemas"]["CinchBidLegal"] | components["schemas"]["CinchTrumpLegal"] | components["schemas"]["CinchRobLegal"] | components["schemas"]["CinchPlayLegal"] | components["schemas"]["CinchPassLegal"])[];
             deal_points: {
                 [key: string]: number;
             };
@@ -4238,6 +4255,41 @@ export interface components {
                 [key: string]: number;
             }[];
         };
+        /** CinchBidLegal */
+        CinchBidLegal: {
+            /** @constant */
+            action: "bid";
+            value: number;
+        };
+        /** CinchTrumpLegal */
+        CinchTrumpLegal: {
+            /** @constant */
+            action: "trump";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
+        };
+        /** CinchRobLegal */
+        CinchRobLegal: {
+            /** @constant */
+            action: "rob";
+            /** @description the dealer keeps `choose` of his hand and the stock */
+            keep: {
+                choose: number;
+                from: string[];
+            };
+        };
+        /** CinchPlayLegal */
+        CinchPlayLegal: {
+            /** @constant */
+            action: "play";
+            /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
+            card: string;
+        };
+        /** CinchPassLegal */
+        CinchPassLegal: {
+            /** @constant */
+            action: "pass";
+        };
         /**
          * FiveHundredView
          * @description The envelope (phases awaiting_deal, auction, discard, play, match_over; `deal_points`:
@@ -4288,41 +4340,7 @@ export interface components {
             }[];
             hand: string[] | null;
             /** @description the seat's legal actions now, in the action vocabulary (a `choose`/`from` value: send `choose` cards of `from`) */
-            legal: ({
-                /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "bid";
-                tricks: number;
-                /** @enum {string} */
-                suit: "S" | "C" | "D" | "H" | "NT";
-            } | {
-                /** @constant */
-                action: "bid";
-                /** @enum {string} */
-                contract: "misere" | "open_misere";
-            } | {
-                /** @constant */
-                action: "discard";
-                /** @description the contractor puts back `choose` of his hand and the kitty */
-                cards: {
-                    choose: number;
-                    from: string[];
-                };
-            } | {
-                /** @constant */
-                action: "play";
-                /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                card: string;
-            } | {
-                /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            })[];
+            legal: (components["schemas"]["FiveHundredBidLegal"] | components["schemas"]["FiveHundredPlay2Legal"] | components["schemas"]["FiveHundredBid2Legal"] | components["schemas"]["FiveHundredDiscardLegal"] | components["schemas"]["FiveHundredPlayLegal"] | components["schemas"]["FiveHundredPassLegal"])[];
             deal_points: {
                 [key: string]: number;
             };
@@ -4393,6 +4411,55 @@ export interface components {
                 };
             }[];
             match_over: boolean;
+        };
+        /** FiveHundredBidLegal */
+        FiveHundredBidLegal: {
+            /** @constant */
+            action: "bid";
+            tricks: number;
+            /** @enum {string} */
+            suit: "S" | "C" | "D" | "H" | "NT";
+        };
+        /**
+         * FiveHundredPlay2Legal
+         * @description the Joker led in no-trumps or misère, naming the suit to follow
+         */
+        FiveHundredPlay2Legal: {
+            /** @constant */
+            action: "play";
+            /** @constant */
+            card: "JK";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
+        };
+        /** FiveHundredBid2Legal */
+        FiveHundredBid2Legal: {
+            /** @constant */
+            action: "bid";
+            /** @enum {string} */
+            contract: "misere" | "open_misere";
+        };
+        /** FiveHundredDiscardLegal */
+        FiveHundredDiscardLegal: {
+            /** @constant */
+            action: "discard";
+            /** @description the contractor puts back `choose` of his hand and the kitty */
+            cards: {
+                choose: number;
+                from: string[];
+            };
+        };
+        /** FiveHundredPlayLegal */
+        FiveHundredPlayLegal: {
+            /** @constant */
+            action: "play";
+            /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
+            card: string;
+        };
+        /** FiveHundredPassLegal */
+        FiveHundredPassLegal: {
+            /** @constant */
+            action: "pass";
         };
         /** MatchCreated */
         MatchCreated: {
@@ -4475,27 +4542,15 @@ export interface components {
                 seat: "N" | "E" | "S" | "W";
             } & ({
                 /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
                 action: "bid";
                 value: number | "capot";
                 /** @enum {string} */
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
+                action: "name";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
                 action: "declare";
@@ -4510,6 +4565,15 @@ export interface components {
             } | {
                 /** @constant */
                 action: "pass";
+            } | {
+                /** @constant */
+                action: "take";
+            } | {
+                /** @constant */
+                action: "coinche";
+            } | {
+                /** @constant */
+                action: "surcoinche";
             } | {
                 /** @constant */
                 action: "bid";
@@ -4539,6 +4603,13 @@ export interface components {
                 suit: "S" | "C" | "D" | "H" | "NT";
             } | {
                 /** @constant */
+                action: "play";
+                /** @constant */
+                card: "JK";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
+            } | {
+                /** @constant */
                 action: "bid";
                 /** @enum {string} */
                 contract: "misere" | "open_misere";
@@ -4553,11 +4624,7 @@ export interface components {
                 card: string;
             } | {
                 /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                action: "pass";
             });
             /** @default player */
             by?: string;
@@ -4589,27 +4656,15 @@ export interface components {
                 seat: "N" | "E" | "S" | "W";
             } & ({
                 /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
                 action: "bid";
                 value: number | "capot";
                 /** @enum {string} */
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
+                action: "name";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
                 action: "declare";
@@ -4624,6 +4679,15 @@ export interface components {
             } | {
                 /** @constant */
                 action: "pass";
+            } | {
+                /** @constant */
+                action: "take";
+            } | {
+                /** @constant */
+                action: "coinche";
+            } | {
+                /** @constant */
+                action: "surcoinche";
             } | {
                 /** @constant */
                 action: "bid";
@@ -4653,6 +4717,13 @@ export interface components {
                 suit: "S" | "C" | "D" | "H" | "NT";
             } | {
                 /** @constant */
+                action: "play";
+                /** @constant */
+                card: "JK";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
+            } | {
+                /** @constant */
                 action: "bid";
                 /** @enum {string} */
                 contract: "misere" | "open_misere";
@@ -4667,11 +4738,7 @@ export interface components {
                 card: string;
             } | {
                 /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                action: "pass";
             }))[];
             /** @description a deal as the match record's result object sums it up (the rules' README) */
             summary: {
@@ -5248,44 +5315,6 @@ export interface components {
                 [key: string]: number;
             };
         };
-        /** BelotePassCommand */
-        BelotePassCommand: {
-            /**
-             * Format: uuid
-             * @description client-made, unique per match
-             */
-            command_id: string;
-            /** @description the version of the view the decision was made from */
-            expected_version: number;
-            /** @constant */
-            action: "pass";
-        };
-        /** BeloteTakeCommand */
-        BeloteTakeCommand: {
-            /**
-             * Format: uuid
-             * @description client-made, unique per match
-             */
-            command_id: string;
-            /** @description the version of the view the decision was made from */
-            expected_version: number;
-            /** @constant */
-            action: "take";
-        };
-        /** BeloteNameCommand */
-        BeloteNameCommand: {
-            /**
-             * Format: uuid
-             * @description client-made, unique per match
-             */
-            command_id: string;
-            /** @description the version of the view the decision was made from */
-            expected_version: number;
-            /** @constant */
-            action: "name";
-            /** @enum {string} */
-            suit: "S" | "H" | "D" | "C";
-        };
         /** BeloteBidCommand */
         BeloteBidCommand: {
             /**
@@ -5301,8 +5330,8 @@ export interface components {
             /** @enum {string} */
             suit: "S" | "H" | "D" | "C";
         };
-        /** BeloteCoincheCommand */
-        BeloteCoincheCommand: {
+        /** BeloteNameCommand */
+        BeloteNameCommand: {
             /**
              * Format: uuid
              * @description client-made, unique per match
@@ -5311,19 +5340,9 @@ export interface components {
             /** @description the version of the view the decision was made from */
             expected_version: number;
             /** @constant */
-            action: "coinche";
-        };
-        /** BeloteSurcoincheCommand */
-        BeloteSurcoincheCommand: {
-            /**
-             * Format: uuid
-             * @description client-made, unique per match
-             */
-            command_id: string;
-            /** @description the version of the view the decision was made from */
-            expected_version: number;
-            /** @constant */
-            action: "surcoinche";
+            action: "name";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
         };
         /** BeloteDeclareCommand */
         BeloteDeclareCommand: {
@@ -5354,8 +5373,8 @@ export interface components {
             /** @description the king or queen of trumps: say belote or not */
             belote?: boolean;
         };
-        /** CinchPassCommand */
-        CinchPassCommand: {
+        /** BelotePassCommand */
+        BelotePassCommand: {
             /**
              * Format: uuid
              * @description client-made, unique per match
@@ -5365,6 +5384,42 @@ export interface components {
             expected_version: number;
             /** @constant */
             action: "pass";
+        };
+        /** BeloteTakeCommand */
+        BeloteTakeCommand: {
+            /**
+             * Format: uuid
+             * @description client-made, unique per match
+             */
+            command_id: string;
+            /** @description the version of the view the decision was made from */
+            expected_version: number;
+            /** @constant */
+            action: "take";
+        };
+        /** BeloteCoincheCommand */
+        BeloteCoincheCommand: {
+            /**
+             * Format: uuid
+             * @description client-made, unique per match
+             */
+            command_id: string;
+            /** @description the version of the view the decision was made from */
+            expected_version: number;
+            /** @constant */
+            action: "coinche";
+        };
+        /** BeloteSurcoincheCommand */
+        BeloteSurcoincheCommand: {
+            /**
+             * Format: uuid
+             * @description client-made, unique per match
+             */
+            command_id: string;
+            /** @description the version of the view the decision was made from */
+            expected_version: number;
+            /** @constant */
+            action: "surcoinche";
         };
         /** CinchBidCommand */
         CinchBidCommand: {
@@ -5420,8 +5475,8 @@ export interface components {
             /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
             card: string;
         };
-        /** FiveHundredPassCommand */
-        FiveHundredPassCommand: {
+        /** CinchPassCommand */
+        CinchPassCommand: {
             /**
              * Format: uuid
              * @description client-made, unique per match
@@ -5446,6 +5501,22 @@ export interface components {
             tricks: number;
             /** @enum {string} */
             suit: "S" | "C" | "D" | "H" | "NT";
+        };
+        /** FiveHundredPlay2Command */
+        FiveHundredPlay2Command: {
+            /**
+             * Format: uuid
+             * @description client-made, unique per match
+             */
+            command_id: string;
+            /** @description the version of the view the decision was made from */
+            expected_version: number;
+            /** @constant */
+            action: "play";
+            /** @constant */
+            card: "JK";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
         };
         /** FiveHundredBid2Command */
         FiveHundredBid2Command: {
@@ -5488,8 +5559,8 @@ export interface components {
             /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
             card: string;
         };
-        /** FiveHundredPlay2Command */
-        FiveHundredPlay2Command: {
+        /** FiveHundredPassCommand */
+        FiveHundredPassCommand: {
             /**
              * Format: uuid
              * @description client-made, unique per match
@@ -5498,11 +5569,7 @@ export interface components {
             /** @description the version of the view the decision was made from */
             expected_version: number;
             /** @constant */
-            action: "play";
-            /** @constant */
-            card: "JK";
-            /** @enum {string} */
-            suit: "S" | "H" | "D" | "C";
+            action: "pass";
         };
     };
     responses: never;
@@ -5606,7 +5673,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -6400,7 +6469,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["TakeSeat"] | null;
+                "application/json": components["schemas"]["TakeSeat"];
             };
         };
         responses: {
@@ -6786,7 +6855,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["Rematch"] | null;
+                "application/json": components["schemas"]["Rematch"];
             };
         };
         responses: {
@@ -6893,7 +6962,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BelotePassCommand"] | components["schemas"]["BeloteTakeCommand"] | components["schemas"]["BeloteNameCommand"] | components["schemas"]["BeloteBidCommand"] | components["schemas"]["BeloteCoincheCommand"] | components["schemas"]["BeloteSurcoincheCommand"] | components["schemas"]["BeloteDeclareCommand"] | components["schemas"]["BelotePlayCommand"] | components["schemas"]["CinchPassCommand"] | components["schemas"]["CinchBidCommand"] | components["schemas"]["CinchTrumpCommand"] | components["schemas"]["CinchRobCommand"] | components["schemas"]["CinchPlayCommand"] | components["schemas"]["FiveHundredPassCommand"] | components["schemas"]["FiveHundredBidCommand"] | components["schemas"]["FiveHundredBid2Command"] | components["schemas"]["FiveHundredDiscardCommand"] | components["schemas"]["FiveHundredPlayCommand"] | components["schemas"]["FiveHundredPlay2Command"];
+                "application/json": components["schemas"]["BeloteBidCommand"] | components["schemas"]["BeloteNameCommand"] | components["schemas"]["BeloteDeclareCommand"] | components["schemas"]["BelotePlayCommand"] | components["schemas"]["BelotePassCommand"] | components["schemas"]["BeloteTakeCommand"] | components["schemas"]["BeloteCoincheCommand"] | components["schemas"]["BeloteSurcoincheCommand"] | components["schemas"]["CinchBidCommand"] | components["schemas"]["CinchTrumpCommand"] | components["schemas"]["CinchRobCommand"] | components["schemas"]["CinchPlayCommand"] | components["schemas"]["CinchPassCommand"] | components["schemas"]["FiveHundredBidCommand"] | components["schemas"]["FiveHundredPlay2Command"] | components["schemas"]["FiveHundredBid2Command"] | components["schemas"]["FiveHundredDiscardCommand"] | components["schemas"]["FiveHundredPlayCommand"] | components["schemas"]["FiveHundredPassCommand"];
             };
         };
         responses: {
@@ -10148,7 +10217,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["Accept"] | null;
+                "application/json": components["schemas"]["Accept"];
             };
         };
         responses: {
@@ -10264,7 +10333,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["Answer"] | null;
+                "application/json": components["schemas"]["Answer"];
             };
         };
         responses: {
@@ -10380,7 +10449,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["Answer"] | null;
+                "application/json": components["schemas"]["Answer"];
             };
         };
         responses: {
@@ -12162,6 +12231,158 @@ export interface operations {
             };
             /** @description No such match (or player) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    V1MatchesMatchIdDealsAnalysisAnalysis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+                deal: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Analysis"];
+                };
+            };
+            /** @description Malformed request: a path, query or body value that the route refuses; `details.field` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The caller's role does not allow this (`forbidden`); a tournament board not yet public (`board_sealed`); a role read beyond the seat by someone who plays in the match or its tournament (`privileged_while_playing`, written to the audit). See docs/api.md, "Who may read what". */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such match (or player) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    V1AdminFairplayFairplayTable: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description the `cursor` of a `Link: <…>; rel="next"` header: the page after the one that gave it */
+                cursor?: string | null;
+                /** @description the window: the last `days` days */
+                days?: number;
+                by?: "player" | "partnership";
+                flagged?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows */
+            200: {
+                headers: {
+                    /** @description The next page, when one may exist: `<…?cursor=…>; rel="next"` (services/http/paging.py) */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FairplayRow"][];
+                };
+            };
+            /** @description Malformed request: bad JSON, a wrong type, an unknown game or option */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The caller's role does not allow this (`forbidden`); a tournament board not yet public (`board_sealed`); a role read beyond the seat by someone who plays in the match or its tournament (`privileged_while_playing`, written to the audit). See docs/api.md, "Who may read what". */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -418,41 +418,7 @@ export interface components {
             tricks?: components["schemas"]["Trick"][];
             hand: string[] | null;
             /** @description the seat's legal actions now, in the action vocabulary (a `choose`/`from` value: send `choose` cards of `from`) */
-            legal?: ({
-                /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
-                action: "bid";
-                value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
-            } | {
-                /** @constant */
-                action: "declare";
-                combinations: boolean;
-            } | {
-                /** @constant */
-                action: "play";
-                /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                card: string;
-                /** @description the king or queen of trumps: say belote or not */
-                belote?: boolean;
-            })[];
+            legal?: (components["schemas"]["BeloteBidLegal"] | components["schemas"]["BeloteNameLegal"] | components["schemas"]["BeloteDeclareLegal"] | components["schemas"]["BelotePlayLegal"] | components["schemas"]["BelotePassLegal"] | components["schemas"]["BeloteTakeLegal"] | components["schemas"]["BeloteCoincheLegal"] | components["schemas"]["BeloteSurcoincheLegal"])[];
             deal_points: {
                 [key: string]: number;
             };
@@ -564,6 +530,56 @@ export interface components {
             rank: string;
             cards: string[];
         };
+        /** BeloteBidLegal */
+        BeloteBidLegal: {
+            /** @constant */
+            action: "bid";
+            value: number | "capot";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
+        };
+        /** BeloteNameLegal */
+        BeloteNameLegal: {
+            /** @constant */
+            action: "name";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
+        };
+        /** BeloteDeclareLegal */
+        BeloteDeclareLegal: {
+            /** @constant */
+            action: "declare";
+            combinations: boolean;
+        };
+        /** BelotePlayLegal */
+        BelotePlayLegal: {
+            /** @constant */
+            action: "play";
+            /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
+            card: string;
+            /** @description the king or queen of trumps: say belote or not */
+            belote?: boolean;
+        };
+        /** BelotePassLegal */
+        BelotePassLegal: {
+            /** @constant */
+            action: "pass";
+        };
+        /** BeloteTakeLegal */
+        BeloteTakeLegal: {
+            /** @constant */
+            action: "take";
+        };
+        /** BeloteCoincheLegal */
+        BeloteCoincheLegal: {
+            /** @constant */
+            action: "coinche";
+        };
+        /** BeloteSurcoincheLegal */
+        BeloteSurcoincheLegal: {
+            /** @constant */
+            action: "surcoinche";
+        };
         /**
          * CinchView
          * @description The envelope (`deal_points`: the counting points — high, low, jack, game, pedros —
@@ -585,32 +601,7 @@ export interface components {
             tricks: components["schemas"]["Trick"][];
             hand: string[] | null;
             /** @description the seat's legal actions now, in the action vocabulary (a `choose`/`from` value: send `choose` cards of `from`) */
-            legal: ({
-                /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "bid";
-                value: number;
-            } | {
-                /** @constant */
-                action: "trump";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
-                action: "rob";
-                /** @description the dealer keeps `choose` of his hand and the stock */
-                keep: {
-                    choose: number;
-                    from: string[];
-                };
-            } | {
-                /** @constant */
-                action: "play";
-                /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                card: string;
-            })[];
+            legal: (components["schemas"]["CinchBidLegal"] | components["schemas"]["CinchTrumpLegal"] | components["schemas"]["CinchRobLegal"] | components["schemas"]["CinchPlayLegal"] | components["schemas"]["CinchPassLegal"])[];
             deal_points: {
                 [key: string]: number;
             };
@@ -677,6 +668,41 @@ export interface components {
                 [key: string]: number;
             }[];
         };
+        /** CinchBidLegal */
+        CinchBidLegal: {
+            /** @constant */
+            action: "bid";
+            value: number;
+        };
+        /** CinchTrumpLegal */
+        CinchTrumpLegal: {
+            /** @constant */
+            action: "trump";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
+        };
+        /** CinchRobLegal */
+        CinchRobLegal: {
+            /** @constant */
+            action: "rob";
+            /** @description the dealer keeps `choose` of his hand and the stock */
+            keep: {
+                choose: number;
+                from: string[];
+            };
+        };
+        /** CinchPlayLegal */
+        CinchPlayLegal: {
+            /** @constant */
+            action: "play";
+            /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
+            card: string;
+        };
+        /** CinchPassLegal */
+        CinchPassLegal: {
+            /** @constant */
+            action: "pass";
+        };
         /**
          * FiveHundredView
          * @description The envelope (phases awaiting_deal, auction, discard, play, match_over; `deal_points`:
@@ -724,41 +750,7 @@ export interface components {
             }[];
             hand: string[] | null;
             /** @description the seat's legal actions now, in the action vocabulary (a `choose`/`from` value: send `choose` cards of `from`) */
-            legal: ({
-                /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "bid";
-                tricks: number;
-                /** @enum {string} */
-                suit: "S" | "C" | "D" | "H" | "NT";
-            } | {
-                /** @constant */
-                action: "bid";
-                /** @enum {string} */
-                contract: "misere" | "open_misere";
-            } | {
-                /** @constant */
-                action: "discard";
-                /** @description the contractor puts back `choose` of his hand and the kitty */
-                cards: {
-                    choose: number;
-                    from: string[];
-                };
-            } | {
-                /** @constant */
-                action: "play";
-                /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                card: string;
-            } | {
-                /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            })[];
+            legal: (components["schemas"]["FiveHundredBidLegal"] | components["schemas"]["FiveHundredPlay2Legal"] | components["schemas"]["FiveHundredBid2Legal"] | components["schemas"]["FiveHundredDiscardLegal"] | components["schemas"]["FiveHundredPlayLegal"] | components["schemas"]["FiveHundredPassLegal"])[];
             deal_points: {
                 [key: string]: number;
             };
@@ -829,6 +821,55 @@ export interface components {
                 };
             }[];
             match_over: boolean;
+        };
+        /** FiveHundredBidLegal */
+        FiveHundredBidLegal: {
+            /** @constant */
+            action: "bid";
+            tricks: number;
+            /** @enum {string} */
+            suit: "S" | "C" | "D" | "H" | "NT";
+        };
+        /**
+         * FiveHundredPlay2Legal
+         * @description the Joker led in no-trumps or misère, naming the suit to follow
+         */
+        FiveHundredPlay2Legal: {
+            /** @constant */
+            action: "play";
+            /** @constant */
+            card: "JK";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
+        };
+        /** FiveHundredBid2Legal */
+        FiveHundredBid2Legal: {
+            /** @constant */
+            action: "bid";
+            /** @enum {string} */
+            contract: "misere" | "open_misere";
+        };
+        /** FiveHundredDiscardLegal */
+        FiveHundredDiscardLegal: {
+            /** @constant */
+            action: "discard";
+            /** @description the contractor puts back `choose` of his hand and the kitty */
+            cards: {
+                choose: number;
+                from: string[];
+            };
+        };
+        /** FiveHundredPlayLegal */
+        FiveHundredPlayLegal: {
+            /** @constant */
+            action: "play";
+            /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
+            card: string;
+        };
+        /** FiveHundredPassLegal */
+        FiveHundredPassLegal: {
+            /** @constant */
+            action: "pass";
         };
         /** MatchCreated */
         MatchCreated: {
@@ -911,27 +952,15 @@ export interface components {
                 seat: "N" | "E" | "S" | "W";
             } & ({
                 /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
                 action: "bid";
                 value: number | "capot";
                 /** @enum {string} */
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
+                action: "name";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
                 action: "declare";
@@ -946,6 +975,15 @@ export interface components {
             } | {
                 /** @constant */
                 action: "pass";
+            } | {
+                /** @constant */
+                action: "take";
+            } | {
+                /** @constant */
+                action: "coinche";
+            } | {
+                /** @constant */
+                action: "surcoinche";
             } | {
                 /** @constant */
                 action: "bid";
@@ -975,6 +1013,13 @@ export interface components {
                 suit: "S" | "C" | "D" | "H" | "NT";
             } | {
                 /** @constant */
+                action: "play";
+                /** @constant */
+                card: "JK";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
+            } | {
+                /** @constant */
                 action: "bid";
                 /** @enum {string} */
                 contract: "misere" | "open_misere";
@@ -989,11 +1034,7 @@ export interface components {
                 card: string;
             } | {
                 /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                action: "pass";
             });
             /** @default player */
             by?: string;
@@ -1024,27 +1065,15 @@ export interface components {
                 seat: "N" | "E" | "S" | "W";
             } & ({
                 /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
                 action: "bid";
                 value: number | "capot";
                 /** @enum {string} */
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
+                action: "name";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
                 action: "declare";
@@ -1059,6 +1088,15 @@ export interface components {
             } | {
                 /** @constant */
                 action: "pass";
+            } | {
+                /** @constant */
+                action: "take";
+            } | {
+                /** @constant */
+                action: "coinche";
+            } | {
+                /** @constant */
+                action: "surcoinche";
             } | {
                 /** @constant */
                 action: "bid";
@@ -1088,6 +1126,13 @@ export interface components {
                 suit: "S" | "C" | "D" | "H" | "NT";
             } | {
                 /** @constant */
+                action: "play";
+                /** @constant */
+                card: "JK";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
+            } | {
+                /** @constant */
                 action: "bid";
                 /** @enum {string} */
                 contract: "misere" | "open_misere";
@@ -1102,11 +1147,7 @@ export interface components {
                 card: string;
             } | {
                 /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                action: "pass";
             }))[];
             /** @description a deal as the match record's result object sums it up (the rules' README) */
             summary: {
