@@ -31,7 +31,7 @@ const SCREENS = [
   [/^#\/tournament\/([\w-]+)/, (id) => showTournament(id), "tournament"],
   [/^#\/leaderboards/, () => showLeaderboard(), "leaderboards"],
   [/^#\/player\/([\w-]+)/, (id) => showPlayer(id), "player"],
-  [/^#\/replay\/([\w-]+)/, (id) => showReplay(id), "replay"],
+  [/^#\/replay\/([\w-]+)(?:\/(\d+))?/, (id, deal) => showReplay(id, Number(deal || 0)), "replay"],
   [/^#\/invitations/, () => showInvitations(), "invitations"],
   [/^#\/join\/([\w-]+)\/(\w+)/, (id, code) => joinWithCode(id, code), "invitations"],
 ];

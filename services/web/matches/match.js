@@ -217,6 +217,11 @@ export function render() {
   const ds = dealScoreOf(table);
   if (ds) $("scores").append(h("div", { class: "score sub" }, h("span", {}, t("table.this_deal", { what: ds.label })),
                                 h("b", {}, scoreLine(ds.values))));
+  // The review of the last deal that is over (GET …/deals/{d}/analysis), beside its replay.
+  const over = ["finished", "abandoned", "void"].includes(view.status);
+  const reviewed = table ? (over ? table.deal_index : table.deal_index - 1) : -1;
+  if (reviewed >= 0) $("scores").append(h("a", { class: "review-link", href: `#/replay/${view.match_id}/${reviewed}` },
+                                          t("review.open", { deal: num(reviewed + 1) })));
   $("contract").textContent = table && table.contract ? t("table.contract", { contract: contractText(table.contract) }) : "";
   $("auction").replaceChildren(...auctionOf(table).map((c) => h("li", {}, h("b", {}, seatText(c.seat)), " ", c.text)));
   $("dispute-panel").hidden = !(me && view.status === "finished");

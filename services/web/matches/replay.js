@@ -7,6 +7,7 @@ import { num, t } from "../shared/i18n.js";
 import { $, call, errorText } from "../shared/session.js";
 import { cardEl, h, trickPlays } from "../shared/table.js";
 import { contractText, describeAction, gameLine, resultText, scoreLine, seatText } from "../shared/words.js";
+import { drawReview } from "./review.js";
 
 /** @import { components } from "../shared/api-types" */
 /** @typedef {components["schemas"]} S */
@@ -17,9 +18,9 @@ import { contractText, describeAction, gameLine, resultText, scoreLine, seatText
  */
 const replay = { id: null, record: null, played: null, deal: 0, step: 0 };
 
-/** @param {string} id */
-export async function showReplay(id) {
-  Object.assign(replay, { id, record: null, played: null, deal: 0, step: 0 });
+/** @param {string} id @param {number} [deal] the deal shown first (0-based) */
+export async function showReplay(id, deal = 0) {
+  Object.assign(replay, { id, record: null, played: null, deal, step: 0 });
   $("replay-info").textContent = t("table.loading");
   try {
     const record = /** @type {S["RecordOut"]} */ (await call("GET", `/v1/matches/${id}/record`));
@@ -45,6 +46,7 @@ export function drawReplay() {
   const deal = played.deals[replay.deal] || {};
   const source = record.deals[replay.deal] || {};
   const tricks = deal.tricks || [];
+  replay.deal = Math.min(replay.deal, Math.max(record.deals.length - 1, 0));
   replay.step = Math.min(replay.step, tricks.length);
   document.body.dataset.replayStep = String(replay.step);
   $("replay-contract").textContent = deal.contract ? contractText(deal.contract) : resultText(deal.result);
@@ -61,4 +63,5 @@ export function drawReplay() {
       h("p", {}, t("table.taken_by", { seat: seatText(trick.winner) })));
   }
   $("replay-score").textContent = deal.score ? `${resultText(deal.result)} · ${scoreLine(deal.score)}` : "";
+  if (replay.id) drawReview(replay.id, replay.deal, replay.step);
 }

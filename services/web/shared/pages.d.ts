@@ -96,6 +96,7 @@ export interface PlayerPage {
     "replay-info": HTMLElementTagNameMap["p"];
     "replay-next": HTMLElementTagNameMap["button"];
     "replay-prev": HTMLElementTagNameMap["button"];
+    "replay-review": HTMLElementTagNameMap["section"];
     "replay-score": HTMLElementTagNameMap["div"];
     "replay-step": HTMLElementTagNameMap["span"];
     "replay-trick": HTMLElementTagNameMap["div"];
