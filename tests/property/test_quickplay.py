@@ -68,7 +68,7 @@ def _check(entries, blocks, banned, now, individual, tables) -> None:
                 assert {table.seats[side[0]], table.seats[side[1]]} == set(pair), "partners split"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(queues(), st.binary(min_size=8, max_size=8))
 def test_partnership_queues_keep_every_rule(queue, seed) -> None:
     entries, blocks, banned, now = queue
@@ -76,7 +76,7 @@ def test_partnership_queues_keep_every_rule(queue, seed) -> None:
     _check(entries, blocks, banned, now, False, tables)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(queues(individual=True), st.binary(min_size=8, max_size=8))
 def test_individual_queues_keep_every_rule(queue, seed) -> None:
     entries, blocks, banned, now = queue
