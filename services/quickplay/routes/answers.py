@@ -10,7 +10,7 @@ OptionValue = str | int | bool | None
 Status = Literal["partner", "waiting", "seating", "seated", "left", "expired"]
 
 
-class EntryOut(msgspec.Struct):
+class QuickplayEntryOut(msgspec.Struct):
     """A quick-play entry as its player sees it. `band`: the rating band's half-width now (null:
     any rating); `waited` in seconds; `ready_at`: not matched before (a penalty for tables left
     early); `casual_with_bots`: bots may fill, so the table would be casual; `match_id` and
@@ -37,7 +37,7 @@ class EntryOut(msgspec.Struct):
     seat: Literal["N", "E", "S", "W"] | None
 
 
-class QueueCountOut(msgspec.Struct):
+class QuickplayQueueOut(msgspec.Struct):
     game: str
     options: dict[str, OptionValue]
     pool: str
@@ -46,16 +46,16 @@ class QueueCountOut(msgspec.Struct):
     waiting: int
 
 
-class TablesCountOut(msgspec.Struct):
+class QuickplayTablesOut(msgspec.Struct):
     pool: str
     playing: int
 
 
-class StatsOut(msgspec.Struct):
+class QuickplayStatsOut(msgspec.Struct):
     """Counts, never names (docs/quickplay.md, "Who is playing")."""
 
     online: int
-    queues: list[QueueCountOut]
-    tables: list[TablesCountOut]
+    queues: list[QuickplayQueueOut]
+    tables: list[QuickplayTablesOut]
     at: str
     cached_for: int

@@ -27,7 +27,7 @@ from services.http.schemas import (
     responses,
 )
 from services.quickplay import queue, stats
-from services.quickplay.routes.answers import EntryOut, StatsOut
+from services.quickplay.routes.answers import QuickplayEntryOut, QuickplayStatsOut
 
 TAGS = ["quickplay"]
 PLAYER = [authenticated, rate_limited]
@@ -82,36 +82,36 @@ BANDS = (f"The rating band (`band`: its half-width in display-rating points, nul
                   "just after leaving (ATOUT_QUICKPLAY_COOLDOWN); a banned player joins nothing (403 `player_banned`), "
                   "partners who block each other are none (403 `blocked`). Tables left early (a bot took the seat over) "
                   "within a day delay `ready_at`. A retried `command_id` answers the entry as it stands.",
-      responses=responses(201, EntryOut, [ex("waiting", ENTRY), ex("casual, bots on consent", WITH_BOTS)],
+      responses=responses(201, QuickplayEntryOut, [ex("waiting", ENTRY), ex("casual, bots on consent", WITH_BOTS)],
                           "My entry", 400, 401, 403, 404, 409, 429))
-async def join(data: Annotated[JoinIn, Body(examples=JOIN_EXAMPLES)], principal: Caller, runtime: Runtime) -> EntryOut:
+async def join(data: Annotated[JoinIn, Body(examples=JOIN_EXAMPLES)], principal: Caller, runtime: Runtime) -> QuickplayEntryOut:
     request = queue.Join(**msgspec.structs.asdict(data))
-    return msgspec.convert(await queue.join(runtime, principal, request), EntryOut)
+    return msgspec.convert(await queue.join(runtime, principal, request), QuickplayEntryOut)
 
 
 @get("/v1/quickplay", guards=PLAYER, tags=TAGS, security=BEARER, summary="My quick-play entry",
      description="My live entry, else my latest (`seated` with its `match_id` and `seat`, `expired`, `left`): what a "
                  "waiting screen shows after a reload. 404 `not_queued` when I never joined.",
-     responses=responses(200, EntryOut, [ex("waiting", ENTRY), ex("seated", SEATED)], "My entry", 401, 404, 429))
-async def mine(principal: Caller, runtime: Runtime) -> EntryOut:
-    return msgspec.convert(await queue.mine(runtime, principal), EntryOut)
+     responses=responses(200, QuickplayEntryOut, [ex("waiting", ENTRY), ex("seated", SEATED)], "My entry", 401, 404, 429))
+async def mine(principal: Caller, runtime: Runtime) -> QuickplayEntryOut:
+    return msgspec.convert(await queue.mine(runtime, principal), QuickplayEntryOut)
 
 
 @delete("/v1/quickplay", guards=PLAYER, status_code=200, tags=TAGS, security=BEARER, summary="Leave my queue",
         description="Ends my live entry (a partnership's for both: the other is told `partner_left`) and starts the "
                     "cooldown. 404 `not_queued`; 422 `quickplay_seating` once its table is being opened.",
-        responses=responses(200, EntryOut, [ex("left", {**ENTRY, "status": "left"})], "My entry, ended", 401, 404,
+        responses=responses(200, QuickplayEntryOut, [ex("left", {**ENTRY, "status": "left"})], "My entry, ended", 401, 404,
                             422, 429))
-async def leave(principal: Caller, runtime: Runtime) -> EntryOut:
-    return msgspec.convert(await queue.leave(runtime, principal), EntryOut)
+async def leave(principal: Caller, runtime: Runtime) -> QuickplayEntryOut:
+    return msgspec.convert(await queue.leave(runtime, principal), QuickplayEntryOut)
 
 
 @get("/v1/quickplay/stats", guards=PLAYER, tags=TAGS, security=BEARER, summary="Who is playing",
      description="Counts, never names: `online` (players with a live account stream open), players waiting per queue, "
                  "tables being played per way of playing. Computed at most every `cached_for` seconds.",
-     responses=responses(200, StatsOut, [ex("counts", STATS)], "Counts", 401, 429))
-async def who_is_playing(runtime: Runtime) -> StatsOut:
-    return msgspec.convert(await stats.stats(runtime), StatsOut)
+     responses=responses(200, QuickplayStatsOut, [ex("counts", STATS)], "Counts", 401, 429))
+async def who_is_playing(runtime: Runtime) -> QuickplayStatsOut:
+    return msgspec.convert(await stats.stats(runtime), QuickplayStatsOut)
 
 
 ROUTES = (join, mine, leave, who_is_playing)
