@@ -25,6 +25,7 @@ Why these rules (docs/quickplay.md):
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Collection, Mapping, Sequence
@@ -34,6 +35,7 @@ import msgspec
 
 SEATS: Final = ("N", "E", "S", "W")
 SIDES: Final = (("N", "S"), ("E", "W"))
+PERMUTATIONS: Final = tuple(itertools.permutations(range(4)))
 
 BAND_START: Final = 2.0
 """Half-width of the rating band, in display-rating points, the moment an entry joins."""
@@ -113,25 +115,27 @@ def match(entries: Sequence[Entry], now: float, seed: bytes, *, individual: bool
     with bots. `individual`: every player for himself (no partners, seats drawn at random)."""
     rng = random.Random(seed)
     never = blocked_pairs(blocks)
-    out = set(banned)
-    live = [e for e in entries if e.ready <= now and not out.intersection(e.players)
-            and (not individual or len(e.players) == 1) and 1 <= len(e.players) <= 2
-            and not never.get(e.players[0], frozenset()).intersection(e.players[1:])]
+    out = frozenset(banned)
+    empty: frozenset[str] = frozenset()
+    live = []
+    for e in entries:
+        size = len(e.players)
+        if e.ready > now or not 1 <= size <= (1 if individual else 2):
+            continue
+        if out and not out.isdisjoint(e.players):
+            continue
+        if size == 2 and e.players[1] in never.get(e.players[0], empty):
+            continue                                  # partners who block each other are no partnership
+        live.append(e)
     by_rating = sorted(live, key=lambda e: (e.rating, e.entry_id))
     index = {e.entry_id: i for i, e in enumerate(by_rating)}
     prev = list(range(-1, len(by_rating) - 1))
     nxt = list(range(1, len(by_rating) + 1))
+    end = len(by_rating)
     taken: set[str] = set()
     tables: list[Table] = []
-
-    def unlink(i: int) -> None:
-        p, n = prev[i], nxt[i]
-        if p >= 0:
-            nxt[p] = n
-        if n < len(by_rating):
-            prev[n] = p
-
-    for anchor in sorted(live, key=lambda e: (e.joined, e.entry_id)):
+    oldest_first = sorted(live, key=lambda e: (e.joined, e.entry_id))
+    for anchor in oldest_first:
         if anchor.entry_id in taken:
             continue
         chosen = _gather(anchor, index[anchor.entry_id], by_rating, prev, nxt, never, now)
@@ -139,11 +143,16 @@ def match(entries: Sequence[Entry], now: float, seed: bytes, *, individual: bool
             continue
         for e in chosen:
             taken.add(e.entry_id)
-            unlink(index[e.entry_id])
+            i = index[e.entry_id]
+            p, n = prev[i], nxt[i]
+            if p >= 0:
+                nxt[p] = n
+            if n < end:
+                prev[n] = p
         ratings = [e.rating for e in chosen]
         tables.append(Table(entries=tuple(e.entry_id for e in chosen), seats=_seats(chosen, rng, individual),
                             bots=False, spread=max(ratings) - min(ratings)))
-    for entry in sorted(live, key=lambda e: (e.joined, e.entry_id)):
+    for entry in oldest_first:
         if entry.entry_id in taken or entry.bots_after is None or now - entry.joined < entry.bots_after:
             continue
         taken.add(entry.entry_id)
@@ -154,32 +163,41 @@ def match(entries: Sequence[Entry], now: float, seed: bytes, *, individual: bool
 
 def _gather(anchor: Entry, at: int, by_rating: Sequence[Entry], prev: list[int], nxt: list[int],
             never: Mapping[str, frozenset[str]], now: float) -> list[Entry] | None:
-    """Four players around `anchor`, nearest in rating first, or None."""
+    """Four players around `anchor`, nearest in rating first, or None. (The hot loop of a
+    tick: comparisons written out rather than through min/max.)"""
     chosen, people = [anchor], list(anchor.players)
+    rating = anchor.rating
     narrow = band(now - anchor.joined)
-    low = high = anchor.rating
+    low = high = rating
     left, right = prev[at], nxt[at]
+    end = len(by_rating)
     looked = 0
     while len(people) < 4 and looked < MAX_SCAN:
-        dl = anchor.rating - by_rating[left].rating if left >= 0 else math.inf
-        dr = by_rating[right].rating - anchor.rating if right < len(by_rating) else math.inf
-        if min(dl, dr) > narrow or (left < 0 and right >= len(by_rating)):
-            return None                      # nobody (closer than the band allows) on either side
+        dl = rating - by_rating[left].rating if left >= 0 else math.inf
+        dr = by_rating[right].rating - rating if right < end else math.inf
         if dl <= dr:
+            if dl > narrow or left < 0:
+                return None                  # nobody (closer than the band allows) on either side
             candidate, left = by_rating[left], prev[left]
         else:
+            if dr > narrow:
+                return None
             candidate, right = by_rating[right], nxt[right]
         looked += 1
         if len(people) + len(candidate.players) > 4:
             continue
-        if any(never.get(p, frozenset()).intersection(people) for p in candidate.players):
+        if never and any(p in never and not never[p].isdisjoint(people) for p in candidate.players):
             continue
-        allowed = min(narrow, band(now - candidate.joined))
-        if max(high, candidate.rating) - min(low, candidate.rating) > allowed:
+        waited = now - candidate.joined
+        allowed = narrow if waited >= BAND_OPEN_AFTER else min(narrow, BAND_START + BAND_GROWTH * max(0.0, waited))
+        r = candidate.rating
+        top = r if r > high else high
+        bottom = r if r < low else low
+        if top - bottom > allowed:
             continue
         chosen.append(candidate)
         people += candidate.players
-        narrow, low, high = allowed, min(low, candidate.rating), max(high, candidate.rating)
+        narrow, low, high = allowed, bottom, top
     return chosen if len(people) == 4 else None
 
 
@@ -190,20 +208,19 @@ def _seats(chosen: Sequence[Entry], rng: random.Random, individual: bool, bot_le
     if individual:
         people = [p for e in chosen for p in e.players]
         people += [bot] * (4 - len(people))
-        rng.shuffle(people)
-        return dict(zip(SEATS, people))
-    pairs = [list(e.players) for e in chosen if len(e.players) == 2]
+        order = PERMUTATIONS[rng.randrange(24)]
+        return {SEATS[i]: people[k] for i, k in enumerate(order)}
+    pairs = [e.players for e in chosen if len(e.players) == 2]
     singles = [e.players[0] for e in chosen if len(e.players) == 1]
-    rng.shuffle(singles)
-    while len(singles) >= 2:
-        pairs.append([singles.pop(), singles.pop()])
-    if singles:
-        pairs.append([singles.pop(), bot])
-    while len(pairs) < 2:
-        pairs.append([bot, bot])
-    rng.shuffle(pairs)
-    seats: dict[str, str] = {}
-    for side, pair in zip(SIDES, pairs):
-        rng.shuffle(pair)
-        seats.update(zip(side, pair))
-    return {s: seats[s] for s in SEATS}
+    singles += [bot] * ((4 - 2 * len(pairs)) - len(singles))
+    if len(singles) == 4:                             # a uniform order of four: partners, sides and seats at once
+        order = PERMUTATIONS[rng.randrange(24)]
+        n, s, e, w = (singles[k] for k in order)
+        return {"N": n, "E": e, "S": s, "W": w}
+    if len(singles) == 2:
+        pairs.append((singles[0], singles[1]))
+    bits = rng.getrandbits(3)                         # which side, and who sits first on each
+    first, second = pairs if bits & 1 else (pairs[1], pairs[0])
+    n, s = first if bits & 2 else (first[1], first[0])
+    e, w = second if bits & 4 else (second[1], second[0])
+    return {"N": n, "E": e, "S": s, "W": w}
