@@ -10,14 +10,16 @@ queue of its own (its own options), since the session's queues are shared."""
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 
+import msgspec
 import pytest
 
 from domain import moderation
 from infra import streams
 from infra.projections import ProjectionRunner
 from infra.projections.social import SocialTies
-from infra.store import PostgresEventStore
+from infra.store import NewEvent, PostgresEventStore
 from services.bootstrap import open_runtime
 from services.matches import seating
 from services.matches.clocks import Clocks
@@ -181,3 +183,35 @@ async def test_stats_count_without_names(client, doc) -> None:
     answer = check(doc, "get", "/v1/quickplay/stats", await client.get("/v1/quickplay/stats", headers=fay.headers), 200)
     assert fay.player_id not in str(answer)
     assert {t["pool"] for t in answer["tables"]} >= {"belote_classic", "belote_coinche", "five_hundred"}
+
+
+async def test_an_entry_expires_and_its_player_is_told(client, doc, pool, runtime) -> None:
+    gus = await register(client)
+    entry = await _join(client, doc, gus, {"game": "belote", "options": {"deals": 11}})
+    await pool.execute("UPDATE quickplay_entries SET joined_at = joined_at - interval '601 seconds' "
+                       "WHERE entry_id = $1", entry["entry_id"])
+    assert (await matcher.tick(runtime))["expired"] >= 1
+    assert (await _mine(client, doc, gus))["status"] == "expired"
+    told = await runtime.store.read_stream(streams.quickplay_stream(entry["entry_id"]))
+    assert [(e.type, msgspec.json.decode(e.data)["reasons"]) for e in told] == [
+        ("quickplay_expired", {gus.player_id: "timeout"})]
+    assert (await _join(client, doc, gus, {"game": "belote", "options": {"deals": 11}}))["status"] == "waiting"
+
+
+async def test_a_table_left_early_delays_the_next_entry(client, doc, pool, runtime) -> None:
+    """A seat a bot took over (away past the grace) at a quick-play table of the last day: the
+    next entry is matched only after the penalty (30 s for one)."""
+    hal = await register(client)
+    left_match = str(uuid.uuid4())
+    await runtime.store.append(streams.match_stream(left_match), 0, [NewEvent(
+        type="action_taken", data=msgspec.json.encode({"seat": "W", "action": {"action": "pass"}, "by": "takeover"}))],
+        command_id=uuid.uuid4())
+    await pool.execute("INSERT INTO quickplay_seats (player_id, match_id, seat) VALUES ($1, $2, 'W')",
+                       hal.player_id, left_match)
+    entry = await _join(client, doc, hal, {"game": "belote", "options": {"deals": 13}, "bots_after": 5})
+    joined, ready = (datetime.fromisoformat(entry[k]) for k in ("joined_at", "ready_at"))
+    assert 29 <= (ready - joined).total_seconds() <= 31
+    await pool.execute("UPDATE quickplay_entries SET joined_at = joined_at - interval '10 seconds' "
+                       "WHERE entry_id = $1", entry["entry_id"])
+    await matcher.tick(runtime)
+    assert (await _mine(client, doc, hal))["status"] == "waiting"      # bots were due, the penalty was not over
