@@ -176,8 +176,16 @@ async def open_table(rt: Runtime, row: Any) -> int:
     await rt.matches.create_match(game, options, specs, rated=row["rated"], command_id=command)
     if clock is not None:
         await set_clock(rt.store, match_id, clock)
-    for player, seat in people.items():
-        await _seat(rt, match_id, seat, player, uuid.uuid5(NS, f"{table_id}:{seat}"))
+    try:
+        for player, seat in people.items():
+            await _seat(rt, match_id, seat, player, uuid.uuid5(NS, f"{table_id}:{seat}"))
+    except RuleViolation as violation:
+        if violation.code not in ("seat_taken", "match_not_open"):
+            raise
+        # Someone from the lobby sat first in the moment the table was open: it is his now,
+        # and this table's entries wait again, first in their queue as before.
+        log.warning("quick-play table %s lost a seat to the lobby: %s", table_id, violation.code)
+        return await _drop(rt, row, [])
     for entry in entries:
         mine = {p: people[p] for p in entry["players"] if p in people}
         await notices.seated(rt.store, entry["entry_id"], table_id=table_id, match_id=match_id, game=game,
@@ -208,7 +216,8 @@ async def _seat(rt: Runtime, match_id: str, seat: str, player: str, command_id: 
 
 
 async def _drop(rt: Runtime, row: Any, banned: list[str]) -> int:
-    """A table one of whose players was banned since he joined: his entry ends, the others wait again."""
+    """A table that cannot open (one of its players banned since he joined, or a seat taken
+    from the lobby first): a banned player's entry ends, the others wait again."""
     async with rt.pool.acquire() as conn, conn.transaction():
         entries = await conn.fetch("SELECT entry_id, players FROM quickplay_entries WHERE table_id = $1 "
                                    "AND status = 'seating'", row["table_id"])

@@ -16,6 +16,7 @@ import msgspec
 import pytest
 
 from domain import moderation
+from domain.cards import Seat
 from infra import streams
 from infra.projections import ProjectionRunner
 from infra.projections.social import SocialTies
@@ -215,3 +216,23 @@ async def test_a_table_left_early_delays_the_next_entry(client, doc, pool, runti
                        "WHERE entry_id = $1", entry["entry_id"])
     await matcher.tick(runtime)
     assert (await _mine(client, doc, hal))["status"] == "waiting"      # bots were due, the penalty was not over
+
+
+async def test_a_seat_taken_from_the_lobby_first_puts_the_table_back(client, doc, runtime, monkeypatch) -> None:
+    players = [await register(client) for _ in range(4)]
+    stranger = await register(client)
+    for player in players:
+        await _join(client, doc, player, {"game": "belote", "options": {"deals": 17}})
+    seat_them = matcher._seat
+
+    async def first_a_stranger(rt, match_id, seat, player, command_id):
+        monkeypatch.setattr(matcher, "_seat", seat_them)
+        await rt.matches.take_seat(match_id, Seat(seat), player_id=stranger.player_id, command_id=uuid.uuid4())
+        await seat_them(rt, match_id, seat, player, command_id)
+
+    monkeypatch.setattr(matcher, "_seat", first_a_stranger)
+    await matcher.tick(runtime)
+    assert {(await _mine(client, doc, p))["status"] for p in players} == {"waiting"}
+    await matcher.tick(runtime)
+    entries = [await _mine(client, doc, p) for p in players]
+    assert {e["status"] for e in entries} == {"seated"} and len({e["match_id"] for e in entries}) == 1
