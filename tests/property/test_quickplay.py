@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import collections
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -155,3 +156,29 @@ def test_seats_and_partners_are_drawn_fairly_over_many_ticks() -> None:
         pair_seats[next(s for s, p in table.seats.items() if p == "a")] += 1
     for seat in qp.SEATS:
         assert abs(pair_seats[seat] - runs / 4) < 5 * (runs * 0.25 * 0.75) ** 0.5
+
+
+@pytest.mark.parametrize(("sizes", "individual"), [((2, 1, 1), False), ((1, 1, 1, 1), True), ((1,), False), ((2,), False)])
+def test_every_player_sits_anywhere_as_often(sizes, individual) -> None:
+    """Whatever the table's make-up (a pair and two lone players, an individual table, a lone
+    player or a pair with bots), each player holds each seat about a quarter of the time over
+    3,000 tables, a pair's partners always facing each other."""
+    entries, n = [], 0
+    for k, size in enumerate(sizes):
+        entries.append(qp.Entry(entry_id=f"e{k}", players=tuple(f"p{n + i}" for i in range(size)), rating=0.0,
+                                joined=0.0, bots_after=0.0 if len(sizes) == 1 else None))
+        n += size
+    runs = 3000
+    seats = collections.Counter()
+    for tick in range(runs):
+        (table,) = qp.match(entries, 0.0, tick.to_bytes(4, "big"), individual=individual)
+        for seat, player in table.seats.items():
+            if not player.startswith("bot:"):
+                seats[player, seat] += 1
+        for entry in entries:
+            if len(entry.players) == 2:
+                where = sorted(s for s, p in table.seats.items() if p in entry.players)
+                assert where in (["N", "S"], ["E", "W"])
+    for player in (p for e in entries for p in e.players):
+        for seat in qp.SEATS:
+            assert abs(seats[player, seat] - runs / 4) < 5 * (runs * 0.25 * 0.75) ** 0.5, (player, seat, seats)
