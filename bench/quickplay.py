@@ -14,8 +14,15 @@ server: `--queued 0 --arrivals 0.5 --ticks 1800`), which shows the waits and the
 matching call (wall and CPU time: mean, p50, p95, max, and at the largest queue; on a shared
 machine the CPU time is the one to read), players seated per second of
 simulated time (by people and by bots), the mean and p95 wait of the players seated, and the
-rating spread at the people's tables (mean, p95, max). The database and the match creation
-are not in it: they scale with the tables opened, not with the queue.
+rating spread at the people's tables (mean, p95, max). The match creation is not in it: it
+scales with the tables opened, not with the queue.
+
+    .venv/bin/python bench/quickplay.py --database [--queued 10000]
+
+times instead the tick's reading and matching against Postgres (`matcher.plan`: the waiting
+entries, the blocks among their players, the rules over every queue), on a database of its
+own (ATOUT_BENCH_DATABASE_URL, default the local Postgres as `postgres`; dropped at the end)
+holding `--queued` entries over the twelve queues of the six ways of playing, rated and casual.
 """
 
 from __future__ import annotations
@@ -123,6 +130,73 @@ def run(queued: int, ticks: int, tick: float, leave: float, seed: int, arrivals:
     }
 
 
+WAYS = [("belote", {}, "belote_classic"), ("belote", {"variant": "sans_atout"}, "belote_sans_atout"),
+        ("belote", {"variant": "coinche"}, "belote_coinche"), ("cinch", {}, "cinch_partnership"),
+        ("cinch", {"mode": "individual"}, "cinch_individual"), ("five_hundred", {}, "five_hundred")]
+
+
+async def bench_database(queued: int, seed: int, runs: int = 5) -> dict:
+    """The tick's reading and matching (`services.quickplay.matcher.plan`) against Postgres: a
+    database of its own with `queued` waiting entries over the twelve queues of the six ways
+    of playing (rated and casual), one player in a hundred blocking another."""
+    import os
+    import secrets
+    import uuid
+    from urllib.parse import urlsplit, urlunsplit
+
+    import asyncpg
+    import msgspec
+
+    from infra.projections.social import SocialTies
+    from infra.store import connect, create_pool, migrate
+    from services.quickplay import matcher
+
+    admin_url = os.environ.get("ATOUT_BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    name = f"atout_bench_quickplay_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(admin_url)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    url = urlunsplit(urlsplit(admin_url)._replace(path=f"/{name}"))
+    rng = random.Random(seed)
+    try:
+        conn = await connect(url)
+        await migrate(conn)
+        for sql in SocialTies().create({"social_ties": "social_ties"}):
+            await conn.execute(sql)
+        rows, players = [], []
+        for i in range(queued):
+            game, options, pool_name = rng.choice(WAYS)
+            rated = rng.random() < 0.5
+            key = msgspec.json.encode({"game": game, "options": options, "rated": rated}).decode()
+            group = [f"p{i}"] if pool_name == "cinch_individual" or rng.random() > 0.1 else [f"p{i}", f"q{i}"]
+            players.append(group[0])
+            rows.append((str(uuid.uuid4()), key, game, msgspec.json.encode(options), pool_name, rated, group,
+                         rng.gauss(15, 10), b"x", rng.uniform(0, 60)))
+        await conn.executemany(
+            "INSERT INTO quickplay_entries (entry_id, queue, game, options, pool, rated, players, rating, status, "
+            "request_hash, joined_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'waiting', $9, "
+            "now() - make_interval(secs => $10))", rows)
+        await conn.executemany("INSERT INTO social_ties (player_id, kind, other_id, since) VALUES ($1, 'block', $2, "
+                               "now()) ON CONFLICT DO NOTHING",
+                               [(p, rng.choice(players)) for p in players if rng.random() < 0.01])
+        await conn.close()
+        pool = await create_pool(url, max_size=2)
+        times, cpus, tables = [], [], 0
+        for run in range(runs):
+            started, cpu = time.perf_counter(), time.process_time()
+            planned, waiting = await matcher.plan(pool, run.to_bytes(8, "big"))
+            times.append(time.perf_counter() - started)
+            cpus.append(time.process_time() - cpu)
+            tables = len(planned)
+        await pool.close()
+        return {"queued_entries": queued, "waiting_players_read": waiting, "queues": 12, "tables_planned": tables,
+                "plan_ms": {"mean": round(statistics.mean(times) * 1000, 1), "min": round(min(times) * 1000, 1),
+                            "max": round(max(times) * 1000, 1)},
+                "plan_cpu_ms": {"mean": round(statistics.mean(cpus) * 1000, 1), "min": round(min(cpus) * 1000, 1)}}
+    finally:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--queued", type=int, default=10_000)
@@ -132,7 +206,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--arrivals", type=float, default=None,
                         help="joins per second (Poisson) instead of holding the queue at --queued")
+    parser.add_argument("--database", action="store_true",
+                        help="time the tick's reading and matching against Postgres (matcher.plan) instead")
     args = parser.parse_args()
+    if args.database:
+        import asyncio
+        print(json.dumps(asyncio.run(bench_database(args.queued, args.seed))))
+        return
     print(json.dumps(run(args.queued, args.ticks, args.tick, args.leave, args.seed, args.arrivals)))
 
 

@@ -65,16 +65,26 @@ async def _tick(rt: Runtime, seed: bytes) -> dict[str, int]:
     for row in pending:
         counts["finished"] += await _guarded_open(rt, row)
     counts["expired"] = await _expire(rt)
-    rows = await rt.pool.fetch(
+    planned, counts["waiting"] = await plan(rt.pool, seed)
+    for key, pool_name, table in planned:
+        row = await _claim(rt, key, pool_name, table)
+        if row is not None:
+            counts["tables"] += 1
+            counts["seated"] += await _guarded_open(rt, row)
+    return counts
+
+
+async def plan(pool: Any, seed: bytes) -> tuple[list[tuple[str, str, rules.Table]], int]:
+    """The tables the rules make of every queue as it stands (queue key, pool, table), and how
+    many entries wait: the tick's reading and matching, without the opening."""
+    rows = await pool.fetch(
         "SELECT entry_id, queue, pool, players, rating, extract(epoch FROM joined_at) AS joined, "
         "extract(epoch FROM ready_at) AS ready, bots_after, bot_level, extract(epoch FROM now()) AS now "
         "FROM quickplay_entries WHERE status = 'waiting'")
     if not rows:
-        return counts
+        return [], 0
     now = float(rows[0]["now"])
-    counts["waiting"] = len(rows)
-    players = sorted({p for r in rows for p in r["players"]})
-    blocks = await _blocks(rt.pool, players)
+    blocks = await _blocks(pool, sorted({p for r in rows for p in r["players"]}))
     queues: dict[str, list[rules.Entry]] = defaultdict(list)
     pools: dict[str, str] = {}
     for r in rows:
@@ -82,15 +92,12 @@ async def _tick(rt: Runtime, seed: bytes) -> dict[str, int]:
         queues[r["queue"]].append(rules.Entry(
             entry_id=r["entry_id"], players=tuple(r["players"]), rating=float(r["rating"]), joined=float(r["joined"]),
             ready=float(r["ready"]), bots_after=r["bots_after"], bot_level=r["bot_level"]))
+    planned = []
     for key, entries in queues.items():
-        tables = rules.match(entries, now, hashlib.sha256(seed + key.encode()).digest(),
-                             individual=ratings.individual(pools[key]), blocks=blocks)
-        for table in tables:
-            row = await _claim(rt, key, pools[key], table)
-            if row is not None:
-                counts["tables"] += 1
-                counts["seated"] += await _guarded_open(rt, row)
-    return counts
+        for table in rules.match(entries, now, hashlib.sha256(seed + key.encode()).digest(),
+                                 individual=ratings.individual(pools[key]), blocks=blocks):
+            planned.append((key, pools[key], table))
+    return planned, len(rows)
 
 
 async def _blocks(pool: Any, players: list[str]) -> list[tuple[str, str]]:
