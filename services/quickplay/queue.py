@@ -120,11 +120,7 @@ async def join(runtime: Runtime, principal: Principal, request: Join) -> dict[st
     entry_id = str(uuid.uuid5(NS, f"{me}:{request.command_id}") if request.command_id else uuid.uuid4())
     fingerprint = _fingerprint(request)
     pool = runtime.pool
-    earlier = await pool.fetchrow("SELECT request_hash, players[1] AS asker FROM quickplay_entries WHERE entry_id = $1",
-                                  entry_id)
-    if earlier is not None:
-        if bytes(earlier["request_hash"]) != fingerprint:
-            raise Conflict("command_conflict", "this command_id was used for another request", {})
+    if await _answered(runtime, entry_id, fingerprint):
         return await entry(runtime, me, entry_id)
     until = await pool.fetchval("SELECT until FROM quickplay_cooldowns WHERE player_id = $1 AND until > now()", me)
     if until is not None:
@@ -137,20 +133,47 @@ async def join(runtime: Runtime, principal: Principal, request: Join) -> dict[st
     await seating.admit(runtime.store, partners, asker=me, named=partners[1:])
     delay = rules.penalty(await leaves(pool, me))
     rating = (await rating_queries.display_ratings(pool, queue.pool, [me])).get(me, 0.0)
-    async with pool.acquire() as conn, conn.transaction():
+    try:
+        await _enter(runtime, me, entry_id, request, queue, fingerprint, rating, delay)
+    except _Retried:
+        await _answered(runtime, entry_id, fingerprint)
+    return await entry(runtime, me, entry_id)
+
+
+class _Retried(Exception):
+    pass
+
+
+async def _answered(runtime: Runtime, entry_id: str, fingerprint: bytes) -> bool:
+    """Whether this join was already recorded (409 `command_conflict` when with another body)."""
+    earlier = await runtime.pool.fetchval("SELECT request_hash FROM quickplay_entries WHERE entry_id = $1", entry_id)
+    if earlier is None:
+        return False
+    if bytes(earlier) != fingerprint:
+        raise Conflict("command_conflict", "this command_id was used for another request", {})
+    return True
+
+
+async def _enter(runtime: Runtime, me: str, entry_id: str, request: Join, queue: Queue, fingerprint: bytes,
+                 rating: float, delay: float) -> None:
+    """The entry written, merged with a waiting partner's: all of it or nothing."""
+    async with runtime.pool.acquire() as conn, conn.transaction():
         mate = None
         if request.partner is not None:
             mate = await conn.fetchrow(
                 "SELECT entry_id, rating FROM quickplay_entries WHERE status = 'partner' AND partner = $1 "
                 "AND players = ARRAY[$2]::text[] AND queue = $3 FOR UPDATE", me, request.partner, queue.key)
         status = "merged" if mate else ("partner" if request.partner else "waiting")
-        await conn.execute(
+        inserted = await conn.fetchval(
             "INSERT INTO quickplay_entries (entry_id, queue, game, options, pool, rated, clock, players, partner, "
             "rating, bots_after, bot_level, status, request_hash, ready_at, merged_into) VALUES ($1, $2, $3, $4, $5, $6, "
-            "$7, $8, $9, $10, $11, $12, $13, $14, now() + make_interval(secs => $15), $16)",
+            "$7, $8, $9, $10, $11, $12, $13, $14, now() + make_interval(secs => $15), $16) "
+            "ON CONFLICT (entry_id) DO NOTHING RETURNING entry_id",
             entry_id, queue.key, queue.game, _json(queue.options), queue.pool, queue.rated, _json(queue.clock),
             [me], request.partner, rating, request.bots_after, request.bot_level, status, fingerprint, delay,
             mate["entry_id"] if mate else None)
+        if inserted is None:                          # the same command, retried at the same moment
+            raise _Retried()
         live_entry = mate["entry_id"] if mate else entry_id
         try:
             async with conn.transaction():            # a savepoint: the refusal reads on
@@ -167,7 +190,6 @@ async def join(runtime: Runtime, principal: Principal, request: Join) -> dict[st
                 "rating = (rating + $3) / 2, ready_at = greatest(ready_at, now() + make_interval(secs => $4)), "
                 "bots_after = coalesce(bots_after, $5) WHERE entry_id = $1", mate["entry_id"], me, rating, delay,
                 request.bots_after)
-    return await entry(runtime, me, entry_id)
 
 
 async def leave(runtime: Runtime, principal: Principal) -> dict[str, Any]:

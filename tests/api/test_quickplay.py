@@ -9,6 +9,7 @@ queue of its own (its own options), since the session's queues are shared."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from datetime import datetime
 
@@ -135,8 +136,8 @@ async def test_partners_join_each_other_and_sit_together(client, doc, runtime) -
 
 
 async def test_a_block_and_a_ban_are_kept_from_the_table(client, doc, pool, runtime) -> None:
-    players = [await register(client) for _ in range(6)]
-    a, b, banned = players[0], players[1], players[2]
+    players = [await register(client) for _ in range(5)]
+    a, b = players[0], players[1]
     assert (await client.post("/v1/players/me/blocks", headers=a.headers,
                               json={"player_id": b.player_id})).status_code == 200
     store = PostgresEventStore(pool)
@@ -144,21 +145,25 @@ async def test_a_block_and_a_ban_are_kept_from_the_table(client, doc, pool, runt
     await runner.ensure(SocialTies())
     await store.settle()
     await runner.catch_up(SocialTies())
-    body = {"game": "five_hundred", "options": {"target": 250}}
     for player in players:
-        await _join(client, doc, player, body)
-    stream = streams.moderation_stream(banned.player_id)
-    await store.append(stream, 0, [seating.REGISTRY.encode(moderation.ban(
-        moderation.Sanctions(), player_id=banned.player_id, admin=a.player_id, reason="test"))],
-        command_id=uuid.uuid4())
-    for _ in range(3):
-        await matcher.tick(runtime)
+        await _join(client, doc, player, {"game": "five_hundred", "options": {"target": 250}})
+    await matcher.tick(runtime)
     entries = {p.player_id: await _mine(client, doc, p) for p in players}
-    assert entries[banned.player_id]["status"] == "expired"
     seated = [p for p, e in entries.items() if e["status"] == "seated"]
     assert len(seated) == 4 and not {a.player_id, b.player_id} <= set(seated)
-    told = await store.read_stream(streams.quickplay_stream(entries[banned.player_id]["entry_id"]))
-    assert [e.type for e in told] == ["quickplay_expired"]
+    # Four players, one of them banned since he joined: his entry ends, the others wait again.
+    four = [await register(client) for _ in range(4)]
+    for player in four:
+        await _join(client, doc, player, {"game": "five_hundred", "options": {"target": 300}})
+    banned = four[0]
+    await store.append(streams.moderation_stream(banned.player_id), 0, [seating.REGISTRY.encode(moderation.ban(
+        moderation.Sanctions(), player_id=banned.player_id, admin=a.player_id, reason="test"))],
+        command_id=uuid.uuid4())
+    await matcher.tick(runtime)
+    assert [(await _mine(client, doc, p))["status"] for p in four] == ["expired", "waiting", "waiting", "waiting"]
+    told = await store.read_stream(streams.quickplay_stream((await _mine(client, doc, banned))["entry_id"]))
+    assert [(e.type, msgspec.json.decode(e.data)["reasons"]) for e in told] == [
+        ("quickplay_expired", {banned.player_id: "banned"})]
 
 
 async def test_bots_fill_a_casual_table_only_after_the_time_given(client, doc, pool, runtime) -> None:
@@ -236,3 +241,19 @@ async def test_a_seat_taken_from_the_lobby_first_puts_the_table_back(client, doc
     await matcher.tick(runtime)
     entries = [await _mine(client, doc, p) for p in players]
     assert {e["status"] for e in entries} == {"seated"} and len({e["match_id"] for e in entries}) == 1
+
+
+async def test_racing_joins_make_one_entry(client, doc, runtime) -> None:
+    """The same join sent twice at once, and two different joins at once: one live entry."""
+    ivy = await register(client)
+    body = {"game": "belote", "options": {"deals": 19}, "command_id": str(uuid.uuid4())}
+    same = await asyncio.gather(*(client.post("/v1/quickplay", headers=ivy.headers, json=body) for _ in range(3)))
+    assert {a.status_code for a in same} == {201} and len({a.json()["entry_id"] for a in same}) == 1
+    assert (await client.delete("/v1/quickplay", headers=ivy.headers)).status_code == 200
+    jon = await register(client)
+    bodies = [{"game": "belote", "options": {"deals": 19 + k}} for k in range(3)]
+    answers = await asyncio.gather(*(client.post("/v1/quickplay", headers=jon.headers, json=b) for b in bodies))
+    assert sorted(a.status_code for a in answers) == [201, 409, 409]
+    live = await runtime.pool.fetchval("SELECT count(*) FROM quickplay_members WHERE player_id = $1 AND live",
+                                       jon.player_id)
+    assert live == 1
