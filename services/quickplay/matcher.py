@@ -62,8 +62,8 @@ async def _tick(rt: Runtime, seed: bytes) -> dict[str, int]:
         pending = await rt.pool.fetch("SELECT * FROM quickplay_tables WHERE status = 'seating' ORDER BY created_at")
     except asyncpg.UndefinedTableError:
         return counts                                 # not migrated yet
-    for row in pending:
-        counts["finished"] += await _guarded_open(rt, row)
+    for row in pending:                               # tables a tick before this one claimed but did not open
+        counts["finished"] += 1 if await _guarded_open(rt, row) else 0
     counts["expired"] = await _expire(rt)
     planned, counts["waiting"] = await plan(rt.pool, seed)
     for key, pool_name, table in planned:

@@ -257,3 +257,25 @@ async def test_racing_joins_make_one_entry(client, doc, runtime) -> None:
     live = await runtime.pool.fetchval("SELECT count(*) FROM quickplay_members WHERE player_id = $1 AND live",
                                        jon.player_id)
     assert live == 1
+
+
+async def test_a_table_half_opened_is_finished_by_the_next_tick_once(client, doc, runtime) -> None:
+    """A tick that died after claiming a table (its entries `seating`) leaves it to the next
+    tick, which opens it; opening it again changes nothing: one match, each player told once."""
+    players = [await register(client) for _ in range(4)]
+    for player in players:
+        await _join(client, doc, player, {"game": "cinch", "options": {"target": 31}})
+    planned, _ = await matcher.plan(runtime.pool, b"crash")
+    (key, pool_name, table), = [p for p in planned if set(p[2].entries) >= {
+        (await _mine(client, doc, players[0]))["entry_id"]}]
+    row = await matcher._claim(runtime, key, pool_name, table)
+    assert {(await _mine(client, doc, p))["status"] for p in players} == {"seating"}
+    assert (await client.delete("/v1/quickplay", headers=players[0].headers)).json()["code"] == "quickplay_seating"
+    assert (await matcher.tick(runtime))["finished"] == 1
+    assert await matcher.open_table(runtime, row) == 4
+    entries = [await _mine(client, doc, p) for p in players]
+    assert {e["status"] for e in entries} == {"seated"} and len({e["match_id"] for e in entries}) == 1
+    for e in entries:
+        told = await runtime.store.read_stream(streams.quickplay_stream(e["entry_id"]))
+        assert [x.type for x in told] == ["quickplay_seated"]
+    assert (await runtime.matches.load(entries[0]["match_id"])).status == "playing"
