@@ -9,10 +9,11 @@ import { num, onLocale, t } from "../shared/i18n.js";
 import { $, call, errorText } from "../shared/session.js";
 import { h } from "../shared/table.js";
 
-/** @typedef {{game: string, options: Record<string, string>, pool: string}} Way */
-/** @typedef {{entry_id: string, status: string, pool: string, rated: boolean, waited: number,
- *             band: number | null, bots_after: number | null, casual_with_bots: boolean,
- *             match_id: string | null, seat: string | null, ready_at: string}} Entry */
+/** @import { components } from "../shared/api-types" */
+/** @typedef {components["schemas"]} S */
+/** @typedef {S["QuickplayEntryOut"]} Entry */
+/** @typedef {S["JoinIn"]} Join */
+/** @typedef {{game: Join["game"], options: {[option: string]: string}, pool: string}} Way */
 
 /** @type {Way[]} the six ways of playing (docs/ratings.md, "Pools"), each with its defaults */
 const WAYS = [
@@ -44,11 +45,11 @@ const ticked = (id) => { const el = /** @type {HTMLInputElement | null} */ ($(id
 /** @param {Way} way */
 async function playNow(way) {
   const rated = ticked("quickplay-rated");
-  /** @type {Record<string, unknown>} */
+  /** @type {Join} */
   const body = { game: way.game, options: way.options, rated, command_id: uuid() };
   if (!rated && ticked("quickplay-bots")) { body.bots_after = BOTS_AFTER; body.bot_level = "basic"; }
   try {
-    quick.entry = await call("POST", "/v1/quickplay", body);
+    quick.entry = /** @type {Entry} */ (await call("POST", "/v1/quickplay", body));
     quick.error = "";
   } catch (err) { quick.error = errorText(err); }
   draw();
@@ -56,7 +57,7 @@ async function playNow(way) {
 }
 
 async function cancel() {
-  try { quick.entry = await call("DELETE", "/v1/quickplay"); quick.error = ""; } catch (err) { quick.error = errorText(err); }
+  try { quick.entry = /** @type {Entry} */ (await call("DELETE", "/v1/quickplay")); quick.error = ""; } catch (err) { quick.error = errorText(err); }
   draw();
 }
 
@@ -95,16 +96,17 @@ function draw() {
   const e = quick.entry;
   const live = e && ["partner", "waiting", "seating"].includes(e.status);
   const note = e && e.status === "expired" ? t("quickplay.expired") : "";
-  el.replaceChildren(h("h2", {}, t("quickplay.title")), ...(live && e ? waiting(e) : choices()),
-                     quick.error || note ? h("p", { class: "message", role: "alert", dataset: { kind: "error" } }, quick.error || note) : null);
+  const said = quick.error || note ? h("p", { class: "message", role: "alert", dataset: { kind: "error" } }, quick.error || note) : null;
+  // replaceChildren writes a null as the text "null": only elements go in
+  el.replaceChildren(...[h("h2", {}, t("quickplay.title")), ...(live && e ? waiting(e) : choices()), said]
+    .filter((child) => child !== null));
 }
 
 async function poll() {
   window.clearTimeout(quick.timer);
   if (!box() || document.body.dataset.screen !== "lobby") { quick.timer = window.setTimeout(poll, POLL_MS * 5); return; }
   try {
-    /** @type {Entry} */
-    const e = await call("GET", "/v1/quickplay");
+    const e = /** @type {Entry} */ (await call("GET", "/v1/quickplay"));
     const was = quick.entry;
     quick.entry = e;
     if (e.status === "seated" && e.match_id && was && was.status !== "seated" && was.entry_id === e.entry_id) {

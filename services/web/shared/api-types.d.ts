@@ -1433,6 +1433,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/quickplay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My quick-play entry
+         * @description My live entry, else my latest (`seated` with its `match_id` and `seat`, `expired`, `left`): what a waiting screen shows after a reload. 404 `not_queued` when I never joined.
+         */
+        get: operations["V1QuickplayMine"];
+        put?: never;
+        /**
+         * Join a quick-play queue
+         * @description A queue is a way of playing (`game` and `options`, as at `POST /v1/matches`; 400 naming the option), rated or casual, and its clock (a rated queue's defaults to the rated clock). The account stream says `quickplay_seated` (the match and my seat) or `quickplay_expired`. The rating band (`band`: its half-width in display-rating points, null once any rating will do) starts at 2 and grows by 0.2 a second waited; after 120 s it is open. A table is made when its entries' ratings spread no wider than the narrowest band among them. `partner`: both partners join naming each other (the first waits, `status: partner`); not in an individual way of playing (400 `no_partners`). `bots_after` (5 to 600 s, 400 `bad_bots_after`): bots at `bot_level` fill the table if no one is found by then, and the table is casual (`casual_with_bots`); a rated queue is people only (400 `bots_not_rated`). One live entry per player (409 `already_queued`); 429 `quickplay_cooldown` just after leaving (ATOUT_QUICKPLAY_COOLDOWN); a banned player joins nothing (403 `player_banned`), partners who block each other are none (403 `blocked`). Tables left early (a bot took the seat over) within a day delay `ready_at`. A retried `command_id` answers the entry as it stands.
+         */
+        post: operations["V1QuickplayJoin"];
+        /**
+         * Leave my queue
+         * @description Ends my live entry (a partnership's for both: the other is told `partner_left`) and starts the cooldown. 404 `not_queued`; 422 `quickplay_seating` once its table is being opened.
+         */
+        delete: operations["V1QuickplayLeave"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/quickplay/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is playing
+         * @description Counts, never names: `online` (players with a live account stream open), players waiting per queue, tables being played per way of playing. Computed at most every `cached_for` seconds.
+         */
+        get: operations["V1QuickplayStatsWhoIsPlaying"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1722,17 +1770,19 @@ export interface components {
             game: "belote" | "cinch" | "five_hundred";
             /** @enum {string} */
             format: "round_robin" | "swiss" | "elimination" | "manual" | "duplicate";
-            /** @default {} */
-            options?: Record<string, unknown>;
+            /** @description left out: the game's defaults */
+            options?: components["schemas"]["BeloteOptionsIn"] | components["schemas"]["CinchOptionsIn"] | components["schemas"]["FiveHundredOptionsIn"];
             /** @default null */
             rounds?: number | null;
             schedule?: string | null;
             /** @default {} */
-            bots?: Record<string, unknown>;
+            bots?: {
+                [key: string]: unknown;
+            };
             /** @default null */
             no_show_grace?: number | null;
             /** @default null */
-            boards?: Record<string, unknown> | null;
+            boards?: components["schemas"]["BeloteBoardsIn"] | components["schemas"]["CinchBoardsIn"] | components["schemas"]["FiveHundredBoardsIn"] | null;
             /** @default true */
             rated?: boolean;
             /**
@@ -1745,68 +1795,18 @@ export interface components {
         } & ({
             /** @constant */
             game?: "belote";
-            options?: {
-                /** @enum {unknown} */
-                variant?: "classic" | "sans_atout" | "coinche";
-                /** @enum {unknown} */
-                rules?: "house" | "official";
-                combinations?: boolean;
-                /** @description null: not set (the default) */
-                target?: number | null;
-                /** @description null: not set (the default) */
-                deals?: number | null;
-            };
-            boards?: null | {
-                /** @constant */
-                game?: "belote";
-                deals: {
-                    /** @enum {unknown} */
-                    dealer: "N" | "E" | "S" | "W";
-                    deck: ("7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC")[];
-                }[];
-            };
+            options?: components["schemas"]["BeloteOptionsIn"];
+            boards?: null | components["schemas"]["BeloteBoardsIn"];
         } | {
             /** @constant */
             game?: "cinch";
-            options?: {
-                /** @enum {unknown} */
-                mode?: "partnership" | "individual";
-                target?: number;
-                min_bid?: number;
-                /** @enum {unknown} */
-                failure_scoring?: "shortfall" | "points_plus_bid";
-                /** @enum {unknown} */
-                low_point?: "trick_winner" | "holder";
-                /** @description null: not set (the default) */
-                deals?: number | null;
-            };
-            boards?: null | {
-                /** @constant */
-                game?: "cinch";
-                deals: {
-                    /** @enum {unknown} */
-                    dealer: "N" | "E" | "S" | "W";
-                    deck: ("2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC")[];
-                }[];
-            };
+            options?: components["schemas"]["CinchOptionsIn"];
+            boards?: null | components["schemas"]["CinchBoardsIn"];
         } | {
             /** @constant */
             game?: "five_hundred";
-            options?: {
-                target?: number;
-                misere?: boolean;
-                /** @description null: not set (the default) */
-                deals?: number | null;
-            };
-            boards?: null | {
-                /** @constant */
-                game?: "five_hundred";
-                deals: {
-                    /** @enum {unknown} */
-                    dealer: "N" | "E" | "S" | "W";
-                    deck: ("5S" | "6S" | "7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "5C" | "6C" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC" | "JK")[];
-                }[];
-            };
+            options?: components["schemas"]["FiveHundredOptionsIn"];
+            boards?: null | components["schemas"]["FiveHundredBoardsIn"];
         });
         /**
          * CreateMatch
@@ -1914,10 +1914,10 @@ export interface components {
                 S: string;
                 W: string;
             };
-            /** @default {} */
-            options?: Record<string, unknown>;
+            /** @description left out: the game's defaults */
+            options?: components["schemas"]["BeloteOptionsIn"] | components["schemas"]["CinchOptionsIn"] | components["schemas"]["FiveHundredOptionsIn"];
             /** @default null */
-            record?: Record<string, unknown> | null;
+            record?: components["schemas"]["BeloteRecordIn"] | components["schemas"]["CinchRecordIn"] | components["schemas"]["FiveHundredRecordIn"] | null;
             /**
              * @description At most 1024 bytes in UTF-8 (400 `bad_entropy` beyond); "" is entropy too, distinct from absent.
              * @default null
@@ -1939,68 +1939,18 @@ export interface components {
         } & ({
             /** @constant */
             game?: "belote";
-            options?: {
-                /** @enum {unknown} */
-                variant?: "classic" | "sans_atout" | "coinche";
-                /** @enum {unknown} */
-                rules?: "house" | "official";
-                combinations?: boolean;
-                /** @description null: not set (the default) */
-                target?: number | null;
-                /** @description null: not set (the default) */
-                deals?: number | null;
-            };
-            record?: null | {
-                /** @constant */
-                game?: "belote";
-                deals: {
-                    /** @enum {unknown} */
-                    dealer: "N" | "E" | "S" | "W";
-                    deck: ("7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC")[];
-                }[];
-            };
+            options?: components["schemas"]["BeloteOptionsIn"];
+            record?: null | components["schemas"]["BeloteRecordIn"];
         } | {
             /** @constant */
             game?: "cinch";
-            options?: {
-                /** @enum {unknown} */
-                mode?: "partnership" | "individual";
-                target?: number;
-                min_bid?: number;
-                /** @enum {unknown} */
-                failure_scoring?: "shortfall" | "points_plus_bid";
-                /** @enum {unknown} */
-                low_point?: "trick_winner" | "holder";
-                /** @description null: not set (the default) */
-                deals?: number | null;
-            };
-            record?: null | {
-                /** @constant */
-                game?: "cinch";
-                deals: {
-                    /** @enum {unknown} */
-                    dealer: "N" | "E" | "S" | "W";
-                    deck: ("2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC")[];
-                }[];
-            };
+            options?: components["schemas"]["CinchOptionsIn"];
+            record?: null | components["schemas"]["CinchRecordIn"];
         } | {
             /** @constant */
             game?: "five_hundred";
-            options?: {
-                target?: number;
-                misere?: boolean;
-                /** @description null: not set (the default) */
-                deals?: number | null;
-            };
-            record?: null | {
-                /** @constant */
-                game?: "five_hundred";
-                deals: {
-                    /** @enum {unknown} */
-                    dealer: "N" | "E" | "S" | "W";
-                    deck: ("5S" | "6S" | "7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "5C" | "6C" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC" | "JK")[];
-                }[];
-            };
+            options?: components["schemas"]["FiveHundredOptionsIn"];
+            record?: null | components["schemas"]["FiveHundredRecordIn"];
         });
         /**
          * DealReplay
@@ -2406,27 +2356,15 @@ export interface components {
             /** @description ready to send (with `expected_version`); null: nothing to do */
             action: {
                 /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
                 action: "bid";
                 value: number | "capot";
                 /** @enum {string} */
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
+                action: "name";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
                 action: "declare";
@@ -2441,6 +2379,15 @@ export interface components {
             } | {
                 /** @constant */
                 action: "pass";
+            } | {
+                /** @constant */
+                action: "take";
+            } | {
+                /** @constant */
+                action: "coinche";
+            } | {
+                /** @constant */
+                action: "surcoinche";
             } | {
                 /** @constant */
                 action: "bid";
@@ -2470,6 +2417,13 @@ export interface components {
                 suit: "S" | "C" | "D" | "H" | "NT";
             } | {
                 /** @constant */
+                action: "play";
+                /** @constant */
+                card: "JK";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
+            } | {
+                /** @constant */
                 action: "bid";
                 /** @enum {string} */
                 contract: "misere" | "open_misere";
@@ -2484,11 +2438,7 @@ export interface components {
                 card: string;
             } | {
                 /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                action: "pass";
             } | null;
             reason: components["schemas"]["HintReason"];
             used: number;
@@ -2520,27 +2470,15 @@ export interface components {
                 seat: "N" | "E" | "S" | "W";
             } & ({
                 /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
                 action: "bid";
                 value: number | "capot";
                 /** @enum {string} */
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
+                action: "name";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
                 action: "declare";
@@ -2555,6 +2493,15 @@ export interface components {
             } | {
                 /** @constant */
                 action: "pass";
+            } | {
+                /** @constant */
+                action: "take";
+            } | {
+                /** @constant */
+                action: "coinche";
+            } | {
+                /** @constant */
+                action: "surcoinche";
             } | {
                 /** @constant */
                 action: "bid";
@@ -2584,6 +2531,13 @@ export interface components {
                 suit: "S" | "C" | "D" | "H" | "NT";
             } | {
                 /** @constant */
+                action: "play";
+                /** @constant */
+                card: "JK";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
+            } | {
+                /** @constant */
                 action: "bid";
                 /** @enum {string} */
                 contract: "misere" | "open_misere";
@@ -2598,11 +2552,7 @@ export interface components {
                 card: string;
             } | {
                 /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                action: "pass";
             });
             code: string;
             message: string;
@@ -2642,6 +2592,50 @@ export interface components {
             seat?: ("E" | "N" | "S" | "W") | null;
             /** @default null */
             expires_in?: number | null;
+            /** @default null */
+            command_id?: string | null;
+        };
+        /**
+         * JoinIn
+         * @example {
+         *       "game": "belote",
+         *       "options": {
+         *         "variant": "coinche"
+         *       },
+         *       "rated": true,
+         *       "command_id": "7d444840-9dc0-11d1-b245-5ffdce74fad2"
+         *     }
+         * @example {
+         *       "game": "belote",
+         *       "options": {
+         *         "deals": 4
+         *       },
+         *       "bots_after": 30,
+         *       "bot_level": "expert"
+         *     }
+         * @example {
+         *       "game": "cinch",
+         *       "partner": "0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a"
+         *     }
+         */
+        JoinIn: {
+            game: string;
+            /** @default {} */
+            options?: {
+                [key: string]: unknown;
+            };
+            /** @default false */
+            rated?: boolean;
+            /** @default null */
+            clock?: {
+                [key: string]: unknown;
+            } | null;
+            /** @default null */
+            partner?: string | null;
+            /** @default null */
+            bots_after?: number | null;
+            /** @default basic */
+            bot_level?: string;
             /** @default null */
             command_id?: string | null;
         };
@@ -2957,6 +2951,68 @@ export interface components {
             at: string;
         };
         /**
+         * QuickplayEntryOut
+         * @description A quick-play entry as its player sees it. `band`: the rating band's half-width now (null:
+         *     any rating); `waited` in seconds; `ready_at`: not matched before (a penalty for tables left
+         *     early); `casual_with_bots`: bots may fill, so the table would be casual; `match_id` and
+         *     `seat` once seated.
+         */
+        QuickplayEntryOut: {
+            entry_id: string;
+            /** @enum {unknown} */
+            status: "expired" | "left" | "partner" | "seated" | "seating" | "waiting";
+            game: string;
+            options: {
+                [key: string]: string | number | boolean | null;
+            };
+            pool: string;
+            rated: boolean;
+            clock: {
+                [key: string]: number;
+            } | null;
+            players: string[];
+            partner: string | null;
+            rating: number;
+            bots_after: number | null;
+            bot_level: string;
+            casual_with_bots: boolean;
+            joined_at: string;
+            ready_at: string;
+            waited: number;
+            band: number | null;
+            match_id: string | null;
+            seat: ("E" | "N" | "S" | "W") | null;
+        };
+        /** QuickplayQueueOut */
+        QuickplayQueueOut: {
+            game: string;
+            options: {
+                [key: string]: string | number | boolean | null;
+            };
+            pool: string;
+            rated: boolean;
+            clock: {
+                [key: string]: number;
+            } | null;
+            waiting: number;
+        };
+        /**
+         * QuickplayStatsOut
+         * @description Counts, never names (docs/quickplay.md, "Who is playing").
+         */
+        QuickplayStatsOut: {
+            online: number;
+            queues: components["schemas"]["QuickplayQueueOut"][];
+            tables: components["schemas"]["QuickplayTablesOut"][];
+            at: string;
+            cached_for: number;
+        };
+        /** QuickplayTablesOut */
+        QuickplayTablesOut: {
+            pool: string;
+            playing: number;
+        };
+        /**
          * RatingStepOut
          * @description The rating after one rated match; `at` is null where the match's finish time is unknown.
          */
@@ -2991,27 +3047,15 @@ export interface components {
                 seat: "N" | "E" | "S" | "W";
             } & ({
                 /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
                 action: "bid";
                 value: number | "capot";
                 /** @enum {string} */
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
+                action: "name";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
                 action: "declare";
@@ -3026,6 +3070,15 @@ export interface components {
             } | {
                 /** @constant */
                 action: "pass";
+            } | {
+                /** @constant */
+                action: "take";
+            } | {
+                /** @constant */
+                action: "coinche";
+            } | {
+                /** @constant */
+                action: "surcoinche";
             } | {
                 /** @constant */
                 action: "bid";
@@ -3055,6 +3108,13 @@ export interface components {
                 suit: "S" | "C" | "D" | "H" | "NT";
             } | {
                 /** @constant */
+                action: "play";
+                /** @constant */
+                card: "JK";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
+            } | {
+                /** @constant */
                 action: "bid";
                 /** @enum {string} */
                 contract: "misere" | "open_misere";
@@ -3069,11 +3129,7 @@ export interface components {
                 card: string;
             } | {
                 /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                action: "pass";
             }))[];
             fair?: components["schemas"]["ShuffleInputs"];
         };
@@ -3147,100 +3203,7 @@ export interface components {
             signature: "absent" | "invalid" | "unknown_key" | "valid";
             /** @description by seat: its legal actions now */
             legal?: {
-                [key: string]: ({
-                    /** @constant */
-                    action: "pass";
-                } | {
-                    /** @constant */
-                    action: "take";
-                } | {
-                    /** @constant */
-                    action: "name";
-                    /** @enum {string} */
-                    suit: "S" | "H" | "D" | "C";
-                } | {
-                    /** @constant */
-                    action: "bid";
-                    value: number | "capot";
-                    /** @enum {string} */
-                    suit: "S" | "H" | "D" | "C";
-                } | {
-                    /** @constant */
-                    action: "coinche";
-                } | {
-                    /** @constant */
-                    action: "surcoinche";
-                } | {
-                    /** @constant */
-                    action: "declare";
-                    combinations: boolean;
-                } | {
-                    /** @constant */
-                    action: "play";
-                    /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                    card: string;
-                    /** @description the king or queen of trumps: say belote or not */
-                    belote?: boolean;
-                } | {
-                    /** @constant */
-                    action: "pass";
-                } | {
-                    /** @constant */
-                    action: "bid";
-                    value: number;
-                } | {
-                    /** @constant */
-                    action: "trump";
-                    /** @enum {string} */
-                    suit: "S" | "H" | "D" | "C";
-                } | {
-                    /** @constant */
-                    action: "rob";
-                    /** @description the dealer keeps `choose` of his hand and the stock */
-                    keep: {
-                        choose: number;
-                        from: string[];
-                    };
-                } | {
-                    /** @constant */
-                    action: "play";
-                    /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                    card: string;
-                } | {
-                    /** @constant */
-                    action: "pass";
-                } | {
-                    /** @constant */
-                    action: "bid";
-                    tricks: number;
-                    /** @enum {string} */
-                    suit: "S" | "C" | "D" | "H" | "NT";
-                } | {
-                    /** @constant */
-                    action: "bid";
-                    /** @enum {string} */
-                    contract: "misere" | "open_misere";
-                } | {
-                    /** @constant */
-                    action: "discard";
-                    /** @description the contractor puts back `choose` of his hand and the kitty */
-                    cards: {
-                        choose: number;
-                        from: string[];
-                    };
-                } | {
-                    /** @constant */
-                    action: "play";
-                    /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                    card: string;
-                } | {
-                    /** @constant */
-                    action: "play";
-                    /** @constant */
-                    card: "JK";
-                    /** @enum {string} */
-                    suit: "S" | "H" | "D" | "C";
-                })[];
+                [key: string]: (components["schemas"]["BeloteBidLegal"] | components["schemas"]["BeloteNameLegal"] | components["schemas"]["BeloteDeclareLegal"] | components["schemas"]["BelotePlayLegal"] | components["schemas"]["BelotePassLegal"] | components["schemas"]["BeloteTakeLegal"] | components["schemas"]["BeloteCoincheLegal"] | components["schemas"]["BeloteSurcoincheLegal"] | components["schemas"]["CinchBidLegal"] | components["schemas"]["CinchTrumpLegal"] | components["schemas"]["CinchRobLegal"] | components["schemas"]["CinchPlayLegal"] | components["schemas"]["CinchPassLegal"] | components["schemas"]["FiveHundredBidLegal"] | components["schemas"]["FiveHundredPlay2Legal"] | components["schemas"]["FiveHundredBid2Legal"] | components["schemas"]["FiveHundredDiscardLegal"] | components["schemas"]["FiveHundredPlayLegal"] | components["schemas"]["FiveHundredPassLegal"])[];
             };
         };
         /**
@@ -3950,6 +3913,107 @@ export interface components {
             created_at: string | null;
         };
         /**
+         * BeloteOptionsIn
+         * @description belote's options at creation
+         */
+        BeloteOptionsIn: {
+            /** @enum {unknown} */
+            variant?: "classic" | "sans_atout" | "coinche";
+            /** @enum {unknown} */
+            rules?: "house" | "official";
+            combinations?: boolean;
+            /** @description null: not set (the default) */
+            target?: number | null;
+            /** @description null: not set (the default) */
+            deals?: number | null;
+        };
+        /** BeloteRecordIn */
+        BeloteRecordIn: {
+            /** @constant */
+            game?: "belote";
+            deals: {
+                /** @enum {unknown} */
+                dealer: "N" | "E" | "S" | "W";
+                deck: ("7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC")[];
+            }[];
+        };
+        /** BeloteBoardsIn */
+        BeloteBoardsIn: {
+            /** @constant */
+            game?: "belote";
+            deals: {
+                /** @enum {unknown} */
+                dealer: "N" | "E" | "S" | "W";
+                deck: ("7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC")[];
+            }[];
+        };
+        /**
+         * CinchOptionsIn
+         * @description cinch's options at creation
+         */
+        CinchOptionsIn: {
+            /** @enum {unknown} */
+            mode?: "partnership" | "individual";
+            target?: number;
+            min_bid?: number;
+            /** @enum {unknown} */
+            failure_scoring?: "shortfall" | "points_plus_bid";
+            /** @enum {unknown} */
+            low_point?: "trick_winner" | "holder";
+            /** @description null: not set (the default) */
+            deals?: number | null;
+        };
+        /** CinchRecordIn */
+        CinchRecordIn: {
+            /** @constant */
+            game?: "cinch";
+            deals: {
+                /** @enum {unknown} */
+                dealer: "N" | "E" | "S" | "W";
+                deck: ("2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC")[];
+            }[];
+        };
+        /** CinchBoardsIn */
+        CinchBoardsIn: {
+            /** @constant */
+            game?: "cinch";
+            deals: {
+                /** @enum {unknown} */
+                dealer: "N" | "E" | "S" | "W";
+                deck: ("2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC")[];
+            }[];
+        };
+        /**
+         * FiveHundredOptionsIn
+         * @description five_hundred's options at creation
+         */
+        FiveHundredOptionsIn: {
+            target?: number;
+            misere?: boolean;
+            /** @description null: not set (the default) */
+            deals?: number | null;
+        };
+        /** FiveHundredRecordIn */
+        FiveHundredRecordIn: {
+            /** @constant */
+            game?: "five_hundred";
+            deals: {
+                /** @enum {unknown} */
+                dealer: "N" | "E" | "S" | "W";
+                deck: ("5S" | "6S" | "7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "5C" | "6C" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC" | "JK")[];
+            }[];
+        };
+        /** FiveHundredBoardsIn */
+        FiveHundredBoardsIn: {
+            /** @constant */
+            game?: "five_hundred";
+            deals: {
+                /** @enum {unknown} */
+                dealer: "N" | "E" | "S" | "W";
+                deck: ("5S" | "6S" | "7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "5C" | "6C" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC" | "JK")[];
+            }[];
+        };
+        /**
          * BeloteView
          * @description The envelope (phases "awaiting_deal", "auction", "play", "match_over"; `deal_points`
          *     the card points of this deal's completed tricks) and what is Belote's own.
@@ -3976,41 +4040,7 @@ export interface components {
             tricks?: components["schemas"]["Trick"][];
             hand: string[] | null;
             /** @description the seat's legal actions now, in the action vocabulary (a `choose`/`from` value: send `choose` cards of `from`) */
-            legal?: ({
-                /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
-                action: "bid";
-                value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
-            } | {
-                /** @constant */
-                action: "declare";
-                combinations: boolean;
-            } | {
-                /** @constant */
-                action: "play";
-                /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                card: string;
-                /** @description the king or queen of trumps: say belote or not */
-                belote?: boolean;
-            })[];
+            legal?: (components["schemas"]["BeloteBidLegal"] | components["schemas"]["BeloteNameLegal"] | components["schemas"]["BeloteDeclareLegal"] | components["schemas"]["BelotePlayLegal"] | components["schemas"]["BelotePassLegal"] | components["schemas"]["BeloteTakeLegal"] | components["schemas"]["BeloteCoincheLegal"] | components["schemas"]["BeloteSurcoincheLegal"])[];
             deal_points: {
                 [key: string]: number;
             };
@@ -4122,6 +4152,56 @@ export interface components {
             rank: string;
             cards: string[];
         };
+        /** BeloteBidLegal */
+        BeloteBidLegal: {
+            /** @constant */
+            action: "bid";
+            value: number | "capot";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
+        };
+        /** BeloteNameLegal */
+        BeloteNameLegal: {
+            /** @constant */
+            action: "name";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
+        };
+        /** BeloteDeclareLegal */
+        BeloteDeclareLegal: {
+            /** @constant */
+            action: "declare";
+            combinations: boolean;
+        };
+        /** BelotePlayLegal */
+        BelotePlayLegal: {
+            /** @constant */
+            action: "play";
+            /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
+            card: string;
+            /** @description the king or queen of trumps: say belote or not */
+            belote?: boolean;
+        };
+        /** BelotePassLegal */
+        BelotePassLegal: {
+            /** @constant */
+            action: "pass";
+        };
+        /** BeloteTakeLegal */
+        BeloteTakeLegal: {
+            /** @constant */
+            action: "take";
+        };
+        /** BeloteCoincheLegal */
+        BeloteCoincheLegal: {
+            /** @constant */
+            action: "coinche";
+        };
+        /** BeloteSurcoincheLegal */
+        BeloteSurcoincheLegal: {
+            /** @constant */
+            action: "surcoinche";
+        };
         /**
          * CinchView
          * @description The envelope (`deal_points`: the counting points — high, low, jack, game, pedros —
@@ -4146,32 +4226,7 @@ export interface components {
             tricks: components["schemas"]["Trick"][];
             hand: string[] | null;
             /** @description the seat's legal actions now, in the action vocabulary (a `choose`/`from` value: send `choose` cards of `from`) */
-            legal: ({
-                /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "bid";
-                value: number;
-            } | {
-                /** @constant */
-                action: "trump";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
-                action: "rob";
-                /** @description the dealer keeps `choose` of his hand and the stock */
-                keep: {
-                    choose: number;
-                    from: string[];
-                };
-            } | {
-                /** @constant */
-                action: "play";
-                /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                card: string;
-            })[];
+            legal: (components["schemas"]["CinchBidLegal"] | components["schemas"]["CinchTrumpLegal"] | components["schemas"]["CinchRobLegal"] | components["schemas"]["CinchPlayLegal"] | components["schemas"]["CinchPassLegal"])[];
             deal_points: {
                 [key: string]: number;
             };
@@ -4238,6 +4293,41 @@ export interface components {
                 [key: string]: number;
             }[];
         };
+        /** CinchBidLegal */
+        CinchBidLegal: {
+            /** @constant */
+            action: "bid";
+            value: number;
+        };
+        /** CinchTrumpLegal */
+        CinchTrumpLegal: {
+            /** @constant */
+            action: "trump";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
+        };
+        /** CinchRobLegal */
+        CinchRobLegal: {
+            /** @constant */
+            action: "rob";
+            /** @description the dealer keeps `choose` of his hand and the stock */
+            keep: {
+                choose: number;
+                from: string[];
+            };
+        };
+        /** CinchPlayLegal */
+        CinchPlayLegal: {
+            /** @constant */
+            action: "play";
+            /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
+            card: string;
+        };
+        /** CinchPassLegal */
+        CinchPassLegal: {
+            /** @constant */
+            action: "pass";
+        };
         /**
          * FiveHundredView
          * @description The envelope (phases awaiting_deal, auction, discard, play, match_over; `deal_points`:
@@ -4288,41 +4378,7 @@ export interface components {
             }[];
             hand: string[] | null;
             /** @description the seat's legal actions now, in the action vocabulary (a `choose`/`from` value: send `choose` cards of `from`) */
-            legal: ({
-                /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "bid";
-                tricks: number;
-                /** @enum {string} */
-                suit: "S" | "C" | "D" | "H" | "NT";
-            } | {
-                /** @constant */
-                action: "bid";
-                /** @enum {string} */
-                contract: "misere" | "open_misere";
-            } | {
-                /** @constant */
-                action: "discard";
-                /** @description the contractor puts back `choose` of his hand and the kitty */
-                cards: {
-                    choose: number;
-                    from: string[];
-                };
-            } | {
-                /** @constant */
-                action: "play";
-                /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                card: string;
-            } | {
-                /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            })[];
+            legal: (components["schemas"]["FiveHundredBidLegal"] | components["schemas"]["FiveHundredPlay2Legal"] | components["schemas"]["FiveHundredBid2Legal"] | components["schemas"]["FiveHundredDiscardLegal"] | components["schemas"]["FiveHundredPlayLegal"] | components["schemas"]["FiveHundredPassLegal"])[];
             deal_points: {
                 [key: string]: number;
             };
@@ -4393,6 +4449,55 @@ export interface components {
                 };
             }[];
             match_over: boolean;
+        };
+        /** FiveHundredBidLegal */
+        FiveHundredBidLegal: {
+            /** @constant */
+            action: "bid";
+            tricks: number;
+            /** @enum {string} */
+            suit: "S" | "C" | "D" | "H" | "NT";
+        };
+        /**
+         * FiveHundredPlay2Legal
+         * @description the Joker led in no-trumps or misère, naming the suit to follow
+         */
+        FiveHundredPlay2Legal: {
+            /** @constant */
+            action: "play";
+            /** @constant */
+            card: "JK";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
+        };
+        /** FiveHundredBid2Legal */
+        FiveHundredBid2Legal: {
+            /** @constant */
+            action: "bid";
+            /** @enum {string} */
+            contract: "misere" | "open_misere";
+        };
+        /** FiveHundredDiscardLegal */
+        FiveHundredDiscardLegal: {
+            /** @constant */
+            action: "discard";
+            /** @description the contractor puts back `choose` of his hand and the kitty */
+            cards: {
+                choose: number;
+                from: string[];
+            };
+        };
+        /** FiveHundredPlayLegal */
+        FiveHundredPlayLegal: {
+            /** @constant */
+            action: "play";
+            /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
+            card: string;
+        };
+        /** FiveHundredPassLegal */
+        FiveHundredPassLegal: {
+            /** @constant */
+            action: "pass";
         };
         /** MatchCreated */
         MatchCreated: {
@@ -4475,27 +4580,15 @@ export interface components {
                 seat: "N" | "E" | "S" | "W";
             } & ({
                 /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
                 action: "bid";
                 value: number | "capot";
                 /** @enum {string} */
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
+                action: "name";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
                 action: "declare";
@@ -4510,6 +4603,15 @@ export interface components {
             } | {
                 /** @constant */
                 action: "pass";
+            } | {
+                /** @constant */
+                action: "take";
+            } | {
+                /** @constant */
+                action: "coinche";
+            } | {
+                /** @constant */
+                action: "surcoinche";
             } | {
                 /** @constant */
                 action: "bid";
@@ -4539,6 +4641,13 @@ export interface components {
                 suit: "S" | "C" | "D" | "H" | "NT";
             } | {
                 /** @constant */
+                action: "play";
+                /** @constant */
+                card: "JK";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
+            } | {
+                /** @constant */
                 action: "bid";
                 /** @enum {string} */
                 contract: "misere" | "open_misere";
@@ -4553,11 +4662,7 @@ export interface components {
                 card: string;
             } | {
                 /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                action: "pass";
             });
             /** @default player */
             by?: string;
@@ -4589,27 +4694,15 @@ export interface components {
                 seat: "N" | "E" | "S" | "W";
             } & ({
                 /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
                 action: "bid";
                 value: number | "capot";
                 /** @enum {string} */
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
+                action: "name";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
                 action: "declare";
@@ -4624,6 +4717,15 @@ export interface components {
             } | {
                 /** @constant */
                 action: "pass";
+            } | {
+                /** @constant */
+                action: "take";
+            } | {
+                /** @constant */
+                action: "coinche";
+            } | {
+                /** @constant */
+                action: "surcoinche";
             } | {
                 /** @constant */
                 action: "bid";
@@ -4653,6 +4755,13 @@ export interface components {
                 suit: "S" | "C" | "D" | "H" | "NT";
             } | {
                 /** @constant */
+                action: "play";
+                /** @constant */
+                card: "JK";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
+            } | {
+                /** @constant */
                 action: "bid";
                 /** @enum {string} */
                 contract: "misere" | "open_misere";
@@ -4667,11 +4776,7 @@ export interface components {
                 card: string;
             } | {
                 /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                action: "pass";
             }))[];
             /** @description a deal as the match record's result object sums it up (the rules' README) */
             summary: {
@@ -5248,44 +5353,6 @@ export interface components {
                 [key: string]: number;
             };
         };
-        /** BelotePassCommand */
-        BelotePassCommand: {
-            /**
-             * Format: uuid
-             * @description client-made, unique per match
-             */
-            command_id: string;
-            /** @description the version of the view the decision was made from */
-            expected_version: number;
-            /** @constant */
-            action: "pass";
-        };
-        /** BeloteTakeCommand */
-        BeloteTakeCommand: {
-            /**
-             * Format: uuid
-             * @description client-made, unique per match
-             */
-            command_id: string;
-            /** @description the version of the view the decision was made from */
-            expected_version: number;
-            /** @constant */
-            action: "take";
-        };
-        /** BeloteNameCommand */
-        BeloteNameCommand: {
-            /**
-             * Format: uuid
-             * @description client-made, unique per match
-             */
-            command_id: string;
-            /** @description the version of the view the decision was made from */
-            expected_version: number;
-            /** @constant */
-            action: "name";
-            /** @enum {string} */
-            suit: "S" | "H" | "D" | "C";
-        };
         /** BeloteBidCommand */
         BeloteBidCommand: {
             /**
@@ -5301,8 +5368,8 @@ export interface components {
             /** @enum {string} */
             suit: "S" | "H" | "D" | "C";
         };
-        /** BeloteCoincheCommand */
-        BeloteCoincheCommand: {
+        /** BeloteNameCommand */
+        BeloteNameCommand: {
             /**
              * Format: uuid
              * @description client-made, unique per match
@@ -5311,19 +5378,9 @@ export interface components {
             /** @description the version of the view the decision was made from */
             expected_version: number;
             /** @constant */
-            action: "coinche";
-        };
-        /** BeloteSurcoincheCommand */
-        BeloteSurcoincheCommand: {
-            /**
-             * Format: uuid
-             * @description client-made, unique per match
-             */
-            command_id: string;
-            /** @description the version of the view the decision was made from */
-            expected_version: number;
-            /** @constant */
-            action: "surcoinche";
+            action: "name";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
         };
         /** BeloteDeclareCommand */
         BeloteDeclareCommand: {
@@ -5354,8 +5411,8 @@ export interface components {
             /** @description the king or queen of trumps: say belote or not */
             belote?: boolean;
         };
-        /** CinchPassCommand */
-        CinchPassCommand: {
+        /** BelotePassCommand */
+        BelotePassCommand: {
             /**
              * Format: uuid
              * @description client-made, unique per match
@@ -5365,6 +5422,42 @@ export interface components {
             expected_version: number;
             /** @constant */
             action: "pass";
+        };
+        /** BeloteTakeCommand */
+        BeloteTakeCommand: {
+            /**
+             * Format: uuid
+             * @description client-made, unique per match
+             */
+            command_id: string;
+            /** @description the version of the view the decision was made from */
+            expected_version: number;
+            /** @constant */
+            action: "take";
+        };
+        /** BeloteCoincheCommand */
+        BeloteCoincheCommand: {
+            /**
+             * Format: uuid
+             * @description client-made, unique per match
+             */
+            command_id: string;
+            /** @description the version of the view the decision was made from */
+            expected_version: number;
+            /** @constant */
+            action: "coinche";
+        };
+        /** BeloteSurcoincheCommand */
+        BeloteSurcoincheCommand: {
+            /**
+             * Format: uuid
+             * @description client-made, unique per match
+             */
+            command_id: string;
+            /** @description the version of the view the decision was made from */
+            expected_version: number;
+            /** @constant */
+            action: "surcoinche";
         };
         /** CinchBidCommand */
         CinchBidCommand: {
@@ -5420,8 +5513,8 @@ export interface components {
             /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
             card: string;
         };
-        /** FiveHundredPassCommand */
-        FiveHundredPassCommand: {
+        /** CinchPassCommand */
+        CinchPassCommand: {
             /**
              * Format: uuid
              * @description client-made, unique per match
@@ -5446,6 +5539,22 @@ export interface components {
             tricks: number;
             /** @enum {string} */
             suit: "S" | "C" | "D" | "H" | "NT";
+        };
+        /** FiveHundredPlay2Command */
+        FiveHundredPlay2Command: {
+            /**
+             * Format: uuid
+             * @description client-made, unique per match
+             */
+            command_id: string;
+            /** @description the version of the view the decision was made from */
+            expected_version: number;
+            /** @constant */
+            action: "play";
+            /** @constant */
+            card: "JK";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
         };
         /** FiveHundredBid2Command */
         FiveHundredBid2Command: {
@@ -5488,8 +5597,8 @@ export interface components {
             /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
             card: string;
         };
-        /** FiveHundredPlay2Command */
-        FiveHundredPlay2Command: {
+        /** FiveHundredPassCommand */
+        FiveHundredPassCommand: {
             /**
              * Format: uuid
              * @description client-made, unique per match
@@ -5498,11 +5607,7 @@ export interface components {
             /** @description the version of the view the decision was made from */
             expected_version: number;
             /** @constant */
-            action: "play";
-            /** @constant */
-            card: "JK";
-            /** @enum {string} */
-            suit: "S" | "H" | "D" | "C";
+            action: "pass";
         };
     };
     responses: never;
@@ -5606,7 +5711,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -6400,7 +6507,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["TakeSeat"] | null;
+                "application/json": components["schemas"]["TakeSeat"];
             };
         };
         responses: {
@@ -6786,7 +6893,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["Rematch"] | null;
+                "application/json": components["schemas"]["Rematch"];
             };
         };
         responses: {
@@ -6893,7 +7000,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BelotePassCommand"] | components["schemas"]["BeloteTakeCommand"] | components["schemas"]["BeloteNameCommand"] | components["schemas"]["BeloteBidCommand"] | components["schemas"]["BeloteCoincheCommand"] | components["schemas"]["BeloteSurcoincheCommand"] | components["schemas"]["BeloteDeclareCommand"] | components["schemas"]["BelotePlayCommand"] | components["schemas"]["CinchPassCommand"] | components["schemas"]["CinchBidCommand"] | components["schemas"]["CinchTrumpCommand"] | components["schemas"]["CinchRobCommand"] | components["schemas"]["CinchPlayCommand"] | components["schemas"]["FiveHundredPassCommand"] | components["schemas"]["FiveHundredBidCommand"] | components["schemas"]["FiveHundredBid2Command"] | components["schemas"]["FiveHundredDiscardCommand"] | components["schemas"]["FiveHundredPlayCommand"] | components["schemas"]["FiveHundredPlay2Command"];
+                "application/json": components["schemas"]["BeloteBidCommand"] | components["schemas"]["BeloteNameCommand"] | components["schemas"]["BeloteDeclareCommand"] | components["schemas"]["BelotePlayCommand"] | components["schemas"]["BelotePassCommand"] | components["schemas"]["BeloteTakeCommand"] | components["schemas"]["BeloteCoincheCommand"] | components["schemas"]["BeloteSurcoincheCommand"] | components["schemas"]["CinchBidCommand"] | components["schemas"]["CinchTrumpCommand"] | components["schemas"]["CinchRobCommand"] | components["schemas"]["CinchPlayCommand"] | components["schemas"]["CinchPassCommand"] | components["schemas"]["FiveHundredBidCommand"] | components["schemas"]["FiveHundredPlay2Command"] | components["schemas"]["FiveHundredBid2Command"] | components["schemas"]["FiveHundredDiscardCommand"] | components["schemas"]["FiveHundredPlayCommand"] | components["schemas"]["FiveHundredPassCommand"];
             };
         };
         responses: {
@@ -10148,7 +10255,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["Accept"] | null;
+                "application/json": components["schemas"]["Accept"];
             };
         };
         responses: {
@@ -10264,7 +10371,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["Answer"] | null;
+                "application/json": components["schemas"]["Answer"];
             };
         };
         responses: {
@@ -10380,7 +10487,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["Answer"] | null;
+                "application/json": components["schemas"]["Answer"];
             };
         };
         responses: {
@@ -12162,6 +12269,279 @@ export interface operations {
             };
             /** @description No such match (or player) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    V1QuickplayMine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description My entry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickplayEntryOut"];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such match (or player) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    V1QuickplayJoin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinIn"];
+            };
+        };
+        responses: {
+            /** @description My entry */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickplayEntryOut"];
+                };
+            };
+            /** @description Malformed request: bad JSON, a wrong type, an unknown game or option */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The caller's role does not allow this (`forbidden`); a tournament board not yet public (`board_sealed`); a role read beyond the seat by someone who plays in the match or its tournament (`privileged_while_playing`, written to the audit). See docs/api.md, "Who may read what". */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such match (or player) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A stale expected_version, or a command_id reused with another body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The body is larger than 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The body is not JSON (send `Content-Type: application/json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    V1QuickplayLeave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description My entry, ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickplayEntryOut"];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such match (or player) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The rules refuse it; `code` is the rule's */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    V1QuickplayStatsWhoIsPlaying: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickplayStatsOut"];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

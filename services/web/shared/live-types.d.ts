@@ -82,7 +82,7 @@ export interface components {
             /** @enum {unknown} */
             type: "event";
             version: number;
-            event: components["schemas"]["YourTurn"] | components["schemas"]["SeatTaken"] | components["schemas"]["SeatLeft"] | components["schemas"]["MatchStarted"] | components["schemas"]["MatchFinished"] | components["schemas"]["MatchSuspended"] | components["schemas"]["MatchResumed"] | components["schemas"]["TournamentStarted"] | components["schemas"]["RoundStarted"] | components["schemas"]["RoundClosed"] | components["schemas"]["TournamentClosed"] | components["schemas"]["DisputeRuled"] | components["schemas"]["RatingChanged"] | components["schemas"]["InvitationReceived"] | components["schemas"]["InvitationAnswered"] | components["schemas"]["InvitationCancelled"];
+            event: components["schemas"]["YourTurn"] | components["schemas"]["SeatTaken"] | components["schemas"]["SeatLeft"] | components["schemas"]["MatchStarted"] | components["schemas"]["MatchFinished"] | components["schemas"]["MatchSuspended"] | components["schemas"]["MatchResumed"] | components["schemas"]["TournamentStarted"] | components["schemas"]["RoundStarted"] | components["schemas"]["RoundClosed"] | components["schemas"]["TournamentClosed"] | components["schemas"]["DisputeRuled"] | components["schemas"]["RatingChanged"] | components["schemas"]["InvitationReceived"] | components["schemas"]["InvitationAnswered"] | components["schemas"]["InvitationCancelled"] | components["schemas"]["QuickplaySeated"] | components["schemas"]["QuickplayExpired"];
         };
         /**
          * YourTurn
@@ -285,6 +285,35 @@ export interface components {
             at: string;
         };
         /**
+         * QuickplaySeated
+         * @description My quick-play entry is seated: `seat` of `match_id` (docs/quickplay.md). `rated: false`
+         *     with `bots: true`: bots fill the table, so it is casual; told before the match starts.
+         */
+        QuickplaySeated: {
+            /** @enum {unknown} */
+            type: "quickplay_seated";
+            entry_id: string;
+            match_id: string;
+            game: string;
+            pool: string;
+            seat: string;
+            rated: boolean;
+            bots: boolean;
+            at: string;
+        };
+        /**
+         * QuickplayExpired
+         * @description My quick-play entry ended unseated: `reason` `timeout` (ATOUT_QUICKPLAY_EXPIRY), `banned`,
+         *     `partner_left`, `partner_unavailable`.
+         */
+        QuickplayExpired: {
+            /** @enum {unknown} */
+            type: "quickplay_expired";
+            entry_id: string;
+            reason: string;
+            at: string;
+        };
+        /**
          * ChatSnapshot
          * @description A chat stream's first message: where the reader writes, at the chat's `version`.
          */
@@ -418,41 +447,7 @@ export interface components {
             tricks?: components["schemas"]["Trick"][];
             hand: string[] | null;
             /** @description the seat's legal actions now, in the action vocabulary (a `choose`/`from` value: send `choose` cards of `from`) */
-            legal?: ({
-                /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
-                action: "bid";
-                value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
-            } | {
-                /** @constant */
-                action: "declare";
-                combinations: boolean;
-            } | {
-                /** @constant */
-                action: "play";
-                /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                card: string;
-                /** @description the king or queen of trumps: say belote or not */
-                belote?: boolean;
-            })[];
+            legal?: (components["schemas"]["BeloteBidLegal"] | components["schemas"]["BeloteNameLegal"] | components["schemas"]["BeloteDeclareLegal"] | components["schemas"]["BelotePlayLegal"] | components["schemas"]["BelotePassLegal"] | components["schemas"]["BeloteTakeLegal"] | components["schemas"]["BeloteCoincheLegal"] | components["schemas"]["BeloteSurcoincheLegal"])[];
             deal_points: {
                 [key: string]: number;
             };
@@ -564,6 +559,56 @@ export interface components {
             rank: string;
             cards: string[];
         };
+        /** BeloteBidLegal */
+        BeloteBidLegal: {
+            /** @constant */
+            action: "bid";
+            value: number | "capot";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
+        };
+        /** BeloteNameLegal */
+        BeloteNameLegal: {
+            /** @constant */
+            action: "name";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
+        };
+        /** BeloteDeclareLegal */
+        BeloteDeclareLegal: {
+            /** @constant */
+            action: "declare";
+            combinations: boolean;
+        };
+        /** BelotePlayLegal */
+        BelotePlayLegal: {
+            /** @constant */
+            action: "play";
+            /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
+            card: string;
+            /** @description the king or queen of trumps: say belote or not */
+            belote?: boolean;
+        };
+        /** BelotePassLegal */
+        BelotePassLegal: {
+            /** @constant */
+            action: "pass";
+        };
+        /** BeloteTakeLegal */
+        BeloteTakeLegal: {
+            /** @constant */
+            action: "take";
+        };
+        /** BeloteCoincheLegal */
+        BeloteCoincheLegal: {
+            /** @constant */
+            action: "coinche";
+        };
+        /** BeloteSurcoincheLegal */
+        BeloteSurcoincheLegal: {
+            /** @constant */
+            action: "surcoinche";
+        };
         /**
          * CinchView
          * @description The envelope (`deal_points`: the counting points — high, low, jack, game, pedros —
@@ -585,32 +630,7 @@ export interface components {
             tricks: components["schemas"]["Trick"][];
             hand: string[] | null;
             /** @description the seat's legal actions now, in the action vocabulary (a `choose`/`from` value: send `choose` cards of `from`) */
-            legal: ({
-                /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "bid";
-                value: number;
-            } | {
-                /** @constant */
-                action: "trump";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
-                action: "rob";
-                /** @description the dealer keeps `choose` of his hand and the stock */
-                keep: {
-                    choose: number;
-                    from: string[];
-                };
-            } | {
-                /** @constant */
-                action: "play";
-                /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                card: string;
-            })[];
+            legal: (components["schemas"]["CinchBidLegal"] | components["schemas"]["CinchTrumpLegal"] | components["schemas"]["CinchRobLegal"] | components["schemas"]["CinchPlayLegal"] | components["schemas"]["CinchPassLegal"])[];
             deal_points: {
                 [key: string]: number;
             };
@@ -677,6 +697,41 @@ export interface components {
                 [key: string]: number;
             }[];
         };
+        /** CinchBidLegal */
+        CinchBidLegal: {
+            /** @constant */
+            action: "bid";
+            value: number;
+        };
+        /** CinchTrumpLegal */
+        CinchTrumpLegal: {
+            /** @constant */
+            action: "trump";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
+        };
+        /** CinchRobLegal */
+        CinchRobLegal: {
+            /** @constant */
+            action: "rob";
+            /** @description the dealer keeps `choose` of his hand and the stock */
+            keep: {
+                choose: number;
+                from: string[];
+            };
+        };
+        /** CinchPlayLegal */
+        CinchPlayLegal: {
+            /** @constant */
+            action: "play";
+            /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
+            card: string;
+        };
+        /** CinchPassLegal */
+        CinchPassLegal: {
+            /** @constant */
+            action: "pass";
+        };
         /**
          * FiveHundredView
          * @description The envelope (phases awaiting_deal, auction, discard, play, match_over; `deal_points`:
@@ -724,41 +779,7 @@ export interface components {
             }[];
             hand: string[] | null;
             /** @description the seat's legal actions now, in the action vocabulary (a `choose`/`from` value: send `choose` cards of `from`) */
-            legal: ({
-                /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "bid";
-                tricks: number;
-                /** @enum {string} */
-                suit: "S" | "C" | "D" | "H" | "NT";
-            } | {
-                /** @constant */
-                action: "bid";
-                /** @enum {string} */
-                contract: "misere" | "open_misere";
-            } | {
-                /** @constant */
-                action: "discard";
-                /** @description the contractor puts back `choose` of his hand and the kitty */
-                cards: {
-                    choose: number;
-                    from: string[];
-                };
-            } | {
-                /** @constant */
-                action: "play";
-                /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
-                card: string;
-            } | {
-                /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            })[];
+            legal: (components["schemas"]["FiveHundredBidLegal"] | components["schemas"]["FiveHundredPlay2Legal"] | components["schemas"]["FiveHundredBid2Legal"] | components["schemas"]["FiveHundredDiscardLegal"] | components["schemas"]["FiveHundredPlayLegal"] | components["schemas"]["FiveHundredPassLegal"])[];
             deal_points: {
                 [key: string]: number;
             };
@@ -829,6 +850,55 @@ export interface components {
                 };
             }[];
             match_over: boolean;
+        };
+        /** FiveHundredBidLegal */
+        FiveHundredBidLegal: {
+            /** @constant */
+            action: "bid";
+            tricks: number;
+            /** @enum {string} */
+            suit: "S" | "C" | "D" | "H" | "NT";
+        };
+        /**
+         * FiveHundredPlay2Legal
+         * @description the Joker led in no-trumps or misère, naming the suit to follow
+         */
+        FiveHundredPlay2Legal: {
+            /** @constant */
+            action: "play";
+            /** @constant */
+            card: "JK";
+            /** @enum {string} */
+            suit: "S" | "H" | "D" | "C";
+        };
+        /** FiveHundredBid2Legal */
+        FiveHundredBid2Legal: {
+            /** @constant */
+            action: "bid";
+            /** @enum {string} */
+            contract: "misere" | "open_misere";
+        };
+        /** FiveHundredDiscardLegal */
+        FiveHundredDiscardLegal: {
+            /** @constant */
+            action: "discard";
+            /** @description the contractor puts back `choose` of his hand and the kitty */
+            cards: {
+                choose: number;
+                from: string[];
+            };
+        };
+        /** FiveHundredPlayLegal */
+        FiveHundredPlayLegal: {
+            /** @constant */
+            action: "play";
+            /** @description a card: rank (2-9, T, J, Q, K, A) then suit (S, H, D, C), or JK, the Joker */
+            card: string;
+        };
+        /** FiveHundredPassLegal */
+        FiveHundredPassLegal: {
+            /** @constant */
+            action: "pass";
         };
         /** MatchCreated */
         MatchCreated: {
@@ -911,27 +981,15 @@ export interface components {
                 seat: "N" | "E" | "S" | "W";
             } & ({
                 /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
                 action: "bid";
                 value: number | "capot";
                 /** @enum {string} */
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
+                action: "name";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
                 action: "declare";
@@ -946,6 +1004,15 @@ export interface components {
             } | {
                 /** @constant */
                 action: "pass";
+            } | {
+                /** @constant */
+                action: "take";
+            } | {
+                /** @constant */
+                action: "coinche";
+            } | {
+                /** @constant */
+                action: "surcoinche";
             } | {
                 /** @constant */
                 action: "bid";
@@ -975,6 +1042,13 @@ export interface components {
                 suit: "S" | "C" | "D" | "H" | "NT";
             } | {
                 /** @constant */
+                action: "play";
+                /** @constant */
+                card: "JK";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
+            } | {
+                /** @constant */
                 action: "bid";
                 /** @enum {string} */
                 contract: "misere" | "open_misere";
@@ -989,11 +1063,7 @@ export interface components {
                 card: string;
             } | {
                 /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                action: "pass";
             });
             /** @default player */
             by?: string;
@@ -1024,27 +1094,15 @@ export interface components {
                 seat: "N" | "E" | "S" | "W";
             } & ({
                 /** @constant */
-                action: "pass";
-            } | {
-                /** @constant */
-                action: "take";
-            } | {
-                /** @constant */
-                action: "name";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
-            } | {
-                /** @constant */
                 action: "bid";
                 value: number | "capot";
                 /** @enum {string} */
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
-                action: "coinche";
-            } | {
-                /** @constant */
-                action: "surcoinche";
+                action: "name";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
                 action: "declare";
@@ -1059,6 +1117,15 @@ export interface components {
             } | {
                 /** @constant */
                 action: "pass";
+            } | {
+                /** @constant */
+                action: "take";
+            } | {
+                /** @constant */
+                action: "coinche";
+            } | {
+                /** @constant */
+                action: "surcoinche";
             } | {
                 /** @constant */
                 action: "bid";
@@ -1088,6 +1155,13 @@ export interface components {
                 suit: "S" | "C" | "D" | "H" | "NT";
             } | {
                 /** @constant */
+                action: "play";
+                /** @constant */
+                card: "JK";
+                /** @enum {string} */
+                suit: "S" | "H" | "D" | "C";
+            } | {
+                /** @constant */
                 action: "bid";
                 /** @enum {string} */
                 contract: "misere" | "open_misere";
@@ -1102,11 +1176,7 @@ export interface components {
                 card: string;
             } | {
                 /** @constant */
-                action: "play";
-                /** @constant */
-                card: "JK";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                action: "pass";
             }))[];
             /** @description a deal as the match record's result object sums it up (the rules' README) */
             summary: {
