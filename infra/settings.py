@@ -39,6 +39,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     bot_overdue: float = 5.0           # seconds a bot's turn may wait before a sweep schedules it again
     sweep_every: float = 10.0          # seconds between the sweeper's runs (beat)
     tournament_tick: float = 15.0      # seconds between the tournament ticks (beat): scheduled starts, no-shows
+    quickplay_tick: float = 1.0        # seconds between the quick-play matching ticks (beat)
+    quickplay_expiry: float = 600.0    # seconds a quick-play entry waits at most before it expires
+    quickplay_cooldown: float = 10.0   # seconds after leaving a quick-play queue before joining one again
     tournament_live_poll: float = 1.0  # seconds between a live tournament stream's reads while nothing happens
     projector_delay: float = 0.0       # seconds the projector waits between two batches of a projection
     metrics_token: str | None = None   # when set, GET /metrics needs "Authorization: Bearer <it>"
@@ -88,6 +91,9 @@ ENV_VARS: dict[str, str] = {
     "bot_overdue": "ATOUT_BOT_OVERDUE",
     "sweep_every": "ATOUT_SWEEP_EVERY",
     "tournament_tick": "ATOUT_TOURNAMENT_TICK",
+    "quickplay_tick": "ATOUT_QUICKPLAY_TICK",
+    "quickplay_expiry": "ATOUT_QUICKPLAY_EXPIRY",
+    "quickplay_cooldown": "ATOUT_QUICKPLAY_COOLDOWN",
     "tournament_live_poll": "ATOUT_TOURNAMENT_LIVE_POLL",
     "projector_delay": "ATOUT_PROJECTOR_DELAY",
     "trusted_proxies": "ATOUT_TRUSTED_PROXIES",
@@ -142,7 +148,8 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
                 raise SettingsError(f"{ENV_VARS[field]} must be at most {MAX_REVIEW_WORLDS}, got {raw[field]!r}")
             values[field] = number
     for field in ("disconnect_grace", "presence_ttl", "abandon_after", "bot_overdue", "sweep_every", "tournament_tick",
-                  "tournament_live_poll", "write_timeout", "account_retention", "header_timeout", "review_every"):
+                  "quickplay_tick", "quickplay_expiry", "quickplay_cooldown", "tournament_live_poll", "write_timeout",
+                  "account_retention", "header_timeout", "review_every"):
         if field in raw:
             try:
                 seconds = float(raw[field])

@@ -10,6 +10,7 @@ import { chatForm } from "./chat/chat.js";
 import { LOCALES, initI18n, languageMenu, locale, onLocale, setLocale, t } from "./shared/i18n.js";
 import { createMatch, refreshLobby, relabelCreateForm, setupCreateForm } from "./matches/lobby.js";
 import { enterMatch, leaveMatch, redraw, toggleLastTrick } from "./matches/match.js";
+import { setupQuickplay, showQuickplay } from "./matches/quickplay.js";
 import { askHint, fileDispute, rematch } from "./matches/table_side.js";
 import { followAccount, stopAccount } from "./live/notices.js";
 import { showLeaderboard, showPlayer } from "./social/profiles.js";
@@ -56,6 +57,7 @@ function route() {
   leaveMatch(); leaveTournament();
   show("lobby");
   refreshLobby();
+  showQuickplay();
   followedTables();
 }
 state.onUnauthorized = route;
@@ -131,6 +133,7 @@ async function boot() {
     forgetSession(); location.hash = "#/"; route();
   });
   setupCreateForm();
+  setupQuickplay();
   onLocale(redrawAll);
   $("lang").value = locale();
   window.addEventListener("hashchange", route);

@@ -38,6 +38,8 @@ function notice(e) {
     case "invitation_received": text = t("notice.invitation_received", { game: gameText(e.game) }); break;
     case "invitation_answered": text = t(`notice.invitation_${e.answer}`, { seat: seatText(e.seat), defaultValue: t("notice.invitation_answered") }); break;
     case "invitation_cancelled": text = t("notice.invitation_cancelled"); break;
+    case "quickplay_seated": text = t("quickplay.seated_notice", { seat: seatText(e.seat) }); break;
+    case "quickplay_expired": text = t("quickplay.expired"); break;
     default: return null;
   }
   const href = e.type === "invitation_received" ? "#/invitations" : e.type === "round_started" && e.match_id ? `#/match/${e.match_id}` : match;

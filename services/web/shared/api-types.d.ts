@@ -1473,6 +1473,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/quickplay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My quick-play entry
+         * @description My live entry, else my latest (`seated` with its `match_id` and `seat`, `expired`, `left`): what a waiting screen shows after a reload. 404 `not_queued` when I never joined.
+         */
+        get: operations["V1QuickplayMine"];
+        put?: never;
+        /**
+         * Join a quick-play queue
+         * @description A queue is a way of playing (`game` and `options`, as at `POST /v1/matches`; 400 naming the option), rated or casual, and its clock (a rated queue's defaults to the rated clock). The account stream says `quickplay_seated` (the match and my seat) or `quickplay_expired`. The rating band (`band`: its half-width in display-rating points, null once any rating will do) starts at 2 and grows by 0.2 a second waited; after 120 s it is open. A table is made when its entries' ratings spread no wider than the narrowest band among them. `partner`: both partners join naming each other (the first waits, `status: partner`); not in an individual way of playing (400 `no_partners`). `bots_after` (5 to 600 s, 400 `bad_bots_after`): bots at `bot_level` fill the table if no one is found by then, and the table is casual (`casual_with_bots`); a rated queue is people only (400 `bots_not_rated`). One live entry per player (409 `already_queued`); 429 `quickplay_cooldown` just after leaving (ATOUT_QUICKPLAY_COOLDOWN); a banned player joins nothing (403 `player_banned`), partners who block each other are none (403 `blocked`). Tables left early (a bot took the seat over) within a day delay `ready_at`. A retried `command_id` answers the entry as it stands.
+         */
+        post: operations["V1QuickplayJoin"];
+        /**
+         * Leave my queue
+         * @description Ends my live entry (a partnership's for both: the other is told `partner_left`) and starts the cooldown. 404 `not_queued`; 422 `quickplay_seating` once its table is being opened.
+         */
+        delete: operations["V1QuickplayLeave"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/quickplay/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is playing
+         * @description Counts, never names: `online` (players with a live account stream open), players waiting per queue, tables being played per way of playing. Computed at most every `cached_for` seconds.
+         */
+        get: operations["V1QuickplayStatsWhoIsPlaying"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2664,6 +2712,50 @@ export interface components {
             command_id?: string | null;
         };
         /**
+         * JoinIn
+         * @example {
+         *       "game": "belote",
+         *       "options": {
+         *         "variant": "coinche"
+         *       },
+         *       "rated": true,
+         *       "command_id": "7d444840-9dc0-11d1-b245-5ffdce74fad2"
+         *     }
+         * @example {
+         *       "game": "belote",
+         *       "options": {
+         *         "deals": 4
+         *       },
+         *       "bots_after": 30,
+         *       "bot_level": "expert"
+         *     }
+         * @example {
+         *       "game": "cinch",
+         *       "partner": "0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a"
+         *     }
+         */
+        JoinIn: {
+            game: string;
+            /** @default {} */
+            options?: {
+                [key: string]: unknown;
+            };
+            /** @default false */
+            rated?: boolean;
+            /** @default null */
+            clock?: {
+                [key: string]: unknown;
+            } | null;
+            /** @default null */
+            partner?: string | null;
+            /** @default null */
+            bots_after?: number | null;
+            /** @default basic */
+            bot_level?: string;
+            /** @default null */
+            command_id?: string | null;
+        };
+        /**
          * LeaderboardEntryOut
          * @description One player's place in a pool; `name` is null once the player is erased (his rating
          *     stays under his id).
@@ -2973,6 +3065,68 @@ export interface components {
             } | null;
             match_version: number | null;
             at: string;
+        };
+        /**
+         * QuickplayEntryOut
+         * @description A quick-play entry as its player sees it. `band`: the rating band's half-width now (null:
+         *     any rating); `waited` in seconds; `ready_at`: not matched before (a penalty for tables left
+         *     early); `casual_with_bots`: bots may fill, so the table would be casual; `match_id` and
+         *     `seat` once seated.
+         */
+        QuickplayEntryOut: {
+            entry_id: string;
+            /** @enum {unknown} */
+            status: "expired" | "left" | "partner" | "seated" | "seating" | "waiting";
+            game: string;
+            options: {
+                [key: string]: string | number | boolean | null;
+            };
+            pool: string;
+            rated: boolean;
+            clock: {
+                [key: string]: number;
+            } | null;
+            players: string[];
+            partner: string | null;
+            rating: number;
+            bots_after: number | null;
+            bot_level: string;
+            casual_with_bots: boolean;
+            joined_at: string;
+            ready_at: string;
+            waited: number;
+            band: number | null;
+            match_id: string | null;
+            seat: ("E" | "N" | "S" | "W") | null;
+        };
+        /** QuickplayQueueOut */
+        QuickplayQueueOut: {
+            game: string;
+            options: {
+                [key: string]: string | number | boolean | null;
+            };
+            pool: string;
+            rated: boolean;
+            clock: {
+                [key: string]: number;
+            } | null;
+            waiting: number;
+        };
+        /**
+         * QuickplayStatsOut
+         * @description Counts, never names (docs/quickplay.md, "Who is playing").
+         */
+        QuickplayStatsOut: {
+            online: number;
+            queues: components["schemas"]["QuickplayQueueOut"][];
+            tables: components["schemas"]["QuickplayTablesOut"][];
+            at: string;
+            cached_for: number;
+        };
+        /** QuickplayTablesOut */
+        QuickplayTablesOut: {
+            pool: string;
+            playing: number;
         };
         /**
          * RatingStepOut
@@ -12383,6 +12537,279 @@ export interface operations {
             };
             /** @description The caller's role does not allow this (`forbidden`); a tournament board not yet public (`board_sealed`); a role read beyond the seat by someone who plays in the match or its tournament (`privileged_while_playing`, written to the audit). See docs/api.md, "Who may read what". */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    V1QuickplayMine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description My entry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickplayEntryOut"];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such match (or player) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    V1QuickplayJoin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinIn"];
+            };
+        };
+        responses: {
+            /** @description My entry */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickplayEntryOut"];
+                };
+            };
+            /** @description Malformed request: bad JSON, a wrong type, an unknown game or option */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The caller's role does not allow this (`forbidden`); a tournament board not yet public (`board_sealed`); a role read beyond the seat by someone who plays in the match or its tournament (`privileged_while_playing`, written to the audit). See docs/api.md, "Who may read what". */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such match (or player) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A stale expected_version, or a command_id reused with another body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The body is larger than 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The body is not JSON (send `Content-Type: application/json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    V1QuickplayLeave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description My entry, ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickplayEntryOut"];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such match (or player) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The rules refuse it; `code` is the rule's */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    V1QuickplayStatsWhoIsPlaying: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickplayStatsOut"];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

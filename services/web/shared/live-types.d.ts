@@ -82,7 +82,7 @@ export interface components {
             /** @enum {unknown} */
             type: "event";
             version: number;
-            event: components["schemas"]["YourTurn"] | components["schemas"]["SeatTaken"] | components["schemas"]["SeatLeft"] | components["schemas"]["MatchStarted"] | components["schemas"]["MatchFinished"] | components["schemas"]["MatchSuspended"] | components["schemas"]["MatchResumed"] | components["schemas"]["TournamentStarted"] | components["schemas"]["RoundStarted"] | components["schemas"]["RoundClosed"] | components["schemas"]["TournamentClosed"] | components["schemas"]["DisputeRuled"] | components["schemas"]["RatingChanged"] | components["schemas"]["InvitationReceived"] | components["schemas"]["InvitationAnswered"] | components["schemas"]["InvitationCancelled"];
+            event: components["schemas"]["YourTurn"] | components["schemas"]["SeatTaken"] | components["schemas"]["SeatLeft"] | components["schemas"]["MatchStarted"] | components["schemas"]["MatchFinished"] | components["schemas"]["MatchSuspended"] | components["schemas"]["MatchResumed"] | components["schemas"]["TournamentStarted"] | components["schemas"]["RoundStarted"] | components["schemas"]["RoundClosed"] | components["schemas"]["TournamentClosed"] | components["schemas"]["DisputeRuled"] | components["schemas"]["RatingChanged"] | components["schemas"]["InvitationReceived"] | components["schemas"]["InvitationAnswered"] | components["schemas"]["InvitationCancelled"] | components["schemas"]["QuickplaySeated"] | components["schemas"]["QuickplayExpired"];
         };
         /**
          * YourTurn
@@ -282,6 +282,35 @@ export interface components {
             type: "invitation_cancelled";
             invitation_id: string;
             match_id: string;
+            at: string;
+        };
+        /**
+         * QuickplaySeated
+         * @description My quick-play entry is seated: `seat` of `match_id` (docs/quickplay.md). `rated: false`
+         *     with `bots: true`: bots fill the table, so it is casual; told before the match starts.
+         */
+        QuickplaySeated: {
+            /** @enum {unknown} */
+            type: "quickplay_seated";
+            entry_id: string;
+            match_id: string;
+            game: string;
+            pool: string;
+            seat: string;
+            rated: boolean;
+            bots: boolean;
+            at: string;
+        };
+        /**
+         * QuickplayExpired
+         * @description My quick-play entry ended unseated: `reason` `timeout` (ATOUT_QUICKPLAY_EXPIRY), `banned`,
+         *     `partner_left`, `partner_unavailable`.
+         */
+        QuickplayExpired: {
+            /** @enum {unknown} */
+            type: "quickplay_expired";
+            entry_id: string;
+            reason: string;
             at: string;
         };
         /**

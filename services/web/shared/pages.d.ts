@@ -89,6 +89,7 @@ export interface PlayerPage {
     "pool": HTMLElementTagNameMap["select"];
     "profile-social": HTMLElementTagNameMap["div"];
     "profile-social-said": HTMLElementTagNameMap["span"];
+    "quickplay": HTMLElementTagNameMap["div"];
     "rematch": HTMLElementTagNameMap["button"];
     "rematch-panel": HTMLElementTagNameMap["div"];
     "replay-contract": HTMLElementTagNameMap["div"];
