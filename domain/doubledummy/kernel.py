@@ -77,6 +77,51 @@ def _canon_pos(c: int, every: int, tab: np.ndarray) -> int:
     return p
 
 
+_CTZ16 = np.array([0] + [(x & -x).bit_length() - 1 for x in range(1, 1 << 16)], np.int64)
+
+
+@njit(cache=True)
+def _low(x: int, ctz: np.ndarray) -> int:
+    """The index of the lowest set bit of x (> 0), by 16-bit table."""
+    if x & 0xFFFF:
+        return ctz[x & 0xFFFF]
+    if (x >> 16) & 0xFFFF:
+        return 16 + ctz[(x >> 16) & 0xFFFF]
+    if (x >> 32) & 0xFFFF:
+        return 32 + ctz[(x >> 32) & 0xFFFF]
+    return 48 + ctz[(x >> 48) & 0xFFFF]
+
+
+@njit(cache=True)
+def _packed(h0: int, h1: int, h2: int, h3: int, tab: np.ndarray, ctz: np.ndarray) -> tuple:
+    """The hands with each run of touching equal-point cards packed to its bottom, owners kept
+    in order: deals differing only in which small cards are gone share their entries."""
+    k0 = 0
+    k1 = 0
+    k2 = 0
+    k3 = 0
+    every = h0 | h1 | h2 | h3
+    p = -1
+    run = -1
+    while every:
+        c = _low(every, ctz)
+        every &= every - 1
+        if tab[RUN, c] != run:
+            run = tab[RUN, c]
+            p = run
+        bit = 1 << p
+        if (h0 >> c) & 1:
+            k0 |= bit
+        elif (h1 >> c) & 1:
+            k1 |= bit
+        elif (h2 >> c) & 1:
+            k2 |= bit
+        else:
+            k3 |= bit
+        p += 1
+    return k0, k1, k2, k3
+
+
 # frame fields: one row per ply of the explicit stack (numba cannot cache a recursive function)
 (SEAT, NPLAYED, LED, WS, WK, WC, PTS, TMASK, FLAGS, LEFT, ALPHA, BETA, A0, B0, SLOT, META, HAVE, OLD_LO,
  OLD_HI, BEST, BESTC, I, N, NAMED, LAST_NAMED, HAND, SHOWN, GAIN, RESTRICT, CARD, REM, K0, K1, K2, K3) = range(35)
@@ -87,13 +132,12 @@ ENTER, NEXT, RETURN, CHILD_DONE = range(4)
 @njit(cache=True)
 def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, sm: np.ndarray, nxt: np.ndarray,
         mine: np.ndarray, params: np.ndarray, moves: np.ndarray, prio: np.ndarray, tt_keys: np.ndarray,
-        tt_vals: np.ndarray, gen: int) -> int:
+        tt_vals: np.ndarray, gen: int, ctz: np.ndarray) -> int:
     """Alpha-beta from the position in frame 0 (`search.py`'s `node`, unrolled onto `fr`)."""
     joker = params[JOKER]
     players = params[PLAYERS]
     stop = params[STOP]
     diff = params[DIFF] == 1
-    ncards = tab.shape[1]
     mask = tt_keys.shape[0] - 1
     last_row = fr.shape[0] - 1          # its first field counts the nodes visited (benchmarks read it)
     d = 0
@@ -119,10 +163,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 wk = -1
                 first_suit = -1
                 for j in range(players):
-                    h = hands[s]
-                    c = 0
-                    while not (h >> c) & 1:
-                        c += 1
+                    c = _low(hands[s], ctz)
                     if j == 0:
                         first_suit = tab[SUIT, c]
                     b = tab[BONUS, c]
@@ -173,29 +214,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                             jv = voids[s] + 16 * s
                 # the key: each run of touching equal-point cards packed to its bottom, owners kept in
                 # order, so deals differing only in which small cards are gone share their entries
-                k0 = 0
-                k1 = 0
-                k2 = 0
-                k3 = 0
-                every = hands[0] | hands[1] | hands[2] | hands[3]
-                p = -1
-                run = -1
-                for c in range(ncards):
-                    if not (every >> c) & 1:
-                        continue
-                    if tab[RUN, c] != run:
-                        run = tab[RUN, c]
-                        p = run
-                    bit = 1 << p
-                    if (hands[0] >> c) & 1:
-                        k0 |= bit
-                    elif (hands[1] >> c) & 1:
-                        k1 |= bit
-                    elif (hands[2] >> c) & 1:
-                        k2 |= bit
-                    else:
-                        k3 |= bit
-                    p += 1
+                k0, k1, k2, k3 = _packed(hands[0], hands[1], hands[2], hands[3], tab, ctz)
                 fr[d, K0] = k0
                 fr[d, K1] = k1
                 fr[d, K2] = k2
@@ -238,9 +257,10 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
             friend = win_seat >= 0 and mine[win_seat] == mine[seat]
             n = 0
             prev = -1
-            for c in range(ncards):
-                if not (legal >> c) & 1:
-                    continue
+            rest = legal
+            while rest:
+                c = _low(rest, ctz)
+                rest &= rest - 1
                 if (prev >= 0 and tab[SUIT, prev] == tab[SUIT, c] and tab[POINTS, prev] == tab[POINTS, c]
                         and not others & ((1 << c) - (2 << prev))):
                     prev = c
@@ -249,7 +269,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 b = tab[BONUS, c]
                 if nplayed == 0:
                     master = not (others & sm[tab[SUIT, c]] & ~((2 << c) - 1))
-                    pr = (2000 if master and (b or tab[POINTS, c]) else 0) + b + tab[RANK, c] * 8 + tab[POINTS, c]
+                    pr = (2000 if master and (b or tab[POINTS, c] or params[BASE]) else 0) + b + tab[RANK, c] * 8 + tab[POINTS, c]
                 else:
                     k = c + b if b else (c if tab[SUIT, c] == led else -1)
                     if k > win_key:
@@ -484,6 +504,6 @@ def make_search(t, mine: tuple[bool, ...]):
         every = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
         fr[0, REM] = sum(t.points[c] for c in range(len(t.codes)) if every >> c & 1)
         return int(run(hands, np.array(pos.voids, np.int64), fr, tab, sm, nxt, mine_a, params, _MOVES, _PRIO,
-                       _TT_KEYS, _TT_VALS, gen))
+                       _TT_KEYS, _TT_VALS, gen, _CTZ16))
 
     return search, None
