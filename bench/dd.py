@@ -26,9 +26,16 @@ from typing import Any
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-import domain.doubledummy as dd  # noqa: E402
-from domain.games import GAMES  # noqa: E402
-from tests.dd_reference import ducking_line, low_hand_misere, minimax, play_states, side_of, to_act  # noqa: E402
+import domain.doubledummy as dd
+from domain.games import GAMES
+from tests.dd_reference import (
+    ducking_line,
+    low_hand_misere,
+    minimax,
+    play_states,
+    side_of,
+    to_act,
+)
 
 WHOLE = [("belote", {"variant": "classic"}), ("belote", {"variant": "sans_atout"}),
          ("belote", {"variant": "coinche"}), ("belote", {"variant": "coinche", "rules": "official"}),
@@ -82,12 +89,12 @@ def first_leads(name: str, raw: dict, n: int, seed: int) -> list[Any]:
 
 
 def nodes() -> int:
-    from domain.doubledummy import kernel
+    from domain.doubledummy import compiled as kernel
     return int(kernel._FRAMES[-1, 0])
 
 
 def reset_nodes() -> None:
-    from domain.doubledummy import kernel
+    from domain.doubledummy import compiled as kernel
     kernel._FRAMES[-1, :] = 0
 
 

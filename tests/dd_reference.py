@@ -11,7 +11,8 @@ own points (docs/doubledummy.md).
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from domain.cards import SEAT_INDEX, TEAM, Seat
 from domain.game import GameRules
@@ -163,5 +164,16 @@ def first_lead(game: GameRules, options: Any, rng: random.Random) -> Any:
     return play_states(game, options, rng)[0]
 
 
-__all__ = ["LEAVES", "cards_left", "ducking_line", "endings", "low_hand_misere", "first_lead", "in_play", "minimax", "play_states", "side_of",
-           "to_act"]
+__all__ = [
+    "LEAVES",
+    "cards_left",
+    "ducking_line",
+    "endings",
+    "first_lead",
+    "in_play",
+    "low_hand_misere",
+    "minimax",
+    "play_states",
+    "side_of",
+    "to_act",
+]

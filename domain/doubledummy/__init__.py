@@ -21,15 +21,35 @@ from domain.doubledummy.search import INF, Search
 from domain.doubledummy.search import make_search as python_search
 
 try:
-    from domain.doubledummy.kernel import make_search as compiled_search
+    from domain.doubledummy.compiled import make_search as compiled_search
 except ImportError:                     # numba absent: the same search, in pure Python
     compiled_search = None
 
 make_search = compiled_search or python_search
-from domain.doubledummy.table import Position, Table, bits, classes, legal_mask, representatives
+from domain.doubledummy.table import (
+    Position,
+    Table,
+    bits,
+    classes,
+    legal_mask,
+    representatives,
+)
 
-__all__ = ["INF", "UNITS", "Position", "Solution", "Table", "bits", "classes", "legal_mask", "rest_value",
-           "rest_values", "representatives", "masks", "start_hands"]
+__all__ = [
+    "INF",
+    "UNITS",
+    "Position",
+    "Solution",
+    "Table",
+    "bits",
+    "classes",
+    "legal_mask",
+    "masks",
+    "representatives",
+    "rest_value",
+    "rest_values",
+    "start_hands",
+]
 
 UNITS = ("card_points", "tricks", "points")
 SEARCH = [make_search]

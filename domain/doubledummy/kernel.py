@@ -1,11 +1,13 @@
-"""The search of `search.py` compiled by numba: the same alpha-beta, the same table of bounds
-at trick starts, the same move order, on int64 arrays instead of Python objects, because a
-pure-Python node costs about 10 µs and a whole deal needs 10^4 to 10^6 of them
-(docs/doubledummy.md). Compiled once per machine and cached beside this file (`cache=True`).
+"""The search compiled by numba, on int64 arrays instead of Python objects, because a
+pure-Python node costs about 10 µs and a whole deal needs 10^4 to 10^6 of them. It is
+`search.py`'s alpha-beta with what the measurements of docs/doubledummy.md kept on top: keys
+with touching equal-point cards packed, bounds from the points still out, the last trick
+played without search, masters led first. Compiled once per machine and cached beside this
+file (`cache=True`); an explicit stack, because numba cannot cache a recursive function.
 
-The transposition table is a fixed open array shared by every solve of the process: an entry
-carries the number of the search that wrote it, so a new search starts on an empty table
-without clearing it.
+Every compiled function is in this one module on purpose: numba's cache checks only the
+source file of the function it compiled, so a helper edited in another module would leave a
+stale kernel in the cache. `compiled.py` drives it from Python.
 """
 
 from __future__ import annotations
@@ -239,10 +241,8 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                         v = hi
                         state = RETURN
                         continue
-                    if lo > alpha:
-                        alpha = lo
-                    if hi < beta:
-                        beta = hi
+                    alpha = max(alpha, lo)
+                    beta = min(beta, hi)
             fr[d, ALPHA] = alpha
             fr[d, BETA] = beta
             fr[d, A0] = alpha
@@ -432,78 +432,10 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 if v > fr[d, BEST]:
                     fr[d, BEST] = v
                     fr[d, BESTC] = fr[d, CARD]
-                    if v > fr[d, ALPHA]:
-                        fr[d, ALPHA] = v
+                    fr[d, ALPHA] = max(fr[d, ALPHA], v)
             else:
                 if v < fr[d, BEST]:
                     fr[d, BEST] = v
                     fr[d, BESTC] = fr[d, CARD]
-                    if v < fr[d, BETA]:
-                        fr[d, BETA] = v
+                    fr[d, BETA] = min(fr[d, BETA], v)
             state = NEXT
-
-
-_TT_KEYS = np.zeros((1 << TT_BITS, 5), np.int64)
-_TT_VALS = np.zeros((1 << TT_BITS, 3), np.int64)
-_MOVES = np.zeros((MAX_DEPTH, MAX_MOVES), np.int64)
-_PRIO = np.zeros((MAX_DEPTH, MAX_MOVES), np.int64)
-_FRAMES = np.zeros((MAX_DEPTH, FIELDS), np.int64)
-_ARRAYS: dict[int, tuple] = {}
-_GEN = [0]
-
-
-def _arrays(t) -> tuple:
-    """The table's facts as int64 arrays, once per table (tables are cached by their game)."""
-    got = _ARRAYS.get(id(t))
-    if got is not None and got[0] is t:
-        return got
-    n = len(t.codes)
-    rank = [0] * n
-    for c in range(1, n):
-        rank[c] = rank[c - 1] + 1 if t.suit[c] == t.suit[c - 1] else 0
-    run = [0] * n
-    for c in range(1, n):
-        same = t.suit[c] == t.suit[c - 1] and t.points[c] == t.points[c - 1] and t.bonus[c] == t.bonus[c - 1]
-        run[c] = run[c - 1] if same else c
-    tab = np.array([t.suit, t.bonus, t.points, rank, run], np.int64)
-    params = np.zeros(10, np.int64)
-    params[TRUMP], params[RULE], params[PLAYERS] = t.trump, RULES[t.rule], t.players
-    params[DIFF], params[BASE] = t.mode == "diff", t.trick_base
-    params[LAST], params[CAPOT], params[STOP], params[JOKER] = t.last_bonus, t.capot_bonus, t.stop_seat, t.joker
-    got = (t, tab, np.array(t.suit_mask, np.int64), np.array(t.nxt, np.int64), params)
-    _ARRAYS[id(t)] = got
-    return got
-
-
-def make_search(t, mine: tuple[bool, ...]):
-    """The compiled twin of `search.make_search`: a search for the side `mine` with its own
-    (numbered) share of the transposition table."""
-    _, tab, sm, nxt, base_params = _arrays(t)
-    params = base_params.copy()
-    if t.stop_seat >= 0:
-        params[STOP_VALUE] = -1 if mine[t.stop_seat] else 1
-    mine_a = np.array([1 if m else 0 for m in mine], np.int64)
-    _GEN[0] = (_GEN[0] + 1) % (1 << 40)
-    gen = _GEN[0]
-
-    def search(pos, alpha: int, beta: int, restrict: int = -1) -> int:
-        hands = np.array(pos.hands, np.int64)
-        win_seat, win_key, win_card, pts, tmask = -1, -1, -1, 0, 0
-        for s, c in pos.plays:
-            b = t.bonus[c]
-            k = c + b if b else (c if t.suit[c] == pos.led else -1)
-            if k > win_key:
-                win_seat, win_key, win_card = s, k, c
-            pts += t.points[c]
-            tmask |= 1 << c
-        fr = _FRAMES
-        fr[0, SEAT] = t.nxt[pos.plays[-1][0]] if pos.plays else pos.leader
-        fr[0, NPLAYED], fr[0, LED], fr[0, WS], fr[0, WK], fr[0, WC] = len(pos.plays), pos.led, win_seat, win_key, win_card
-        fr[0, PTS], fr[0, TMASK], fr[0, FLAGS], fr[0, LEFT] = pts, tmask, pos.flags, pos.tricks_left
-        fr[0, ALPHA], fr[0, BETA], fr[0, RESTRICT], fr[0, CARD] = alpha, beta, restrict, -1
-        every = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
-        fr[0, REM] = sum(t.points[c] for c in range(len(t.codes)) if every >> c & 1)
-        return int(run(hands, np.array(pos.voids, np.int64), fr, tab, sm, nxt, mine_a, params, _MOVES, _PRIO,
-                       _TT_KEYS, _TT_VALS, gen, _CTZ16))
-
-    return search, None

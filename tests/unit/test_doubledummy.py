@@ -9,17 +9,26 @@ from __future__ import annotations
 import itertools
 import random
 import zlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 import domain.doubledummy as dd
 from domain.games import GAMES
-from tests.dd_reference import LEAVES, ducking_line, low_hand_misere, minimax, play_states, side_of, to_act
+from tests.dd_reference import (
+    LEAVES,
+    ducking_line,
+    low_hand_misere,
+    minimax,
+    play_states,
+    side_of,
+    to_act,
+)
 
-BELOTE = [dict(variant=v, rules=r, combinations=c)
+BELOTE = [{"variant": v, "rules": r, "combinations": c}
           for v, r, c in itertools.product(("classic", "sans_atout", "coinche"), ("house", "official"), (True, False))]
-CINCH = [dict(mode=m, low_point=low) for m in ("partnership", "individual") for low in ("trick_winner", "holder")]
+CINCH = [{"mode": m, "low_point": low} for m in ("partnership", "individual") for low in ("trick_winner", "holder")]
 
 
 def kind_500(state: Any) -> str:
