@@ -48,8 +48,7 @@ from domain.doubledummy.kernel import (
 )
 from domain.doubledummy.table import Position, Table
 
-_TT_KEYS = np.zeros((1 << TT_BITS, 5), np.int64)
-_TT_VALS = np.zeros((1 << TT_BITS, 3), np.int64)
+_TT: list[np.ndarray] = []           # keys, values: made at the first solve (10 + 6 MB)
 _MOVES = np.zeros((MAX_DEPTH, MAX_MOVES), np.int64)
 _PRIO = np.zeros((MAX_DEPTH, MAX_MOVES), np.int64)
 _FRAMES = np.zeros((MAX_DEPTH, FIELDS), np.int64)
@@ -90,6 +89,9 @@ def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Any, None]:
     mine_a = np.array([1 if m else 0 for m in mine], np.int64)
     _GEN[0] = (_GEN[0] + 1) % (1 << 40)
     gen = _GEN[0]
+    if not _TT:
+        _TT.extend((np.zeros((1 << TT_BITS, 5), np.int64), np.zeros((1 << TT_BITS, 3), np.int64)))
+    keys, values = _TT
 
     def search(pos: Position, alpha: int, beta: int, restrict: int = -1) -> int:
         hands = np.array(pos.hands, np.int64)
@@ -109,6 +111,6 @@ def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Any, None]:
         every = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
         fr[0, REM] = sum(t.points[c] for c in range(len(t.codes)) if every >> c & 1)
         return int(run(hands, np.array(pos.voids, np.int64), fr, tab, sm, nxt, mine_a, params, _MOVES, _PRIO,
-                       _TT_KEYS, _TT_VALS, gen, _CTZ16))
+                       keys, values, gen, _CTZ16))
 
     return search, None

@@ -22,7 +22,7 @@ FOLLOW, CINCH, BELOTE, BELOTE_HOUSE = range(4)
 RULES = {"follow": FOLLOW, "cinch": CINCH, "belote": BELOTE, "belote_house": BELOTE_HOUSE}
 # tab rows: per card
 SUIT, BONUS, POINTS, RANK, RUN = range(5)
-TT_BITS = 20
+TT_BITS = 18
 MAX_DEPTH = 48
 MAX_MOVES = 16
 
