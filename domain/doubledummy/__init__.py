@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.cards import SEAT_INDEX
 from domain.doubledummy.search import INF, Search
 from domain.doubledummy.search import make_search as python_search
 
@@ -122,9 +123,17 @@ def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, in
         tmask |= 1 << c
     others = ((hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]) | tmask
     out: dict[int, int] = {}
-    bounds = _range(t, pos, mine)
-    for head, cards in representatives(t, legal, others).items():
-        v = _bisect(search, pos, bounds, 1 << head)
+    low, high = _range(t, pos, mine)
+    classes = representatives(t, legal, others)
+    best = _bisect(search, pos, (low, high))
+    for head, cards in classes.items():
+        # the seat to act is the side's: a card is worth the best or less, and one probe at
+        # the best tells which; only the lesser cards need their exact value
+        v = best
+        if len(classes) > 1:
+            g = search(pos, best - 1, best, 1 << head)
+            if g < best:
+                v = _bisect(search, pos, (low, g), 1 << head)
         for c in cards:
             out[c] = v
     return out
@@ -133,7 +142,6 @@ def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, in
 def start_hands(hands: tuple[tuple[str, ...], ...], tricks: tuple, trick: object | None) -> list[list[str]]:
     """The hands as they were when the first card was led: today's hands and every card
     played since, given back to the seat that played it."""
-    from domain.cards import SEAT_INDEX
     start = [list(h) for h in hands]
     for t in (*tricks, trick) if trick is not None else tricks:
         for seat, card in t.plays:  # type: ignore[attr-defined]
