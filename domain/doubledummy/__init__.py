@@ -9,8 +9,10 @@ adds to the result (`Table.mode`), both read here, never by game name.
 
 Values are for a fixed `side` (a set of seats, the maximizers); the other seats minimize. The
 search is fail-soft alpha-beta with a transposition table at trick boundaries holding bounds
-on the rest of the deal, so one table serves every window of a solve, and MTD(f) drives
-null-window probes (docs/doubledummy.md gives the measurements behind each choice).
+on the rest of the deal, so one table serves every window of a solve, and null-window probes
+bisect the range the value can lie in (docs/doubledummy.md gives the measurements behind
+each choice). The search is compiled by numba when it is installed (`compiled.py`), else the
+pure-Python `search.py` gives the same values, slower.
 """
 
 from __future__ import annotations
@@ -20,13 +22,6 @@ import msgspec
 from domain.cards import SEAT_INDEX
 from domain.doubledummy.search import INF, Search
 from domain.doubledummy.search import make_search as python_search
-
-try:
-    from domain.doubledummy.compiled import make_search as compiled_search
-except ImportError:                     # numba absent: the same search, in pure Python
-    compiled_search = None
-
-make_search = compiled_search or python_search
 from domain.doubledummy.table import (
     Position,
     Table,
@@ -35,6 +30,13 @@ from domain.doubledummy.table import (
     legal_mask,
     representatives,
 )
+
+try:
+    from domain.doubledummy.compiled import make_search as compiled_search
+except ImportError:                     # numba absent: the same values from the pure-Python search
+    compiled_search = None
+
+make_search = compiled_search or python_search
 
 __all__ = [
     "INF",
