@@ -321,13 +321,6 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     continue
                 break
             if done:
-                if fr[d, ALPHA] >= fr[d, BETA]:
-                    if fr[d, I] == 0:
-                        fr[last_row, 1 + 3 * (nplayed > 0)] += 1
-                    else:
-                        fr[last_row, 2 + 3 * (nplayed > 0)] += 1
-                else:
-                    fr[last_row, 3 + 3 * (nplayed > 0)] += 1
                 best = fr[d, BEST]
                 slot = fr[d, SLOT]
                 if slot >= 0:
