@@ -269,7 +269,10 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 b = tab[BONUS, c]
                 if nplayed == 0:
                     master = not (others & sm[tab[SUIT, c]] & ~((2 << c) - 1))
-                    pr = (2000 if master and (b or tab[POINTS, c] or params[BASE]) else 0) + b + tab[RANK, c] * 8 + tab[POINTS, c]
+                    # masters first; then, in Cinch only, trumps (they draw the counting trumps:
+                    # measured, trumps first costs Belote and Five Hundred 5-15% more nodes)
+                    pr = (2000 if master and (b or tab[POINTS, c] or params[BASE]) else 0) \
+                        + (b if params[RULE] == CINCH else 0) + tab[RANK, c] * 8 + tab[POINTS, c]
                 else:
                     k = c + b if b else (c if tab[SUIT, c] == led else -1)
                     if k > win_key:
