@@ -14,14 +14,20 @@ contract total is 252), while the team's own points alone would not tell them ap
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
+from domain.belote.ranking import (
+    BELOTE_SUITS,
+    NO_TRUMP_POINTS,
+    PLAIN_STRENGTH,
+    POINTS,
+    TRUMP_STRENGTH,
+    deal_points,
+)
+from domain.belote.state import OTHER_TEAM, State
 from domain.cards import SEAT_INDEX, SEATS, TEAM
 from domain.doubledummy import Position, Solution, Table, rest_value, rest_values
-
-from domain.belote.ranking import BELOTE_SUITS, NO_TRUMP_POINTS, PLAIN_STRENGTH, POINTS, TRUMP_STRENGTH, deal_points
-from domain.belote.state import OTHER_TEAM, State
 
 NEXT_INDEX = (3, 0, 1, 2)          # N -> W -> S -> E (counter-clockwise)
 LAST_TRICK, CAPOT_TRICK = 10, 100
@@ -29,7 +35,7 @@ BELOTE = 20
 NO_TRUMP_LABEL = "SA"
 
 
-@lru_cache(maxsize=None)
+@cache
 def table(trump: str | None, official: bool) -> Table:
     """Each suit's cards in trick order, trumps ranked above every plain card."""
     codes: list[str] = []
@@ -43,7 +49,7 @@ def table(trump: str | None, official: bool) -> Table:
                  suit_mask=tuple(sum(1 << i for i, s in enumerate(suit_index) if s == k) for k in range(5)),
                  bonus=tuple(1000 if s == t else 0 for s in suit_index),
                  points=tuple(values[c] for c in codes), trump=t,
-                 rule="belote" if official else "belote_house", nxt=NEXT_INDEX,
+                 rule="overtrump" if official else "overtrump_or_trump", nxt=NEXT_INDEX,
                  mode="diff", last_bonus=LAST_TRICK, capot_bonus=CAPOT_TRICK)
 
 

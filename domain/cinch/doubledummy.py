@@ -10,21 +10,28 @@ against him: the only exact result a four-sided game has).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from domain.cards import RANKS, SEAT_INDEX, SEATS, SUITS
-from domain.doubledummy import Position, Solution, Table, masks, rest_value, rest_values, start_hands
-
 from domain.cinch.options import side_table
 from domain.cinch.ranking import TABLES, trump_order
 from domain.cinch.scoring import credits
 from domain.cinch.state import State
+from domain.doubledummy import (
+    Position,
+    Solution,
+    Table,
+    masks,
+    rest_value,
+    rest_values,
+    start_hands,
+)
 
 NEXT_INDEX = (1, 2, 3, 0)          # clockwise
 TRICKS = 6
 
 
-@lru_cache(maxsize=None)
+@cache
 def table(trump: str, low_to_holder: bool) -> Table:
     """The trump suit (the Left Pedro among it) in trick order, then each plain suit."""
     facts = TABLES[trump]
@@ -41,7 +48,7 @@ def table(trump: str, low_to_holder: bool) -> Table:
     return Table(codes=tuple(codes), suit=tuple(suits),
                  suit_mask=tuple(sum(1 << i for i, s in enumerate(suits) if s == k) for k in range(5)),
                  bonus=tuple(1000 if s == t else 0 for s in suits),
-                 points=tuple(values.get(c, 0) for c in codes), trump=t, rule="cinch", nxt=NEXT_INDEX)
+                 points=tuple(values.get(c, 0) for c in codes), trump=t, rule="follow_or_trump", nxt=NEXT_INDEX)
 
 
 def _mine(state: State, side: str) -> tuple[bool, ...]:
@@ -84,7 +91,7 @@ def _setup(state: State) -> tuple[Table, Position, tuple[bool, ...], str, int]:
 
 def value(state: State) -> int:
     """The final points of the side of the seat to act, perfect play from here."""
-    t, pos, mine, side, done = _setup(state)
+    t, pos, mine, _, done = _setup(state)
     return done + rest_value(t, pos, mine)
 
 

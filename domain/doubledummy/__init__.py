@@ -9,27 +9,50 @@ adds to the result (`Table.mode`), both read here, never by game name.
 
 Values are for a fixed `side` (a set of seats, the maximizers); the other seats minimize. The
 search is fail-soft alpha-beta with a transposition table at trick boundaries holding bounds
-on the rest of the deal, so one table serves every window of a solve, and MTD(f) drives
-null-window probes (docs/doubledummy.md gives the measurements behind each choice).
+on the rest of the deal, so one table serves every window of a solve, and null-window probes
+bisect the range the value can lie in (docs/doubledummy.md gives the measurements behind
+each choice). The search is compiled by numba when it is installed (`compiled.py`), else the
+pure-Python `search.py` gives the same values, slower.
 """
 
 from __future__ import annotations
 
 import msgspec
 
+from domain.cards import SEAT_INDEX
 from domain.doubledummy.search import INF, Search
 from domain.doubledummy.search import make_search as python_search
+from domain.doubledummy.table import (
+    Position,
+    Table,
+    bits,
+    classes,
+    legal_mask,
+    representatives,
+)
 
 try:
-    from domain.doubledummy.kernel import make_search as compiled_search
-except ImportError:                     # numba absent: the same search, in pure Python
+    from domain.doubledummy.compiled import make_search as compiled_search
+except ImportError:                     # numba absent: the same values from the pure-Python search
     compiled_search = None
 
 make_search = compiled_search or python_search
-from domain.doubledummy.table import Position, Table, bits, classes, legal_mask, representatives
 
-__all__ = ["INF", "UNITS", "Position", "Solution", "Table", "bits", "classes", "legal_mask", "rest_value",
-           "rest_values", "representatives", "masks", "start_hands"]
+__all__ = [
+    "INF",
+    "UNITS",
+    "Position",
+    "Solution",
+    "Table",
+    "bits",
+    "classes",
+    "legal_mask",
+    "masks",
+    "representatives",
+    "rest_value",
+    "rest_values",
+    "start_hands",
+]
 
 UNITS = ("card_points", "tricks", "points")
 SEARCH = [make_search]
@@ -49,20 +72,26 @@ class Solution(msgspec.Struct, frozen=True):
 
 
 
-def _bound(t: Table, pos: Position) -> int:
-    """No rest of a deal is worth more than this to either side."""
+def _range(t: Table, pos: Position, mine: tuple[bool, ...]) -> tuple[int, int]:
+    """The least and the most the rest of the deal can be worth to the side: the narrower,
+    the fewer probes (a trick game starts from [0, tricks left])."""
+    if t.stop_seat >= 0:
+        return (-1, 0) if mine[t.stop_seat] else (0, 1)
     every = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
     for _, c in pos.plays:
         every |= 1 << c
-    return (sum(t.points[c] for c in bits(every)) + max(t.last_bonus, t.capot_bonus)
-            + t.trick_base * pos.tricks_left + 1)
+    most = sum(t.points[c] for c in bits(every)) + t.trick_base * pos.tricks_left
+    if t.mode == "diff":
+        most += max(t.last_bonus, t.capot_bonus)
+        return -most, most
+    return 0, most
 
 
-def _bisect(search: Search, pos: Position, bound: int, restrict: int = -1) -> int:
+def _bisect(search: Search, pos: Position, bounds: tuple[int, int], restrict: int = -1) -> int:
     """The exact value by null-window probes halving the range it may lie in: fewer probes
     than MTD(f) from a blind guess where a deal's values spread over hundreds of points, and
     the table keeps every probe's bounds for the next (docs/doubledummy.md)."""
-    lo, hi = -bound, bound
+    lo, hi = bounds
     while lo < hi:
         mid = (lo + hi + 1) // 2
         g = search(pos, mid - 1, mid, restrict)
@@ -76,7 +105,7 @@ def _bisect(search: Search, pos: Position, bound: int, restrict: int = -1) -> in
 def rest_value(t: Table, pos: Position, mine: tuple[bool, ...]) -> int:
     """The value for the side `mine` of the rest of the deal from `pos`, current trick included."""
     search, _ = SEARCH[0](t, mine)
-    return _bisect(search, pos, _bound(t, pos))
+    return _bisect(search, pos, _range(t, pos, mine))
 
 
 def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, int]:
@@ -96,9 +125,17 @@ def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, in
         tmask |= 1 << c
     others = ((hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]) | tmask
     out: dict[int, int] = {}
-    bound = _bound(t, pos)
-    for head, cards in representatives(t, legal, others).items():
-        v = _bisect(search, pos, bound, 1 << head)
+    low, high = _range(t, pos, mine)
+    classes = representatives(t, legal, others)
+    best = _bisect(search, pos, (low, high))
+    for head, cards in classes.items():
+        # the seat to act is the side's: a card is worth the best or less, and one probe at
+        # the best tells which; only the lesser cards need their exact value
+        v = best
+        if len(classes) > 1:
+            g = search(pos, best - 1, best, 1 << head)
+            if g < best:
+                v = _bisect(search, pos, (low, g), 1 << head)
         for c in cards:
             out[c] = v
     return out
@@ -107,7 +144,6 @@ def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, in
 def start_hands(hands: tuple[tuple[str, ...], ...], tricks: tuple, trick: object | None) -> list[list[str]]:
     """The hands as they were when the first card was led: today's hands and every card
     played since, given back to the seat that played it."""
-    from domain.cards import SEAT_INDEX
     start = [list(h) for h in hands]
     for t in (*tricks, trick) if trick is not None else tricks:
         for seat, card in t.plays:  # type: ignore[attr-defined]

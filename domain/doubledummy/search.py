@@ -9,7 +9,7 @@ already played, beyond the capot tracker and the Joker holder's shown voids, bot
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from domain.doubledummy.table import Position, Table, classes, legal_mask
 
@@ -72,10 +72,8 @@ def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Search, dict]:
                     return lo
                 if hi <= alpha:
                     return hi
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
+                alpha = max(alpha, lo)
+                beta = min(beta, hi)
         a0, b0 = alpha, beta
         hand = hands[seat]
         legal = legal_mask(t, hand, led, win_seat, win_card, partner[seat]) & restrict
@@ -113,9 +111,10 @@ def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Search, dict]:
                             f = flags | (1 if mine[ws] else 2)
                             if left == 1:
                                 p += capot_bonus if f != 3 else last_bonus
-                            v = (p if mine[ws] else -p) + node(hands, ws, 0, -1, -1, -1, -1, 0, 0, f, left - 1,
-                                                               voids, alpha - (p if mine[ws] else -p) if alpha > -INF else -INF,
-                                                               beta - (p if mine[ws] else -p) if beta < INF else INF)
+                            gain = p if mine[ws] else -p
+                            v = gain + node(hands, ws, 0, -1, -1, -1, -1, 0, 0, f, left - 1, voids,
+                                            alpha - gain if alpha > -INF else -INF,
+                                            beta - gain if beta < INF else INF)
                         else:
                             gain = p + base if mine[ws] else 0
                             v = gain + node(hands, ws, 0, -1, -1, -1, -1, 0, 0, flags, left - 1, voids,
