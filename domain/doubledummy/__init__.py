@@ -17,6 +17,8 @@ pure-Python `search.py` gives the same values, slower.
 
 from __future__ import annotations
 
+import threading
+
 import msgspec
 
 from domain.cards import SEAT_INDEX
@@ -102,14 +104,26 @@ def _bisect(search: Search, pos: Position, bounds: tuple[int, int], restrict: in
     return lo
 
 
+ONE_SOLVE = threading.RLock()
+"""One solve at a time in a process: the compiled search's transposition table and stacks are
+the process's own, and a solve's probes must not interleave with another's (a worker's thread
+reviewing a deal beside the API's hint, two reviews in threads)."""
+
+
 def rest_value(t: Table, pos: Position, mine: tuple[bool, ...]) -> int:
     """The value for the side `mine` of the rest of the deal from `pos`, current trick included."""
-    search, _ = SEARCH[0](t, mine)
-    return _bisect(search, pos, _range(t, pos, mine))
+    with ONE_SOLVE:
+        search, _ = SEARCH[0](t, mine)
+        return _bisect(search, pos, _range(t, pos, mine))
 
 
 def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, int]:
     """The rest's value after each legal card of the seat to act (touching cards share it)."""
+    with ONE_SOLVE:
+        return _rest_values(t, pos, mine)
+
+
+def _rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, int]:
     search, _ = SEARCH[0](t, mine)
     hands = pos.hands
     seat = t.nxt[pos.plays[-1][0]] if pos.plays else pos.leader

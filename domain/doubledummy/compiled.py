@@ -3,7 +3,7 @@ transposition table, and the `make_search` twin of `search.make_search`.
 
 The transposition table is a fixed open array shared by every solve of the process: an entry
 carries the number of the search that wrote it, so a new search starts on an empty table
-without clearing it (one search at a time: the domain is called from one thread).
+without clearing it (one search at a time: `domain.doubledummy.ONE_SOLVE`).
 """
 
 from __future__ import annotations

@@ -195,3 +195,19 @@ def test_solution_units() -> None:
         solution = game.double_dummy.solve(state)
         assert solution.unit == units[name]
         assert solution.side == side_of(game, state, to_act(state))
+
+
+def test_solves_from_several_threads_give_the_values_of_one() -> None:
+    """A worker reviewing deals in threads, the API's hints beside it: the process's one
+    transposition table serves one solve at a time, so threads get what one thread gets."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = random.Random(23)
+    cases = [(name, s) for name in ("belote", "five_hundred") for d in deals(name, {}, None, rng, 3) for s in d[-20:-12]]
+
+    def solve(case: tuple[str, Any]) -> Any:
+        return GAMES[case[0]].double_dummy.solve(case[1])
+
+    alone = [solve(c) for c in cases]
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(solve, cases * 3)) == alone * 3
