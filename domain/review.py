@@ -34,7 +34,7 @@ from domain.bots.sampling import Unsatisfiable
 from domain.cards import Seat
 from domain.game import GameRules, StartDeal
 
-WORLDS = 16            # fair-baseline worlds per card with a choice
+WORLDS = 8             # fair-baseline worlds per card with a choice (bench/review.py: a Belote deal in ~2 s of a core)
 TRIES = 3              # samplings tried per world wanted (a view may admit few)
 
 

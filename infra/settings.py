@@ -55,7 +55,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     chat_rate_window: float = 10.0     # seconds
     registrations_per_hour: int = 20   # new players per client address per hour (0, or no rate limit: off)
     review_every: float = 2.0          # seconds between the workers' passes over unreviewed deals (beat)
-    review_worlds: int = 16            # fair-baseline worlds per card with a choice in a deal's review (0: none)
+    review_worlds: int = 8             # fair-baseline worlds per card with a choice in a deal's review (0: none)
     record_key: str | None = None      # Ed25519 private key, 64 hex digits, signing records (unset: the data folder's)
     record_keys_retired: tuple[str, ...] = ()  # earlier public keys (base64) whose signatures still verify
 

@@ -131,7 +131,7 @@ def test_registrations_per_hour_setting() -> None:
 
 
 def test_review_settings() -> None:
-    assert (load_settings({}).review_every, load_settings({}).review_worlds) == (2.0, 16)
+    assert (load_settings({}).review_every, load_settings({}).review_worlds) == (2.0, 8)
     got = load_settings({"ATOUT_REVIEW_EVERY": "0.5", "ATOUT_REVIEW_WORLDS": "0"})
     assert (got.review_every, got.review_worlds) == (0.5, 0)
     for var, bad in (("ATOUT_REVIEW_EVERY", "0"), ("ATOUT_REVIEW_EVERY", "soon"), ("ATOUT_REVIEW_WORLDS", "-1"),
