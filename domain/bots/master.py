@@ -1,0 +1,96 @@
+"""The `master` level: the expert's sampled worlds, each SOLVED double dummy instead of
+played out by `basic` — what bridge's GIB and Skat's Kermit do.
+
+In the play every world is a deal consistent with the seat's view (`family.determinize`:
+voids, the auction's evidence, kitty and discards), exactly as the expert deals it; the
+game's double-dummy solver (`GameRules.double_dummy.solve`) then gives the result of the
+deal, for the seat's side, after each legal card — one solve prices every candidate, so
+there is no pruning and no playout noise. The card with the best mean over the worlds is
+played (ties: `basic`'s card, then the first). The mean is over the game's own unit (card
+points, tricks, Cinch points), which is what the deal's score is made of; a risk-aware
+choice (the chance of making the contract) was not measured and is not made.
+
+The calls, the kitty, the discards and the robbing are the expert's: its auction search
+(worlds replayed on the calls, each call played out), `basic`'s discards. The worlds'
+playouts there are `basic`'s, so the search sees a call through the play it will really
+get from the table's other bots; a solved play would value every contract as if both
+sides played perfectly.
+
+Budget: worlds are solved until `worlds` or the time `budget`; at least `min_worlds` (1)
+is always solved, so a slow solve runs past the budget rather than play blind. When no
+world could be dealt, `basic`'s card is played.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from types import ModuleType
+from typing import Any
+
+from domain.bots.expert import Expert
+from domain.bots.sampling import Unsatisfiable
+from domain.bots.seat_view import unwrap
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BUDGET = 0.15       # seconds per decision: p99 under 200 ms leaves room for one slow solve
+DEFAULT_WORLDS = 64
+
+
+class Master(Expert):
+    """A policy object: `master(view, rng) -> action | None`; see the module docstring.
+    `last_worlds` is how many worlds the last decision solved (the bench reports it)."""
+
+    def __init__(self, family: ModuleType, game_name: str, *, budget: float | None = DEFAULT_BUDGET,
+                 worlds: int = DEFAULT_WORLDS, **settings: Any) -> None:
+        super().__init__(family, game_name, budget=budget, worlds=worlds, **settings)
+        if self.game.double_dummy is None:
+            raise ValueError(f"no double-dummy solver for {game_name!r}")
+
+    def __call__(self, view: Any, rng: random.Random) -> dict[str, Any] | None:
+        table, raw = unwrap(view)
+        if table is None or not self.family.searchable(table):
+            return super().__call__(view, rng)
+        self.last_worlds, self.last_rows = 0, []
+        basic = self.family.basic(table, rng)
+        candidates = self._plays(table)
+        if basic is None or len(candidates) <= 1:
+            return basic
+        try:
+            totals = self.solve_worlds(table, candidates, rng, self._options(table, raw))
+        except Exception:              # a view the sampler or solver cannot handle: never stall a turn
+            log.exception("master search failed; playing the basic action")
+            return basic
+        if self.last_worlds == 0:
+            return basic
+        return candidates[max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == basic, -i))]
+
+    def solve_worlds(self, table: Any, candidates: list[dict[str, Any]], rng: random.Random,
+                     options: Any) -> list[float]:
+        """Each candidate's total over the worlds solved in the budget."""
+        deadline = None if self.budget is None else time.perf_counter() + self.budget
+        solver = self.game.double_dummy
+        cards = [c["card"] for c in candidates]
+        totals = [0.0] * len(candidates)
+        solved = failures = 0
+        while solved < self.worlds and failures < 3 * self.worlds:
+            if deadline is not None and solved >= self.min_worlds and time.perf_counter() > deadline:
+                break
+            try:
+                state = self.play_world(table, rng, options)
+            except Unsatisfiable:
+                failures += 1
+                continue
+            values = solver.solve(state).cards
+            row = {i: float(values[c]) for i, c in enumerate(cards)}
+            for i, v in row.items():
+                totals[i] += v
+            self.last_rows.append(row)
+            solved += 1
+        self.last_worlds = solved
+        return totals
+
+
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_WORLDS", "Master"]
