@@ -11,7 +11,8 @@ own points (docs/doubledummy.md).
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from domain.cards import SEAT_INDEX, TEAM, Seat
 from domain.game import GameRules
@@ -106,10 +107,73 @@ def endings(game: GameRules, options: Any, rng: random.Random, tricks: int) -> I
             yield state
 
 
+def ducking_line(game: GameRules, state: Any, rng: random.Random) -> list[Any]:
+    """The positions of a Five Hundred misère deal played on from `state` with the contractor
+    ducking (the highest card that loses the trick, else his lowest) and the others at
+    random: random play alone catches him within a few tricks, so its last tricks would
+    never be reached."""
+    from domain.five_hundred.ranking import STRENGTH, plain_order
+    out = []
+    contractor = state.deal.contract.seat
+    while game.status(state).phase == "in_deal":
+        out.append(state)
+        seat = to_act(state)
+        actions = [a for a in game.legal_actions(state, seat) if a["action"] == "play"]
+        action = rng.choice(actions)
+        if seat == contractor:
+            trick = state.deal.trick
+            strength = STRENGTH["NT"][trick.led] if trick.plays else {}
+            best = max((strength[c] for _, c in trick.plays), default=None)
+            losing = [a for a in actions if best is not None and strength[a["card"]] < best]
+            action = (max(losing, key=lambda a: plain_order(a["card"])) if losing
+                      else min(actions, key=lambda a: plain_order(a["card"])))
+        state, _ = game.apply(state, game.parse_action({"seat": str(seat), **action}))
+    return out
+
+
+def low_hand_misere(game: GameRules, options: Any, rng: random.Random) -> Any:
+    """The first lead of a random Five Hundred misère deal whose contractor is given ten low
+    cards (random bidding finds misère seldom, and with hands that cannot play it)."""
+    from msgspec.structs import replace
+
+    from domain.five_hundred.ranking import plain_order
+    while True:
+        state = play_states(game, options, rng)[0]
+        if state.deal.contract.spec.misere:
+            break
+    deal = state.deal
+    ci = SEAT_INDEX[deal.contract.seat]
+    cards = [c for h in deal.hands for c in h]
+    rng.shuffle(cards)
+    cards.sort(key=plain_order)
+    low = rng.sample(cards[:16], 10)
+    rest = [c for c in cards if c not in low]
+    rng.shuffle(rest)
+    hands, k = [], 0
+    for i in range(4):
+        if i == ci:
+            hands.append(tuple(low))
+        else:
+            hands.append(tuple(rest[k:k + 10]))
+            k += 10
+    return replace(state, deal=replace(deal, hands=tuple(hands)))
+
+
 def first_lead(game: GameRules, options: Any, rng: random.Random) -> Any:
     """The state when a random deal's first card is about to be led."""
     return play_states(game, options, rng)[0]
 
 
-__all__ = ["LEAVES", "cards_left", "endings", "first_lead", "in_play", "minimax", "play_states", "side_of",
-           "to_act"]
+__all__ = [
+    "LEAVES",
+    "cards_left",
+    "ducking_line",
+    "endings",
+    "first_lead",
+    "in_play",
+    "low_hand_misere",
+    "minimax",
+    "play_states",
+    "side_of",
+    "to_act",
+]

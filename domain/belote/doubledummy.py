@@ -14,14 +14,20 @@ contract total is 252), while the team's own points alone would not tell them ap
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
+from domain.belote.ranking import (
+    BELOTE_SUITS,
+    NO_TRUMP_POINTS,
+    PLAIN_STRENGTH,
+    POINTS,
+    TRUMP_STRENGTH,
+    deal_points,
+)
+from domain.belote.state import OTHER_TEAM, State
 from domain.cards import SEAT_INDEX, SEATS, TEAM
 from domain.doubledummy import Position, Solution, Table, rest_value, rest_values
-
-from domain.belote.ranking import BELOTE_SUITS, NO_TRUMP_POINTS, PLAIN_STRENGTH, POINTS, TRUMP_STRENGTH, deal_points
-from domain.belote.state import OTHER_TEAM, State
 
 NEXT_INDEX = (3, 0, 1, 2)          # N -> W -> S -> E (counter-clockwise)
 LAST_TRICK, CAPOT_TRICK = 10, 100
@@ -29,7 +35,7 @@ BELOTE = 20
 NO_TRUMP_LABEL = "SA"
 
 
-@lru_cache(maxsize=None)
+@cache
 def table(trump: str | None, official: bool) -> Table:
     """Each suit's cards in trick order, trumps ranked above every plain card."""
     codes: list[str] = []

@@ -10,21 +10,28 @@ against him: the only exact result a four-sided game has).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from domain.cards import RANKS, SEAT_INDEX, SEATS, SUITS
-from domain.doubledummy import Position, Solution, Table, masks, rest_value, rest_values, start_hands
-
 from domain.cinch.options import side_table
 from domain.cinch.ranking import TABLES, trump_order
 from domain.cinch.scoring import credits
 from domain.cinch.state import State
+from domain.doubledummy import (
+    Position,
+    Solution,
+    Table,
+    masks,
+    rest_value,
+    rest_values,
+    start_hands,
+)
 
 NEXT_INDEX = (1, 2, 3, 0)          # clockwise
 TRICKS = 6
 
 
-@lru_cache(maxsize=None)
+@cache
 def table(trump: str, low_to_holder: bool) -> Table:
     """The trump suit (the Left Pedro among it) in trick order, then each plain suit."""
     facts = TABLES[trump]
@@ -84,7 +91,7 @@ def _setup(state: State) -> tuple[Table, Position, tuple[bool, ...], str, int]:
 
 def value(state: State) -> int:
     """The final points of the side of the seat to act, perfect play from here."""
-    t, pos, mine, side, done = _setup(state)
+    t, pos, mine, _, done = _setup(state)
     return done + rest_value(t, pos, mine)
 
 

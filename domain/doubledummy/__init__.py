@@ -21,15 +21,35 @@ from domain.doubledummy.search import INF, Search
 from domain.doubledummy.search import make_search as python_search
 
 try:
-    from domain.doubledummy.kernel import make_search as compiled_search
+    from domain.doubledummy.compiled import make_search as compiled_search
 except ImportError:                     # numba absent: the same search, in pure Python
     compiled_search = None
 
 make_search = compiled_search or python_search
-from domain.doubledummy.table import Position, Table, bits, classes, legal_mask, representatives
+from domain.doubledummy.table import (
+    Position,
+    Table,
+    bits,
+    classes,
+    legal_mask,
+    representatives,
+)
 
-__all__ = ["INF", "UNITS", "Position", "Solution", "Table", "bits", "classes", "legal_mask", "rest_value",
-           "rest_values", "representatives", "masks", "start_hands"]
+__all__ = [
+    "INF",
+    "UNITS",
+    "Position",
+    "Solution",
+    "Table",
+    "bits",
+    "classes",
+    "legal_mask",
+    "masks",
+    "representatives",
+    "rest_value",
+    "rest_values",
+    "start_hands",
+]
 
 UNITS = ("card_points", "tricks", "points")
 SEARCH = [make_search]
@@ -49,20 +69,26 @@ class Solution(msgspec.Struct, frozen=True):
 
 
 
-def _bound(t: Table, pos: Position) -> int:
-    """No rest of a deal is worth more than this to either side."""
+def _range(t: Table, pos: Position, mine: tuple[bool, ...]) -> tuple[int, int]:
+    """The least and the most the rest of the deal can be worth to the side: the narrower,
+    the fewer probes (a trick game starts from [0, tricks left])."""
+    if t.stop_seat >= 0:
+        return (-1, 0) if mine[t.stop_seat] else (0, 1)
     every = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
     for _, c in pos.plays:
         every |= 1 << c
-    return (sum(t.points[c] for c in bits(every)) + max(t.last_bonus, t.capot_bonus)
-            + t.trick_base * pos.tricks_left + 1)
+    most = sum(t.points[c] for c in bits(every)) + t.trick_base * pos.tricks_left
+    if t.mode == "diff":
+        most += max(t.last_bonus, t.capot_bonus)
+        return -most, most
+    return 0, most
 
 
-def _bisect(search: Search, pos: Position, bound: int, restrict: int = -1) -> int:
+def _bisect(search: Search, pos: Position, bounds: tuple[int, int], restrict: int = -1) -> int:
     """The exact value by null-window probes halving the range it may lie in: fewer probes
     than MTD(f) from a blind guess where a deal's values spread over hundreds of points, and
     the table keeps every probe's bounds for the next (docs/doubledummy.md)."""
-    lo, hi = -bound, bound
+    lo, hi = bounds
     while lo < hi:
         mid = (lo + hi + 1) // 2
         g = search(pos, mid - 1, mid, restrict)
@@ -76,7 +102,7 @@ def _bisect(search: Search, pos: Position, bound: int, restrict: int = -1) -> in
 def rest_value(t: Table, pos: Position, mine: tuple[bool, ...]) -> int:
     """The value for the side `mine` of the rest of the deal from `pos`, current trick included."""
     search, _ = SEARCH[0](t, mine)
-    return _bisect(search, pos, _bound(t, pos))
+    return _bisect(search, pos, _range(t, pos, mine))
 
 
 def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, int]:
@@ -96,9 +122,9 @@ def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, in
         tmask |= 1 << c
     others = ((hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]) | tmask
     out: dict[int, int] = {}
-    bound = _bound(t, pos)
+    bounds = _range(t, pos, mine)
     for head, cards in representatives(t, legal, others).items():
-        v = _bisect(search, pos, bound, 1 << head)
+        v = _bisect(search, pos, bounds, 1 << head)
         for c in cards:
             out[c] = v
     return out

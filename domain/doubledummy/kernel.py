@@ -1,11 +1,13 @@
-"""The search of `search.py` compiled by numba: the same alpha-beta, the same table of bounds
-at trick starts, the same move order, on int64 arrays instead of Python objects, because a
-pure-Python node costs about 10 µs and a whole deal needs 10^4 to 10^6 of them
-(docs/doubledummy.md). Compiled once per machine and cached beside this file (`cache=True`).
+"""The search compiled by numba, on int64 arrays instead of Python objects, because a
+pure-Python node costs about 10 µs and a whole deal needs 10^4 to 10^6 of them. It is
+`search.py`'s alpha-beta with what the measurements of docs/doubledummy.md kept on top: keys
+with touching equal-point cards packed, bounds from the points still out, the last trick
+played without search, masters led first. Compiled once per machine and cached beside this
+file (`cache=True`); an explicit stack, because numba cannot cache a recursive function.
 
-The transposition table is a fixed open array shared by every solve of the process: an entry
-carries the number of the search that wrote it, so a new search starts on an empty table
-without clearing it.
+Every compiled function is in this one module on purpose: numba's cache checks only the
+source file of the function it compiled, so a helper edited in another module would leave a
+stale kernel in the cache. `compiled.py` drives it from Python.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ FOLLOW, CINCH, BELOTE, BELOTE_HOUSE = range(4)
 RULES = {"follow": FOLLOW, "cinch": CINCH, "belote": BELOTE, "belote_house": BELOTE_HOUSE}
 # tab rows: per card
 SUIT, BONUS, POINTS, RANK, RUN = range(5)
-TT_BITS = 20
+TT_BITS = 18
 MAX_DEPTH = 48
 MAX_MOVES = 16
 
@@ -77,6 +79,51 @@ def _canon_pos(c: int, every: int, tab: np.ndarray) -> int:
     return p
 
 
+_CTZ16 = np.array([0] + [(x & -x).bit_length() - 1 for x in range(1, 1 << 16)], np.int64)
+
+
+@njit(cache=True)
+def _low(x: int, ctz: np.ndarray) -> int:
+    """The index of the lowest set bit of x (> 0), by 16-bit table."""
+    if x & 0xFFFF:
+        return ctz[x & 0xFFFF]
+    if (x >> 16) & 0xFFFF:
+        return 16 + ctz[(x >> 16) & 0xFFFF]
+    if (x >> 32) & 0xFFFF:
+        return 32 + ctz[(x >> 32) & 0xFFFF]
+    return 48 + ctz[(x >> 48) & 0xFFFF]
+
+
+@njit(cache=True)
+def _packed(h0: int, h1: int, h2: int, h3: int, tab: np.ndarray, ctz: np.ndarray) -> tuple:
+    """The hands with each run of touching equal-point cards packed to its bottom, owners kept
+    in order: deals differing only in which small cards are gone share their entries."""
+    k0 = 0
+    k1 = 0
+    k2 = 0
+    k3 = 0
+    every = h0 | h1 | h2 | h3
+    p = -1
+    run = -1
+    while every:
+        c = _low(every, ctz)
+        every &= every - 1
+        if tab[RUN, c] != run:
+            run = tab[RUN, c]
+            p = run
+        bit = 1 << p
+        if (h0 >> c) & 1:
+            k0 |= bit
+        elif (h1 >> c) & 1:
+            k1 |= bit
+        elif (h2 >> c) & 1:
+            k2 |= bit
+        else:
+            k3 |= bit
+        p += 1
+    return k0, k1, k2, k3
+
+
 # frame fields: one row per ply of the explicit stack (numba cannot cache a recursive function)
 (SEAT, NPLAYED, LED, WS, WK, WC, PTS, TMASK, FLAGS, LEFT, ALPHA, BETA, A0, B0, SLOT, META, HAVE, OLD_LO,
  OLD_HI, BEST, BESTC, I, N, NAMED, LAST_NAMED, HAND, SHOWN, GAIN, RESTRICT, CARD, REM, K0, K1, K2, K3) = range(35)
@@ -87,13 +134,12 @@ ENTER, NEXT, RETURN, CHILD_DONE = range(4)
 @njit(cache=True)
 def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, sm: np.ndarray, nxt: np.ndarray,
         mine: np.ndarray, params: np.ndarray, moves: np.ndarray, prio: np.ndarray, tt_keys: np.ndarray,
-        tt_vals: np.ndarray, gen: int) -> int:
+        tt_vals: np.ndarray, gen: int, ctz: np.ndarray) -> int:
     """Alpha-beta from the position in frame 0 (`search.py`'s `node`, unrolled onto `fr`)."""
     joker = params[JOKER]
     players = params[PLAYERS]
     stop = params[STOP]
     diff = params[DIFF] == 1
-    ncards = tab.shape[1]
     mask = tt_keys.shape[0] - 1
     last_row = fr.shape[0] - 1          # its first field counts the nodes visited (benchmarks read it)
     d = 0
@@ -119,10 +165,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 wk = -1
                 first_suit = -1
                 for j in range(players):
-                    h = hands[s]
-                    c = 0
-                    while not (h >> c) & 1:
-                        c += 1
+                    c = _low(hands[s], ctz)
                     if j == 0:
                         first_suit = tab[SUIT, c]
                     b = tab[BONUS, c]
@@ -173,29 +216,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                             jv = voids[s] + 16 * s
                 # the key: each run of touching equal-point cards packed to its bottom, owners kept in
                 # order, so deals differing only in which small cards are gone share their entries
-                k0 = 0
-                k1 = 0
-                k2 = 0
-                k3 = 0
-                every = hands[0] | hands[1] | hands[2] | hands[3]
-                p = -1
-                run = -1
-                for c in range(ncards):
-                    if not (every >> c) & 1:
-                        continue
-                    if tab[RUN, c] != run:
-                        run = tab[RUN, c]
-                        p = run
-                    bit = 1 << p
-                    if (hands[0] >> c) & 1:
-                        k0 |= bit
-                    elif (hands[1] >> c) & 1:
-                        k1 |= bit
-                    elif (hands[2] >> c) & 1:
-                        k2 |= bit
-                    else:
-                        k3 |= bit
-                    p += 1
+                k0, k1, k2, k3 = _packed(hands[0], hands[1], hands[2], hands[3], tab, ctz)
                 fr[d, K0] = k0
                 fr[d, K1] = k1
                 fr[d, K2] = k2
@@ -220,10 +241,8 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                         v = hi
                         state = RETURN
                         continue
-                    if lo > alpha:
-                        alpha = lo
-                    if hi < beta:
-                        beta = hi
+                    alpha = max(alpha, lo)
+                    beta = min(beta, hi)
             fr[d, ALPHA] = alpha
             fr[d, BETA] = beta
             fr[d, A0] = alpha
@@ -238,9 +257,10 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
             friend = win_seat >= 0 and mine[win_seat] == mine[seat]
             n = 0
             prev = -1
-            for c in range(ncards):
-                if not (legal >> c) & 1:
-                    continue
+            rest = legal
+            while rest:
+                c = _low(rest, ctz)
+                rest &= rest - 1
                 if (prev >= 0 and tab[SUIT, prev] == tab[SUIT, c] and tab[POINTS, prev] == tab[POINTS, c]
                         and not others & ((1 << c) - (2 << prev))):
                     prev = c
@@ -249,7 +269,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 b = tab[BONUS, c]
                 if nplayed == 0:
                     master = not (others & sm[tab[SUIT, c]] & ~((2 << c) - 1))
-                    pr = (2000 if master and (b or tab[POINTS, c]) else 0) + b + tab[RANK, c] * 8 + tab[POINTS, c]
+                    pr = (2000 if master and (b or tab[POINTS, c] or params[BASE]) else 0) + b + tab[RANK, c] * 8 + tab[POINTS, c]
                 else:
                     k = c + b if b else (c if tab[SUIT, c] == led else -1)
                     if k > win_key:
@@ -412,78 +432,10 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 if v > fr[d, BEST]:
                     fr[d, BEST] = v
                     fr[d, BESTC] = fr[d, CARD]
-                    if v > fr[d, ALPHA]:
-                        fr[d, ALPHA] = v
+                    fr[d, ALPHA] = max(fr[d, ALPHA], v)
             else:
                 if v < fr[d, BEST]:
                     fr[d, BEST] = v
                     fr[d, BESTC] = fr[d, CARD]
-                    if v < fr[d, BETA]:
-                        fr[d, BETA] = v
+                    fr[d, BETA] = min(fr[d, BETA], v)
             state = NEXT
-
-
-_TT_KEYS = np.zeros((1 << TT_BITS, 5), np.int64)
-_TT_VALS = np.zeros((1 << TT_BITS, 3), np.int64)
-_MOVES = np.zeros((MAX_DEPTH, MAX_MOVES), np.int64)
-_PRIO = np.zeros((MAX_DEPTH, MAX_MOVES), np.int64)
-_FRAMES = np.zeros((MAX_DEPTH, FIELDS), np.int64)
-_ARRAYS: dict[int, tuple] = {}
-_GEN = [0]
-
-
-def _arrays(t) -> tuple:
-    """The table's facts as int64 arrays, once per table (tables are cached by their game)."""
-    got = _ARRAYS.get(id(t))
-    if got is not None and got[0] is t:
-        return got
-    n = len(t.codes)
-    rank = [0] * n
-    for c in range(1, n):
-        rank[c] = rank[c - 1] + 1 if t.suit[c] == t.suit[c - 1] else 0
-    run = [0] * n
-    for c in range(1, n):
-        same = t.suit[c] == t.suit[c - 1] and t.points[c] == t.points[c - 1] and t.bonus[c] == t.bonus[c - 1]
-        run[c] = run[c - 1] if same else c
-    tab = np.array([t.suit, t.bonus, t.points, rank, run], np.int64)
-    params = np.zeros(10, np.int64)
-    params[TRUMP], params[RULE], params[PLAYERS] = t.trump, RULES[t.rule], t.players
-    params[DIFF], params[BASE] = t.mode == "diff", t.trick_base
-    params[LAST], params[CAPOT], params[STOP], params[JOKER] = t.last_bonus, t.capot_bonus, t.stop_seat, t.joker
-    got = (t, tab, np.array(t.suit_mask, np.int64), np.array(t.nxt, np.int64), params)
-    _ARRAYS[id(t)] = got
-    return got
-
-
-def make_search(t, mine: tuple[bool, ...]):
-    """The compiled twin of `search.make_search`: a search for the side `mine` with its own
-    (numbered) share of the transposition table."""
-    _, tab, sm, nxt, base_params = _arrays(t)
-    params = base_params.copy()
-    if t.stop_seat >= 0:
-        params[STOP_VALUE] = -1 if mine[t.stop_seat] else 1
-    mine_a = np.array([1 if m else 0 for m in mine], np.int64)
-    _GEN[0] = (_GEN[0] + 1) % (1 << 40)
-    gen = _GEN[0]
-
-    def search(pos, alpha: int, beta: int, restrict: int = -1) -> int:
-        hands = np.array(pos.hands, np.int64)
-        win_seat, win_key, win_card, pts, tmask = -1, -1, -1, 0, 0
-        for s, c in pos.plays:
-            b = t.bonus[c]
-            k = c + b if b else (c if t.suit[c] == pos.led else -1)
-            if k > win_key:
-                win_seat, win_key, win_card = s, k, c
-            pts += t.points[c]
-            tmask |= 1 << c
-        fr = _FRAMES
-        fr[0, SEAT] = t.nxt[pos.plays[-1][0]] if pos.plays else pos.leader
-        fr[0, NPLAYED], fr[0, LED], fr[0, WS], fr[0, WK], fr[0, WC] = len(pos.plays), pos.led, win_seat, win_key, win_card
-        fr[0, PTS], fr[0, TMASK], fr[0, FLAGS], fr[0, LEFT] = pts, tmask, pos.flags, pos.tricks_left
-        fr[0, ALPHA], fr[0, BETA], fr[0, RESTRICT], fr[0, CARD] = alpha, beta, restrict, -1
-        every = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
-        fr[0, REM] = sum(t.points[c] for c in range(len(t.codes)) if every >> c & 1)
-        return int(run(hands, np.array(pos.voids, np.int64), fr, tab, sm, nxt, mine_a, params, _MOVES, _PRIO,
-                       _TT_KEYS, _TT_VALS, gen))
-
-    return search, None

@@ -9,7 +9,7 @@ already played, beyond the capot tracker and the Joker holder's shown voids, bot
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from domain.doubledummy.table import Position, Table, classes, legal_mask
 
@@ -72,10 +72,8 @@ def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Search, dict]:
                     return lo
                 if hi <= alpha:
                     return hi
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
+                alpha = max(alpha, lo)
+                beta = min(beta, hi)
         a0, b0 = alpha, beta
         hand = hands[seat]
         legal = legal_mask(t, hand, led, win_seat, win_card, partner[seat]) & restrict

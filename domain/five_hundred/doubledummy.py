@@ -10,11 +10,18 @@ under each suit its leader may name.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from domain.cards import DECK_43, JOKER, SEAT_INDEX, SUITS
-from domain.doubledummy import Position, Solution, Table, masks, rest_value, rest_values, start_hands
-
+from domain.doubledummy import (
+    Position,
+    Solution,
+    Table,
+    masks,
+    rest_value,
+    rest_values,
+    start_hands,
+)
 from domain.five_hundred.ranking import DENOMINATIONS, NO_TRUMP, STRENGTH, SUIT_OF
 from domain.five_hundred.state import NOBODY, SIDE_NAMES, SIDE_OF, State
 
@@ -22,7 +29,7 @@ TRICKS = 10
 NT_JOKER = 5000
 
 
-@lru_cache(maxsize=None)
+@cache
 def table(denomination: str, sitting_out: int = NOBODY) -> Table:
     """Each effective suit in trick order (the bowers and the Joker in the trump suit; in
     no-trumps the Joker alone in a fifth, suitless group that always wins)."""
@@ -71,7 +78,7 @@ def _setup(state: State) -> tuple[Table, Position, tuple[bool, ...], int, int]:
 
 def value(state: State) -> int:
     """The side of the seat to act: its final tricks (misère: see the module's docstring)."""
-    t, pos, mine, side, done = _setup(state)
+    t, pos, mine, _, done = _setup(state)
     return done + rest_value(t, pos, mine)
 
 
