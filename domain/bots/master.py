@@ -16,7 +16,8 @@ playouts there are `basic`'s, so the search sees a call through the play it will
 get from the table's other bots; a solved play would value every contract as if both
 sides played perfectly.
 
-Budget: worlds are solved until `worlds` or the time `budget`; at least `min_worlds` (1)
+Budget: worlds are solved until `worlds` (`play_worlds`, when smaller, caps the play alone:
+the hints' setting) or the time `budget`; at least `min_worlds` (1)
 is always solved, so a slow solve runs past the budget rather than play blind. When no
 world could be dealt, `basic`'s card is played.
 """
@@ -36,7 +37,7 @@ from domain.bots.seat_view import unwrap
 log = logging.getLogger(__name__)
 
 DEFAULT_BUDGET = 0.15       # seconds per decision: p99 under 200 ms leaves room for one slow solve
-DEFAULT_WORLDS = 64
+DEFAULT_WORLDS = 48
 
 
 class Master(Expert):
@@ -44,8 +45,9 @@ class Master(Expert):
     `last_worlds` is how many worlds the last decision solved (the bench reports it)."""
 
     def __init__(self, family: ModuleType, game_name: str, *, budget: float | None = DEFAULT_BUDGET,
-                 worlds: int = DEFAULT_WORLDS, **settings: Any) -> None:
+                 worlds: int = DEFAULT_WORLDS, play_worlds: int | None = None, **settings: Any) -> None:
         super().__init__(family, game_name, budget=budget, worlds=worlds, **settings)
+        self.play_worlds = worlds if play_worlds is None else min(worlds, play_worlds)
         if self.game.double_dummy is None:
             raise ValueError(f"no double-dummy solver for {game_name!r}")
 
@@ -75,7 +77,7 @@ class Master(Expert):
         cards = [c["card"] for c in candidates]
         totals = [0.0] * len(candidates)
         solved = failures = 0
-        while solved < self.worlds and failures < 3 * self.worlds:
+        while solved < self.play_worlds and failures < 3 * self.play_worlds:
             if deadline is not None and solved >= self.min_worlds and time.perf_counter() > deadline:
                 break
             try:
