@@ -57,3 +57,10 @@ def test_the_master_plays_whole_deals(game_name, raw) -> None:
     seats = {s: (master if s in (SEATS[0], SEATS[2]) else basic) for s in SEATS}
     score = play_deal(game, game.parse_options(raw), SEATS[1], deck, seats, random.Random(9))
     assert score
+
+
+def test_bot_master_is_a_seat_level() -> None:
+    from services.matches.requests import seat_holder
+
+    holder = seat_holder("E", "bot:master", None)
+    assert holder is not None and holder.kind == "bot" and holder.level == "master"
