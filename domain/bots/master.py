@@ -42,7 +42,8 @@ DEFAULT_WORLDS = 48
 
 class Master(Expert):
     """A policy object: `master(view, rng) -> action | None`; see the module docstring.
-    `last_worlds` is how many worlds the last decision solved (the bench reports it)."""
+    `last_worlds` is how many worlds the last decision searched, `last_phase` its phase
+    (the bench reports both)."""
 
     def __init__(self, family: ModuleType, game_name: str, *, budget: float | None = DEFAULT_BUDGET,
                  worlds: int = DEFAULT_WORLDS, play_worlds: int | None = None, **settings: Any) -> None:
@@ -50,9 +51,11 @@ class Master(Expert):
         self.play_worlds = worlds if play_worlds is None else min(worlds, play_worlds)
         if self.game.double_dummy is None:
             raise ValueError(f"no double-dummy solver for {game_name!r}")
+        self.last_phase: str | None = None
 
     def __call__(self, view: Any, rng: random.Random) -> dict[str, Any] | None:
         table, raw = unwrap(view)
+        self.last_phase = None if table is None else str(table.phase)
         if table is None or not self.family.searchable(table):
             return super().__call__(view, rng)
         self.last_worlds, self.last_rows = 0, []
