@@ -10,6 +10,10 @@ played (ties: `basic`'s card, then the first). The mean is over the game's own u
 points, tricks, Cinch points), which is what the deal's score is made of; a risk-aware
 choice (the chance of making the contract) was not measured and is not made.
 
+Five Hundred's conventions (`conventions.py`) hold the candidates: no bid of 8 or more
+without the hand's own valuation behind it, no-trumps only with the Joker, the contractor's
+unsupporting partner leads a trump first, no overtaking a misère bidder's winning card.
+
 The calls, the kitty, the discards and the robbing are the expert's: its auction search
 (worlds replayed on the calls, each call played out), `basic`'s discards. The worlds'
 playouts there are `basic`'s, so the search sees a call through the play it will really
@@ -30,6 +34,7 @@ import time
 from types import ModuleType
 from typing import Any
 
+from domain.bots import conventions
 from domain.bots.expert import Expert
 from domain.bots.sampling import Unsatisfiable
 from domain.bots.seat_view import unwrap
@@ -60,7 +65,7 @@ class Master(Expert):
             return super().__call__(view, rng)
         self.last_worlds, self.last_rows = 0, []
         basic = self.family.basic(table, rng)
-        candidates = self._plays(table)
+        candidates = self.held_plays(table)
         if basic is None or len(candidates) <= 1:
             return basic
         try:
@@ -71,6 +76,30 @@ class Master(Expert):
         if self.last_worlds == 0:
             return basic
         return candidates[max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == basic, -i))]
+
+    def play_world(self, table: Any, rng: random.Random, options: Any) -> Any:
+        if self.game.name == "five_hundred":
+            return self.family.determinize(table, rng, options=options, conventions_read=True)
+        return super().play_world(table, rng, options)
+
+    def calls(self, table: Any, basic: dict[str, Any]) -> list[dict[str, Any]]:
+        """The expert's candidate calls the conventions allow (`conventions.py`)."""
+        calls = super().calls(table, basic)
+        if self.game.name != "five_hundred":
+            return calls
+        kept = conventions.keep_calls(table, calls, basic)
+        return kept or calls[:1]
+
+    def held_plays(self, table: Any) -> list[dict[str, Any]]:
+        """The legal cards the conventions allow (`conventions.py`): in Five Hundred the
+        partner's first lead in trumps, no overtaking a misère bidder who holds the trick."""
+        plays = self._plays(table)
+        if self.game.name != "five_hundred":
+            return plays
+        cards = list(dict.fromkeys(p["card"] for p in plays))
+        allowed = conventions.first_lead_trumps(table, cards)
+        allowed = conventions.under_misere(table, allowed, self.family.hint_table(table, allowed)[0])
+        return [p for p in plays if p["card"] in allowed]
 
     def solve_worlds(self, table: Any, candidates: list[dict[str, Any]], rng: random.Random,
                      options: Any) -> list[float]:
