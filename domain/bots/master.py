@@ -21,7 +21,8 @@ get from the table's other bots; a solved play would value every contract as if 
 sides played perfectly.
 
 Budget: worlds are solved until `worlds` (`play_worlds`, when smaller, caps the play alone:
-the hints' setting) or the time `budget`; at least `min_worlds` (1)
+the hints' setting) or until the slowest solve so far would end past the time `budget`
+(worlds of one decision cost about the same); at least `min_worlds` (1)
 is always solved, so a slow solve runs past the budget rather than play blind. When no
 world could be dealt, `basic`'s card is played.
 """
@@ -109,15 +110,18 @@ class Master(Expert):
         cards = [c["card"] for c in candidates]
         totals = [0.0] * len(candidates)
         solved = failures = 0
+        slowest = 0.0
         while solved < self.play_worlds and failures < 3 * self.play_worlds:
-            if deadline is not None and solved >= self.min_worlds and time.perf_counter() > deadline:
-                break
+            started = time.perf_counter()
+            if deadline is not None and solved >= self.min_worlds and started + slowest > deadline:
+                break                  # the next solve would likely end past the budget
             try:
                 state = self.play_world(table, rng, options)
             except Unsatisfiable:
                 failures += 1
                 continue
             values = solver.solve(state).cards
+            slowest = max(slowest, time.perf_counter() - started)
             row = {i: float(values[c]) for i, c in enumerate(cards)}
             for i, v in row.items():
                 totals[i] += v
