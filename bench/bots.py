@@ -80,6 +80,7 @@ CONFIGS = [("belote", {"variant": "classic"}), ("belote", {"variant": "coinche"}
            ("five_hundred", {})]          # the dispatch's matches
 SEED = 7
 CHUNK = 5
+FIRST = [0]                                  # `--from-board`: the first board (deal) of every sample
 EXPERT: dict[str, Any] = {}                  # the expert's settings inside a task
 EXPERT_SETTINGS: dict[str, Any] = {}         # what `--worlds` asks for the figures (none: its own budget)
 
@@ -272,7 +273,8 @@ def run_task(task: tuple, expert: dict[str, Any] | None = None) -> tuple[tuple, 
 
 
 def _chunks(n: int) -> list[list[int]]:
-    return [list(range(k, min(n, k + CHUNK))) for k in range(0, n, CHUNK)]
+    """Boards (deals) `FIRST[0]` to `n` in tasks of `CHUNK`: a later run extends an earlier one."""
+    return [list(range(k, min(n, k + CHUNK))) for k in range(FIRST[0], n, CHUNK)]
 
 
 def plan(games: list[str], sizes: dict[str, int]) -> list[tuple]:
@@ -373,7 +375,8 @@ class Report:
                 out.setdefault("master_bound", {})[g] = {
                     "boards": len(both), "solved_play_minus_basic": b, "master_minus_basic": m,
                     "master_share": round(m["margin_per_deal"] / gap, 3) if gap > 0 else None}
-        out.update(self.extra)
+        out["per_board"] = {f"{g}/{pair}": {str(k): m[k] for k in sorted(m)} for (g, pair), m in self.margins.items()}
+        out.update(self.extra)                   # per_board: to join a run with the one it extends
         return out
 
     def write(self) -> None:
@@ -582,6 +585,8 @@ def main() -> None:
     parser.add_argument("--master-bound-boards", type=int, default=0,
                         help="boards per game of the master's solved-play bound and master-basic")
     parser.add_argument("--decision-level", default="expert", choices=["expert", "master"])
+    parser.add_argument("--from-board", type=int, default=0,
+                        help="the first board (deal) of every sample, the sizes its end: extends an earlier run")
     parser.add_argument("--matches", type=int, default=12, help="one-deal matches of four random bots (dispatch)")
     parser.add_argument("--parallel", type=int, default=4, help="matches played at once (dispatch)")
     parser.add_argument("--database-url", default=os.environ.get("ATOUT_DATABASE_URL")
@@ -590,6 +595,7 @@ def main() -> None:
     parser.add_argument("--skip-figures", action="store_true", help="only the dispatch")
     parser.add_argument("--skip-dispatch", action="store_true")
     args = parser.parse_args()
+    FIRST[0] = args.from_board
     games = [g for g in args.games.split(",") if g]
     unknown = [g for g in games if g not in GAMES]
     if unknown:
