@@ -67,15 +67,18 @@ class Master(Expert):
         self.last_worlds, self.last_rows = 0, []
         basic = self.family.basic(table, rng)
         candidates = self.held_plays(table)
-        if basic is None or len(candidates) <= 1:
+        if basic is None or not candidates:
             return basic
+        fallback = basic if basic in candidates else candidates[0]     # the conventions hold it too
+        if len(candidates) == 1:
+            return fallback
         try:
             totals = self.solve_worlds(table, candidates, rng, self._options(table, raw))
         except Exception:              # a view the sampler or solver cannot handle: never stall a turn
             log.exception("master search failed; playing the basic action")
-            return basic
+            return fallback
         if self.last_worlds == 0:
-            return basic
+            return fallback
         return candidates[max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == basic, -i))]
 
     def play_world(self, table: Any, rng: random.Random, options: Any) -> Any:
