@@ -54,12 +54,14 @@ BEYOND_SCHEMA = {
     ("POST /v1/tournaments", "wrong_dealer"): "imported boards' dealers follow the game's rotation",
     ("POST /v1/matches", "not_rateable"): "a rated match needs seats the ratings can count (docs/ratings)",
     ("POST /v1/matches", "bad_clock"): "a rated match's clock is 5 to 300 s a decision (docs/ratings.md)",
+    ("POST /v1/quickplay", "bad_clock"): "a rated queue's clock is 5 to 300 s a decision (docs/ratings.md)",
+    ("POST /v1/quickplay", "bots_not_rated"): "bots fill casual queues only: `bots_after` with `rated` true is refused",
     # A page's `cursor` is opaque: only one the server gave in a Link header is taken.
     **{(op, "invalid_field"): "a cursor is one the server gave (services/http/paging.py)"
        for op in ("GET /v1/matches", "GET /v1/matches/mine", "GET /v1/tournaments", "GET /v1/tournaments/mine",
                   "GET /v1/invitations", "GET /v1/players/me/following", "GET /v1/players/me/following/tables",
                   "GET /v1/players/me/blocks", "GET /v1/matches/{match_id}/chat", "GET /v1/admin/matches/{match_id}/chat",
-                  "GET /v1/admin/reports")},
+                  "GET /v1/admin/reports", "GET /v1/admin/fairplay")},
     ("GET /v1/admin/audit", "invalid_field"): "since..until spans 1 to 31 days (and since <= until)",
     ("POST /v1/tournaments", "not_enough_boards"): "imported boards cover every round's deals",
     # What others are shown: no bidi control, something visible (Unicode categories; domain/text.py).

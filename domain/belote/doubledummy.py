@@ -49,7 +49,7 @@ def table(trump: str | None, official: bool) -> Table:
                  suit_mask=tuple(sum(1 << i for i, s in enumerate(suit_index) if s == k) for k in range(5)),
                  bonus=tuple(1000 if s == t else 0 for s in suit_index),
                  points=tuple(values[c] for c in codes), trump=t,
-                 rule="belote" if official else "belote_house", nxt=NEXT_INDEX,
+                 rule="overtrump" if official else "overtrump_or_trump", nxt=NEXT_INDEX,
                  mode="diff", last_bonus=LAST_TRICK, capot_bonus=CAPOT_TRICK)
 
 

@@ -48,7 +48,7 @@ def table(trump: str, low_to_holder: bool) -> Table:
     return Table(codes=tuple(codes), suit=tuple(suits),
                  suit_mask=tuple(sum(1 << i for i, s in enumerate(suits) if s == k) for k in range(5)),
                  bonus=tuple(1000 if s == t else 0 for s in suits),
-                 points=tuple(values.get(c, 0) for c in codes), trump=t, rule="cinch", nxt=NEXT_INDEX)
+                 points=tuple(values.get(c, 0) for c in codes), trump=t, rule="follow_or_trump", nxt=NEXT_INDEX)
 
 
 def _mine(state: State, side: str) -> tuple[bool, ...]:

@@ -9,23 +9,21 @@ adds to the result (`Table.mode`), both read here, never by game name.
 
 Values are for a fixed `side` (a set of seats, the maximizers); the other seats minimize. The
 search is fail-soft alpha-beta with a transposition table at trick boundaries holding bounds
-on the rest of the deal, so one table serves every window of a solve, and MTD(f) drives
-null-window probes (docs/doubledummy.md gives the measurements behind each choice).
+on the rest of the deal, so one table serves every window of a solve, and null-window probes
+bisect the range the value can lie in (docs/doubledummy.md gives the measurements behind
+each choice). The search is compiled by numba when it is installed (`compiled.py`), else the
+pure-Python `search.py` gives the same values, slower.
 """
 
 from __future__ import annotations
 
+import threading
+
 import msgspec
 
+from domain.cards import SEAT_INDEX
 from domain.doubledummy.search import INF, Search
 from domain.doubledummy.search import make_search as python_search
-
-try:
-    from domain.doubledummy.compiled import make_search as compiled_search
-except ImportError:                     # numba absent: the same search, in pure Python
-    compiled_search = None
-
-make_search = compiled_search or python_search
 from domain.doubledummy.table import (
     Position,
     Table,
@@ -34,6 +32,13 @@ from domain.doubledummy.table import (
     legal_mask,
     representatives,
 )
+
+try:
+    from domain.doubledummy.compiled import make_search as compiled_search
+except ImportError:                     # numba absent: the same values from the pure-Python search
+    compiled_search = None
+
+make_search = compiled_search or python_search
 
 __all__ = [
     "INF",
@@ -99,14 +104,26 @@ def _bisect(search: Search, pos: Position, bounds: tuple[int, int], restrict: in
     return lo
 
 
+ONE_SOLVE = threading.RLock()
+"""One solve at a time in a process: the compiled search's transposition table and stacks are
+the process's own, and a solve's probes must not interleave with another's (a worker's thread
+reviewing a deal beside the API's hint, two reviews in threads)."""
+
+
 def rest_value(t: Table, pos: Position, mine: tuple[bool, ...]) -> int:
     """The value for the side `mine` of the rest of the deal from `pos`, current trick included."""
-    search, _ = SEARCH[0](t, mine)
-    return _bisect(search, pos, _range(t, pos, mine))
+    with ONE_SOLVE:
+        search, _ = SEARCH[0](t, mine)
+        return _bisect(search, pos, _range(t, pos, mine))
 
 
 def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, int]:
     """The rest's value after each legal card of the seat to act (touching cards share it)."""
+    with ONE_SOLVE:
+        return _rest_values(t, pos, mine)
+
+
+def _rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, int]:
     search, _ = SEARCH[0](t, mine)
     hands = pos.hands
     seat = t.nxt[pos.plays[-1][0]] if pos.plays else pos.leader
@@ -122,9 +139,17 @@ def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, in
         tmask |= 1 << c
     others = ((hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]) | tmask
     out: dict[int, int] = {}
-    bounds = _range(t, pos, mine)
-    for head, cards in representatives(t, legal, others).items():
-        v = _bisect(search, pos, bounds, 1 << head)
+    low, high = _range(t, pos, mine)
+    classes = representatives(t, legal, others)
+    best = _bisect(search, pos, (low, high))
+    for head, cards in classes.items():
+        # the seat to act is the side's: a card is worth the best or less, and one probe at
+        # the best tells which; only the lesser cards need their exact value
+        v = best
+        if len(classes) > 1:
+            g = search(pos, best - 1, best, 1 << head)
+            if g < best:
+                v = _bisect(search, pos, (low, g), 1 << head)
         for c in cards:
             out[c] = v
     return out
@@ -133,7 +158,6 @@ def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, in
 def start_hands(hands: tuple[tuple[str, ...], ...], tricks: tuple, trick: object | None) -> list[list[str]]:
     """The hands as they were when the first card was led: today's hands and every card
     played since, given back to the seat that played it."""
-    from domain.cards import SEAT_INDEX
     start = [list(h) for h in hands]
     for t in (*tricks, trick) if trick is not None else tricks:
         for seat, card in t.plays:  # type: ignore[attr-defined]

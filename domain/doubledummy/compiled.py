@@ -3,7 +3,7 @@ transposition table, and the `make_search` twin of `search.make_search`.
 
 The transposition table is a fixed open array shared by every solve of the process: an entry
 carries the number of the search that wrote it, so a new search starts on an empty table
-without clearing it (one search at a time: the domain is called from one thread).
+without clearing it (one search at a time: `domain.doubledummy.ONE_SOLVE`).
 """
 
 from __future__ import annotations
@@ -105,7 +105,8 @@ def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Any, None]:
             tmask |= 1 << c
         fr = _FRAMES
         fr[0, SEAT] = t.nxt[pos.plays[-1][0]] if pos.plays else pos.leader
-        fr[0, NPLAYED], fr[0, LED], fr[0, WS], fr[0, WK], fr[0, WC] = len(pos.plays), pos.led, win_seat, win_key, win_card
+        fr[0, NPLAYED], fr[0, LED] = len(pos.plays), pos.led
+        fr[0, WS], fr[0, WK], fr[0, WC] = win_seat, win_key, win_card
         fr[0, PTS], fr[0, TMASK], fr[0, FLAGS], fr[0, LEFT] = pts, tmask, pos.flags, pos.tricks_left
         fr[0, ALPHA], fr[0, BETA], fr[0, RESTRICT], fr[0, CARD] = alpha, beta, restrict, -1
         every = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]

@@ -18,8 +18,9 @@ from numba import njit
 INF = 1 << 20
 # params: one contract of one game, as `Table` describes it
 TRUMP, RULE, PLAYERS, DIFF, BASE, LAST, CAPOT, STOP, JOKER, STOP_VALUE = range(10)
-FOLLOW, CINCH, BELOTE, BELOTE_HOUSE = range(4)
-RULES = {"follow": FOLLOW, "cinch": CINCH, "belote": BELOTE, "belote_house": BELOTE_HOUSE}
+FOLLOW, FOLLOW_OR_TRUMP, OVERTRUMP, OVERTRUMP_OR_TRUMP = range(4)
+RULES = {"follow": FOLLOW, "follow_or_trump": FOLLOW_OR_TRUMP, "overtrump": OVERTRUMP,
+         "overtrump_or_trump": OVERTRUMP_OR_TRUMP}
 # tab rows: per card
 SUIT, BONUS, POINTS, RANK, RUN = range(5)
 TT_BITS = 18
@@ -35,7 +36,7 @@ def _legal(hand: int, led: int, win_seat: int, win_card: int, partner: int, tab:
     follow = hand & sm[led]
     if rule == FOLLOW or trump < 0:
         return follow if follow else hand
-    if rule == CINCH:
+    if rule == FOLLOW_OR_TRUMP:
         if led == trump:
             return follow if follow else hand
         return (hand & (follow | sm[trump])) if follow else hand
@@ -55,7 +56,7 @@ def _legal(hand: int, led: int, win_seat: int, win_card: int, partner: int, tab:
     over = trumps & ~((2 << top) - 1)
     if over:
         return over
-    return trumps if rule == BELOTE_HOUSE else hand
+    return trumps if rule == OVERTRUMP_OR_TRUMP else hand
 
 
 @njit(cache=True)
@@ -269,7 +270,10 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 b = tab[BONUS, c]
                 if nplayed == 0:
                     master = not (others & sm[tab[SUIT, c]] & ~((2 << c) - 1))
-                    pr = (2000 if master and (b or tab[POINTS, c] or params[BASE]) else 0) + b + tab[RANK, c] * 8 + tab[POINTS, c]
+                    # masters first; then, where a seat may trump at will (Cinch), trumps: they
+                    # draw the counting trumps (elsewhere trumps first cost 5-15% more nodes)
+                    pr = (2000 if master and (b or tab[POINTS, c] or params[BASE]) else 0) \
+                        + (b if params[RULE] == FOLLOW_OR_TRUMP else 0) + tab[RANK, c] * 8 + tab[POINTS, c]
                 else:
                     k = c + b if b else (c if tab[SUIT, c] == led else -1)
                     if k > win_key:
@@ -321,13 +325,6 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     continue
                 break
             if done:
-                if fr[d, ALPHA] >= fr[d, BETA]:
-                    if fr[d, I] == 0:
-                        fr[last_row, 1 + 3 * (nplayed > 0)] += 1
-                    else:
-                        fr[last_row, 2 + 3 * (nplayed > 0)] += 1
-                else:
-                    fr[last_row, 3 + 3 * (nplayed > 0)] += 1
                 best = fr[d, BEST]
                 slot = fr[d, SLOT]
                 if slot >= 0:

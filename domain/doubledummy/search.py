@@ -111,9 +111,10 @@ def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Search, dict]:
                             f = flags | (1 if mine[ws] else 2)
                             if left == 1:
                                 p += capot_bonus if f != 3 else last_bonus
-                            v = (p if mine[ws] else -p) + node(hands, ws, 0, -1, -1, -1, -1, 0, 0, f, left - 1,
-                                                               voids, alpha - (p if mine[ws] else -p) if alpha > -INF else -INF,
-                                                               beta - (p if mine[ws] else -p) if beta < INF else INF)
+                            gain = p if mine[ws] else -p
+                            v = gain + node(hands, ws, 0, -1, -1, -1, -1, 0, 0, f, left - 1, voids,
+                                            alpha - gain if alpha > -INF else -INF,
+                                            beta - gain if beta < INF else INF)
                         else:
                             gain = p + base if mine[ws] else 0
                             v = gain + node(hands, ws, 0, -1, -1, -1, -1, 0, 0, flags, left - 1, voids,

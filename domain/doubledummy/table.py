@@ -13,13 +13,15 @@ from dataclasses import dataclass, field
 class Table:
     """One contract of one game, compiled for the search.
 
-    rule: "follow" (follow the led suit, else any card), "cinch" (trump led: trump if able;
-    plain led: follow or trump, else any), "belote" / "belote_house" (belote.md §2.5, the
-    house flavour forcing a trump under R4d). mode: "capture" (a trick adds its points to
-    the side that wins it, `trick_base` more per trick) or "diff" (a trick adds its points
-    with the winner's sign, the last one `last_bonus` more, or `capot_bonus` when one side
-    took every trick). `stop_seat` ends the deal the first time that seat wins a trick
-    (misère), worth `stop_value` to whoever's side it is not."""
+    rule: "follow" (follow the led suit, else any card), "follow_or_trump" (trump led: trump
+    if able; plain led: follow or trump, else any: Cinch), "overtrump" / "overtrump_or_trump"
+    (follow, else trump, over the best trump in the trick when able; the second forces a trump
+    even when none is higher: belote.md §2.5 and its House R4d).
+
+    mode: "capture" (a trick adds its points to the side that wins it, `trick_base` more per
+    trick) or "diff" (a trick adds its points with the winner's sign, the last one
+    `last_bonus` more, or `capot_bonus` when one side took every trick). `stop_seat` ends the
+    deal the first time that seat wins a trick (misère): worth -1 to its side, +1 to the other."""
 
     codes: tuple[str, ...]
     suit: tuple[int, ...]          # card -> effective suit 0..3, 4 for a suitless card
@@ -76,7 +78,7 @@ def legal_mask(t: Table, hand: int, led: int, win_seat: int, win_card: int, part
     if rule == "follow":
         return follow or hand
     trump = t.trump
-    if rule == "cinch":
+    if rule == "follow_or_trump":
         if led == trump:
             return follow or hand
         return (hand & (follow | sm[trump])) if follow else hand
@@ -94,7 +96,7 @@ def legal_mask(t: Table, hand: int, led: int, win_seat: int, win_card: int, part
         return hand
     if top < 0:
         return trumps
-    return (trumps & ~((2 << top) - 1)) or (trumps if rule == "belote_house" else hand)
+    return (trumps & ~((2 << top) - 1)) or (trumps if rule == "overtrump_or_trump" else hand)
 
 
 def classes(t: Table, legal: int, others: int) -> list[int]:

@@ -15,6 +15,7 @@ from typing import Any
 from domain.bots import LEVELS
 from domain.games import GAME_NAMES, load
 from domain.match import MAX_DEALS, MAX_TARGET
+from domain.quickplay import BOTS_AFTER_BOUNDS
 from domain.tournaments import FORMATS
 from services.http.schemas import BLANK
 
@@ -76,16 +77,18 @@ def _ref(game: str, kind: str) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{_camel(game)}{kind}In"}
 
 
-def _per_game(schema: dict[str, Any], record: str, kind: str) -> None:
+def _per_game(schema: dict[str, Any], record: str | None, kind: str = "") -> None:
     """The game's options and record (or boards): in the fields, any game's; in one branch per
     game, only that game's, with its name (so the server's pairing of game and options holds)."""
     props = schema["properties"]
     props["options"] = {"anyOf": [_ref(game, "Options") for game in GAME_NAMES],
                         "description": "left out: the game's defaults"}    # a `default` here stops generators
-    props[record] = {"anyOf": [*(_ref(game, kind) for game in GAME_NAMES), {"type": "null"}], "default": None}
+    if record is not None:
+        props[record] = {"anyOf": [*(_ref(game, kind) for game in GAME_NAMES), {"type": "null"}], "default": None}
     schema["allOf"] = [{"oneOf": [{"properties": {
         "game": {"const": game}, "options": _ref(game, "Options"),
-        record: {"anyOf": [{"type": "null"}, _ref(game, kind)]}}} for game in GAME_NAMES]}]
+        **({record: {"anyOf": [{"type": "null"}, _ref(game, kind)]}} if record is not None else {})}}
+        for game in GAME_NAMES]}]
 
 
 def _me_once() -> dict[str, Any]:
@@ -94,14 +97,17 @@ def _me_once() -> dict[str, Any]:
                               for a, b in pairs]}}
 
 
+CLOCK = {"oneOf": [{"type": "null"}, {
+    "type": "object", "additionalProperties": False, "minProperties": 1,
+    "properties": {k: {"type": "number", "exclusiveMinimum": 0, "maximum": 86400} for k in ("bid", "play")}}]}
+
+
 def _create_match(schema: dict[str, Any]) -> None:
     props = schema["properties"]
     props["game"] = {"type": "string", "enum": list(GAME_NAMES)}
     props["seats"] = {"type": "object", "required": list(SEATS), "additionalProperties": False,
                       "properties": {seat: SEAT_SPEC for seat in SEATS}, **_me_once()}
-    props["clock"] = {"oneOf": [{"type": "null"}, {
-        "type": "object", "additionalProperties": False, "minProperties": 1,
-        "properties": {k: {"type": "number", "exclusiveMinimum": 0, "maximum": 86400} for k in ("bid", "play")}}]}
+    props["clock"] = CLOCK
     _per_game(schema, "record", "Record")
     schema["description"] = ("`me` may stand in at most one seat. A `record`'s dealers follow the game's rotation "
                              "from deal to deal (else 400 `wrong_dealer`).")
@@ -142,5 +148,18 @@ def optional_body(operation: dict[str, Any]) -> None:
         operation["requestBody"]["required"] = False
 
 
-REQUEST_RULES = {"CreateMatch": _create_match, "Register": _register, "CreateIn": _create_tournament,
+def _join_quickplay(schema: dict[str, Any]) -> None:
+    props = schema["properties"]
+    props["game"] = {"type": "string", "enum": list(GAME_NAMES)}
+    props["clock"] = CLOCK
+    low, high = BOTS_AFTER_BOUNDS
+    props["bots_after"] = {"anyOf": [{"type": "number", "minimum": low, "maximum": high}, {"type": "null"}],
+                           "default": None}
+    props["bot_level"] = {"type": "string", "enum": list(LEVELS), "default": "basic"}
+    _per_game(schema, None)
+    schema["description"] = ("`bots_after` is for casual queues only (with `rated` true: 400 `bots_not_rated`); a "
+                             "rated queue's clock is 5 to 300 s a decision (else 400 `bad_clock`).")
+
+
+REQUEST_RULES = {"CreateMatch": _create_match, "JoinIn": _join_quickplay, "Register": _register, "CreateIn": _create_tournament,
                  "ChatIn": _chat, "ReportIn": _report}

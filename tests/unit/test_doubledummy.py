@@ -67,9 +67,20 @@ def check_endings(game_name: str, positions: list[Any], tricks: int) -> int:
     for state in positions:
         if len(state.deal.hands[list("NESW").index(to_act(state))]) > tricks:
             continue
-        side = side_of(game, state, to_act(state))
+        seat = to_act(state)
+        side = side_of(game, state, seat)
         expected = minimax(game, state, side)[1]
         assert game.double_dummy.value(state) == expected, (state.deal.hands, state.deal.trick)
+        if len(state.deal.hands["NESW".index(seat)]) <= 2:
+            # each card's value: the best of its actions (a Joker lead names a suit)
+            cards: dict[str, tuple[int, int]] = {}
+            for action in game.legal_actions(state, seat):
+                if action["action"] == "play":
+                    child, _ = game.apply(state, game.parse_action({"seat": str(seat), **action}))
+                    got = minimax(game, child, side)
+                    if action["card"] not in cards or got[0] > cards[action["card"]][0]:
+                        cards[action["card"]] = got
+            assert game.double_dummy.solve(state).cards == {c: v for c, (_, v) in cards.items()}
         seen += 1
     return seen
 
@@ -184,3 +195,19 @@ def test_solution_units() -> None:
         solution = game.double_dummy.solve(state)
         assert solution.unit == units[name]
         assert solution.side == side_of(game, state, to_act(state))
+
+
+def test_solves_from_several_threads_give_the_values_of_one() -> None:
+    """A worker reviewing deals in threads, the API's hints beside it: the process's one
+    transposition table serves one solve at a time, so threads get what one thread gets."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = random.Random(23)
+    cases = [(name, s) for name in ("belote", "five_hundred") for d in deals(name, {}, None, rng, 3) for s in d[-20:-12]]
+
+    def solve(case: tuple[str, Any]) -> Any:
+        return GAMES[case[0]].double_dummy.solve(case[1])
+
+    alone = [solve(c) for c in cases]
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(solve, cases * 3)) == alone * 3

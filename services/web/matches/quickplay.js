@@ -7,6 +7,7 @@
 import { uuid } from "../shared/api.js";
 import { num, onLocale, t } from "../shared/i18n.js";
 import { $, call, errorText } from "../shared/session.js";
+import { keepQuickplay, quickplayKept } from "../shared/storage.js";
 import { h } from "../shared/table.js";
 
 /** @import { components } from "../shared/api-types" */
@@ -51,6 +52,7 @@ async function playNow(way) {
   try {
     quick.entry = /** @type {Entry} */ (await call("POST", "/v1/quickplay", body));
     quick.error = "";
+    keepQuickplay(quick.entry.entry_id);
   } catch (err) { quick.error = errorText(err); }
   draw();
   poll();
@@ -58,6 +60,7 @@ async function playNow(way) {
 
 async function cancel() {
   try { quick.entry = /** @type {Entry} */ (await call("DELETE", "/v1/quickplay")); quick.error = ""; } catch (err) { quick.error = errorText(err); }
+  keepQuickplay(null);
   draw();
 }
 
@@ -104,18 +107,22 @@ function draw() {
 
 async function poll() {
   window.clearTimeout(quick.timer);
+  if (!quickplayKept()) { quick.entry = null; draw(); return; }        // no entry of mine: nothing to ask
   if (!box() || document.body.dataset.screen !== "lobby") { quick.timer = window.setTimeout(poll, POLL_MS * 5); return; }
   try {
     const e = /** @type {Entry} */ (await call("GET", "/v1/quickplay"));
     const was = quick.entry;
     quick.entry = e;
-    if (e.status === "seated" && e.match_id && was && was.status !== "seated" && was.entry_id === e.entry_id) {
+    if (e.status === "seated" && e.match_id && (!was || (was.status !== "seated" && was.entry_id === e.entry_id))) {
+      keepQuickplay(null);
       location.hash = `#/match/${e.match_id}`;
       return;
     }
   } catch { quick.entry = null; }
+  const live = quick.entry && ["partner", "waiting", "seating"].includes(quick.entry.status);
+  if (!live) keepQuickplay(null);
   draw();
-  if (quick.entry && ["partner", "waiting", "seating"].includes(quick.entry.status)) quick.timer = window.setTimeout(poll, POLL_MS);
+  if (live) quick.timer = window.setTimeout(poll, POLL_MS);
 }
 
 // Called once by the page: draws the buttons, and the waiting panel again after a reload.

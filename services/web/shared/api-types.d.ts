@@ -2713,6 +2713,7 @@ export interface components {
         };
         /**
          * JoinIn
+         * @description `bots_after` is for casual queues only (with `rated` true: 400 `bots_not_rated`); a rated queue's clock is 5 to 300 s a decision (else 400 `bad_clock`).
          * @example {
          *       "game": "belote",
          *       "options": {
@@ -2735,26 +2736,40 @@ export interface components {
          *     }
          */
         JoinIn: {
-            game: string;
-            /** @default {} */
-            options?: {
-                [key: string]: unknown;
-            };
+            /** @enum {string} */
+            game: "belote" | "cinch" | "five_hundred";
+            /** @description left out: the game's defaults */
+            options?: components["schemas"]["BeloteOptionsIn"] | components["schemas"]["CinchOptionsIn"] | components["schemas"]["FiveHundredOptionsIn"];
             /** @default false */
             rated?: boolean;
-            /** @default null */
-            clock?: {
-                [key: string]: unknown;
-            } | null;
+            clock?: null | {
+                bid?: number;
+                play?: number;
+            };
             /** @default null */
             partner?: string | null;
             /** @default null */
             bots_after?: number | null;
-            /** @default basic */
-            bot_level?: string;
+            /**
+             * @default basic
+             * @enum {string}
+             */
+            bot_level?: "random" | "basic" | "expert";
             /** @default null */
             command_id?: string | null;
-        };
+        } & ({
+            /** @constant */
+            game?: "belote";
+            options?: components["schemas"]["BeloteOptionsIn"];
+        } | {
+            /** @constant */
+            game?: "cinch";
+            options?: components["schemas"]["CinchOptionsIn"];
+        } | {
+            /** @constant */
+            game?: "five_hundred";
+            options?: components["schemas"]["FiveHundredOptionsIn"];
+        });
         /**
          * LeaderboardEntryOut
          * @description One player's place in a pool; `name` is null once the player is erased (his rating

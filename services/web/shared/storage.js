@@ -1,7 +1,8 @@
 // @ts-check
 // What this browser keeps for the player's page (localStorage), each under its own key: the
 // signed-in guest (verify.html reads it too, to fill in the token), the codes of the private
-// tables I created (shown once, in the creation's answer), and the entropy I gave each match.
+// tables I created (shown once, in the creation's answer), the entropy I gave each match, and
+// whether a quick-play entry of mine is waiting.
 // It imports nothing, so any module may keep or read these without importing another feature.
 
 /** @import { components } from "./api-types" */
@@ -14,6 +15,7 @@
 const SESSION_KEY = "atout.session";
 const CODES_KEY = "atout.codes";
 const ENTROPY_KEY = "atout.entropy";
+const QUICKPLAY_KEY = "atout.quickplay";
 
 /** @returns {Session | null} */
 export function loadSession() {
@@ -57,3 +59,11 @@ export function rememberEntropy(matchId, text) {
   all[matchId] = [...(all[matchId] || []), text].slice(-50);
   localStorage.setItem(ENTROPY_KEY, JSON.stringify(all));
 }
+
+/**
+ * Whether this browser has a quick-play entry waiting (so the lobby reads it again after a
+ * reload, and asks the server nothing when there is none).
+ * @param {string | null} entryId
+ */
+export const keepQuickplay = (entryId) => (entryId ? localStorage.setItem(QUICKPLAY_KEY, entryId) : localStorage.removeItem(QUICKPLAY_KEY));
+export const quickplayKept = () => localStorage.getItem(QUICKPLAY_KEY) !== null;
