@@ -2754,7 +2754,7 @@ export interface components {
              * @default basic
              * @enum {string}
              */
-            bot_level?: "random" | "basic" | "expert";
+            bot_level?: "random" | "basic" | "expert" | "master";
             /** @default null */
             command_id?: string | null;
         } & ({
