@@ -3,6 +3,7 @@
     .venv/bin/python bench/bots.py [--jobs 2] [--out bench-bots.json] [--games coinche,cinch]
         [--rates-basic 400] [--rates-expert 150] [--duel-boards 300] [--ladder-boards 100]
         [--bound-boards 100] [--decision-deals 4] [--skip-figures] [--skip-dispatch]
+        [--rates-master 0] [--master-duel-boards 0] [--master-bound-boards 0] [--decision-level expert]
 
 * `rates` (per game and level, four bots of that level, deals from seeded decks): contracts
   made %, partner outbidding wars (a side raising its own partner twice or more in a deal),
@@ -12,6 +13,13 @@
 * `ladder`: duplicate duels (`atout bots duel`'s boards), expert−basic and basic−random,
   margin per deal with its 95% interval; in Cinch the pedros A's seats lost per deal beside
   what `basic` in their place lost on the same boards.
+* `master` (sizes 0 by default: `--rates-master`, `--master-duel-boards`,
+  `--master-bound-boards`): the rates of four masters, the duel master−expert, and
+  `master_bound`: the master's play-only bound (`bench/bound.py`'s `SolvedPlay`: the true
+  deal solved double dummy in the play, its calls sampled as the master's) and master−basic
+  on the same boards, with the master's share of the bound's margin. `--decision-level
+  master` times the master's decisions instead of the expert's, with the worlds searched
+  per phase.
 * `bound`: the perfect-information bound (`bench/bound.py`) against basic on the first
   boards of the expert−basic duel, and the expert's share of its margin there.
 * `decision`: time of an `expert` decision (the policy call, from the seat's view to the
@@ -72,6 +80,7 @@ CONFIGS = [("belote", {"variant": "classic"}), ("belote", {"variant": "coinche"}
            ("five_hundred", {})]          # the dispatch's matches
 SEED = 7
 CHUNK = 5
+FIRST = [0]                                  # `--from-board`: the first board (deal) of every sample
 EXPERT: dict[str, Any] = {}                  # the expert's settings inside a task
 EXPERT_SETTINGS: dict[str, Any] = {}         # what `--worlds` asks for the figures (none: its own budget)
 
@@ -169,11 +178,16 @@ def rates(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 # --- tasks (one process each) ---------------------------------------------------------------
 
+def _settings(level: str, raw: dict[str, Any]) -> dict[str, Any]:
+    """The searching levels get the match's options and `--worlds`."""
+    return {"options": raw, **EXPERT} if level in ("expert", "master") else {}
+
+
 def _rates_task(key: str, level: str, deals: list[int]) -> dict[str, Any]:
     game_name, raw = GAMES[key]
     game = load(game_name)
     options = game.parse_options(raw)
-    policy = policy_for(game_name, level, **({"options": raw, **EXPERT} if level == "expert" else {}))
+    policy = policy_for(game_name, level, **_settings(level, raw))
     times: list[float] = []
 
     def record(seat: Seat, seconds: float) -> None:
@@ -195,8 +209,8 @@ def _duel_task(key: str, a: str, b: str, boards: list[int]) -> dict[str, Any]:
     game_name, raw = GAMES[key]
     game = load(game_name)
     options = game.parse_options(raw)
-    pa = policy_for(game_name, a, **({"options": raw, **EXPERT} if a == "expert" else {}))
-    pb = policy_for(game_name, b, **({"options": raw, **EXPERT} if b == "expert" else {}))
+    pa = policy_for(game_name, a, **_settings(a, raw))
+    pb = policy_for(game_name, b, **_settings(b, raw))
     margins, pedros = {}, {}
     lost: list[int] = []
 
@@ -242,16 +256,25 @@ def _bound_task(key: str, boards: list[int]) -> dict[str, Any]:
     return {"margins": margins}
 
 
+def _master_bound_task(key: str, boards: list[int]) -> dict[str, Any]:
+    from bench.bound import master_boards
+
+    game_name, raw = GAMES[key]
+    out = master_boards(game_name, raw, boards, SEED, dict(EXPERT))
+    return {"bound": dict(zip(boards, out["bound"])), "master": dict(zip(boards, out["master"]))}
+
+
 def run_task(task: tuple, expert: dict[str, Any] | None = None) -> tuple[tuple, dict[str, Any]]:
     EXPERT.clear()
     EXPERT.update(expert or {})
     kind, *args = task
-    fn = {"rates": _rates_task, "duel": _duel_task, "bound": _bound_task}[kind]
+    fn = {"rates": _rates_task, "duel": _duel_task, "bound": _bound_task, "master_bound": _master_bound_task}[kind]
     return task, fn(*args)
 
 
 def _chunks(n: int) -> list[list[int]]:
-    return [list(range(k, min(n, k + CHUNK))) for k in range(0, n, CHUNK)]
+    """Boards (deals) `FIRST[0]` to `n` in tasks of `CHUNK`: a later run extends an earlier one."""
+    return [list(range(k, min(n, k + CHUNK))) for k in range(FIRST[0], n, CHUNK)]
 
 
 def plan(games: list[str], sizes: dict[str, int]) -> list[tuple]:
@@ -272,7 +295,12 @@ def plan(games: list[str], sizes: dict[str, int]) -> list[tuple]:
                 mixed.append(("bound", g, bound[i]))
             if i < len(expert_rates):
                 mixed.append(("rates", g, "expert", expert_rates[i]))
-    return [t for stage in stages for t in stage] + mixed
+    kinds = [(("duel", "master", "expert"), _chunks(sizes.get("master_duel_boards", 0))),
+             (("master_bound",), _chunks(sizes.get("master_bound_boards", 0))),
+             (("rates", "master"), _chunks(sizes.get("rates_master", 0)))]
+    master = [(kind[0], g, *kind[1:], chunks[i]) for i in range(max(len(c) for _, c in kinds))
+              for g in games for kind, chunks in kinds if i < len(chunks)]
+    return [t for stage in stages for t in stage] + mixed + master
 
 
 class Report:
@@ -294,9 +322,14 @@ class Report:
             self.records.setdefault((task[1], task[2]), []).extend(result["records"])
             if task[2] == "expert":
                 self.times.setdefault(task[1], []).extend(result["times"])
+            if task[2] == "master":
+                self.times.setdefault(f"{task[1]}/master", []).extend(result["times"])
         elif kind == "duel":
             self.margins.setdefault((task[1], f"{task[2]}-{task[3]}"), {}).update(result["margins"])
             self.pedros.setdefault((task[1], f"{task[2]}-{task[3]}"), {}).update(result.get("pedros", {}))
+        elif kind == "master_bound":
+            self.margins.setdefault((task[1], "solved-play-basic"), {}).update(result["bound"])
+            self.margins.setdefault((task[1], "master-basic"), {}).update(result["master"])
         else:
             self.margins.setdefault((task[1], "bound-basic"), {}).update(result["margins"])
         self.load.append(os.getloadavg())
@@ -310,9 +343,9 @@ class Report:
                 "min": round(min(x[0] for x in self.load), 2), "max": round(max(x[0] for x in self.load), 2)},
             "rates": {}, "ladder": {}, "bound": {}, "decision": {"under_jobs": {}}}
         for g in self.games:
-            out["rates"][g] = {lvl: rates(self.records.get((g, lvl), [])) for lvl in ("basic", "expert")}
+            out["rates"][g] = {lvl: rates(self.records.get((g, lvl), [])) for lvl in ("basic", "expert", "master")}
             out["ladder"][g] = {}
-            for pair in ("expert-basic", "basic-random"):
+            for pair in ("master-expert", "expert-basic", "basic-random"):
                 m = self.margins.get((g, pair), {})
                 if m:
                     out["ladder"][g][pair] = summarize([m[k] for k in sorted(m)])
@@ -331,7 +364,19 @@ class Report:
                 out["bound"][g] = {"boards": len(both), "bound_minus_basic": b, "expert_minus_basic": e,
                                    "expert_share": round(e["margin_per_deal"] / gap, 3) if gap > 0 else None}
             out["decision"]["under_jobs"][g] = figures(self.times.get(g, []))
-        out.update(self.extra)
+            if self.times.get(f"{g}/master"):
+                out["decision"]["under_jobs"][f"{g}/master"] = figures(self.times[f"{g}/master"])
+            solved, master = self.margins.get((g, "solved-play-basic"), {}), self.margins.get((g, "master-basic"), {})
+            both = sorted(set(solved) & set(master))
+            if both:
+                b = summarize([solved[k] for k in both])
+                m = summarize([master[k] for k in both])
+                gap = b["margin_per_deal"]
+                out.setdefault("master_bound", {})[g] = {
+                    "boards": len(both), "solved_play_minus_basic": b, "master_minus_basic": m,
+                    "master_share": round(m["margin_per_deal"] / gap, 3) if gap > 0 else None}
+        out["per_board"] = {f"{g}/{pair}": {str(k): m[k] for k in sorted(m)} for (g, pair), m in self.margins.items()}
+        out.update(self.extra)                   # per_board: to join a run with the one it extends
         return out
 
     def write(self) -> None:
@@ -342,18 +387,25 @@ class Report:
             os.replace(tmp, self.path)
 
 
-def decisions(games: list[str], deals: int) -> dict[str, Any]:
-    """Expert decision times in this one process: whole deals of four experts."""
-    out: dict[str, Any] = {"load_average_1min_before": round(os.getloadavg()[0], 2)}
+def decisions(games: list[str], deals: int, level: str = "expert") -> dict[str, Any]:
+    """Decision times of `level` in this one process: whole deals of four of them (the
+    master's also per phase, with the worlds each decision searched)."""
+    out: dict[str, Any] = {"level": level, "load_average_1min_before": round(os.getloadavg()[0], 2)}
     for key in games:
         game_name, raw = GAMES[key]
         game = load(game_name)
-        expert = policy_for(game_name, "expert", options=raw)
+        expert = policy_for(game_name, level, options=raw)
         searched: list[float] = []
+        phases: dict[str, dict[str, list[float]]] = {}
+        if level == "master":                    # a worker has loaded the solver after its first turn
+            _warm(game, raw)
 
         def record(seat: Seat, seconds: float, expert: Any = expert) -> None:
             if expert.last_worlds:
                 searched.append(seconds)
+                phase = phases.setdefault(str(getattr(expert, "last_phase", None) or "all"), {"ms": [], "worlds": []})
+                phase["ms"].append(seconds)
+                phase["worlds"].append(expert.last_worlds)
 
         for k in range(deals):
             rng = random.Random(f"decision/{k}")
@@ -362,14 +414,38 @@ def decisions(games: list[str], deals: int) -> dict[str, Any]:
             play(game, game.parse_options(raw), SEATS[k % 4], deck, {s: expert for s in SEATS}, rng,
                  on_decision=record)
         out[key] = figures(searched)
+        if level == "master":
+            out[key]["phases"] = {name: {**figures(p["ms"]), "worlds_min": min(p["worlds"]),
+                                         "worlds_p50": percentile(p["worlds"], 50),
+                                         "worlds_mean": round(sum(p["worlds"]) / len(p["worlds"]), 1)}
+                                  for name, p in phases.items()}
     out["load_average_1min_after"] = round(os.getloadavg()[0], 2)
     return out
 
 
-def run_figures(games: list[str], sizes: dict[str, int], jobs: int, path: str | None) -> Report:
+def _warm(game: Any, raw: dict[str, Any]) -> None:
+    """Solve the first position of a deal of four `basic` bots that the solver takes (the
+    compiled kernel loaded, as in a worker after its first turn)."""
+    basic = policy_for(game.name, "basic")
+    solved = []
+
+    def solve(s: Any) -> None:
+        if not solved:
+            try:
+                solved.append(game.double_dummy.solve(s))
+            except ValueError:              # not yet in the play
+                pass
+
+    deck = list(game.deck)
+    random.Random("warm").shuffle(deck)
+    play(game, game.parse_options(raw), SEATS[0], deck, {s: basic for s in SEATS}, random.Random(0), before=solve)
+
+
+def run_figures(games: list[str], sizes: dict[str, int], jobs: int, path: str | None,
+                decision_level: str = "expert") -> Report:
     report = Report(path, games, sizes, jobs)
     if sizes["decision_deals"]:                  # first, while none of this run's processes compete
-        report.extra["decision_one_core"] = decisions(games, sizes["decision_deals"])
+        report.extra["decision_one_core"] = decisions(games, sizes["decision_deals"], decision_level)
         report.write()
     tasks = plan(games, sizes)
     report.extra["tasks"] = {"planned": len(tasks), "done": 0}
@@ -504,6 +580,13 @@ def main() -> None:
                         help="strength figures with the expert at this many worlds and no time budget, so a loaded "
                              "machine does not weaken it (decision times always use the default budget)")
     parser.add_argument("--decision-deals", type=int, default=4, help="deals of four experts per game, one core")
+    parser.add_argument("--rates-master", type=int, default=0, help="deals per game, four masters")
+    parser.add_argument("--master-duel-boards", type=int, default=0, help="master-expert boards per game")
+    parser.add_argument("--master-bound-boards", type=int, default=0,
+                        help="boards per game of the master's solved-play bound and master-basic")
+    parser.add_argument("--decision-level", default="expert", choices=["expert", "master"])
+    parser.add_argument("--from-board", type=int, default=0,
+                        help="the first board (deal) of every sample, the sizes its end: extends an earlier run")
     parser.add_argument("--matches", type=int, default=12, help="one-deal matches of four random bots (dispatch)")
     parser.add_argument("--parallel", type=int, default=4, help="matches played at once (dispatch)")
     parser.add_argument("--database-url", default=os.environ.get("ATOUT_DATABASE_URL")
@@ -512,19 +595,21 @@ def main() -> None:
     parser.add_argument("--skip-figures", action="store_true", help="only the dispatch")
     parser.add_argument("--skip-dispatch", action="store_true")
     args = parser.parse_args()
+    FIRST[0] = args.from_board
     games = [g for g in args.games.split(",") if g]
     unknown = [g for g in games if g not in GAMES]
     if unknown:
         parser.error(f"unknown games {unknown}; games are {', '.join(GAMES)}")
     sizes = {"rates_basic": args.rates_basic, "rates_expert": args.rates_expert, "duel_boards": args.duel_boards,
              "ladder_boards": args.ladder_boards, "bound_boards": min(args.bound_boards, args.duel_boards),
-             "decision_deals": args.decision_deals}
+             "decision_deals": args.decision_deals, "rates_master": args.rates_master,
+             "master_duel_boards": args.master_duel_boards, "master_bound_boards": args.master_bound_boards}
     if args.worlds is not None:
         EXPERT_SETTINGS.update({"budget": None, "worlds": args.worlds})
     out: dict[str, Any] = {"cpus": os.cpu_count()}
     report = None
     if not args.skip_figures:
-        report = run_figures(games, sizes, args.jobs, args.out)
+        report = run_figures(games, sizes, args.jobs, args.out, args.decision_level)
         out = report.json()
     if not args.skip_dispatch:
         out["dispatch"] = asyncio.run(dispatch(args.database_url, args.redis_url, args.matches, args.parallel))

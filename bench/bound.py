@@ -18,6 +18,10 @@ The bound measures the expert: on the same boards, expert−basic over bound−b
 share of the margin perfect information would buy that the expert's inference gets.
 
     .venv/bin/python bench/bound.py --game cinch --boards 20 [--options JSON] [--jobs 2] [--knows play]
+    .venv/bin/python bench/bound.py --game cinch --boards 20 --level master   # the master's play-only bound
+
+`SolvedPlay` is the master's play-only bound: the master with the true deal, solved double
+dummy, as its one world in the play; calls and discards the master's own.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ if str(ROOT) not in sys.path:
 from domain.bots import FAMILIES, policy_for  # noqa: E402
 from domain.bots.arena import board_margins  # noqa: E402
 from domain.bots.expert import Expert  # noqa: E402
+from domain.bots.master import Master  # noqa: E402
 from domain.games import load  # noqa: E402
 
 
@@ -65,6 +70,41 @@ class Oracle(Expert):
         self.truth = state
 
 
+class SolvedPlay(Master):
+    """The play-only bound of the `master`: in the play its one world is the true deal,
+    solved double dummy, so every card it plays is a best card of the real deal; its calls,
+    kitty and discards are the master's own, from worlds sampled from its view."""
+
+    def __init__(self, game_name: str, **settings: Any) -> None:
+        super().__init__(FAMILIES[game_name], game_name, **settings)
+        self.play_worlds = 1
+        self.truth: Any = None
+
+    def play_world(self, table: Any, rng: random.Random, options: Any) -> Any:
+        return self.truth
+
+    def observe(self, state: Any) -> None:
+        self.truth = state
+
+
+def master_boards(game_name: str, raw: dict[str, Any], indices: list[int], seed: int,
+                  settings: dict[str, Any]) -> dict[str, list[float]]:
+    """Per board, the average margin over its seatings of the solved-play bound − basic and
+    master − basic."""
+    game = load(game_name)
+    options = game.parse_options(raw)
+    basic = policy_for(game_name, "basic")
+    master = policy_for(game_name, "master", options=raw, **settings)
+    bound = SolvedPlay(game_name, options=raw, **settings)
+    out: dict[str, list[float]] = {"bound": [], "master": []}
+    for board in indices:
+        m = board_margins(game, options, board, seed, bound, basic, before=bound.observe)
+        out["bound"].append(sum(m) / len(m))
+        m = board_margins(game, options, board, seed, master, basic)
+        out["master"].append(sum(m) / len(m))
+    return out
+
+
 def boards(game_name: str, raw: dict[str, Any], indices: list[int], seed: int, settings: dict[str, Any],
            knows: tuple[str, ...] = PHASES) -> dict[str, list[float]]:
     """Per board, the average margin over its seatings of bound−basic and expert−basic."""
@@ -82,13 +122,13 @@ def boards(game_name: str, raw: dict[str, Any], indices: list[int], seed: int, s
     return out
 
 
-def share(bound: list[float], expert: list[float]) -> dict[str, Any]:
-    """Expert's share of the bound's margin over basic, on the same boards."""
+def share(bound: list[float], expert: list[float], level: str = "expert") -> dict[str, Any]:
+    """The level's share of the bound's margin over basic, on the same boards."""
     from domain.bots.arena import summarize
 
     b, e = summarize(bound), summarize(expert)
     gap = b["margin_per_deal"]
-    return {"boards": len(bound), "bound_minus_basic": b, "expert_minus_basic": e,
+    return {"boards": len(bound), "bound_minus_basic": b, f"{level}_minus_basic": e,
             "share": round(e["margin_per_deal"] / gap, 3) if gap > 0 else None}
 
 
@@ -101,19 +141,22 @@ def main() -> None:
     parser.add_argument("--knows", default="auction,play", choices=["auction,play", "play", "auction"],
                         help="the phases the bound is given the true deal in (both: the bound)")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--level", default="expert", choices=["expert", "master"],
+                        help="master: the bound solves the true deal in the play (--knows play implied)")
     args = parser.parse_args()
     raw = json.loads(args.options)
-    knows = tuple(args.knows.split(","))
-    run = partial(boards, args.game, raw, seed=args.seed, settings={}, knows=knows)
+    knows = ("play",) if args.level == "master" else tuple(args.knows.split(","))
+    run = (partial(master_boards, args.game, raw, seed=args.seed, settings={}) if args.level == "master"
+           else partial(boards, args.game, raw, seed=args.seed, settings={}, knows=knows))
     chunks = [list(range(k, args.boards, args.jobs)) for k in range(args.jobs)]
-    by_board: dict[str, dict[int, float]] = {"bound": {}, "expert": {}}
+    by_board: dict[str, dict[int, float]] = {"bound": {}, args.level: {}}
     with ProcessPoolExecutor(args.jobs) as pool:
         for chunk, part in zip(chunks, pool.map(run, chunks)):
             for kind, margins in part.items():
                 by_board[kind].update(zip(chunk, margins))
-    bound, expert = ([m[i] for i in sorted(m)] for m in (by_board["bound"], by_board["expert"]))
+    bound, level = ([m[i] for i in sorted(m)] for m in (by_board["bound"], by_board[args.level]))
     print(json.dumps({"game": args.game, "options": raw, "seed": args.seed, "knows": list(knows),
-                      **share(bound, expert)}))
+                      "level": args.level, **share(bound, level, args.level)}))
 
 if __name__ == "__main__":
     main()

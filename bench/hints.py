@@ -1,4 +1,4 @@
-"""Hint benchmark: how long `domain.bots.hints.suggest` (the expert without its time budget,
+"""Hint benchmark: how long `domain.bots.hints.suggest` (the master without its time budget,
 plus the reason) takes per decision, per game. Prints one JSON object.
 
     .venv/bin/python bench/hints.py [--deals 4] [--seed 1]

@@ -9,7 +9,8 @@ the state, it cannot see another seat's cards; `tests/unit/bots` checks that two
 differing only in hidden cards get the same decision.
 
 Levels: `random` (uniform over legal actions), `basic` (rules of thumb per game, in the
-game's module), `expert` (determinized Monte Carlo over the real rules, `expert.py`).
+game's module), `expert` (determinized Monte Carlo over the real rules, `expert.py`),
+`master` (the same worlds, each solved double dummy in the play, `master.py`).
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ from domain.bots.random import policy as uniform_policy
 from domain.bots.seat_view import unwrap
 
 Policy = Callable[[Any, Random], "dict[str, Any] | None"]
-LEVELS = ("random", "basic", "expert")
+LEVELS = ("random", "basic", "expert", "master")
 FAMILIES: dict[str, ModuleType] = {"belote": belote, "cinch": cinch, "five_hundred": five_hundred}
 
 
 def policy_for(game_name: str, level: str, **settings: Any) -> Policy:
-    """The policy of `level` for `game_name`; `settings` go to the expert (budget, worlds)."""
+    """The policy of `level` for `game_name`; `settings` go to the expert or the master
+    (budget, worlds)."""
     if game_name not in FAMILIES:
         raise ValueError(f"no bots for game {game_name!r}")
     if level not in LEVELS:
@@ -38,6 +40,10 @@ def policy_for(game_name: str, level: str, **settings: Any) -> Policy:
         from domain.bots.expert import Expert
 
         return Expert(family, game_name, **settings)
+    if level == "master":
+        from domain.bots.master import Master
+
+        return Master(family, game_name, **settings)
 
     chosen = uniform_policy if level == "random" else family.basic
 

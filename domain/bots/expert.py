@@ -71,7 +71,7 @@ class Expert:
             candidates = self._plays(table)
             sample = lambda r: self.play_world(table, r, options)          # noqa: E731
         elif self.bid and table.phase in ("auction", "trump") and table.turn == table.seat:
-            candidates = [{"seat": seat, **a} for a in bidding.candidates(self.game.name, table, basic)]
+            candidates = [{"seat": seat, **a} for a in self.calls(table, basic)]
             sample = lambda r: self.auction_world(table, r, options)       # noqa: E731
         else:
             return basic
@@ -97,6 +97,10 @@ class Expert:
         clear = [i for i in range(len(candidates)) if i != anchor and totals[i] > totals[anchor]
                  and _beats([r[i] - r[anchor] for r in self.last_rows if i in r and anchor in r], z)]
         return candidates[max(clear, key=lambda i: totals[i])] if clear else candidates[anchor]
+
+    def calls(self, table: Any, basic: dict[str, Any]) -> list[dict[str, Any]]:
+        """The auction actions (without "seat") this level simulates."""
+        return bidding.candidates(self.game.name, table, basic)
 
     def _anchor(self, candidates: list[dict[str, Any]], basic: dict[str, Any]) -> int | None:
         if self.anchor == "pass":

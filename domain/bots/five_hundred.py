@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from domain.bots import cardplay, five_hundred_auction
+from domain.bots import cardplay, conventions, five_hundred_auction
 from domain.bots.sampling import deal_hidden
 from domain.cards import DECK_43, JOKER, PARTNER, SEATS, Seat
 from domain.five_hundred.bids import find
@@ -162,7 +162,10 @@ def play_candidates(view: Any) -> list[dict[str, Any]]:
     return [a for a in view.legal if a.get("action") == "play"]
 
 
-def determinize(view: Any, rng: random.Random, options: Options | None = None) -> State:
+def determinize(view: Any, rng: random.Random, options: Options | None = None, conventions_read: bool = False
+                ) -> State:
+    """A full state of the deal consistent with the view; `conventions_read`: the master's
+    reading of the auction, a no-trump bidder dealt the Joker (`conventions.py`)."""
     me = view.seat
     contract = _contract(view.contract)
     trick = _trick(view.trick, contract, view.tricks)
@@ -171,12 +174,17 @@ def determinize(view: Any, rng: random.Random, options: Options | None = None) -
     known = {c: contract.seat for cs in view.exposed.values() for c in cs if c not in played}
     if contract.seat == me:
         known = {}
+    voids = {Seat(s): v for s, v in view.shown_void.items()}
+    suit_of = SUIT_OF[contract.denomination]
+    promised = conventions.joker_holder(list(view.auction), me) if conventions_read else None
+    if (promised is not None and JOKER not in played and JOKER not in view.hand and JOKER not in view.discarded
+            and view.hand_sizes[str(promised)] > 0 and (suit_of[JOKER] or "") not in voids.get(promised, "")
+            and SEAT_INDEX[promised] != contract.sitting_out):
+        known.setdefault(JOKER, promised)          # a no-trump bid promised it
     hidden = [c for c in DECK_43 if c not in played and c not in view.hand and c not in view.discarded]
     room: dict[Any, int] = {s: view.hand_sizes[str(s)] for s in SEATS if s != me}
     if contract.seat != me:
         room["discards"] = 3
-    voids = {Seat(s): v for s, v in view.shown_void.items()}
-    suit_of = SUIT_OF[contract.denomination]
     dealt = deal_hidden(hidden, room, rng,
                         lambda h, c: h == "discards" or suit_of[c] is None or suit_of[c] not in voids.get(h, ""),
                         known, weight=_affinity(view, contract))

@@ -1,11 +1,11 @@
-"""Hints for a human seat: the expert's choice, and a reason a player can read.
+"""Hints for a human seat: the master's choice, and a reason a player can read.
 
-`suggest(game, view)` asks the `expert` for the seat's decision and `reason(game, view,
+`suggest(game, view)` asks the `master` for the seat's decision and `reason(game, view,
 action)` says why in a few words. Both read the seat's view only (the same object the
 seat's client gets), so a hint can never tell more than the seat already knows. The
 expert's random numbers are seeded from the view itself and its time budget is off
 (`EXPERT_SETTINGS`): the same view always gives the same hint, whatever the cards the
-seat cannot see and however loaded the machine is.
+seat cannot see and however loaded the machine is. Its play solves at most 16 worlds.
 
 A reason is a stable `code` (a client may translate it), `params` for the numbers and
 suits it names, and `words`, its English text. The codes and their params are listed in
@@ -24,7 +24,9 @@ from domain.bots import cardplay, policy_for, unwrap
 from domain.bots.hint_tables import card_table, contract_tricks, high_bidder
 from domain.cards import PARTNER
 
-EXPERT_SETTINGS: dict[str, Any] = {"budget": None}   # worlds only, so the view alone decides
+EXPERT_SETTINGS: dict[str, Any] = {"budget": None, "play_worlds": 16}
+"""Worlds only, so the view alone decides; the play's solved worlds capped, since hints run
+in the API process (docs/bots.md, "Hints")."""
 
 # code -> English template over its params; a code is never renamed, only added.
 REASONS: dict[str, str] = {
@@ -105,8 +107,9 @@ def seed_of(view: Any) -> int:
 
 
 def suggest(game_name: str, view: Any, **settings: Any) -> Hint:
-    """The expert's decision for the seat whose view this is, with its reason."""
-    policy = policy_for(game_name, "expert", **{**EXPERT_SETTINGS, **settings})
+    """The master's decision for the seat whose view this is (the expert's search in the
+    auction, solved worlds in the play), with its reason."""
+    policy = policy_for(game_name, "master", **{**EXPERT_SETTINGS, **settings})
     action = policy(view, random.Random(seed_of(view)))
     return Hint(action=action, reason=reason(game_name, view, action))
 

@@ -57,8 +57,8 @@ def _boards(job: tuple[str, dict[str, Any], str, str, int, list[int], dict[str, 
     game = load(game_name)
     options = game.parse_options(raw)
     expert = {**settings, "options": raw}
-    a = policy_for(game_name, a_level, **(expert if a_level == "expert" else {}))
-    b = policy_for(game_name, b_level, **(expert if b_level == "expert" else {}))
+    a = policy_for(game_name, a_level, **(expert if a_level in ("expert", "master") else {}))
+    b = policy_for(game_name, b_level, **(expert if b_level in ("expert", "master") else {}))
     out = []
     for board in boards:
         margins = board_margins(game, options, board, seed, a, b)

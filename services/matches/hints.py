@@ -1,4 +1,4 @@
-"""Hints for human seats: the expert's choice and its reason, at most one per decision and
+"""Hints for human seats: the master bot's choice and its reason, at most one per decision and
 a stated number per seat per match, each recorded in the match's own `hints-<match id>`
 stream.
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from domain import fair
 from domain import match as rules
+from domain.bots import LEVELS
 from domain.cards import Seat
 from domain.game import RuleViolation
 from domain.games import load
@@ -50,7 +51,7 @@ def seat_holder(seat: str, spec: Any, player_id: str | None) -> rules.SeatHolder
         if player_id is None:
             raise RuleViolation("bad_seats", "a seat 'me' needs a signed-in player", {"seat": seat})
         return rules.SeatHolder(kind="player", player_id=player_id)
-    if isinstance(spec, str) and spec.startswith("bot:") and spec[4:] in ("random", "basic", "expert"):
+    if isinstance(spec, str) and spec.startswith("bot:") and spec[4:] in LEVELS:
         return rules.SeatHolder(kind="bot", level=spec[4:])
-    raise RuleViolation("bad_seats", f"bad seat {spec!r}: use 'open', 'me' or 'bot:random|basic|expert'",
+    raise RuleViolation("bad_seats", f"bad seat {spec!r}: use 'open', 'me' or 'bot:{'|'.join(LEVELS)}'",
                         {"seat": seat})

@@ -1,4 +1,4 @@
-"""`GET /v1/matches/{id}/hint`: the expert's choice for the caller's seat, with its reason.
+"""`GET /v1/matches/{id}/hint`: the master bot's choice for the caller's seat, with its reason.
 
 Thin: load the match, name the caller's seat, ask `services.matches.hints`, map its refusals to
 `{code, message, details}`. The hint is computed from the caller's seat's view only and
@@ -87,7 +87,7 @@ def service(runtime: Any) -> HintService:
 
 
 @get("/v1/matches/{match_id:str}/hint", guards=PLAYER, tags=TAGS, security=BEARER,
-     summary="A hint for my seat's decision: the expert's choice and why",
+     summary="A hint for my seat's decision: the master bot's choice and why",
      description="From my seat's view only. At most one hint per decision (asking again before the match moves on "
                  "answers the same hint, `replayed: true`, not counted again) and `limit` per seat per match "
                  "(`ATOUT_HINTS_PER_MATCH`, default 10). `action` is in the action vocabulary, ready to send to "

@@ -20,7 +20,7 @@ import { gameLine, gameText, scoreLine, seatText, variantText } from "../shared/
  */
 /** @typedef {{ [option: string]: unknown }} Options */
 
-const BOTS = ["random", "basic", "expert"];
+const BOTS = ["random", "basic", "expert", "master"];
 // Each game's default target (domain/<game>/options.py): Coinche's is 2000, not classic Belote's 1000.
 /** @type {{ [game: string]: number }} */
 const TARGET = { belote: 1000, coinche: 2000, cinch: 51, five_hundred: 500 };

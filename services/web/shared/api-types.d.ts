@@ -430,7 +430,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A hint for my seat's decision: the expert's choice and why
+         * A hint for my seat's decision: the master bot's choice and why
          * @description From my seat's view only. At most one hint per decision (asking again before the match moves on answers the same hint, `replayed: true`, not counted again) and `limit` per seat per match (`ATOUT_HINTS_PER_MATCH`, default 10). `action` is in the action vocabulary, ready to send to `POST …/actions` with `expected_version: version` (null: nothing to do now). `reason.code` is stable (docs/bots.md, "Hints"), `reason.words` its English text. Off in tournament matches. The match view's `hints_used` shows every seat's count, never what a hint said.
          */
         get: operations["V1MatchesMatchIdHintHint"];
@@ -2754,7 +2754,7 @@ export interface components {
              * @default basic
              * @enum {string}
              */
-            bot_level?: "random" | "basic" | "expert";
+            bot_level?: "random" | "basic" | "expert" | "master";
             /** @default null */
             command_id?: string | null;
         } & ({

@@ -73,7 +73,7 @@ def _swap_hidden(game_name: str, state, me: Seat, rng: random.Random):
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("game_name,raw", CONFIGS, ids=IDS)
 def test_a_decision_depends_on_the_view_only(game_name, raw, level) -> None:
-    settings = {"budget": None, "worlds": 4} if level == "expert" else {}
+    settings = {"budget": None, "worlds": 4} if level in ("expert", "master") else {}
     policy = policy_for(game_name, level, **settings)
     for seed, done in ((1, 1), (2, 3)):
         game, state, me = _midplay(game_name, raw, seed, done)
@@ -110,7 +110,7 @@ def _auction(game_name: str, raw: dict, seed: int, calls: int):
 def test_a_bid_depends_on_the_view_only(game_name, raw, level) -> None:
     """The bidding too: every seat that may act in the auction, with the other hands (and
     any kitty or stock, which nobody sees) shuffled among themselves, decides the same."""
-    settings = {"budget": None, "worlds": 4} if level == "expert" else {}
+    settings = {"budget": None, "worlds": 4} if level in ("expert", "master") else {}
     policy = policy_for(game_name, level, **settings)
     asked = 0
     for seed in range(1, 9):

@@ -1,0 +1,137 @@
+"""The `master` level: the expert's sampled worlds, each SOLVED double dummy instead of
+played out by `basic` — what bridge's GIB and Skat's Kermit do.
+
+In the play every world is a deal consistent with the seat's view (`family.determinize`:
+voids, the auction's evidence, kitty and discards), exactly as the expert deals it; the
+game's double-dummy solver (`GameRules.double_dummy.solve`) then gives the result of the
+deal, for the seat's side, after each legal card — one solve prices every candidate, so
+there is no pruning and no playout noise. The card with the best mean over the worlds is
+played (ties: `basic`'s card, then the first). The mean is over the game's own unit (card
+points, tricks, Cinch points), which is what the deal's score is made of; a risk-aware
+choice (the chance of making the contract) was not measured and is not made.
+
+Five Hundred's conventions (`conventions.py`) hold the candidates: no bid of 8 or more
+without the hand's own valuation behind it, no-trumps only with the Joker, the contractor's
+unsupporting partner leads a trump first, no overtaking a misère bidder's winning card.
+
+The calls, the kitty, the discards and the robbing are the expert's: its auction search
+(worlds replayed on the calls, each call played out), `basic`'s discards. The worlds'
+playouts there are `basic`'s, so the search sees a call through the play it will really
+get from the table's other bots; a solved play would value every contract as if both
+sides played perfectly.
+
+Budget: worlds are solved until `worlds` (`play_worlds`, when smaller, caps the play alone:
+the hints' setting) or until the slowest solve so far would end past the time `budget`
+(worlds of one decision cost about the same); at least `min_worlds` (1)
+is always solved, so a slow solve runs past the budget rather than play blind. When no
+world could be dealt, `basic`'s card is played.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from types import ModuleType
+from typing import Any
+
+from domain.bots import conventions
+from domain.bots.expert import Expert
+from domain.bots.sampling import Unsatisfiable
+from domain.bots.seat_view import unwrap
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BUDGET = 0.15       # seconds per decision: p99 under 200 ms leaves room for one slow solve
+DEFAULT_WORLDS = 48
+
+
+class Master(Expert):
+    """A policy object: `master(view, rng) -> action | None`; see the module docstring.
+    `last_worlds` is how many worlds the last decision searched, `last_phase` its phase
+    (the bench reports both)."""
+
+    def __init__(self, family: ModuleType, game_name: str, *, budget: float | None = DEFAULT_BUDGET,
+                 worlds: int = DEFAULT_WORLDS, play_worlds: int | None = None, **settings: Any) -> None:
+        super().__init__(family, game_name, budget=budget, worlds=worlds, **settings)
+        self.play_worlds = worlds if play_worlds is None else min(worlds, play_worlds)
+        if self.game.double_dummy is None:
+            raise ValueError(f"no double-dummy solver for {game_name!r}")
+        self.last_phase: str | None = None
+
+    def __call__(self, view: Any, rng: random.Random) -> dict[str, Any] | None:
+        table, raw = unwrap(view)
+        self.last_phase = None if table is None else str(table.phase)
+        if table is None or not self.family.searchable(table):
+            return super().__call__(view, rng)
+        self.last_worlds, self.last_rows = 0, []
+        basic = self.family.basic(table, rng)
+        candidates = self.held_plays(table)
+        if basic is None or not candidates:
+            return basic
+        fallback = basic if basic in candidates else candidates[0]     # the conventions hold it too
+        if len(candidates) == 1:
+            return fallback
+        try:
+            totals = self.solve_worlds(table, candidates, rng, self._options(table, raw))
+        except Exception:              # a view the sampler or solver cannot handle: never stall a turn
+            log.exception("master search failed; playing the basic action")
+            return fallback
+        if self.last_worlds == 0:
+            return fallback
+        return candidates[max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == basic, -i))]
+
+    def play_world(self, table: Any, rng: random.Random, options: Any) -> Any:
+        if self.game.name == "five_hundred":
+            return self.family.determinize(table, rng, options=options, conventions_read=True)
+        return super().play_world(table, rng, options)
+
+    def calls(self, table: Any, basic: dict[str, Any]) -> list[dict[str, Any]]:
+        """The expert's candidate calls the conventions allow (`conventions.py`)."""
+        calls = super().calls(table, basic)
+        if self.game.name != "five_hundred":
+            return calls
+        kept = conventions.keep_calls(table, calls, basic)
+        return kept or calls[:1]
+
+    def held_plays(self, table: Any) -> list[dict[str, Any]]:
+        """The legal cards the conventions allow (`conventions.py`): in Five Hundred the
+        partner's first lead in trumps, no overtaking a misère bidder who holds the trick."""
+        plays = self._plays(table)
+        if self.game.name != "five_hundred":
+            return plays
+        cards = list(dict.fromkeys(p["card"] for p in plays))
+        allowed = conventions.first_lead_trumps(table, cards)
+        allowed = conventions.under_misere(table, allowed, self.family.hint_table(table, allowed)[0])
+        return [p for p in plays if p["card"] in allowed]
+
+    def solve_worlds(self, table: Any, candidates: list[dict[str, Any]], rng: random.Random,
+                     options: Any) -> list[float]:
+        """Each candidate's total over the worlds solved in the budget."""
+        deadline = None if self.budget is None else time.perf_counter() + self.budget
+        solver = self.game.double_dummy
+        cards = [c["card"] for c in candidates]
+        totals = [0.0] * len(candidates)
+        solved = failures = 0
+        slowest = 0.0
+        while solved < self.play_worlds and failures < 3 * self.play_worlds:
+            started = time.perf_counter()
+            if deadline is not None and solved >= self.min_worlds and started + slowest > deadline:
+                break                  # the next solve would likely end past the budget
+            try:
+                state = self.play_world(table, rng, options)
+            except Unsatisfiable:
+                failures += 1
+                continue
+            values = solver.solve(state).cards
+            slowest = max(slowest, time.perf_counter() - started)
+            row = {i: float(values[c]) for i, c in enumerate(cards)}
+            for i, v in row.items():
+                totals[i] += v
+            self.last_rows.append(row)
+            solved += 1
+        self.last_worlds = solved
+        return totals
+
+
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_WORLDS", "Master"]

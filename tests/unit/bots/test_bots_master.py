@@ -1,0 +1,66 @@
+"""The `master` level: the play's worlds solved double dummy. Given the true deal as its one
+world it plays a card the solver says is best; from its own view it solves worlds within
+its budget and plays legal cards to the end of deals."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from domain.bots import FAMILIES, policy_for
+from domain.bots.arena import play_deal
+from domain.bots.master import Master
+from domain.cards import SEATS
+from domain.games import load
+from tests.unit.bots.test_bots_hidden import CONFIGS, IDS, _midplay
+
+
+class Seeing(Master):
+    """Test-only: every world is the true deal."""
+
+    truth = None
+
+    def play_world(self, table, rng, options):
+        return self.truth
+
+
+@pytest.mark.parametrize("game_name,raw", CONFIGS, ids=IDS)
+def test_given_the_true_deal_the_master_plays_a_best_card(game_name, raw) -> None:
+    seeing = Seeing(FAMILIES[game_name], game_name, budget=None, worlds=1, options=raw)
+    for seed, done in ((3, 0), (4, 2)):
+        game, state, me = _midplay(game_name, raw, seed, done)
+        seeing.truth = state
+        solution = game.double_dummy.solve(state)
+        action = seeing(game.view(state, me), random.Random(seed))
+        assert seeing.last_worlds == 1
+        assert solution.cards[action["card"]] == solution.value
+
+
+@pytest.mark.parametrize("game_name,raw", [CONFIGS[1], CONFIGS[5], CONFIGS[6]], ids=[IDS[1], IDS[5], IDS[6]])
+def test_the_master_solves_worlds_from_its_view(game_name, raw) -> None:
+    master = policy_for(game_name, "master", budget=None, worlds=3, options=raw)
+    game, state, me = _midplay(game_name, raw, 5, 1)
+    view = game.view(state, me)
+    action = master(view, random.Random(5))
+    assert master.last_worlds == 3 and len(master.last_rows) == 3
+    assert {k: v for k, v in action.items() if k != "seat"} in view.legal
+
+
+@pytest.mark.parametrize("game_name,raw", [CONFIGS[2], CONFIGS[4], CONFIGS[6]], ids=[IDS[2], IDS[4], IDS[6]])
+def test_the_master_plays_whole_deals(game_name, raw) -> None:
+    game = load(game_name)
+    master = policy_for(game_name, "master", budget=None, worlds=2, options=raw)
+    basic = policy_for(game_name, "basic")
+    deck = list(game.deck)
+    random.Random(9).shuffle(deck)
+    seats = {s: (master if s in (SEATS[0], SEATS[2]) else basic) for s in SEATS}
+    score = play_deal(game, game.parse_options(raw), SEATS[1], deck, seats, random.Random(9))
+    assert score
+
+
+def test_bot_master_is_a_seat_level() -> None:
+    from services.matches.requests import seat_holder
+
+    holder = seat_holder("E", "bot:master", None)
+    assert holder is not None and holder.kind == "bot" and holder.level == "master"
