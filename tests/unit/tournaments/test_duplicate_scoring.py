@@ -85,3 +85,35 @@ def test_wbf_continuous_vp_scale():
     assert victory_points(-5, 16) == (8.52, 11.48)
     assert all(sum(victory_points(m, b)) == 20 for m in range(-80, 81) for b in (1, 8, 12, 16, 24))
     assert [victory_points(m, 12)[0] for m in range(0, 52)] == sorted(victory_points(m, 12)[0] for m in range(0, 52))
+
+
+def _tables():
+    from domain.tournaments.scoring import TableResult
+    # Board 1 at three tables: NS made 620, 170, -100 (EW's result the opposite).
+    return [TableResult(1, t, f"ns{t}", f"ew{t}", {"NS": ns, "EW": 0}, {1: {"NS": max(ns, 0), "EW": max(-ns, 0)}})
+            for t, ns in ((1, 620), (2, 170), (3, -100))]
+
+
+def test_a_tournament_scored_by_cross_imps_and_butler():
+    from domain.tournaments.scoring import duplicate
+    entries = [e for t in (1, 2, 3) for e in (f"ns{t}", f"ew{t}")]
+    cross = duplicate(_tables(), entries, "cross_imps")
+    assert (cross["ns1"].points, cross["ns2"].points, cross["ns3"].points) == (11.0, -1.5, -9.5)
+    assert (cross["ew1"].points, cross["ew3"].points) == (-11.0, 9.5)
+    butler = duplicate(_tables(), entries, "butler")
+    # three results: no trimming, datum mean(620, 170, -100) = 230
+    assert (butler["ns1"].points, butler["ns2"].points, butler["ns3"].points) == (9.0, -2.0, -8.0)   # 390, -60, -330
+
+
+def test_neuberg_lifts_a_board_with_a_forfeited_table():
+    from domain.tournaments.scoring import TableResult, duplicate
+    tables = _tables() + [TableResult(1, 4, "ns4", "ew4", {}, {1: {}}, forfeit="ew4")]
+    boards2 = [TableResult(2, t.table, t.home, t.away, t.score, {2: t.boards[1]}) for t in _tables()]
+    extra = TableResult(2, 4, "ns4", "ew4", {"NS": 0}, {2: {"NS": 0, "EW": 0}})
+    entries = sorted({e for t in tables for e in (t.home, t.away)})
+    plain = duplicate(tables + boards2 + [extra], entries, "matchpoints")
+    adjusted = duplicate(tables + boards2 + [extra], entries, "neuberg")
+    # board 1 had three NS results, board 2 four: board 1's 4 (top) becomes (4 + 1) * 4/3 - 1
+    assert plain["ns1"].points == 4 + 6
+    assert adjusted["ns1"].points == round((4 + 1) * 4 / 3 - 1, 2) + 6
+    assert adjusted["ns4"].points == 3 + 2          # the average of the fullest field on board 1, and a 0 beating -100
