@@ -132,9 +132,14 @@ def duplicate_lines(game: str, options: dict[str, Any], method: str, results: li
                     entries: list[str]) -> dict[str, scoring.Line]:
     """A duplicate's (or robot duplicate's) lines by its method, on its way of playing's IMP
     scale; the robot event's house table is in no one's field."""
-    pool = ratings.pool_of(game, options)
     results = [r for r in results if r.home != robot.HOUSE]
-    return scoring.duplicate(results, robot.ranked(entries), method, imps.scale_for(pool), imps.UNITS.get(pool, 10))
+    return scoring.duplicate(results, robot.ranked(entries), method, *scale_of(game, options))
+
+
+def scale_of(game: str, options: dict[str, Any]) -> tuple[tuple[int, ...], int]:
+    """The IMP table and score unit of the way of playing (`domain.tournaments.imps`)."""
+    pool = ratings.pool_of(game, options)
+    return imps.scale_for(pool), imps.UNITS.get(pool, 10)
 
 
 def decide(state: State, command: Any) -> list[Any]:

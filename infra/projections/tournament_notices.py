@@ -22,7 +22,8 @@ _decode = msgspec.json.Decoder().decode
 
 TOURNAMENT_PREFIX = "tournament-"
 TOURNAMENT_EVENTS = frozenset({"tournament_created", "entry_registered", "entry_withdrawn", "tournament_started",
-                               "round_paired", "table_opened", "round_closed", "tournament_closed"})
+                               "round_paired", "table_added", "table_opened", "round_closed",
+                               "tournament_closed"})
 
 
 class TournamentNotices(AccountProducer):
@@ -69,6 +70,9 @@ class TournamentNotices(AccountProducer):
                         row["tables"][entry] = {"table": tb["table"], "match_id": None}
                 for entry in data["byes"]:
                     out += self._to(row, [entry], "round_started", {"round": data["round"], "bye": True}, recorded)
+            elif kind == "table_added":          # a robot duplicate entrant's own table
+                for entry in {data["table"]["home"], *(data["table"].get("seats") or {}).values()} - {""}:
+                    row["tables"][entry] = {"table": data["table"]["table"], "match_id": None}
             elif kind == "table_opened":
                 at = [e for e, t in row["tables"].items() if t["table"] == data["table"]]
                 for entry in at:

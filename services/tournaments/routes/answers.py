@@ -71,6 +71,8 @@ class TournamentOut(msgspec.Struct):
     options: GameMap
     format: str
     status: Status
+    scoring: str | None            # a duplicate's method: matchpoints, neuberg, butler, cross_imps
+    closes_at: str | None          # a robot duplicate event's window end
     closed_reason: str | None
     schedule: str | None
     bots: GameMap
@@ -145,6 +147,7 @@ class StandingsOut(msgspec.Struct):
     status: Status
     overall: list[StandingLine]
     by_round: dict[str, list[StandingLine]]
+    scoring: str | None            # a duplicate's method (points are matchpoints or IMPs by it)
     tie_breaks: list[str]
 
 

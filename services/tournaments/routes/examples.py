@@ -20,11 +20,17 @@ CREATE_EXAMPLES = [
         "bots": {"level": "basic"}, "no_show_grace": 600}),
     ex("duplicate Coinche", {"name": "Duplicate night", "game": "belote", "format": "duplicate", "rounds": 5,
                              "options": {"variant": "coinche", "deals": 2}}),
+    ex("a Butler pairs event", {"name": "Butler pairs", "game": "belote", "format": "duplicate", "rounds": 3,
+                                "options": {"variant": "coinche", "deals": 3}, "scoring": "butler"}),
+    ex("robot duplicate for a day", {"name": "Daily Coinche", "game": "belote", "format": "robot",
+                                     "options": {"variant": "coinche", "deals": 8}, "bots": {"level": "basic"},
+                                     "scoring": "neuberg", "closes_at": "2026-12-05T00:00:00Z"}),
 ]
 
 VIEW = {
     "tournament_id": TOURNAMENT_ID, "name": "Friday Swiss", "organiser": PLAYER_ID, "game": "belote",
-    "options": {"variant": "classic", "deals": 4}, "format": "swiss", "status": "running",
+    "options": {"variant": "classic", "deals": 4}, "format": "swiss", "status": "running", "scoring": None,
+    "closes_at": None,
     "closed_reason": None, "schedule": "2026-12-04T20:00:00Z", "bots": {"level": "basic"}, "no_show_grace": 600,
     "rounds_planned": 3,
     "individual": False, "commitment": "4be1…", "board_count": 12, "boards": "shuffle", "board_digests": [],
@@ -48,7 +54,7 @@ RESULTS = [{"round": 1, "table": 1, "ns": ENTRY_A, "ew": ENTRY_B, "seats": None,
 
 LINE = {"place": 1, "entry": ENTRY_A, "points": 2, "tiebreak": 0, "diff": 176, "played": 1, "wins": 1, "byes": 0}
 STANDINGS = {"tournament_id": TOURNAMENT_ID, "format": "swiss", "status": "running", "overall": [LINE],
-             "by_round": {"1": [LINE]}, "tie_breaks": ["points", "buchholz", "diff"]}
+             "by_round": {"1": [LINE]}, "scoring": None, "tie_breaks": ["points", "buchholz", "diff"]}
 
 LIVE = ('{"type":"snapshot","version":9,"tournament":{…},"standings":{…}}\n'
         '{"type":"event","version":10,"event":{"type":"result_recorded","round":1,"table":1,"hidden":true}}\n')

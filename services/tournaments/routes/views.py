@@ -67,6 +67,7 @@ def view(state: rules.State, full: bool) -> dict[str, Any]:
                        "seeds": rnd.seeds if rnd.closed else {}})
     return {"tournament_id": state.tournament_id, "name": state.name, "organiser": state.organiser,
             "game": state.game, "options": state.options, "format": state.format, "status": state.status,
+            "scoring": state.scoring if state.duplicate else None, "closes_at": state.closes_at,
             "closed_reason": state.closed_reason, "schedule": state.schedule, "bots": state.bots, "no_show_grace": state.no_show_grace,
             "rounds_planned": state.rounds or state.rounds_wanted,
             "individual": state.individual, "commitment": state.commitment, "board_count": state.board_count,
@@ -88,5 +89,6 @@ def standings(state: rules.State) -> dict[str, Any]:
     overall = scoring.standings(rules.lines(state, closed_only=True), entries, state.duplicate or state.individual)
     return {"tournament_id": state.tournament_id, "format": state.format, "status": state.status,
             "overall": overall, "by_round": by_round,
-            "tie_breaks": ["matchpoints", "diff"] if state.duplicate else ["points", "diff"] if state.individual
+            "scoring": state.scoring if state.duplicate else None,
+            "tie_breaks": [state.scoring, "diff"] if state.duplicate else ["points", "diff"] if state.individual
             else ["points", "buchholz", "diff"]}
