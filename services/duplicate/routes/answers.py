@@ -3,9 +3,9 @@ dicts; these Structs describe them field for field)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
+
+from services.http.documented import GameMap
 
 
 class RobotEntryOut(msgspec.Struct):
@@ -32,7 +32,7 @@ class TravellerRow(msgspec.Struct):
     ew: str | None
     bots: bool
     forfeit: str | None
-    contract: dict[str, Any] | None
+    contract: GameMap | None
     declarer: str | None
     result: str | None
     score: dict[str, int] | None

@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from litestar import Request, Response, get, post
 from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import Parameter
 
 from services.duplicate import service as duplicate
 from services.duplicate.routes.answers import RobotEntryOut, TravellerOut
@@ -18,6 +19,7 @@ from services.tournaments.routes import examples as X
 from services.tournaments.routes.views import HANDLERS, service
 
 TAGS = ["tournaments"]
+Board = Annotated[int, Parameter(ge=1, le=1000, description="the board's number in the tournament (1-based)")]
 READER = [authenticated, rate_limited]
 ENTRY = {"tournament_id": X.TOURNAMENT_ID, "entry_id": X.ENTRY_A, "table": 2, "seat": "S", "match_id": X.MATCH_ID,
          "closes_at": "2026-12-04T00:00:00+00:00"}
@@ -73,7 +75,7 @@ async def play(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> d
                                   examples=[SEALED], generate_examples=False),
                 404: ResponseSpec(data_container=X.ErrorOut, description="No such tournament or board",
                                   examples=[X.UNKNOWN, UNKNOWN_BOARD], generate_examples=False)})
-async def traveller(tournament_id: PathStr, board: int, runtime: Runtime) -> dict[str, Any]:
+async def traveller(tournament_id: PathStr, board: Board, runtime: Runtime) -> dict[str, Any]:
     svc = service(runtime)
     return await duplicate.traveller(svc, await svc.load(tournament_id), board)
 
