@@ -26,6 +26,7 @@ the divisor to the organiser).
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping, Sequence
 
 from domain.tournaments.imps import WBF, imps
@@ -34,9 +35,13 @@ WIN, TIE = 2, 1
 
 
 def matchpoints(field: Mapping[str, float]) -> dict[str, float]:
-    values = list(field.values())
-    return {entry: float(sum(WIN if value > v else TIE if value == v else 0 for v in values) - TIE)
-            for entry, value in field.items()}
+    """Counted on the sorted results (a field of thousands is a robot event's)."""
+    ordered = sorted(field.values())
+    out = {}
+    for entry, value in field.items():
+        below, upto = bisect.bisect_left(ordered, value), bisect.bisect_right(ordered, value)
+        out[entry] = float(WIN * below + TIE * (upto - below - 1))
+    return out
 
 
 def neuberg(points: float, present: int, full: int) -> float:
@@ -82,5 +87,12 @@ def cross_imps(field: Mapping[str, float], scale: Sequence[int] = WBF) -> dict[s
     n = len(field)
     if n < 2:
         return {entry: 0.0 for entry in field}
-    return {entry: round(sum(imps(value - v, scale) for other, v in field.items() if other != entry) / (n - 1), 2)
-            for entry, value in field.items()}
+    ordered = sorted(field.values())
+    out = {}
+    for entry, value in field.items():
+        # Each threshold a difference reaches is one IMP: count, per threshold, the results
+        # this one beats by that much and those that beat it by that much.
+        won = sum(bisect.bisect_right(ordered, value - bound) - (n - bisect.bisect_left(ordered, value + bound))
+                  for bound in scale)
+        out[entry] = round(won / (n - 1), 2)
+    return out

@@ -117,3 +117,17 @@ def test_neuberg_lifts_a_board_with_a_forfeited_table():
     assert plain["ns1"].points == 4 + 6
     assert adjusted["ns1"].points == round((4 + 1) * 4 / 3 - 1, 2) + 6
     assert adjusted["ns4"].points == 3 + 2          # the average of the fullest field on board 1, and a 0 beating -100
+
+
+def test_counted_matchpoints_and_cross_imps_equal_the_pairwise_definition():
+    import random
+    rng = random.Random(3)
+    for _ in range(200):
+        n = rng.randint(2, 12)
+        field = {f"e{i}": rng.choice([-300, -100, 0, 0, 40, 170, 620, 650, 1430, rng.randint(-2000, 2000)])
+                 for i in range(n)}
+        pairs = list(field.items())
+        assert board.cross_imps(field) == {e: round(sum(imps.imps(v - w) for o, w in pairs if o != e) / (n - 1), 2)
+                                           for e, v in pairs}
+        assert board.matchpoints(field) == {e: float(sum(2 if v > w else 1 if v == w else 0
+                                                         for o, w in pairs if o != e)) for e, v in pairs}
