@@ -187,7 +187,7 @@ def duplicate(results: Iterable[TableResult], entries: Sequence[str], method: st
             lines[r.winner].wins += 1
             if method == "neuberg":
                 lines[r.winner].points += TIE * (full - 1) * len(r.boards)
-    for (_, _side), field_ in fields_.items():
+    for field_ in fields_.values():
         for entry, value in field_.items():
             lines[entry].diff += value
     for scored in scored_fields(fields_, method, scale, unit).values():
