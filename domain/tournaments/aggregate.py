@@ -13,7 +13,7 @@ import msgspec
 
 from domain.game import RuleViolation, verify
 from domain import ratings
-from domain.tournaments import elimination, forfeits, imps, individual, pairing, robot, scoring
+from domain.tournaments import elimination, forfeits, imps, individual, pairing, robot, scoring, teams
 from domain.tournaments.events import (FORMATS, MAX_NO_SHOW_GRACE, NO_SHOW_GRACE, Cancel, CloseWindow, Create, Enter,
                                        EntryRegistered,
                                        EntryWithdrawn, Forfeit, OpenTable, PairingSubmitted, PairNext, Register,
@@ -83,6 +83,10 @@ class State(msgspec.Struct, frozen=True):
         return self.format in ("duplicate", "robot")
 
     @property
+    def teams(self) -> bool:
+        return self.format == "teams"
+
+    @property
     def robot(self) -> bool:
         return self.format == "robot"
 
@@ -94,7 +98,7 @@ def initial() -> State:
 def plan(state: State) -> tuple[int, int]:
     """(rounds, boards per round) the tournament will have if it starts now."""
     n = len(state.active)
-    if state.format == "round_robin":
+    if state.format == "round_robin" or (state.teams and not state.rounds_wanted):
         rounds = n - 1 if n % 2 == 0 else n
     elif state.format == "elimination":
         rounds = pairing.elimination_rounds(n)
@@ -123,6 +127,8 @@ def lines(state: State, closed_only: bool = False) -> dict[str, scoring.Line]:
     if state.duplicate:
         return duplicate_lines(state.game, state.options, state.scoring, results, list(state.entries))
     byes = [b for rnd in state.played if rnd.closed or not closed_only for b in rnd.byes]
+    if state.teams:
+        return teams.lines(list(state.entries), results, byes, scale_of(state.game, state.options)[0])
     if state.individual:
         return individual.points(list(state.entries), results, byes)
     return scoring.match_points(list(state.entries), results, byes)
@@ -150,8 +156,8 @@ def decide(state: State, command: Any) -> list[Any]:
                f"rounds must be 1..{MAX_ROUNDS}")
         if command.format == "robot":
             robot.check_create(command)
-        verify(command.format != "duplicate" or bool(command.options.get("deals")), "bad_option",
-               "a duplicate tournament needs the 'deals' option: each round is that many boards")
+        verify(command.format not in ("duplicate", "teams") or bool(command.options.get("deals")), "bad_option",
+               f"a {command.format} tournament needs the 'deals' option: each round is that many boards")
         verify(not command.individual or command.format == "swiss", "bad_format",
                "an individual tournament is a Swiss (the other formats pair partnerships)")
         verify(command.seeding in SEEDINGS, "bad_seeding", f"seeding must be one of {', '.join(SEEDINGS)}")
@@ -174,8 +180,12 @@ def decide(state: State, command: Any) -> list[Any]:
         verify(not state.robot, "bad_entry", "a robot duplicate event is entered by its players themselves")
         verify(state.status == "registering", "registration_closed", "registration is closed")
         verify(command.entry_id not in state.entries, "entry_exists", "this entry is already registered")
-        verify(1 <= len(command.players) <= (1 if state.individual else 2), "bad_entry",
-               "an entry is one player" if state.individual else "an entry is a partnership of two (or one with a bot)")
+        if state.teams:
+            teams.check_entry(command.players)
+        else:
+            verify(1 <= len(command.players) <= (1 if state.individual else 2), "bad_entry",
+                   "an entry is one player" if state.individual else "an entry is a partnership of two (or one with "
+                                                                      "a bot)")
         taken = {p for e in state.active for p in state.entries[e] if not p.startswith("bot:")}
         clash = [p for p in command.players if p in taken]
         verify(not clash, "already_registered", "a player is already in another entry", players=clash)
@@ -246,7 +256,7 @@ def _pair_next(state: State, number: int) -> list[Any]:
         pairs, byes = [(t[0], t[1]) for t in submitted.tables], list(submitted.byes)
     elif state.format == "elimination":
         pairs, byes, order = elimination.pairing(state, number)
-    elif state.format in ("round_robin", "duplicate"):
+    elif state.format in ("round_robin", "duplicate") or (state.teams and not state.rounds_wanted):
         schedule = pairing.berger_rounds(state.active)   # duplicate cycles the Berger rounds
         pairs, byes = schedule[(number - 1) % len(schedule)]
     elif state.format == "manual":
@@ -261,8 +271,8 @@ def _pair_next(state: State, number: int) -> list[Any]:
         else:
             played = {frozenset((t.home, t.away)) for rnd in state.played for t in rnd.tables}
             pairs, byes = pairing.swiss_pairing(ranked, played, had_bye)
-    tables = list(seated)
-    for i, (home, away) in enumerate(pairs, 1):
+    tables = list(seated) if not state.teams else teams.tables(pairs)
+    for i, (home, away) in enumerate([] if state.teams else pairs, 1):
         if state.duplicate and i % 2 == 0:
             home, away = away, home        # paired tables swap directions: the home side holds EW here
         tables.append(Table(table=i, home=home, away=away))

@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-FORMATS = ("round_robin", "swiss", "elimination", "manual", "duplicate", "robot")
+FORMATS = ("round_robin", "swiss", "elimination", "manual", "duplicate", "robot", "teams")
 NO_SHOW_GRACE = 600                # seconds a table waits for an entry's first action of its own
 MAX_NO_SHOW_GRACE = 86_400
 BOTH = "both"                      # `forfeit` of a double no-show: neither entry came
@@ -17,6 +17,7 @@ class Table(msgspec.Struct, frozen=True):
     home: str                      # sits NS ("" at an individual table)
     away: str                      # sits EW ("" at an individual table)
     seats: dict[str, str] = {}     # an individual table: seat (N, E, S, W) -> entry
+    room: int = 0                  # teams of four: 1 (home team NS), 2 (the same boards, the teams swapped)
 
 
 class TournamentCreated(msgspec.Struct, frozen=True, tag="tournament_created"):

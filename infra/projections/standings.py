@@ -12,8 +12,8 @@ from typing import Any
 
 import asyncpg
 
-from domain.tournaments import individual, scoring
-from domain.tournaments.aggregate import duplicate_lines
+from domain.tournaments import individual, scoring, teams
+from domain.tournaments.aggregate import duplicate_lines, scale_of
 from infra.projections.base import RowProjection
 from infra.projections.match_summaries import jsonb
 from infra.store.model import RecordedEvent
@@ -36,6 +36,9 @@ def compute(row: dict[str, Any], up_to: int) -> list[dict[str, Any]]:
                                 results, entries)
         return scoring.standings(lines, entries, duplicate=True)
     byes = [b for rnd, bs in row["byes"].items() if int(rnd) <= up_to for b in bs]
+    if row["format"] == "teams":
+        lines = teams.lines(entries, results, byes, scale_of(row["game"], row.get("options") or {})[0])
+        return scoring.standings(lines, entries, duplicate=True)
     if any(r.seats for r in results) or row.get("individual"):     # tables of four, each for himself
         return scoring.standings(individual.points(entries, results, byes), entries, duplicate=True)
     return scoring.standings(scoring.match_points(entries, results, byes), entries)
@@ -45,7 +48,7 @@ class TournamentStandings(RowProjection):
     name = "tournament_standings"
     version = 4                    # 2: individual tournaments (seats, the `individual` column), forfeits;
                                    # 3: `created_at`, the listing's order; 4: duplicate scoring methods, robot
-                                   # duplicate's tables (`options`, `scoring`)
+                                   # duplicate's tables (`options`, `scoring`), teams of four
     table = "tournament_standings"
     event_types = EVENTS
     columns = {

@@ -13,7 +13,7 @@ from typing import Any
 from domain import fair
 from domain import match as match_rules
 from domain.game import RuleViolation
-from domain.tournaments import aggregate, robot, scoring, travellers
+from domain.tournaments import aggregate, robot, scoring, teams, travellers
 from domain.tournaments import events as ev
 from services.matches import seating
 from services.matches.service import UnknownMatch
@@ -65,7 +65,7 @@ async def traveller(tournaments: TournamentService, state: aggregate.State, boar
     """Board `board`'s traveller: every table's contract, declarer, result, score and points,
     and the hand record (dealer, deck, seed and whether it verifies against the commitment).
     Only once the board's round has closed at every table (`BoardSealed` before)."""
-    if not state.duplicate or board < 1:
+    if not (state.duplicate or state.teams) or board < 1:
         raise UnknownBoard(board)
     rnd = round_of(state, board)
     if not rnd.closed:
@@ -83,14 +83,18 @@ async def traveller(tournaments: TournamentService, state: aggregate.State, boar
         if index < len(finished):
             summaries[table] = finished[index].summary
             deal = deal or finished[index]
-    fields = scoring.fields([r for r in results if r.home != robot.HOUSE])
-    scored = scoring.scored_fields({k: v for k, v in fields.items() if k[0] == board}, state.scoring,
-                                   *aggregate.scale_of(state.game, state.options))
+    scale, unit = aggregate.scale_of(state.game, state.options)
+    if state.teams:
+        scored = teams.board_points(results, board, scale)
+    else:
+        fields = scoring.fields([r for r in results if r.home != robot.HOUSE])
+        scored = scoring.scored_fields({k: v for k, v in fields.items() if k[0] == board}, state.scoring, scale, unit)
     seed = rnd.seeds.get(str(board))
     verified = None
     if seed and state.commitment and not state.imported_boards:
         verified = fair.verify_seed(bytes.fromhex(seed), bytes.fromhex(state.commitment), steps=board)
-    return {"tournament_id": state.tournament_id, "board": board, "round": rnd.number, "scoring": state.scoring,
+    return {"tournament_id": state.tournament_id, "board": board, "round": rnd.number,
+            "scoring": "imps" if state.teams else state.scoring,
             "rows": travellers.rows(board, results, summaries, scored),
             "hand": {"dealer": str(deal.dealer) if deal else None, "deck": list(deal.deck) if deal else [],
                      "seed": seed, "commitment": state.commitment, "verified": verified}}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import math
 import random
 import time
 import uuid
@@ -21,6 +22,7 @@ from test_account_stream import CARD, auth, follow, register
 
 from domain import fair
 from domain.playout import concrete
+from domain.tournaments.imps import imps, scale_for
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -138,3 +140,57 @@ async def test_a_robot_duplicate_event_sealed_until_its_window_closes(system) ->
         assert stream.of("round_closed", tournament_id=tid)
         assert not any(CARD.search(line) for line in stream.raw)
         await stream.stop()
+
+
+async def test_a_butler_pairs_event_of_house_bots(system) -> None:
+    async with httpx.AsyncClient(base_url=system.base, timeout=30) as http:
+        organiser = auth({"token": system.admin_token("butler organiser")})
+        created = await http.post("/v1/tournaments", headers=organiser, json={
+            "name": "Butler pairs", "game": "belote", "format": "duplicate", "rounds": 1, "options": {"deals": 1},
+            "scoring": "butler"})
+        assert created.status_code == 201, created.text
+        tid = created.json()["tournament_id"]
+        for level in ("random", "basic", "random", "basic", "basic", "random"):
+            entry = await http.post(f"/v1/tournaments/{tid}/entries", headers=organiser,
+                                    json={"players": [f"bot:{level}"] * 2})
+            assert entry.status_code == 201, entry.text
+        assert (await http.post(f"/v1/tournaments/{tid}/start", headers=organiser)).status_code == 200
+        final = await closed(http, tid, organiser)
+        traveller = (await http.get(f"/v1/tournaments/{tid}/boards/1/traveller", headers=organiser)).json()
+        assert verifies(tid, 1, traveller["hand"], final["commitment"])
+        assert len(traveller["rows"]) == 3
+        nets = [row["score"]["NS"] - row["score"]["EW"] for row in traveller["rows"]]
+        mean = sum(nets) / 3                                          # three results: no trimming
+        datum = int(math.copysign(10 * math.floor(abs(mean) / 10 + 0.5), mean))   # to 10, half away from 0
+        for row, net in zip(traveller["rows"], nets, strict=True):
+            assert row["ns_points"] == imps(net - datum, scale_for("belote_classic"))
+            assert row["ew_points"] == -row["ns_points"]              # EW's field is NS's, negated
+        standings = (await http.get(f"/v1/tournaments/{tid}/standings", headers=organiser)).json()
+        assert standings["scoring"] == "butler" and len(standings["overall"]) == 6
+
+
+async def test_a_teams_of_four_swiss_of_four_teams(system) -> None:
+    async with httpx.AsyncClient(base_url=system.base, timeout=30) as http:
+        organiser = auth({"token": system.admin_token("teams organiser")})
+        created = await http.post("/v1/tournaments", headers=organiser, json={
+            "name": "Teams Swiss", "game": "belote", "format": "teams", "rounds": 2, "options": {"deals": 1}})
+        assert created.status_code == 201, created.text
+        tid = created.json()["tournament_id"]
+        for levels in (("basic", "random"), ("random", "basic"), ("basic", "basic"), ("random", "random")):
+            players = [f"bot:{levels[0]}"] * 2 + [f"bot:{levels[1]}"] * 2
+            entry = await http.post(f"/v1/tournaments/{tid}/entries", headers=organiser, json={"players": players})
+            assert entry.status_code == 201, entry.text
+        assert (await http.post(f"/v1/tournaments/{tid}/start", headers=organiser)).status_code == 200
+        final = await closed(http, tid, organiser, seconds=90)
+        assert [len(r["tables"]) for r in final["rounds"]] == [4, 4]
+        for rnd in final["rounds"]:
+            rooms = {(t["room"], t["ns"], t["ew"]) for t in rnd["tables"]}
+            for room, ns, ew in rooms:                              # each match in both rooms, the teams swapped
+                assert (3 - room, ew, ns) in rooms
+            board = rnd["boards"][0]
+            traveller = (await http.get(f"/v1/tournaments/{tid}/boards/{board}/traveller", headers=organiser)).json()
+            assert verifies(tid, board, traveller["hand"], final["commitment"])
+        standings = (await http.get(f"/v1/tournaments/{tid}/standings", headers=organiser)).json()
+        assert standings["tie_breaks"] == ["victory_points", "imps"]
+        assert sum(line["points"] for line in standings["overall"]) == pytest.approx(20 * 2 * 2)   # 20 VPs a match
+        assert all(line["bots"] for line in standings["overall"])

@@ -41,6 +41,7 @@ class TableOut(msgspec.Struct):
     seat -> entry), its match once opened, its result once the reader may see it."""
 
     table: int
+    room: int | None               # teams of four: 1 (the home team NS) or 2 (the same boards, swapped)
     ns: str | None
     ew: str | None
     seats: dict[str, str] | None
@@ -127,7 +128,9 @@ class ResultRow(msgspec.Struct):
 
 
 class StandingLine(msgspec.Struct):
-    """An entry's line in the standings; `tiebreak` (Buchholz) is null in duplicate formats."""
+    """An entry's line in the standings; `tiebreak` (Buchholz) is null in duplicate formats.
+    Teams of four: `points` are Victory Points, `diff` the IMP margin. `bots`: the entry seats
+    a bot (a team's bot pair, a partner bot)."""
 
     place: int
     entry: str
@@ -137,6 +140,7 @@ class StandingLine(msgspec.Struct):
     played: int
     wins: int
     byes: int
+    bots: bool = False
 
 
 class StandingsOut(msgspec.Struct):

@@ -77,7 +77,7 @@ class CreateIn(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class EntryIn(msgspec.Struct, forbid_unknown_fields=True):
-    players: Annotated[list[str], msgspec.Meta(min_length=1, max_length=2)]
+    players: Annotated[list[str], msgspec.Meta(min_length=1, max_length=4)]   # 4: a team (its two pairs)
     name: str = ""
     command_id: uuid.UUID | None = None
 
@@ -181,8 +181,9 @@ async def register_entry(tournament_id: PathStr, data: Annotated[EntryIn, Body(e
     svc = service(runtime)
     state = await svc.load(tournament_id)
     if not owns(principal, state) and (principal.player_id not in data.players
-                                       or any(p.startswith("bot:") for p in data.players)):
-        raise ApiError(403, "forbidden", "a player registers an entry he plays in; house bots are the organiser's")
+                                       or (any(p.startswith("bot:") for p in data.players) and not state.teams)):
+        raise ApiError(403, "forbidden", "a player registers an entry he plays in; house bots are the organiser's "
+                                         "(a team he plays in may seat a bot pair)")
     entry_id = str(uuid.uuid4() if data.command_id is None else uuid.uuid5(data.command_id, "entry"))
     await svc.enter(tournament_id, entry_id, data.players, data.name, asker=principal.player_id,
                     command_id=data.command_id)
@@ -257,7 +258,8 @@ async def export(tournament_id: PathStr, principal: Caller, runtime: Runtime,
     table = standings(state)["overall"]
     if format == "csv":
         out = io.StringIO()
-        writer = csv.DictWriter(out, ["place", "entry", "name", "points", "tiebreak", "diff", "played", "wins", "byes"])
+        writer = csv.DictWriter(out, ["place", "entry", "name", "points", "tiebreak", "diff", "played", "wins", "byes",
+                                     "bots"])
         writer.writeheader()
         for line in table:
             writer.writerow({**line, "name": state.names.get(line["entry"], line["entry"])})
