@@ -7,6 +7,7 @@ import { grid, tr } from "../shared/grid.js";
 import { $, call, errorText, state } from "../shared/session.js";
 import { h } from "../shared/table.js";
 import { gameLine, scoreLine } from "../shared/words.js";
+import { drawDuplicate } from "./duplicate.js";
 
 export async function showTournaments() {
   const status = $("tournament-status").value;
@@ -80,6 +81,7 @@ function drawTournament(view, standings, version) {
     try { await call("POST", `/v1/tournaments/${view.tournament_id}/entries`, { players: [me] }); reread(view.tournament_id); }
     catch (err) { $("tournament-live").textContent = errorText(err); }
   };
+  drawDuplicate(view, entryName);
   const lines = Array.isArray(standings) ? standings : (standings && standings.overall) || [];
   grid($("tournament-standings"), [t("standings.place"), t("standings.entry"), t("standings.points"), t("standings.played"),
                                     t("standings.wins"), t("standings.diff")],

@@ -1,0 +1,81 @@
+// @ts-check
+// Duplicate beside a tournament (docs/tournaments.md, "Robot duplicate", "Travellers"): the
+// play button of a robot duplicate event while its window is open, each public board linked
+// from the standings, and a board's traveller (every table's contract and score, what each
+// side earned, the hand record and whether its seed verifies). All read the public API only.
+
+import { num, t, when } from "../shared/i18n.js";
+import { grid, tr } from "../shared/grid.js";
+import { $, call, errorText } from "../shared/session.js";
+import { h } from "../shared/table.js";
+import { cardShort, contractText, resultText, scoreLine, seatText } from "../shared/words.js";
+
+/** @typedef {{ round: number, closed: boolean, boards: number[] }} RoundView */
+/** @typedef {{ tournament_id: string, format: string, status: string, closes_at?: string | null,
+ *              scoring?: string | null, rounds?: RoundView[] }} TournamentView */
+/** @typedef {{ table: number, ns: string | null, ew: string | null, bots: boolean, forfeit: string | null,
+ *              contract: Record<string, unknown> | null, declarer: string | null, result: string | null,
+ *              score: Record<string, number> | null, ns_points: number | null, ew_points: number | null }} TravellerRow */
+/** @typedef {{ dealer: string | null, deck: string[], seed: string | null, commitment: string | null,
+ *              verified: boolean | null }} HandRecord */
+/** @typedef {{ tournament_id: string, board: number, round: number, scoring: string, rows: TravellerRow[],
+ *              hand: HandRecord }} Traveller */
+
+const DUPLICATE = ["duplicate", "teams", "robot"];
+
+/**
+ * The duplicate parts of a tournament's screen, drawn with the rest of it.
+ * @param {TournamentView} view
+ * @param {(entry: string) => string} entryName
+ */
+export function drawDuplicate(view, entryName) {
+  const play = /** @type {HTMLButtonElement} */ ($("tournament-play"));
+  play.hidden = !(view.format === "robot" && view.status === "running");
+  play.textContent = view.closes_at ? t("duplicate.play_until", { when: when(view.closes_at) }) : t("duplicate.play");
+  play.onclick = async () => {
+    try {
+      /** @type {{ match_id: string | null }} */
+      const mine = await call("POST", `/v1/tournaments/${view.tournament_id}/play`);
+      if (mine.match_id) location.hash = `#/match/${mine.match_id}`;
+    } catch (err) { $("tournament-live").textContent = errorText(err); }
+  };
+  const boards = DUPLICATE.includes(view.format)
+    ? (view.rounds || []).filter((r) => r.closed).flatMap((r) => r.boards) : [];
+  $("tournament-boards").replaceChildren(...(boards.length ? [t("duplicate.boards"), " ",
+    ...boards.map((b) => h("button", { type: "button", class: "link", dataset: { board: String(b) },
+                                       onclick: () => showTraveller(view.tournament_id, b, entryName) },
+                           t("duplicate.board", { board: num(b) })))] : []));
+  if (!boards.length) $("tournament-traveller").replaceChildren();
+}
+
+/**
+ * Board `board`'s traveller, under the standings.
+ * @param {string} id
+ * @param {number} board
+ * @param {(entry: string) => string} entryName
+ */
+export async function showTraveller(id, board, entryName) {
+  const box = $("tournament-traveller");
+  try {
+    /** @type {Traveller} */
+    const trav = await call("GET", `/v1/tournaments/${id}/boards/${board}/traveller`);
+    const who = (/** @type {string | null} */ e, /** @type {boolean} */ bots) => (bots ? t("duplicate.bots") : e ? entryName(e) : t("duplicate.bots"));
+    const points = (/** @type {number | null} */ p) => (p == null ? "" : num(p));
+    const table = h("table", { class: "grid" });
+    grid(table, [t("duplicate.table"), t("duplicate.ns"), t("duplicate.ew"), t("duplicate.contract"), t("duplicate.declarer"),
+                 t("duplicate.result"), t("duplicate.score"), t("duplicate.ns_points"), t("duplicate.ew_points")],
+         trav.rows.map((r) => tr([num(r.table), who(r.ns, r.bots), who(r.ew, r.bots),
+                                  r.contract ? contractText(r.contract) : r.forfeit ? t("duplicate.forfeit") : "",
+                                  r.declarer ? seatText(r.declarer) : "", r.result ? resultText(r.result) : "",
+                                  r.score ? scoreLine(r.score) : "", points(r.ns_points), points(r.ew_points)],
+                                 { dataset: { table: String(r.table) } })));
+    const hand = trav.hand;
+    box.replaceChildren(
+      h("h2", {}, t("duplicate.traveller", { board: num(board), scoring: t(`scoring.${trav.scoring}`, { defaultValue: trav.scoring }) })),
+      h("div", { class: "scroll" }, table),
+      h("p", { class: "hand" }, t("duplicate.dealer", { seat: seatText(hand.dealer) }), " · ",
+        hand.deck.map(cardShort).join(" ")),
+      h("p", { dataset: { verified: String(hand.verified) } },
+        hand.verified === true ? t("duplicate.verified") : hand.verified === false ? t("duplicate.not_verified") : t("duplicate.imported")));
+  } catch (err) { box.replaceChildren(h("p", { class: "empty" }, errorText(err))); }
+}
