@@ -23,6 +23,7 @@ from test_account_stream import CARD, auth, follow, register
 from domain import fair
 from domain.playout import concrete
 from domain.tournaments.imps import imps, scale_for
+from tests.api.typed_answers import served
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -85,11 +86,12 @@ async def test_a_robot_duplicate_event_sealed_until_its_window_closes(system) ->
         tid = event["tournament_id"]
         assert event["status"] == "running" and event["scoring"] == "cross_imps" and event["commitment"]
 
+        contract = await served(http)
         tables = {}
         for who in (ann, bob, cid):
             entered = await http.post(f"/v1/tournaments/{tid}/play", headers=auth(who))
             assert entered.status_code == 200, entered.text
-            tables[who["id"]] = entered.json()
+            tables[who["id"]] = contract.check(entered, "post", "/v1/tournaments/{tournament_id}/play")
             assert tables[who["id"]]["seat"] == "S" and tables[who["id"]]["match_id"]
         again = await http.post(f"/v1/tournaments/{tid}/play", headers=auth(ann))
         assert again.json() == tables[ann["id"]]                      # entered once
@@ -116,7 +118,8 @@ async def test_a_robot_duplicate_event_sealed_until_its_window_closes(system) ->
         final = await closed(http, tid, auth(ann))
         [rnd] = final["rounds"]
         assert rnd["closed"] and set(rnd["seeds"]) == {"1"}
-        traveller = (await http.get(f"/v1/tournaments/{tid}/boards/1/traveller", headers=auth(ann))).json()
+        traveller = contract.check(await http.get(f"/v1/tournaments/{tid}/boards/1/traveller", headers=auth(ann)),
+                                   "get", "/v1/tournaments/{tournament_id}/boards/{board}/traveller")
         assert traveller["hand"]["verified"] is True and verifies(tid, 1, traveller["hand"], final["commitment"])
         rows = {row["ns"]: row for row in traveller["rows"]}
         entry = {p: tables[p]["entry_id"] for p in tables}
@@ -125,7 +128,9 @@ async def test_a_robot_duplicate_event_sealed_until_its_window_closes(system) ->
         a, b = rows[entry[ann["id"]]], rows[entry[bob["id"]]]
         assert a["ns_points"] == -b["ns_points"]                     # two results: cross-IMPs are opposite
         assert a["score"] and a["result"] and "contract" in a
-        standings = (await http.get(f"/v1/tournaments/{tid}/standings", headers=auth(ann))).json()
+        standings = contract.check(await http.get(f"/v1/tournaments/{tid}/standings", headers=auth(ann)),
+                                   "get", "/v1/tournaments/{tournament_id}/standings")
+        contract.check(await http.get(f"/v1/tournaments/{tid}", headers=auth(ann)), "get", "/v1/tournaments/{tournament_id}")
         points = {line["entry"]: line["points"] for line in standings["overall"]}
         assert points == {entry[ann["id"]]: a["ns_points"], entry[bob["id"]]: b["ns_points"], entry[cid["id"]]: 0}
         assert standings["scoring"] == "cross_imps"
@@ -182,6 +187,8 @@ async def test_a_teams_of_four_swiss_of_four_teams(system) -> None:
             assert entry.status_code == 201, entry.text
         assert (await http.post(f"/v1/tournaments/{tid}/start", headers=organiser)).status_code == 200
         final = await closed(http, tid, organiser, seconds=90)
+        contract = await served(http)
+        contract.check(await http.get(f"/v1/tournaments/{tid}", headers=organiser), "get", "/v1/tournaments/{tournament_id}")
         assert [len(r["tables"]) for r in final["rounds"]] == [4, 4]
         for rnd in final["rounds"]:
             rooms = {(t["room"], t["ns"], t["ew"]) for t in rnd["tables"]}
