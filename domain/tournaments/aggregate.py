@@ -158,6 +158,8 @@ def decide(state: State, command: Any) -> list[Any]:
             robot.check_create(command)
         verify(command.format not in ("duplicate", "teams") or bool(command.options.get("deals")), "bad_option",
                f"a {command.format} tournament needs the 'deals' option: each round is that many boards")
+        verify(not command.individual or command.format != "teams", "bad_format",
+               "teams of four are partnerships; this way of playing is every player for himself")
         verify(not command.individual or command.format == "swiss", "bad_format",
                "an individual tournament is a Swiss (the other formats pair partnerships)")
         verify(command.seeding in SEEDINGS, "bad_seeding", f"seeding must be one of {', '.join(SEEDINGS)}")

@@ -100,3 +100,11 @@ def test_a_travellers_points_are_the_teams_imps_in_both_rooms():
     points = teams.board_points(t.results_of(state), 1)
     assert points[(1, "NS")] == {"T0": 6.0, "T1": -6.0, "T2": 0.0, "T3": 0.0}
     assert points[(1, "EW")]["T0"] == 6.0 and points[(1, "EW")]["T1"] == -6.0
+
+
+def test_an_individual_way_of_playing_has_no_teams():
+    with pytest.raises(RuleViolation) as refused:
+        run(t.initial(), ev.Create(tournament_id="k3", organiser="o", name="Teams", game="cinch",
+                                   options={"deals": 1, "mode": "individual"}, format="teams", rounds=1,
+                                   individual=True))
+    assert refused.value.code == "bad_format"
