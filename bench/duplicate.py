@@ -17,7 +17,7 @@ import random
 import time
 
 from domain import tournaments as t
-from domain.tournaments import aggregate, scoring, travellers
+from domain.tournaments import scoring, standing, travellers
 from domain.tournaments import events as ev
 
 CLOSES = "2026-12-04T00:00:00+00:00"
@@ -36,7 +36,7 @@ def round_figures(tables: int, boards: int, seed: int = 1) -> dict[str, float]:
     out = {}
     for method in scoring.METHODS:
         started = time.perf_counter()
-        lines = aggregate.duplicate_lines("belote", {}, method, results, entries)
+        lines = standing.duplicate_lines("belote", {}, method, results, entries)
         scoring.standings(lines, entries, duplicate=True)
         out[method] = round(time.perf_counter() - started, 3)
     return out
@@ -75,9 +75,9 @@ def robot_figures(entries: int, boards: int, seed: int = 1) -> dict[str, float]:
     table = scoring.standings(lines, list(state.entries), duplicate=True)
     standing = time.perf_counter() - started
     started = time.perf_counter()
-    results = aggregate.results_of(state)
+    results = standing.results_of(state)
     fields = scoring.fields([r for r in results if r.home != "house"])
-    scored = scoring.scored_fields(fields, state.scoring, *aggregate.scale_of(state.game, state.options))
+    scored = scoring.scored_fields(fields, state.scoring, *standing.scale_of(state.game, state.options))
     summaries = {r.table: {"contract": {"seat": "S"}, "result": "made"} for r in results}
     rows = [travellers.rows(b, results, summaries, scored) for b in numbers]
     travelled = time.perf_counter() - started

@@ -12,8 +12,8 @@ from typing import Any
 import msgspec
 
 from domain.game import RuleViolation, verify
-from domain import ratings
-from domain.tournaments import elimination, forfeits, imps, individual, pairing, robot, scoring, teams
+from domain.tournaments import elimination, forfeits, individual, pairing, robot, scoring, teams
+from domain.tournaments.standing import lines
 from domain.tournaments.events import (FORMATS, MAX_NO_SHOW_GRACE, NO_SHOW_GRACE, Cancel, CloseWindow, Create, Enter,
                                        EntryRegistered,
                                        EntryWithdrawn, Forfeit, OpenTable, PairingSubmitted, PairNext, Register,
@@ -107,45 +107,6 @@ def plan(state: State) -> tuple[int, int]:
     else:
         rounds = state.rounds_wanted or 1
     return rounds, int(state.options.get("deals") or 0)
-
-
-def results_of(state: State, closed_only: bool = False) -> list[scoring.TableResult]:
-    out = []
-    for rnd in state.played:
-        if closed_only and not rnd.closed:
-            continue
-        for table in rnd.tables:
-            r = rnd.results.get(table.table)
-            if r is not None:
-                out.append(scoring.TableResult(rnd.number, table.table, table.home, table.away, r.score,
-                                               {int(b): s for b, s in r.boards.items()}, r.forfeit, table.seats))
-    return out
-
-
-def lines(state: State, closed_only: bool = False) -> dict[str, scoring.Line]:
-    results = results_of(state, closed_only)
-    if state.duplicate:
-        return duplicate_lines(state.game, state.options, state.scoring, results, list(state.entries))
-    byes = [b for rnd in state.played if rnd.closed or not closed_only for b in rnd.byes]
-    if state.teams:
-        return teams.lines(list(state.entries), results, byes, scale_of(state.game, state.options)[0])
-    if state.individual:
-        return individual.points(list(state.entries), results, byes)
-    return scoring.match_points(list(state.entries), results, byes)
-
-
-def duplicate_lines(game: str, options: dict[str, Any], method: str, results: list[scoring.TableResult],
-                    entries: list[str]) -> dict[str, scoring.Line]:
-    """A duplicate's (or robot duplicate's) lines by its method, on its way of playing's IMP
-    scale; the robot event's house table is in no one's field."""
-    results = [r for r in results if r.home != robot.HOUSE]
-    return scoring.duplicate(results, robot.ranked(entries), method, *scale_of(game, options))
-
-
-def scale_of(game: str, options: dict[str, Any]) -> tuple[tuple[int, ...], int]:
-    """The IMP table and score unit of the way of playing (`domain.tournaments.imps`)."""
-    pool = ratings.pool_of(game, options)
-    return imps.scale_for(pool), imps.UNITS.get(pool, 10)
 
 
 def decide(state: State, command: Any) -> list[Any]:

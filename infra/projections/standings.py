@@ -13,7 +13,7 @@ from typing import Any
 import asyncpg
 
 from domain.tournaments import individual, scoring, teams
-from domain.tournaments.aggregate import duplicate_lines, scale_of
+from domain.tournaments.standing import duplicate_lines, scale_of
 from infra.projections.base import RowProjection
 from infra.projections.match_summaries import jsonb
 from infra.store.model import RecordedEvent

@@ -13,7 +13,7 @@ from typing import Any
 from domain import fair
 from domain import match as match_rules
 from domain.game import RuleViolation
-from domain.tournaments import aggregate, robot, scoring, teams, travellers
+from domain.tournaments import aggregate, robot, scoring, standing, teams, travellers
 from domain.tournaments import events as ev
 from services.matches import seating
 from services.matches.service import UnknownMatch
@@ -70,7 +70,7 @@ async def traveller(tournaments: TournamentService, state: aggregate.State, boar
     rnd = round_of(state, board)
     if not rnd.closed:
         raise BoardSealed(board)
-    results = [r for r in aggregate.results_of(state) if r.round == rnd.number]
+    results = [r for r in standing.results_of(state) if r.round == rnd.number]
     index = rnd.boards.index(board)
     summaries: dict[int, dict[str, Any] | None] = {}
     deal: match_rules.DealFinished | None = None
@@ -83,7 +83,7 @@ async def traveller(tournaments: TournamentService, state: aggregate.State, boar
         if index < len(finished):
             summaries[table] = finished[index].summary
             deal = deal or finished[index]
-    scale, unit = aggregate.scale_of(state.game, state.options)
+    scale, unit = standing.scale_of(state.game, state.options)
     if state.teams:
         scored = teams.board_points(results, board, scale)
     else:

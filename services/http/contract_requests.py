@@ -94,6 +94,7 @@ def _create_tournament(schema: dict[str, Any]) -> None:
     props["game"] = {"type": "string", "enum": list(GAME_NAMES)}
     props["format"] = {"type": "string", "enum": list(FORMATS)}
     props["schedule"] = {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}]}
+    props["closes_at"] = {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}]}
     schema["allOf"] = [{"oneOf": _options_by_game("boards", MAX_BOARDS)}]
     schema["description"] = ("`boards`: a match record whose decks are the boards, enough of them for the "
                              "tournament's rounds (else 400 `not_enough_boards`).")

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from litestar import Request, Response, get, post
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.params import Parameter
+from litestar.params import PathParameter
 
 from services.duplicate import service as duplicate
 from services.duplicate.routes.answers import RobotEntryOut, TravellerOut
@@ -19,7 +19,10 @@ from services.tournaments.routes import examples as X
 from services.tournaments.routes.views import HANDLERS, service
 
 TAGS = ["tournaments"]
-Board = Annotated[int, Parameter(ge=1, le=1000, description="the board's number in the tournament (1-based)")]
+# A number, spelled as the path's other parameters are (a string with its pattern), so a path
+# that is not one is the 400 of every route rather than no route at all.
+Board = Annotated[str, PathParameter(pattern=r"^[1-9][0-9]{0,3}$",
+                                     description="the board's number in the tournament (1-based)")]
 READER = [authenticated, rate_limited]
 ENTRY = {"tournament_id": X.TOURNAMENT_ID, "entry_id": X.ENTRY_A, "table": 2, "seat": "S", "match_id": X.MATCH_ID,
          "closes_at": "2026-12-04T00:00:00+00:00"}
@@ -63,7 +66,7 @@ async def play(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> d
     return await duplicate.play(service(runtime), tournament_id, principal.player_id, "")
 
 
-@get("/v1/tournaments/{tournament_id:str}/boards/{board:int}/traveller", guards=READER, tags=TAGS,
+@get("/v1/tournaments/{tournament_id:str}/boards/{board:str}/traveller", guards=READER, tags=TAGS,
      security=BEARER, exception_handlers=BOARD_HANDLERS,
      summary="A board's traveller: every table's contract, declarer, result, score and points; the hand record",
      description="Only once the board's round has closed at every table (a robot duplicate event: its window): "
@@ -77,7 +80,7 @@ async def play(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> d
                                   examples=[X.UNKNOWN, UNKNOWN_BOARD], generate_examples=False)})
 async def traveller(tournament_id: PathStr, board: Board, runtime: Runtime) -> dict[str, Any]:
     svc = service(runtime)
-    return await duplicate.traveller(svc, await svc.load(tournament_id), board)
+    return await duplicate.traveller(svc, await svc.load(tournament_id), int(board))
 
 
 ROUTES = [play, traveller]
