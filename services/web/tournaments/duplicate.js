@@ -24,12 +24,23 @@ import { cardShort, contractText, resultText, scoreLine, seatText } from "../sha
 const DUPLICATE = ["duplicate", "teams", "robot"];
 
 /**
+ * An element of the page, which has it.
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+function el(id) {
+  const found = $(id);
+  if (!found) throw new Error(id);
+  return found;
+}
+
+/**
  * The duplicate parts of a tournament's screen, drawn with the rest of it.
  * @param {TournamentView} view
  * @param {(entry: string) => string} entryName
  */
 export function drawDuplicate(view, entryName) {
-  const play = /** @type {HTMLButtonElement} */ ($("tournament-play"));
+  const play = /** @type {HTMLButtonElement} */ (el("tournament-play"));
   play.hidden = !(view.format === "robot" && view.status === "running");
   play.textContent = view.closes_at ? t("duplicate.play_until", { when: when(view.closes_at) }) : t("duplicate.play");
   play.onclick = async () => {
@@ -37,15 +48,15 @@ export function drawDuplicate(view, entryName) {
       /** @type {{ match_id: string | null }} */
       const mine = await call("POST", `/v1/tournaments/${view.tournament_id}/play`);
       if (mine.match_id) location.hash = `#/match/${mine.match_id}`;
-    } catch (err) { $("tournament-live").textContent = errorText(err); }
+    } catch (err) { el("tournament-live").textContent = errorText(err); }
   };
   const boards = DUPLICATE.includes(view.format)
     ? (view.rounds || []).filter((r) => r.closed).flatMap((r) => r.boards) : [];
-  $("tournament-boards").replaceChildren(...(boards.length ? [t("duplicate.boards"), " ",
+  el("tournament-boards").replaceChildren(...(boards.length ? [t("duplicate.boards"), " ",
     ...boards.map((b) => h("button", { type: "button", class: "link", dataset: { board: String(b) },
                                        onclick: () => showTraveller(view.tournament_id, b, entryName) },
                            t("duplicate.board", { board: num(b) })))] : []));
-  if (!boards.length) $("tournament-traveller").replaceChildren();
+  if (!boards.length) el("tournament-traveller").replaceChildren();
 }
 
 /**
@@ -55,7 +66,7 @@ export function drawDuplicate(view, entryName) {
  * @param {(entry: string) => string} entryName
  */
 export async function showTraveller(id, board, entryName) {
-  const box = $("tournament-traveller");
+  const box = el("tournament-traveller");
   try {
     /** @type {Traveller} */
     const trav = await call("GET", `/v1/tournaments/${id}/boards/${board}/traveller`);
