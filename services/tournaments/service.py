@@ -25,6 +25,7 @@ from domain import tournaments as rules
 from domain.game import RuleViolation
 from domain.tournaments import events as ev
 from domain.tournaments import forfeits, individual, robot
+from domain.tournaments.fold import fold
 from infra import streams
 from infra.projections import rating_queries
 from infra.serialization import EventRegistry
@@ -65,9 +66,8 @@ class TournamentService:
         self.clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))   # tests move time on
 
     async def load(self, tournament_id: str) -> rules.State:
-        state = rules.initial()
-        for recorded in await self.store.read_stream(stream_of(tournament_id)):
-            state = rules.evolve(state, REGISTRY.decode_recorded(recorded))
+        recorded = await self.store.read_stream(stream_of(tournament_id))
+        state = fold(rules.initial(), (REGISTRY.decode_recorded(r) for r in recorded))
         if state.status == "new":
             raise UnknownTournament(tournament_id)
         return state
