@@ -162,6 +162,9 @@ class GameRules:
     action_shapes: tuple[Mapping[str, Any], ...] = ()
     view_fields: Mapping[str, Any] = field(default_factory=dict)
     shown_events: tuple[type, ...] = ()
+    # The game's double-dummy solver (`domain/<game>/doubledummy.py`): a module with
+    # solve(state) -> Solution, value(state) -> int and contract_table(state) (domain/doubledummy).
+    double_dummy: Any = None
 
     def fold(self, options: Any, events: Sequence[Any]) -> Any:
         state = self.initial(options)

@@ -41,6 +41,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     sweep_every: float = 10.0          # seconds between the sweeper's runs (beat)
     tournament_tick: float = 15.0      # seconds between the tournament ticks (beat): scheduled starts, no-shows
     robot_daily: str | None = None     # JSON: the daily robot duplicate event beat opens (unset: none)
+    quickplay_tick: float = 1.0        # seconds between the quick-play matching ticks (beat)
+    quickplay_expiry: float = 600.0    # seconds a quick-play entry waits at most before it expires
+    quickplay_cooldown: float = 10.0   # seconds after leaving a quick-play queue before joining one again
     tournament_live_poll: float = 1.0  # seconds between a live tournament stream's reads while nothing happens
     projector_delay: float = 0.0       # seconds the projector waits between two batches of a projection
     metrics_token: str | None = None   # when set, GET /metrics needs "Authorization: Bearer <it>"
@@ -53,6 +56,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     chat_rate_messages: int = 5        # chat messages per player per match per window (0 turns it off)
     chat_rate_window: float = 10.0     # seconds
     registrations_per_hour: int = 20   # new players per client address per hour (0, or no rate limit: off)
+    review_every: float = 2.0          # seconds between the workers' passes over unreviewed deals (beat)
+    review_worlds: int = 16            # fair-baseline worlds per card with a choice in a deal's review (0: none)
     record_key: str | None = None      # Ed25519 private key, 64 hex digits, signing records (unset: the data folder's)
     record_keys_retired: tuple[str, ...] = ()  # earlier public keys (base64) whose signatures still verify
 
@@ -68,6 +73,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     def data_path(self) -> Path:
         return Path(self.data_dir).expanduser().resolve()
 
+
+MAX_REVIEW_WORLDS = 1000   # fair-baseline worlds per card: past this a review is minutes of a core
 
 # Settings field -> environment variable; the single place names are spelled.
 ENV_VARS: dict[str, str] = {
@@ -87,6 +94,9 @@ ENV_VARS: dict[str, str] = {
     "sweep_every": "ATOUT_SWEEP_EVERY",
     "tournament_tick": "ATOUT_TOURNAMENT_TICK",
     "robot_daily": "ATOUT_ROBOT_DAILY",
+    "quickplay_tick": "ATOUT_QUICKPLAY_TICK",
+    "quickplay_expiry": "ATOUT_QUICKPLAY_EXPIRY",
+    "quickplay_cooldown": "ATOUT_QUICKPLAY_COOLDOWN",
     "tournament_live_poll": "ATOUT_TOURNAMENT_LIVE_POLL",
     "projector_delay": "ATOUT_PROJECTOR_DELAY",
     "trusted_proxies": "ATOUT_TRUSTED_PROXIES",
@@ -99,6 +109,8 @@ ENV_VARS: dict[str, str] = {
     "chat_rate_messages": "ATOUT_CHAT_RATE_MESSAGES",
     "chat_rate_window": "ATOUT_CHAT_RATE_WINDOW",
     "registrations_per_hour": "ATOUT_REGISTRATIONS_PER_HOUR",
+    "review_every": "ATOUT_REVIEW_EVERY",
+    "review_worlds": "ATOUT_REVIEW_WORLDS",
     "record_key": "ATOUT_RECORD_KEY",
     "record_keys_retired": "ATOUT_RECORD_KEYS_RETIRED",
 }
@@ -126,7 +138,8 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
             raise SettingsError(f"ATOUT_PORT must be between 0 and 65535, got {port}")
         values["port"] = port
     for field, kind in (("rate_limit_requests", int), ("rate_limit_window", float), ("hints_per_match", int),
-                        ("chat_rate_messages", int), ("chat_rate_window", float), ("registrations_per_hour", int)):
+                        ("chat_rate_messages", int), ("chat_rate_window", float), ("registrations_per_hour", int),
+                        ("review_worlds", int)):
         if field in raw:
             try:
                 number = kind(raw[field])
@@ -134,9 +147,12 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
                 raise SettingsError(f"{ENV_VARS[field]} must be a number, got {raw[field]!r}") from None
             if number < 0 or (field in ("rate_limit_window", "chat_rate_window") and number == 0):
                 raise SettingsError(f"{ENV_VARS[field]} must be positive, got {raw[field]!r}")
+            if field == "review_worlds" and number > MAX_REVIEW_WORLDS:
+                raise SettingsError(f"{ENV_VARS[field]} must be at most {MAX_REVIEW_WORLDS}, got {raw[field]!r}")
             values[field] = number
     for field in ("disconnect_grace", "presence_ttl", "abandon_after", "bot_overdue", "sweep_every", "tournament_tick",
-                  "tournament_live_poll", "write_timeout", "account_retention", "header_timeout"):
+                  "quickplay_tick", "quickplay_expiry", "quickplay_cooldown", "tournament_live_poll", "write_timeout",
+                  "account_retention", "header_timeout", "review_every"):
         if field in raw:
             try:
                 seconds = float(raw[field])

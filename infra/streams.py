@@ -19,6 +19,7 @@ REPORT = "report-"          # a report of a chat message or a player, and what a
 MODERATION = "moderation-"  # one player's mutes and bans
 INVITATION = "invitation-"  # an invitation or a challenge to a match's seats, and its answers
 SOCIAL = "social-"          # one player's circle: whom he follows and whom he blocks
+QUICKPLAY = "quickplay-"    # one quick-play entry's outcome: seated at a table, or expired
 
 
 def match_stream(match_id: str) -> str:
@@ -64,6 +65,10 @@ def invitation_stream(invitation_id: str) -> str:
 
 def social_stream(player_id: str) -> str:
     return SOCIAL + player_id
+
+
+def quickplay_stream(entry_id: str) -> str:
+    return QUICKPLAY + entry_id
 
 
 def id_of(prefix: str, stream_id: str) -> str | None:

@@ -75,6 +75,8 @@ from services.matches import feature as matches
 from services.matches import suspensions
 from services.matches.clocks import Clocks
 from services.matches.service import MatchService
+from services.quickplay import feature as quickplay
+from services.reviews import feature as reviews
 from services.runtime import Runtime
 from services.social import feature as social
 from services.tournaments import feature as tournaments
@@ -104,6 +106,8 @@ FEATURES: tuple[Feature, ...] = (
     social.INVITATIONS,    # invitations and challenges; who is invited to a private table; their notices
     social.FOLLOW_AND_BLOCK,  # follow and block: the social_ties read model, the followed players' tables
     chat.FEATURE,          # table chat: presets during play, the spectators' channel, its live streams
+    reviews.FEATURE,       # each finished deal's double-dummy review; fair-play signals; the reviewing task
+    quickplay.FEATURE,     # quick play: queues per way of playing, the matching tick, seated/expired notices
 )
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from services.commands import admin, beat, bots, deal, migrate, projections, projector, record, serve, worker
+from services.commands import (admin, beat, bots, deal, migrate, projections, projector, record, reviews, serve,
+                               worker)
 
-COMMANDS = (admin, beat, bots, deal, migrate, projections, projector, record, serve, worker)
+COMMANDS = (admin, beat, bots, deal, migrate, projections, projector, record, reviews, serve, worker)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -6,7 +6,7 @@ robbing of the pack; six tricks for fourteen points; game to 51."""
 from __future__ import annotations
 
 from domain.cards import DECK_52
-from domain.cinch import schema
+from domain.cinch import doubledummy, schema
 from domain.game import AdjustScore, GameRules, StartDeal, VoidDeal
 
 from domain.cinch.actions import legal_actions, parse_action
@@ -45,6 +45,7 @@ GAME = GameRules(
     action_shapes=tuple(schema.LEGAL),
     view_fields=schema.VIEW_FIELDS,
     shown_events=schema.SHOWN_EVENTS,
+    double_dummy=doubledummy,
 )
 
 __all__ = ["GAME", "Options", "State"]

@@ -18,7 +18,7 @@ from domain.five_hundred.options import (MAX_TARGET, OPTIONS_SCHEMA, POOLS, Opti
 from domain.five_hundred.state import State, initial
 from domain.five_hundred.summary import deal_summary, status
 from domain.five_hundred.views import ALIASES, DEALS_STARTED, redact, view
-from domain.five_hundred import schema
+from domain.five_hundred import doubledummy, schema
 from domain.game import AdjustScore, GameRules, StartDeal, VoidDeal
 
 
@@ -48,6 +48,7 @@ GAME = GameRules(
     action_shapes=tuple(schema.LEGAL),
     view_fields=schema.VIEW_FIELDS,
     shown_events=schema.SHOWN_EVENTS,
+    double_dummy=doubledummy,
 )
 
 __all__ = ["GAME", "Options", "State"]

@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(sig, _raise_stop)
     started = time.monotonic()
     servers = None
-    worker = None
+    worker = reviewer = None
     embedded = settings.embedded_database
     projector = embedded if args.projector is None else args.projector
     try:
@@ -106,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
         if embedded:  # bots and turn clocks play on the embedded default too
             from services.workers.embedded import start_worker
 
-            worker = start_worker(settings)
+            worker = start_worker(settings, queues="bots,clock")
+            reviewer = start_worker(settings, queues="reviews", beat=False)
         _serve_http(settings, projector=projector, apply_migrations=embedded)
     except _Stop:
         pass
@@ -120,8 +121,9 @@ def run(args: argparse.Namespace) -> int:
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, _ignore)
-        if worker is not None:
-            worker.stop()
+        for child in (worker, reviewer):
+            if child is not None:
+                child.stop()
         if servers is not None:
             log.info("stopping embedded servers")
             servers.stop()

@@ -1,4 +1,5 @@
-"""`atout worker`: the Celery worker that plays bots' turns, fires turn clocks and sweeps.
+"""`atout worker`: the Celery worker that plays bots' turns, fires turn clocks, sweeps, and
+reviews finished deals (`--queues` splits them between workers).
 
 Settings come from ATOUT_* variables like every process (`atout serve` passes its embedded
 servers' URLs to the worker it starts). `--beat` runs the beat scheduler inside the worker
@@ -16,6 +17,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--concurrency", type=int, default=None, help="worker processes (default: CPU cores)")
     parser.add_argument("--pool", default="prefork", help="Celery pool: prefork (default), solo, threads")
     parser.add_argument("--beat", action="store_true", help="also run the beat scheduler in this process")
+    parser.add_argument("--queues", default=None,
+                        help="the queues to consume, comma-separated, of bots, clock, reviews (default: all)")
     parser.set_defaults(func=run)
 
 
@@ -38,7 +41,14 @@ def run(args: argparse.Namespace) -> int:
     app = worker_app(settings)                # every feature's tasks and beat entries
     instrument_celery(metrics_port=WORKER_METRICS_PORT)
 
-    argv = ["worker", "-Q", ",".join(queues(settings.redis_prefix).values()), "-P", args.pool,
+    names = queues(settings.redis_prefix)
+    wanted = [q.strip() for q in args.queues.split(",")] if args.queues else list(names)
+    unknown = [q for q in wanted if q not in names]
+    if unknown or not wanted:
+        print(f"atout worker: unknown queue(s) {', '.join(unknown) or '(none)'}; queues are {', '.join(names)}",
+              file=sys.stderr)
+        return 2
+    argv = ["worker", "-Q", ",".join(names[q] for q in wanted), "-P", args.pool,
             "--without-mingle", "--without-gossip", "-l", settings.log_level.upper() if settings.log_level != "trace"
             else "DEBUG", "-n", f"atout-{settings.redis_prefix}@%h"]
     if args.concurrency:

@@ -117,17 +117,23 @@ class JsonRequest(Request):
             raise _refused("too_deep", "$") from None
         if (why := refusal(value)) is not None:
             raise _refused(*why)
-        _strictly(value, self.route_handler)
+        _strictly(value, self.route_handler, sent=bool(body.strip()))
         self._json = self._connection_state.json = value
         return value
 
 
-def _strictly(value: Any, handler: Any) -> None:
+def _strictly(value: Any, handler: Any, sent: bool = True) -> None:
     """The body as its route's type reads it with no coercion: Litestar converts leniently
     (a 0 for a boolean, "3" for an integer), which would accept what the document refuses;
-    a value of the wrong JSON type is a 400 naming its field, as any invalid field is."""
+    a value of the wrong JSON type is a 400 naming its field, as any invalid field is. A body
+    the route may go without is left out, not sent as JSON null: the document says an object."""
     parameter = handler.parsed_fn_signature.parameters.get("data")
-    if parameter is None or value is None:
+    if parameter is None:
+        return
+    if value is None:
+        if sent and parameter.has_default:
+            raise ApiError(400, "invalid_field", "$: Expected `object`, got `null` (leave the body out instead)",
+                           {"field": "$", "source": "body"})
         return
     try:
         msgspec.convert(value, parameter.annotation, strict=True, str_keys=True)

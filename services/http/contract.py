@@ -19,14 +19,15 @@ from typing import Any
 import msgspec
 
 from domain.fair import MAX_ENTROPY_BYTES
-from services.http.contract_requests import REQUEST_RULES, SEATS
+from services.http.contract_generators import enum_consts, open_objects
+from services.http.contract_requests import COMPONENTS, REQUEST_RULES, SEATS, optional_body
 from services.http.contract_views import RESPONSE_RULES, action_body
 from services.http.schemas import MAX_VERSION
 
 # The contract's version, in both documents' `info.version`: it moves with every change to
 # either document, with an entry in CHANGELOG.md and the documents' fingerprints in
 # docs/contract-fingerprints.json (tests/unit/test_contract_version.py holds all three together).
-CONTRACT_VERSION = "1.8"
+CONTRACT_VERSION = "1.9"
 
 ERROR_REF = {"$ref": "#/components/schemas/ErrorOut"}
 ERROR_SCHEMA = {"type": "object", "title": "ErrorOut", "required": ["code", "message", "details"],
@@ -172,9 +173,7 @@ def _errors(path: str, method: str, op: dict[str, Any], schemas: dict[str, Any])
             text, examples = SHARED[status]
             responses[status] = {"description": text, "content": {"application/json": {
                 "schema": ERROR_REF, "examples": copy.deepcopy(examples)}}}
-    body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
-    if any(branch.get("type") == "null" for branch in body.get("oneOf", [])):
-        op["requestBody"]["required"] = False
+    optional_body(op)
     if "requestBody" in op:
         examples = responses["400"]["content"]["application/json"].setdefault("examples", {})
         examples.update(copy.deepcopy(BODY_400))
@@ -252,6 +251,7 @@ def finish(doc: dict[str, Any]) -> dict[str, Any]:
         for name, schema in exact.items():
             if name in schemas:
                 schemas[name] = {**schema, **{k: v for k, v in schemas[name].items() if k in ("examples",)}}
+    schemas.update(copy.deepcopy(COMPONENTS))
     for name, rule in REQUEST_RULES.items():
         if name in schemas:
             rule(schemas[name])
@@ -280,6 +280,8 @@ def finish(doc: dict[str, Any]) -> dict[str, Any]:
         if response is not None:
             response.setdefault("content", {})[media] = {"schema": {"type": "string"}}
     _links(doc)
+    open_objects(doc)
+    enum_consts(doc)
     return doc
 
 

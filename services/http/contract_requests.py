@@ -3,7 +3,9 @@ served OpenAPI document by `services.http.contract.finish`: a game's options and
 bounds, the seats (`me` once), a match record's deals, the names (printable, not blank), a
 tournament's boards. Each rule edits one component schema in place (`REQUEST_RULES`: the
 schema's title -> the rule), so a generated client and schemathesis refuse what the server
-refuses.
+refuses. A game's options and records are components of their own (`COMPONENTS`:
+`CinchOptionsIn`, `BeloteRecordIn`, ...), named in both the field and the per-game branch, so
+a generator gives each a class rather than an object it cannot type.
 """
 
 from __future__ import annotations
@@ -49,18 +51,41 @@ def _record(game: str, most: int | None = None) -> dict[str, Any]:
                          "minItems": len(deck), "maxItems": len(deck)}}}}}}
 
 
-def _options_by_game(record: str | None = None, most: int | None = None) -> list[dict[str, Any]]:
-    """One branch per game: its name, only its options with their values (and its record)."""
-    branches = []
+def _camel(game: str) -> str:
+    return "".join(part.capitalize() for part in game.split("_"))
+
+
+MAX_BOARDS = 2000
+
+
+def _components() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
     for game in GAME_NAMES:
-        if game not in OPTIONS:
-            continue
-        props: dict[str, Any] = {"game": {"const": game}, "options": {
-            "type": "object", "additionalProperties": False, "properties": OPTIONS[game]}}
-        if record is not None:
-            props[record] = {"anyOf": [{"type": "null"}, _record(game, most)]}
-        branches.append({"properties": props})
-    return branches
+        name = _camel(game)
+        out[f"{name}OptionsIn"] = {"type": "object", "title": f"{name}OptionsIn", "additionalProperties": False,
+                                   "description": f"{game}'s options at creation", "properties": OPTIONS[game]}
+        out[f"{name}RecordIn"] = {"title": f"{name}RecordIn", **_record(game)}
+        out[f"{name}BoardsIn"] = {"title": f"{name}BoardsIn", **_record(game, MAX_BOARDS)}
+    return out
+
+
+COMPONENTS = _components()
+
+
+def _ref(game: str, kind: str) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{_camel(game)}{kind}In"}
+
+
+def _per_game(schema: dict[str, Any], record: str, kind: str) -> None:
+    """The game's options and record (or boards): in the fields, any game's; in one branch per
+    game, only that game's, with its name (so the server's pairing of game and options holds)."""
+    props = schema["properties"]
+    props["options"] = {"anyOf": [_ref(game, "Options") for game in GAME_NAMES],
+                        "description": "left out: the game's defaults"}    # a `default` here stops generators
+    props[record] = {"anyOf": [*(_ref(game, kind) for game in GAME_NAMES), {"type": "null"}], "default": None}
+    schema["allOf"] = [{"oneOf": [{"properties": {
+        "game": {"const": game}, "options": _ref(game, "Options"),
+        record: {"anyOf": [{"type": "null"}, _ref(game, kind)]}}} for game in GAME_NAMES]}]
 
 
 def _me_once() -> dict[str, Any]:
@@ -77,7 +102,7 @@ def _create_match(schema: dict[str, Any]) -> None:
     props["clock"] = {"oneOf": [{"type": "null"}, {
         "type": "object", "additionalProperties": False, "minProperties": 1,
         "properties": {k: {"type": "number", "exclusiveMinimum": 0, "maximum": 86400} for k in ("bid", "play")}}]}
-    schema["allOf"] = [{"oneOf": _options_by_game("record")}]
+    _per_game(schema, "record", "Record")
     schema["description"] = ("`me` may stand in at most one seat. A `record`'s dealers follow the game's rotation "
                              "from deal to deal (else 400 `wrong_dealer`).")
 
@@ -86,16 +111,13 @@ def _register(schema: dict[str, Any]) -> None:
     schema["properties"]["name"]["pattern"] = NAME_PATTERN
 
 
-MAX_BOARDS = 2000
-
-
 def _create_tournament(schema: dict[str, Any]) -> None:
     props = schema["properties"]
     props["game"] = {"type": "string", "enum": list(GAME_NAMES)}
     props["format"] = {"type": "string", "enum": list(FORMATS)}
     props["schedule"] = {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}]}
     props["closes_at"] = {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}]}
-    schema["allOf"] = [{"oneOf": _options_by_game("boards", MAX_BOARDS)}]
+    _per_game(schema, "boards", "Boards")
     schema["description"] = ("`boards`: a match record whose decks are the boards, enough of them for the "
                              "tournament's rounds (else 400 `not_enough_boards`).")
 
@@ -107,6 +129,18 @@ def _chat(schema: dict[str, Any]) -> None:
 def _report(schema: dict[str, Any]) -> None:
     schema["anyOf"] = [{"required": ["player_id"]}, {"required": ["match_id", "message_id"]}]
     schema["dependentRequired"] = {"message_id": ["match_id"], "match_id": ["message_id"]}
+
+
+def optional_body(operation: dict[str, Any]) -> None:
+    """A body the route may go without (Litestar's `oneOf: [T, null]`) as `T`, not required:
+    generators read a union with null as a body that must be sent (openapi-python-client's
+    method then fails on a call without one), and the server takes no body, not a JSON null."""
+    content = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+    branches = content.get("schema", {}).get("oneOf", [])
+    if any(branch.get("type") == "null" for branch in branches):
+        [body] = [branch for branch in branches if branch.get("type") != "null"]
+        content["schema"] = {**{k: v for k, v in content["schema"].items() if k != "oneOf"}, "allOf": [body]}
+        operation["requestBody"]["required"] = False
 
 
 REQUEST_RULES = {"CreateMatch": _create_match, "Register": _register, "CreateIn": _create_tournament,

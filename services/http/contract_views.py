@@ -4,7 +4,8 @@ Each game's view is a msgspec Struct (`GameRules.view`'s return type): its JSON 
 from the Struct itself, so the document cannot drift from the code. What the Struct leaves
 as plain values — the legal actions, and the parts a game builds as dicts — is typed by the
 game's own wire shapes (`domain/<game>/schema.py`). Components are named after their game
-(`BeloteView`, `FiveHundredContract`), so two games' `Contract`s never collide.
+(`BeloteView`, `FiveHundredContract`), so two games' `Contract`s never collide; so are the
+legal actions a view lists (`CinchRobLegal`), each one class of a generated client.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def tables() -> tuple[dict[str, Any], dict[str, Any]]:
             components[names[name]] = schema
         view = components[view_name]
         view["properties"]["game"] = {"type": "string", "const": game}
-        view["properties"]["legal"] = {"type": "array", "items": {"anyOf": legal(game)},
+        view["properties"]["legal"] = {"type": "array", "items": {"anyOf": legal_refs(game, components)},
                                        "description": "the seat's legal actions now, in the action vocabulary "
                                                       "(a `choose`/`from` value: send `choose` cards of `from`)"}
         view["properties"].update(rules.view_fields)
@@ -73,19 +74,28 @@ def tables() -> tuple[dict[str, Any], dict[str, Any]]:
 def legal(game: str, sent: bool = False) -> list[dict[str, Any]]:
     """A game's action shapes, as its legal actions list them or (`sent`) as a seat sends them
     (a choice of cards as the cards chosen), each titled after its game: generators name a
-    class after a title, and three games' `bid`s are three shapes."""
+    class after a title, and three games' `bid`s are three shapes. The shapes that require more
+    fields come first: a generated client reads a value as the first branch it fits, and the
+    Joker led naming a suit fits the plain `play` too, losing its suit."""
     out, seen = [], {}
     for shape in GAMES[game].action_shapes:
         name = f"{_camel(game)}{_camel(shape['title'])}"
         seen[name] = seen.get(name, 0) + 1
         title = name if seen[name] == 1 else f"{name}{seen[name]}"
         out.append({**(concrete(shape) if sent else shape), "title": f"{title}{'Sent' if sent else 'Legal'}"})
-    return out
+    return sorted(out, key=lambda shape: -len(shape["required"]))
 
 
-def actions(sent: bool = True) -> dict[str, Any]:
-    """Any game's action as a seat sends it (`anyOf`), or as a legal action lists it."""
-    return {"anyOf": [shape for game in GAMES for shape in legal(game, sent)]}
+def legal_refs(game: str, components: dict[str, Any]) -> list[dict[str, Any]]:
+    """References to a game's legal action shapes, each put in `components` under its title."""
+    shapes = legal(game)
+    components.update((shape["title"], shape) for shape in shapes)
+    return [{"$ref": REF.format(name=shape["title"])} for shape in shapes]
+
+
+def actions() -> dict[str, Any]:
+    """Any game's action as a seat sends it (`anyOf`)."""
+    return {"anyOf": [shape for game in GAMES for shape in legal(game, sent=True)]}
 
 
 def with_seat(action: dict[str, Any]) -> dict[str, Any]:
@@ -110,7 +120,8 @@ def _deal_record(schema: dict[str, Any], components: dict[str, Any]) -> None:
 def _record_play(schema: dict[str, Any], components: dict[str, Any]) -> None:
     schema["properties"]["deals"] = {"type": "array", "items": DEAL_SUMMARY}
     schema["properties"]["legal"] = {"type": "object", "description": "by seat: its legal actions now",
-                                     "additionalProperties": {"type": "array", "items": actions(sent=False)}}
+                                     "additionalProperties": {"type": "array", "items": {
+                                         "anyOf": [ref for game in GAMES for ref in legal_refs(game, components)]}}}
 
 
 def _event_out(schema: dict[str, Any], components: dict[str, Any]) -> None:

@@ -1,3 +1,4 @@
+// @ts-check
 // Atout reference web client: the player's page. Plain ES modules, no build step
 // (docs/web-client.md): api.js talks to the API, session.js holds the guest, lobby.js,
 // match.js (the table: table.js draws the felt, actions.js the controls), tournaments.js,
@@ -9,6 +10,7 @@ import { chatForm } from "./chat/chat.js";
 import { LOCALES, initI18n, languageMenu, locale, onLocale, setLocale, t } from "./shared/i18n.js";
 import { createMatch, refreshLobby, relabelCreateForm, setupCreateForm } from "./matches/lobby.js";
 import { enterMatch, leaveMatch, redraw, toggleLastTrick } from "./matches/match.js";
+import { setupQuickplay, showQuickplay } from "./matches/quickplay.js";
 import { askHint, fileDispute, rematch } from "./matches/table_side.js";
 import { followAccount, stopAccount } from "./live/notices.js";
 import { showLeaderboard, showPlayer } from "./social/profiles.js";
@@ -19,13 +21,18 @@ import { forgetSession, keepSession, loadSession } from "./shared/storage.js";
 import { followedTables, inviteForm, joinWithCode, pairForm, showInvitations } from "./social/social.js";
 import { leaveTournament, showTournament, showTournaments } from "./tournaments/tournaments.js";
 
+/** @import { components } from "./shared/api-types" */
+/** @import { Locale } from "./shared/i18n.js" */
+/** @typedef {components["schemas"]} S */
+
+/** @type {[RegExp, (id: string, code: string) => unknown, string][]} */
 const SCREENS = [
   [/^#\/match\/([\w-]+)/, (id) => enterMatch(id), "table"],
   [/^#\/tournaments/, () => showTournaments(), "tournaments"],
   [/^#\/tournament\/([\w-]+)/, (id) => showTournament(id), "tournament"],
   [/^#\/leaderboards/, () => showLeaderboard(), "leaderboards"],
   [/^#\/player\/([\w-]+)/, (id) => showPlayer(id), "player"],
-  [/^#\/replay\/([\w-]+)/, (id) => showReplay(id), "replay"],
+  [/^#\/replay\/([\w-]+)(?:\/(\d+))?/, (id, deal) => showReplay(id, Number(deal || 0)), "replay"],
   [/^#\/invitations/, () => showInvitations(), "invitations"],
   [/^#\/join\/([\w-]+)\/(\w+)/, (id, code) => joinWithCode(id, code), "invitations"],
 ];
@@ -50,6 +57,7 @@ function route() {
   leaveMatch(); leaveTournament();
   show("lobby");
   refreshLobby();
+  showQuickplay();
   followedTables();
 }
 state.onUnauthorized = route;
@@ -57,36 +65,38 @@ state.onUnauthorized = route;
 // The language kept on the account wins over this browser's (another device may have set it).
 async function adoptAccountLocale() {
   try {
-    const me = await call("GET", "/v1/players/me");
+    const me = /** @type {S["MeOut"]} */ (await call("GET", "/v1/players/me"));
     if (me.locale && me.locale !== locale()) await setLocale(me.locale);
-    else if (!me.locale && localStorage.getItem("atout.locale")) await call("PATCH", "/v1/players/me", { locale: locale() });
+    else if (!me.locale && localStorage.getItem("atout.locale")) await call("PATCH", "/v1/players/me", /** @satisfies {S["SetMe"]} */ ({ locale: locale() }));
   } catch { /* keep the browser's */ }
 }
 
 // Kept on the account one choice at a time, in the order chosen: two quick switches must not
 // land the first one last.
+/** @type {Promise<unknown>} */
 let keeping = Promise.resolve();
 async function chooseLocale() {
-  const lng = $("lang").value;
+  const lng = $("lang").value;                  // one of the menu's: the locales
   await setLocale(lng);
   if (!state.session) return;
-  keeping = keeping.then(() => call("PATCH", "/v1/players/me", { locale: lng }))
+  keeping = keeping.then(() => call("PATCH", "/v1/players/me", /** @satisfies {S["SetMe"]} */ ({ locale: /** @type {Locale} */ (lng) })))
     .catch((err) => { $("message").textContent = errorText(err); });
   await keeping;
 }
 
+/** @param {SubmitEvent} ev */
 async function signIn(ev) {
   ev.preventDefault();
   const name = $("signin-name").value.trim() || t("signin.default_name");
   try {
-    const reg = await api("POST", "/v1/players", { name });
+    const reg = /** @type {S["Registered"]} */ (await api("POST", "/v1/players", /** @satisfies {S["Register"]} */ ({ name })));
     keepSession({ ...reg, name });
     state.session = { ...reg, name };
-    if (storedChoice()) await call("PATCH", "/v1/players/me", { locale: locale() });
+    if (storedChoice()) await call("PATCH", "/v1/players/me", /** @satisfies {S["SetMe"]} */ ({ locale: locale() }));
     route();
   } catch (err) { $("signin-error").textContent = errorText(err); }
 }
-const storedChoice = () => LOCALES.includes(localStorage.getItem("atout.locale"));
+const storedChoice = () => LOCALES.includes(localStorage.getItem("atout.locale") ?? "");
 
 function redrawAll() {
   $("lang").value = locale();
@@ -123,6 +133,7 @@ async function boot() {
     forgetSession(); location.hash = "#/"; route();
   });
   setupCreateForm();
+  setupQuickplay();
   onLocale(redrawAll);
   $("lang").value = locale();
   window.addEventListener("hashchange", route);

@@ -9,6 +9,9 @@ Choices, and why:
   waits, so a long clock waits in hops (`reactor.expire_at`).
 * `global_keyprefix` and queue names under the settings' `redis_prefix`, so deployments
   (and test sessions) sharing a Redis never see each other's tasks.
+* Deal reviews on a queue of their own (`reviews`): a review is a second or two of one core,
+  which must never hold a bot's turn or a clock behind it; a deployment runs workers for
+  `bots,clock` and others for `reviews` (`atout worker --queues`).
 * Late acknowledgement, rejected on a lost worker, prefetch 1: a task killed mid-way is
   redelivered rather than lost, and one slow expert never holds other matches' turns.
 * Socket timeouts on the broker (`BROKER_SOCKET_TIMEOUT`, above the consumer's 1-second
@@ -32,7 +35,7 @@ BROKER_CONNECT_TIMEOUT = 2.0
 
 
 def queues(prefix: str) -> dict[str, str]:
-    return {"bots": f"{prefix}.bots", "clock": f"{prefix}.clock"}
+    return {"bots": f"{prefix}.bots", "clock": f"{prefix}.clock", "reviews": f"{prefix}.reviews"}
 
 
 def make_app(settings: Settings) -> Celery:
@@ -50,7 +53,8 @@ def make_app(settings: Settings) -> Celery:
         broker_connection_retry_on_startup=True,
         task_default_queue=names["bots"],
         task_routes={"bots.*": {"queue": names["bots"]}, "clock.*": {"queue": names["clock"]},
-                     "sweeper.*": {"queue": names["clock"]}, "tournaments.*": {"queue": names["clock"]}},
+                     "sweeper.*": {"queue": names["clock"]}, "tournaments.*": {"queue": names["clock"]},
+                     "reviews.*": {"queue": names["reviews"]}},
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         task_ignore_result=True,

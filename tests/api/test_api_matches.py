@@ -110,6 +110,26 @@ async def test_seats_autostart_lobby_and_my_matches(client, runner) -> None:
     assert spectator["seat"] is None and spectator["table"]["legal"] == []
 
 
+async def test_an_optional_body_is_left_out_or_an_object_never_null(client) -> None:
+    """The document says the seat's body is an object the route may go without (what a
+    generated client sends, or not): no body, even with a JSON Content-Type, takes the seat,
+    as `{}` does; JSON `null` is refused as on every route with a body."""
+    north = await register(client)
+    created = await client.post("/v1/matches", json={"game": "cinch", "seats": OPEN}, headers=north.headers)
+    match_id = created.json()["match_id"]
+    for seat, body in (("E", b""), ("S", b"{}")):
+        taker = await register(client)
+        taken = await client.post(f"/v1/matches/{match_id}/seats/{seat}", content=body,
+                                  headers={**taker.headers, "Content-Type": "application/json"})
+        assert taken.status_code == 200, (body, taken.text)
+    late = await register(client)
+    refused = await client.post(f"/v1/matches/{match_id}/seats/W", content=b"null",
+                                headers={**late.headers, "Content-Type": "application/json"})
+    assert (refused.status_code, refused.json()["code"], refused.json()["details"]) == \
+        (400, "invalid_field", {"field": "$", "source": "body"}), refused.text
+    assert (await client.post(f"/v1/matches/{match_id}/seats/W", headers=late.headers)).status_code == 200
+
+
 async def test_a_bot_is_removed_only_by_a_player_of_the_match(client) -> None:
     north, passer_by = await register(client), await register(client)
     created = await client.post("/v1/matches", headers=north.headers,

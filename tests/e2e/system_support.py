@@ -48,9 +48,13 @@ class System:
 
 @contextlib.contextmanager
 def running_system(data: Path, database_url: str, redis_url: str, redis_prefix: str,
-                   worker_args: Sequence[str] = ("--pool", "solo"), **settings: str) -> Iterator[System]:
+                   worker_args: Sequence[str] = ("--pool", "solo", "--queues", "bots,clock"),
+                   reviews: bool = False, **settings: str) -> Iterator[System]:
     """Start both processes, wait for `/readyz`, and stop them (the worker's whole process
-    group: its Celery children too) however the test ends. `settings` are more ATOUT_ vars."""
+    group: its Celery children too) however the test ends. `settings` are more ATOUT_ vars.
+    The worker plays bots and clocks; `reviews` adds a second worker reviewing finished deals
+    (`--queues reviews`, as `make run` does), which the other tests leave out: on the session's
+    database it would review every deal the tests before them played."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
     env.update(ATOUT_PORT=str(port), ATOUT_DATABASE_URL=database_url, ATOUT_REDIS_URL=redis_url,
@@ -62,6 +66,9 @@ def running_system(data: Path, database_url: str, redis_url: str, redis_prefix: 
     worker = subprocess.Popen([sys.executable, "-m", "services.cli", "worker", *worker_args, "--beat"],
                               env=env, cwd=ROOT, start_new_session=True,
                               stdout=open(logs[1], "wb"), stderr=subprocess.STDOUT)
+    reviewer = subprocess.Popen([sys.executable, "-m", "services.cli", "worker", "--pool", "solo", "--queues",
+                                 "reviews"], env=env, cwd=ROOT, start_new_session=True,
+                                stdout=open(data / "reviewer.log", "wb"), stderr=subprocess.STDOUT) if reviews else None
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -78,9 +85,12 @@ def running_system(data: Path, database_url: str, redis_url: str, redis_prefix: 
         yield System(base, env, logs)
     finally:
         server.terminate()
-        if worker.poll() is None:
-            os.killpg(worker.pid, signal.SIGTERM)
-        for proc, kill in ((server, server.kill), (worker, lambda: os.killpg(worker.pid, signal.SIGKILL))):
+        workers = [w for w in (worker, reviewer) if w is not None]
+        for w in workers:
+            if w.poll() is None:
+                os.killpg(w.pid, signal.SIGTERM)
+        for proc, kill in ((server, server.kill),
+                           *((w, lambda w=w: os.killpg(w.pid, signal.SIGKILL)) for w in workers)):
             try:
                 proc.wait(15)
             except subprocess.TimeoutExpired:

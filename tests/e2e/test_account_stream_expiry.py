@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 @pytest.fixture(scope="module")
 def short_memory(migrated_database_url: str, redis_url: str, redis_prefix: str, tmp_path_factory):
     with running_system(tmp_path_factory.mktemp("account-short"), migrated_database_url, redis_url,
-                        f"{redis_prefix}acs", worker_args=("--pool", "solo"), ATOUT_ACCOUNT_RETENTION="2") as running:
+                        f"{redis_prefix}acs", worker_args=("--pool", "solo", "--queues", "bots,clock"), ATOUT_ACCOUNT_RETENTION="2") as running:
         yield running
 
 

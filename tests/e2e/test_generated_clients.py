@@ -1,18 +1,20 @@
 """Documents a generator can trust: clients generated from what a real `atout serve` serves.
 
 - `openapi-python-client` (PyPI) generates a Python client from `/schema/openapi.json` without
-  omitting any response, and that client alone plays a whole match: four players register,
-  one creates, three sit down, every seat acts until the match is over.
-- `openapi-typescript` (npm) turns the same document into TypeScript types, and a small
-  program written against them passes `tsc --noEmit --strict` (and a wrong body fails it).
+  omitting any response; a program written against it (tests/e2e/clients/play.py) passes
+  `mypy --strict` and plays one whole deal of each game, every action made from the view's
+  typed legal actions, and what the match's stream carries is what the AsyncAPI document says.
+- `openapi-typescript` (npm) turns the same document into TypeScript types; a program written
+  with `openapi-fetch` against them (tests/e2e/clients/play.ts) passes `tsc --strict` (and a
+  wrong body fails it), then plays one whole deal of each game under node.
+- A route whose body is optional is called without one, by both clients.
 - `/schema/asyncapi.json` validates with the AsyncAPI parser (`@asyncapi/parser`, npm).
 - From the two documents alone, a client follows its account stream while it plays a rated
   match (every message valid by the AsyncAPI document's schemas of `accountStream`: turns,
   start, end, its rating changed) and lists tournaments by status and its own, page by page
   through the `Link` header, with the generated client.
 
-The npm tools are pinned and installed under `.ci/node/` (by `.ci/run`, or here on first use);
-on a machine without node and npm these tests skip, saying so.
+Each client is generated once for the module (tests/e2e/clients/tools.py has the pinned tools).
 """
 
 from __future__ import annotations
@@ -37,32 +39,18 @@ import httpx
 import pytest
 
 from domain.playout import concrete
+from tests.e2e.clients import tools
 from tests.e2e.system_support import serving
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
-NODE_DIR = ROOT / ".ci" / "node"
-NODE_PACKAGES = ("@asyncapi/parser@3.6.6", "openapi-typescript@7.13.0", "typescript@5.9.3")
-
-
-def install_node_tools() -> Path:
-    """The pinned npm tools under .ci/node (installed once; `.ci/run` does it up front)."""
-    bin_dir = NODE_DIR / "node_modules" / ".bin"
-    if all((bin_dir / tool).exists() for tool in ("tsc", "openapi-typescript")) and \
-            (NODE_DIR / "node_modules" / "@asyncapi" / "parser").is_dir():
-        return NODE_DIR
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        pytest.skip("node and npm are not installed: the TypeScript and AsyncAPI checks need them")
-    NODE_DIR.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["npm", "install", "--prefix", str(NODE_DIR), "--no-audit", "--no-fund", "--loglevel=error",
-                    *NODE_PACKAGES], check=True, timeout=600, capture_output=True)
-    return NODE_DIR
+GAMES = {"belote", "cinch", "five_hundred"}
 
 
 @pytest.fixture(scope="module")
 def node_tools() -> Path:
-    return install_node_tools()
+    return tools.install_node_tools()
 
 
 @pytest.fixture(scope="module")
@@ -107,24 +95,10 @@ def documents(server: str, tmp_path_factory) -> dict[str, Path]:
 
 # --- AsyncAPI -------------------------------------------------------------------------------------
 
-PARSE = """
-const { Parser } = require('@asyncapi/parser');
-const fs = require('fs');
-(async () => {
-  const { document, diagnostics } = await new Parser().parse(fs.readFileSync(process.argv[2], 'utf8'));
-  const out = diagnostics.map(d => ({ severity: d.severity, code: d.code, message: d.message, path: d.path }));
-  console.log(JSON.stringify({ parsed: document !== undefined, diagnostics: out,
-                               channels: document ? document.channels().all().map(c => c.address()) : [] }));
-})();
-"""
-
-
-def test_the_asyncapi_document_validates(node_tools: Path, documents: dict[str, Path], tmp_path: Path) -> None:
-    script = tmp_path / "parse.js"
-    script.write_text(PARSE)
-    done = subprocess.run(["node", str(script), str(documents["asyncapi"])], capture_output=True, text=True,
-                          timeout=120, cwd=node_tools, env={"NODE_PATH": str(node_tools / "node_modules"),
-                                                            "PATH": "/usr/bin:/bin:/usr/local/bin"})
+def test_the_asyncapi_document_validates(node_tools: Path, documents: dict[str, Path]) -> None:
+    done = subprocess.run(["node", str(tools.HERE / "parse_asyncapi.js"), str(documents["asyncapi"])],
+                          capture_output=True, text=True, timeout=120, cwd=node_tools,
+                          env={"NODE_PATH": str(node_tools / "node_modules"), "PATH": "/usr/bin:/bin:/usr/local/bin"})
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.strip().splitlines()[-1])
     errors = [d for d in report["diagnostics"] if d["severity"] == 0]
@@ -135,59 +109,33 @@ def test_the_asyncapi_document_validates(node_tools: Path, documents: dict[str, 
 
 # --- TypeScript -----------------------------------------------------------------------------------
 
-PROGRAM = """
-import type { paths, components } from "./api";
-
-type CreateMatch = paths["/v1/matches"]["post"]["requestBody"]["content"]["application/json"];
-type Registered = paths["/v1/players"]["post"]["responses"]["201"]["content"]["application/json"];
-type ErrorBody = components["schemas"]["ErrorOut"];
-
-const create: CreateMatch = { game: "belote", options: { deals: 1 }, seats: { N: "me", E: "open", S: "open", W: "open" } };
-const refusal: ErrorBody = { code: "stale_version", message: "the match moved on", details: { current_version: 9 } };
-function token(answer: Registered): string { return answer.token; }
-
-// @ts-expect-error: a game is a string, not a number; were the types `any`, this line would fail tsc
-const wrong: CreateMatch = { game: 1, seats: {} };
-
-export { create, refusal, token, wrong };
-"""
-
-
-def test_typescript_types_from_the_openapi_document_compile(node_tools: Path, documents: dict[str, Path],
-                                                             tmp_path: Path) -> None:
-    bin_dir = node_tools / "node_modules" / ".bin"
-    # Free-form objects (a view, a game's options beyond its own) are open in the document, as
-    # JSON Schema's `{"type": "object"}` is, and a field with a default may be left out of a
-    # request: the two flags make openapi-typescript read them so (docs/api.md).
-    generated = subprocess.run([str(bin_dir / "openapi-typescript"), str(documents["openapi"]), "-o",
-                                str(tmp_path / "api.d.ts"), "--empty-objects-unknown", "--default-non-nullable", "false"],
-                               capture_output=True, text=True, timeout=120)
-    assert generated.returncode == 0, generated.stderr
-    (tmp_path / "program.ts").write_text(PROGRAM)
-    compiled = subprocess.run([str(bin_dir / "tsc"), "--noEmit", "--strict", "--skipLibCheck", "--target", "es2020",
-                               "--moduleResolution", "node", str(tmp_path / "program.ts")],
-                              capture_output=True, text=True, timeout=180, cwd=tmp_path)
+@pytest.fixture(scope="module")
+def typescript(node_tools: Path, documents: dict[str, Path], mypy: Any, tmp_path_factory) -> Path:
+    """The types, both programs type-checked by `tsc --strict` and compiled (once), while mypy
+    checks the Python program."""
+    folder = tools.typescript_types(node_tools, documents["openapi"], tmp_path_factory.mktemp("typescript"))
+    for program in ("typed.ts", "play.ts"):
+        shutil.copy(tools.HERE / program, folder / program)
+    compiled = tools.tsc_strict(node_tools, folder, "typed.ts", "play.ts")
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    return folder
+
+
+def test_typescript_types_from_the_openapi_document_compile(typescript: Path) -> None:
+    assert (typescript / "out" / "typed.js").exists() and (typescript / "out" / "play.js").exists()
+
+
+def test_a_typescript_program_plays_a_deal_of_each_game(typescript: Path, server: str) -> None:
+    played = tools.run(["node", str(typescript / "out" / "play.js"), server], cwd=typescript)
+    assert set(played) == GAMES and all(p["status"] == "finished" and p["actions"] > 20 for p in played.values()), \
+        played
 
 
 # --- Python ---------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def python_client(documents: dict[str, Path], tmp_path_factory) -> Any:
-    folder = tmp_path_factory.mktemp("python-client")
-    generator = Path(sys.executable).parent / "openapi-python-client"
-    done = subprocess.run([str(generator), "generate", "--path", str(documents["openapi"]), "--meta", "none",
-                           "--output-path", str(folder / "atout_client")], capture_output=True, text=True,
-                          timeout=300, cwd=folder)
-    assert done.returncode == 0, done.stdout + done.stderr
-    # Everything is usable but the live streams' bodies (a stream of messages: NDJSON, which
-    # this generator does not read; the AsyncAPI document is their contract).
-    lines = (done.stdout + done.stderr).splitlines()
-    omitted = [line for line in lines if "will be omitted" in line and "application/x-ndjson" not in line]
-    streams = [line for line in lines if line.startswith("WARNING parsing")]
-    assert not omitted, "the generator could not use parts of the document:\n" + "\n".join(lines)
-    assert all(line.endswith(("/stream within live.", "/stream/me within live.", "/live within tournaments."))
-               for line in streams), streams
+    folder = tools.python_client(documents["openapi"], tmp_path_factory.mktemp("python-client"))
     sys.path.insert(0, str(folder))
     try:
         yield importlib.import_module("atout_client")
@@ -195,6 +143,45 @@ def python_client(documents: dict[str, Path], tmp_path_factory) -> Any:
         sys.path.remove(str(folder))
         for name in [m for m in sys.modules if m == "atout_client" or m.startswith("atout_client.")]:
             del sys.modules[name]
+
+
+@pytest.fixture(scope="module")
+def mypy(python_client: Any, tmp_path_factory) -> Any:
+    """`mypy --strict` of the Python program, started (the test waits for it)."""
+    client = Path(python_client.__file__).parents[1]
+    checking = tools.mypy_strict(tools.HERE / "play.py", client, tmp_path_factory.mktemp("mypy"))
+    yield checking
+    if checking.poll() is None:
+        checking.kill()
+        checking.wait(10)
+
+
+def test_a_typed_python_program_plays_a_deal_of_each_game(python_client: Any, mypy: Any, server: str) -> None:
+    output, _ = mypy.communicate(timeout=300)
+    assert mypy.returncode == 0, output
+    client = Path(python_client.__file__).parents[1]
+    played = tools.run([sys.executable, str(tools.HERE / "play.py"), server], cwd=client,
+                       env={**os.environ, "PYTHONPATH": str(client)})
+    assert set(played) == GAMES and all(p["status"] == "finished" and p["actions"] > 20 for p in played.values()), \
+        played
+
+    # What the stream of each match carries is what the AsyncAPI document declares: every
+    # message decodes, strictly, as one of its channel's messages.
+    import msgspec
+
+    from services.http import asyncapi
+
+    declared = msgspec.json.Decoder(asyncapi.Snapshot | asyncapi.Event | asyncapi.Error)
+    for game in played.values():
+        with httpx.stream("GET", f"{server}/v1/matches/{game['match_id']}/stream?after=0", timeout=30,
+                          headers={"Authorization": f"Bearer {game['token']}", "Accept": "application/x-ndjson"}) \
+                as answer:
+            lines = [line for line in answer.iter_lines() if line.strip()]
+        messages = [declared.decode(line) for line in lines]
+        assert isinstance(messages[0], asyncapi.Snapshot), messages[0]
+        assert all(isinstance(m, asyncapi.Event) for m in messages[1:])
+        assert [m.version for m in messages[1:]] == list(range(1, messages[0].version + 1))
+        assert messages[-1].event is not None and messages[-1].event["type"] == "match_finished"
 
 
 def _call(module: str, **kwargs: Any) -> Any:
@@ -219,14 +206,16 @@ def _register(server: str, names: str) -> dict[str, Any]:
     players = {}
     for seat in names:
         registered = _call("players.v1_players_register", client=anonymous,
-                           body=models.Register.from_dict({"name": f"generated {seat}"}))
+                           body=models.Register(name=f"generated {seat}"))
         players[seat] = client_module.AuthenticatedClient(base_url=server, token=registered.token)
         IDS[registered.token] = registered.player_id
     return players
 
 
 def _play(players: dict[str, Any], **create: Any) -> str:
-    """Create a match as N, seat the three others, and act until it is over: the match id."""
+    """Create a cinch match as N, seat the three others (no body: it is optional), and act
+    until it is over, each action as a body the server reads (its generated command model
+    from the legal action as a dict): the match id."""
     models = importlib.import_module("atout_client.models")
     created = _body(_call("matches.v1_matches_create_match", client=players["N"],
                           body=models.CreateMatch.from_dict({"game": "cinch", "options": {"deals": 1},
@@ -234,16 +223,8 @@ def _play(players: dict[str, Any], **create: Any) -> str:
                                                                        "W": "open"}, **create})))
     match_id = created["match_id"]
     for seat in "ESW":
-        _call("matches.v1_matches_match_id_seats_take_seat", match_id=match_id, seat=seat,
-              client=players[seat], body=models.TakeSeat.from_dict({}))
+        _call("matches.v1_matches_match_id_seats_take_seat", match_id=match_id, seat=seat, client=players[seat])
     rng, acted = random.Random(7), 0
-    game = "".join(part.capitalize() for part in created["game"].split("_"))
-
-    def command_model(action: dict[str, Any]) -> Any:
-        """The generated model of this game's action (`<Game><Action>Command`, the body's union)."""
-        name = f"{game}{action['action'].capitalize()}Command"
-        return getattr(models, name)
-
     for _ in range(1000):
         table = _body(_call("matches.v1_matches_match_id_get_match", match_id=match_id,
                             client=players["N"]))
@@ -253,33 +234,12 @@ def _play(players: dict[str, Any], **create: Any) -> str:
         mine = _body(_call("matches.v1_matches_match_id_get_match", match_id=match_id,
                            client=players[seat]))
         action = {k: v for k, v in concrete(rng.choice(mine["table"]["legal"]), rng).items() if k != "seat"}
+        model = getattr(models, f"Cinch{action['action'].capitalize()}Command")
         _call("play.v1_matches_match_id_actions_act", match_id=match_id, client=players[seat],
-              body=command_model(action).from_dict({"command_id": str(uuid.uuid4()),
-                                                    "expected_version": mine["version"], **action}))
+              body=model.from_dict({"command_id": str(uuid.uuid4()), "expected_version": mine["version"], **action}))
         acted += 1
     assert table["status"] == "finished" and acted > 20, (table["status"], acted)
     return match_id
-
-
-def test_the_generated_python_client_plays_a_whole_match(python_client: Any, server: str) -> None:
-    players = _register(server, "NESW")
-    match_id = _play(players)
-
-    # What the stream of that match carries is what the AsyncAPI document declares: every
-    # message decodes, strictly, as one of its channel's messages.
-    import msgspec
-
-    from services.http import asyncapi
-
-    declared = msgspec.json.Decoder(asyncapi.Snapshot | asyncapi.Event | asyncapi.Error)
-    token = players["N"].token
-    with httpx.stream("GET", f"{server}/v1/matches/{match_id}/stream?after=0", timeout=30,
-                      headers={"Authorization": f"Bearer {token}", "Accept": "application/x-ndjson"}) as answer:
-        lines = [line for line in answer.iter_lines() if line.strip()]
-    messages = [declared.decode(line) for line in lines]
-    assert isinstance(messages[0], asyncapi.Snapshot) and all(isinstance(m, asyncapi.Event) for m in messages[1:])
-    assert [m.version for m in messages[1:]] == list(range(1, messages[0].version + 1))
-    assert messages[-1].event is not None and messages[-1].event["type"] == "match_finished"
 
 
 # --- the account stream and the tournament lists, from the two documents alone -----------------

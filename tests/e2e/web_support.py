@@ -76,11 +76,13 @@ async def web_pool(web_database_url: str):
 
 @pytest.fixture(scope="session")
 def web_system(web_database_url: str, redis_url: str, redis_prefix: str, tmp_path_factory):
-    """The server (API, projector with the live publisher and the bots' scheduler) and a
-    one-process Celery worker (bots, clocks, the sweeper), as `make run` runs them: one for
+    """The server (API, projector with the live publisher and the bots' scheduler), a
+    one-process Celery worker (bots, clocks, the sweeper) and one reviewing deals, as `make run`
+    runs them: one for
     every browser test of the session (tests/e2e/conftest.py provides it), since starting them
     costs about 25 s and each test makes its own players and matches."""
-    with running_system(tmp_path_factory.mktemp("web"), web_database_url, redis_url, f"{redis_prefix}web") as system:
+    with running_system(tmp_path_factory.mktemp("web"), web_database_url, redis_url, f"{redis_prefix}web",
+                        reviews=True) as system:
         yield system
 
 

@@ -74,7 +74,7 @@ def processes() -> dict:
 def test_the_features_are_the_literal_list(processes) -> None:
     assert processes["features"] == ["site", "players", "matches", "hints", "live streams", "bots and clocks",
                                      "tournaments", "duplicate", "disputes", "suspended matches", "account stream", "ratings",
-                                     "invitations", "follow and block", "chat"]
+                                     "invitations", "follow and block", "chat", "reviews", "quick play"]
 
 
 def test_the_api_mounts_every_declared_route(processes) -> None:
@@ -91,7 +91,8 @@ def test_the_api_mounts_every_declared_route(processes) -> None:
                  "/v1/matches/{match_id:str}/invitations", "/v1/invitations/{invitation_id:str}/accept",
                  "/v1/players/me/following/tables", "/v1/players/me/blocks",
                  "/v1/matches/{match_id:str}/chat", "/v1/matches/{match_id:str}/chat/stream",
-                 "/v1/matches/{match_id:str}/chat/ws"):
+                 "/v1/matches/{match_id:str}/chat/ws", "/v1/matches/{match_id:str}/deals/{deal:int}/analysis",
+                 "/v1/admin/fairplay", "/v1/quickplay", "/v1/quickplay/stats"):
         assert path in paths, path
     assert processes["lifespans"] >= 1                     # the live streams' fan-out
 
@@ -103,9 +104,10 @@ def test_the_projector_runs_every_declared_projection(processes) -> None:
 
 
 def test_the_worker_and_beat_run_every_declared_task(processes) -> None:
-    assert processes["tasks"] == ["bots.play_turn", "clock.expire", "duplicate.daily", "sweeper.sweep", "tournaments.advance",
-                                  "tournaments.match_finished", "tournaments.tick"]
-    assert processes["beat"] == ["sweep", "tournaments"]
+    assert processes["tasks"] == ["bots.play_turn", "clock.expire", "duplicate.daily", "quickplay.tick", "reviews.review_pending",
+                                  "sweeper.sweep", "tournaments.advance", "tournaments.match_finished",
+                                  "tournaments.tick"]
+    assert processes["beat"] == ["quickplay", "reviews", "sweep", "tournaments"]
 
 
 async def test_visibility_fails_closed() -> None:

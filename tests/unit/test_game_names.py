@@ -32,7 +32,7 @@ MAY_SAY = {
                     "auction search and hints still branch on it (candidates, honours, the auction's calls)",
     **{place: "example payloads of the OpenAPI document (a match of \"belote\")"
        for place in ("services/http/schemas.py", "services/matches/routes/", "services/disputes/routes/",
-                     "services/social/routes/", "services/tournaments/routes/")},
+                     "services/social/routes/", "services/tournaments/routes/", "services/quickplay/routes/")},
 }
 """Modules (or folders) that may hold a game's name as a string."""
 

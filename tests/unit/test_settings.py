@@ -128,3 +128,13 @@ def test_registrations_per_hour_setting() -> None:
     for bad in ("-1", "many"):
         with pytest.raises(SettingsError, match="ATOUT_REGISTRATIONS_PER_HOUR"):
             load_settings({"ATOUT_REGISTRATIONS_PER_HOUR": bad})
+
+
+def test_review_settings() -> None:
+    assert (load_settings({}).review_every, load_settings({}).review_worlds) == (2.0, 16)
+    got = load_settings({"ATOUT_REVIEW_EVERY": "0.5", "ATOUT_REVIEW_WORLDS": "0"})
+    assert (got.review_every, got.review_worlds) == (0.5, 0)
+    for var, bad in (("ATOUT_REVIEW_EVERY", "0"), ("ATOUT_REVIEW_EVERY", "soon"), ("ATOUT_REVIEW_WORLDS", "-1"),
+                     ("ATOUT_REVIEW_WORLDS", "1001"), ("ATOUT_REVIEW_WORLDS", "many")):
+        with pytest.raises(SettingsError, match=var):
+            load_settings({var: bad})

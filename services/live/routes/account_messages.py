@@ -152,9 +152,31 @@ class InvitationCancelled(_Notice, tag="invitation_cancelled"):
     match_id: str
 
 
+class QuickplaySeated(_Notice, tag="quickplay_seated"):
+    """My quick-play entry is seated: `seat` of `match_id` (docs/quickplay.md). `rated: false`
+    with `bots: true`: bots fill the table, so it is casual; told before the match starts."""
+
+    entry_id: str
+    match_id: str
+    game: str
+    pool: str
+    seat: str
+    rated: bool
+    bots: bool
+
+
+class QuickplayExpired(_Notice, tag="quickplay_expired"):
+    """My quick-play entry ended unseated: `reason` `timeout` (ATOUT_QUICKPLAY_EXPIRY), `banned`,
+    `partner_left`, `partner_unavailable`."""
+
+    entry_id: str
+    reason: str
+
+
 NOTICES: tuple[type, ...] = (YourTurn, SeatTaken, SeatLeft, MatchStarted, MatchFinished, MatchSuspended,
                              MatchResumed, TournamentStarted, RoundStarted, RoundClosed, TournamentClosed,
-                             DisputeRuled, RatingChanged, InvitationReceived, InvitationAnswered, InvitationCancelled)
+                             DisputeRuled, RatingChanged, InvitationReceived, InvitationAnswered, InvitationCancelled,
+                             QuickplaySeated, QuickplayExpired)
 Notice = Union[NOTICES]  # type: ignore[valid-type]
 
 

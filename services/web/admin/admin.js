@@ -1,3 +1,4 @@
+// @ts-check
 // Atout admin page: step through a disputed deal with the admin replay API
 // (GET /v1/admin/matches/{id}/deals/{d}/replay[?seat=S][&dispute=ID], docs/disputes.md).
 // The table view shows every seat's cards (`hands` of each step); "view as" a seat shows
@@ -12,8 +13,20 @@ import { initI18n, languageMenu, locale, num, onLocale, setLocale, t, when } fro
 import { auctionOf, contractText, h, renderTable, scoresOf } from "../shared/table.js";
 import { gameText, seatText } from "../shared/words.js";
 
+/** @import { components } from "../shared/api-types" */
+/** @import { AnyOf, Failure } from "../shared/api.js" */
+/** @import { AdminPage, ById } from "../shared/pages" */
+/** @typedef {components["schemas"]} S */
+/**
+ * The deal open in the replay: its match and deal, and the dispute it is opened for (the queue's row, then the ruling's answer).
+ * @typedef {{ match: string, deal: number, dispute?: string, info?: S["DisputeRow"] | S["DisputeOut"] }} Target
+ */
+/** @typedef {(path: string, method?: string, body?: unknown) => Promise<unknown>} Call */
+
 const KEY = "atout.admin";
-const $ = (id) => document.getElementById(id);
+/** An element of the admin's page (admin.html) by id. @type {ById<AdminPage>} */
+const $ = (id) => /** @type {any} */ (document.getElementById(id));
+/** @type {{ token: string | null, replay: S["DealReplay"] | null, step: number, target: Target | null }} */
 const state = { token: localStorage.getItem(KEY), replay: null, step: 0, target: null };
 
 function signedIn() {
@@ -23,7 +36,8 @@ function signedIn() {
   if (state.token) { loadQueue(); loadReports(); }
 }
 
-const call = (path, method = "GET", body = undefined) => api(method, path, body, state.token).catch((err) => {
+/** @type {Call} */
+const call = (path, method = "GET", body = undefined) => api(method, path, body, state.token).catch((/** @type {Failure} */ err) => {
   if (err.status === 401 || err.status === 403) {
     $("replay-head").replaceChildren(h("p", { class: "flag" }, `${err.code}: ${err.message}`));
   }
@@ -33,7 +47,7 @@ const call = (path, method = "GET", body = undefined) => api(method, path, body,
 async function loadQueue() {
   const status = $("queue-status").value;
   try {
-    const items = await call(`/v1/admin/disputes?status=${status}`);
+    const items = /** @type {S["DisputeRow"][]} */ (await call(`/v1/admin/disputes?status=${status}`));
     $("queue").replaceChildren(...(items.length ? items.map((d) => h("li", { dataset: { dispute: d.dispute_id } },
       h("button", { class: "small", onclick: () => open({ match: d.match_id, deal: d.deal, dispute: d.dispute_id, info: d }) }, t("admin.open_replay")),
       " ", t("admin.queue_item", { status: t(`dstatus.${d.status}`, { defaultValue: d.status }), deal: num(d.deal), reason: d.reason || "" }),
@@ -41,6 +55,7 @@ async function loadQueue() {
   } catch { /* shown by call */ }
 }
 
+/** @param {Target} target */
 async function open(target) {
   state.target = target;
   const seat = $("replay-seat").value;
@@ -48,7 +63,7 @@ async function open(target) {
   if (seat) q.set("seat", seat);
   if (target.dispute) q.set("dispute", target.dispute);
   try {
-    const replay = await call(`/v1/admin/matches/${target.match}/deals/${target.deal}/replay?${q}`);
+    const replay = /** @type {S["DealReplay"]} */ (await call(`/v1/admin/matches/${target.match}/deals/${target.deal}/replay?${q}`));
     const keep = state.replay && state.replay.match_id === replay.match_id && state.replay.deal === replay.deal;
     state.replay = replay;
     state.step = keep ? Math.min(state.step, replay.steps.length - 1) : 0;
@@ -57,12 +72,15 @@ async function open(target) {
     $("replay").hidden = false;
     $("step-range").max = String(Math.max(0, replay.steps.length - 1));
     show();
-  } catch (err) {
+  } catch (thrown) {
+    const err = /** @type {Failure} */ (thrown);
     $("replay-head").replaceChildren(h("p", { class: "flag" }, `${err.code || "error"}: ${err.message}`));
   }
 }
 
+/** @param {S["DealReplay"]} r */
 function head(r) {
+  /** @type {Partial<S["DealVerification"]>} */
   const v = r.verification || {};
   const rows = [["match", r.match_id], ["game", gameText(r.game)], ["deal", num(r.deal)], ["dealer", r.dealer ? seatText(r.dealer) : "—"],
                 ["finished", t(r.finished ? "admin.yes" : "admin.no")], ["verification", v.status || "—"],
@@ -71,9 +89,10 @@ function head(r) {
   $("replay-head").replaceChildren(h("h2", {}, t("admin.replay")),
     h("table", { class: "kv" }, ...rows.map(([k, val]) => h("tr", {}, h("td", {}, k), h("td", {}, String(val ?? ""))))),
     h("ul", { class: "list", id: "ruling-list" }, ...(r.rulings || []).map((x) => h("li", {}, rulingText(x)))),
-    state.target && state.target.dispute ? rulingForm(r) : null);
+    ...(state.target && state.target.dispute ? [rulingForm(r)] : []));
+  /** @type {HTMLElement[]} */
   const sum = [];
-  const brief = (res) => JSON.stringify({ result: res.result, score: res.score, points: res.points });
+  const brief = (/** @type {{ [key: string]: unknown }} */ res) => JSON.stringify({ result: res.result, score: res.score, points: res.points });
   if (r.recorded_result) sum.push(h("div", {}, t("admin.recorded"), " ", h("code", {}, brief(r.recorded_result))));
   if (r.rescored_result) sum.push(h("div", { class: "flag" }, t("admin.rescored"), " ", h("code", {}, brief(r.rescored_result))));
   for (const i of r.illegal || []) sum.push(h("div", { class: "flag" }, JSON.stringify(i)));
@@ -82,14 +101,17 @@ function head(r) {
 
 // --- rulings (POST /v1/admin/disputes/{id}/rulings, docs/disputes.md "Rulings") -------------
 
+/** @param {AnyOf<S["ReplayRuling"] | S["QueuedRuling"] | S["DisputeRuling"]> | null | undefined} x */
 function rulingText(x) {
   if (!x || typeof x !== "object") return String(x ?? "");
   const score = x.score ? ` ${Object.entries(x.score).map(([k, v]) => `${k} ${v > 0 ? "+" : ""}${v}`).join(" ")}` : "";
   return `${t(`rkind.${x.ruling}`, { defaultValue: x.ruling })}${score}${x.reason ? ` — ${x.reason}` : ""}${x.version ? ` (v${x.version})` : ""}`;
 }
 
+/** @param {S["DealReplay"]} r */
 function rulingForm(r) {
-  const info = state.target.info || {};
+  /** @type {Partial<NonNullable<Target["info"]>>} */
+  const info = /** @type {Target} */ (state.target).info || {};
   if (info.status === "resolved" || info.status === "rejected") {
     return h("div", { class: "rulings", id: "ruling-done" }, t("admin.dispute_status", { status: t(`dstatus.${info.status}`) }),
              info.ruling ? `: ${rulingText(info.ruling)}` : "");
@@ -104,23 +126,32 @@ function rulingForm(r) {
   const reason = h("input", { id: "ruling-reason", placeholder: t("admin.reason"), "aria-label": t("admin.reason"), required: true, maxlength: "500" });
   const form = h("form", { class: "rulings inline", id: "ruling-form" }, h("h3", {}, t("admin.ruling")), kind, scores, reason,
                  h("button", { type: "submit", id: "ruling-go" }, t("admin.apply")), h("div", { id: "ruling-result" }));
-  form.addEventListener("submit", (ev) => { ev.preventDefault(); rule(kind.value, reason.value.trim(), scores); });
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    rule(/** @type {S["RulingIn"]["ruling"]} */ (kind.value), reason.value.trim(), scores);      // one of the kinds offered
+  });
   return form;
 }
 
+/**
+ * @param {S["RulingIn"]["ruling"]} ruling
+ * @param {string} reason
+ * @param {HTMLElement} scores
+ */
 async function rule(ruling, reason, scores) {
-  const target = state.target;
+  const target = /** @type {Target} */ (state.target);         // the form is drawn for a dispute
+  /** @type {S["RulingIn"]} */
   const body = { ruling, reason, command_id: uuid() };
   if (ruling === "adjust") {
     body.score = Object.fromEntries([...scores.querySelectorAll("input")].map((i) => [i.dataset.side, Number(i.value || 0)]));
   }
   const out = $("ruling-result");
   try {
-    const dispute = await call(`/v1/admin/disputes/${target.dispute}/rulings`, "POST", body);
+    const dispute = /** @type {S["DisputeOut"]} */ (await call(`/v1/admin/disputes/${target.dispute}/rulings`, "POST", body));
     target.info = dispute;
     let score = "";
     try {
-      const match = await call(`/v1/matches/${target.match}`);
+      const match = /** @type {S["MatchViewOut"]} */ (await call(`/v1/matches/${target.match}`));
       score = Object.entries(scoresOf(match.table)).map(([k, v]) => `${k} ${v}`).join(" · ");
     } catch { /* the ruling stands; the score is a convenience */ }
     await open(target);
@@ -128,7 +159,8 @@ async function rule(ruling, reason, scores) {
     if (score) $("replay-head").append(h("div", { class: "rulings", id: "ruling-outcome" }, t("admin.score_now"), " ", h("b", { id: "ruling-score" }, score)));
     loadQueue();
     setTimeout(loadQueue, 1000);              // the queue is a read model: it follows within moments
-  } catch (err) {
+  } catch (thrown) {
+    const err = /** @type {Failure} */ (thrown);
     (out || $("replay-head")).replaceChildren(h("p", { class: "flag" }, `${err.code || "error"}: ${err.message}`));
   }
 }
@@ -145,16 +177,17 @@ function show() {
   $("step-counter").textContent = t("admin.step_counter", { n: num(state.step + 1), total: num(r.steps.length) });
   document.body.dataset.step = String(state.step);
   const ev = seat ? step.seen : step.event;
-  $("step-info").replaceChildren(...[
+  $("step-info").replaceChildren(.../** @type {HTMLElement[]} */ ([
     h("div", {}, h("b", {}, step.type), " ", step.mark ? h("span", { class: "mark" }, step.mark) : null),
     h("div", { class: "empty" }, `v${step.version} · ${step.at ? when(step.at) : ""}`),
     step.flag ? h("div", { class: "flag" }, t("admin.flagged", { flag: step.flag.code || JSON.stringify(step.flag) })) : null,
     h("pre", { class: "json" }, ev === null || ev === undefined ? t("admin.hidden") : JSON.stringify(ev, null, 1)),
-    h("div", {}, t("admin.score", { score: Object.entries(scoresOf(table)).map(([k, v]) => `${k} ${v}`).join(" · ") }))].filter(Boolean));
+    h("div", {}, t("admin.score", { score: Object.entries(scoresOf(table)).map(([k, v]) => `${k} ${v}`).join(" · ") }))].filter(Boolean)));
   $("replay-contract").textContent = table && table.contract ? contractText(table.contract) : "";
   $("replay-auction").replaceChildren(...auctionOf(table).map((c) => h("li", {}, h("b", {}, c.seat), " ", c.text)));
 }
 
+/** @param {number} i */
 function go(i) {
   if (!state.replay) return;
   state.step = Math.max(0, Math.min(state.replay.steps.length - 1, i));
@@ -178,9 +211,10 @@ $("step-first").addEventListener("click", () => go(0));
 $("step-prev").addEventListener("click", () => go(state.step - 1));
 $("step-next").addEventListener("click", () => go(state.step + 1));
 $("step-last").addEventListener("click", () => go(Infinity));
-$("step-range").addEventListener("input", (ev) => go(Number(ev.target.value)));
+$("step-range").addEventListener("input", (ev) => go(Number(/** @type {HTMLInputElement} */ (ev.target).value)));
 document.addEventListener("keydown", (ev) => {
-  if (ev.target.tagName === "INPUT" && ev.target.type !== "range") return;
+  const target = /** @type {HTMLInputElement} */ (ev.target);
+  if (target.tagName === "INPUT" && target.type !== "range") return;
   const step = { ArrowRight: 1, ArrowLeft: -1 }[ev.key];
   if (step) go(state.step + step);
 });

@@ -1,3 +1,4 @@
+// @ts-check
 // The admin's reports queue (docs/chat.md, "Moderation"): GET /v1/admin/reports?status=…, each
 // report with who filed it, whom it names, the message it copies (a preset in the admin's
 // language) and why; an open one is dismissed (POST …/reports/{id}/dismiss) or closed by a
@@ -11,26 +12,41 @@ import { num, t, when } from "../shared/i18n.js";
 import { h } from "../shared/table.js";
 import { seatText } from "../shared/words.js";
 
-const $ = (id) => document.getElementById(id);
-const ctx = { token: () => null, call: null };
+/** @import { components } from "../shared/api-types" */
+/** @import { Failure } from "../shared/api.js" */
+/** @import { AdminPage, ById } from "../shared/pages" */
+/** @typedef {components["schemas"]} S */
+/** @typedef {(path: string, method?: string, body?: unknown) => Promise<unknown>} Call */
 
+/** @type {ById<AdminPage>} */
+const $ = (id) => /** @type {any} */ (document.getElementById(id));
+/** @type {{ token: () => string | null, call: Call }} */
+const ctx = { token: () => null, call: /** @type {any} */ (null) };        // both set by reportsControls
+
+/**
+ * @param {() => string | null} token
+ * @param {Call} call
+ */
 export function reportsControls(token, call) {
   Object.assign(ctx, { token, call });
   $("reports-status").addEventListener("change", loadReports);
   $("reports-refresh").addEventListener("click", loadReports);
 }
 
+/** @type {(m: S["ReportedMessageOut"]) => string} */
 const said = (m) => (m.preset ? t(`chat_preset.${m.preset}`, { defaultValue: m.preset }) : m.text || "");
+/** @type {(name: string | null) => string} */
 const named = (name) => name || t("reports.erased");
 
 export async function loadReports() {
   if (!ctx.token()) return;
   try {
-    const rows = await ctx.call(`/v1/admin/reports?status=${$("reports-status").value}`);
+    const rows = /** @type {S["QueuedReportOut"][]} */ (await ctx.call(`/v1/admin/reports?status=${$("reports-status").value}`));
     $("reports").replaceChildren(...(rows.length ? rows.map(line) : [h("li", { class: "empty" }, t("admin.nothing"))]));
-  } catch (err) { $("reports-said").textContent = `${err.code || "error"}: ${err.message}`; }
+  } catch (thrown) { const err = /** @type {Failure} */ (thrown); $("reports-said").textContent = `${err.code || "error"}: ${err.message}`; }
 }
 
+/** @param {S["QueuedReportOut"]} r */
 function line(r) {
   const m = r.message;
   const quote = m ? h("blockquote", { class: "quote" }, m.seat ? `${seatText(m.seat)}: ` : "", said(m)) : null;
@@ -43,7 +59,7 @@ function line(r) {
   if (r.status !== "open") return item;
   const reason = h("input", { class: "report-reason", maxlength: "500", placeholder: t("reports.your_reason"), "aria-label": t("reports.your_reason") });
   const minutes = h("input", { class: "report-minutes", type: "number", min: "1", max: "43200", value: "60", "aria-label": t("reports.minutes") });
-  const act = (verb) => () => decide(r, verb, reason, Number(minutes.value || 60));
+  const act = (/** @type {"dismiss" | "mute" | "ban"} */ verb) => () => decide(r, verb, reason, Number(minutes.value || 60));
   item.append(h("div", { class: "inline" }, reason,
     h("button", { type: "button", class: "small dismiss", onclick: act("dismiss") }, t("reports.dismiss")),
     h("label", {}, t("reports.minutes"), " ", minutes),
@@ -52,16 +68,22 @@ function line(r) {
   return item;
 }
 
+/**
+ * @param {S["QueuedReportOut"]} r
+ * @param {"dismiss" | "mute" | "ban"} verb
+ * @param {HTMLInputElement} input
+ * @param {number} minutes
+ */
 async function decide(r, verb, input, minutes) {
   const reason = input.value.trim();
   if (!reason) { $("reports-said").textContent = t("reports.need_reason"); input.focus(); return; }
   try {
     if (verb === "dismiss") {
-      await ctx.call(`/v1/admin/reports/${r.report_id}/dismiss`, "POST", { reason });
+      await ctx.call(`/v1/admin/reports/${r.report_id}/dismiss`, "POST", /** @satisfies {S["Dismissal"]} */ ({ reason }));
       $("reports-said").textContent = t("reports.dismissed");
     } else {
-      const body = { reason, report_id: r.report_id, command_id: uuid(), ...(verb === "mute" ? { minutes } : {}) };
-      const out = await ctx.call(`/v1/admin/players/${r.player_id}/${verb}`, "POST", body);
+      const body = /** @satisfies {S["Sanction"] | S["Mute"]} */ ({ reason, report_id: r.report_id, command_id: uuid(), ...(verb === "mute" ? { minutes } : {}) });
+      const out = /** @type {S["SanctionsOut"]} */ (await ctx.call(`/v1/admin/players/${r.player_id}/${verb}`, "POST", body));
       sanctioned(out);
       $("reports-said").textContent = verb === "mute"
         ? t("reports.muted", { player: named(r.player_name), until: when(out.muted_until), minutes: num(minutes) })
@@ -70,5 +92,5 @@ async function decide(r, verb, input, minutes) {
     document.body.dataset.moderated = `${r.report_id}:${verb}`;
     loadReports();
     setTimeout(loadReports, 1000);          // the queue is a read model: it follows within moments
-  } catch (err) { $("reports-said").textContent = `${err.code || "error"}: ${err.message}`; }
+  } catch (thrown) { const err = /** @type {Failure} */ (thrown); $("reports-said").textContent = `${err.code || "error"}: ${err.message}`; }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The table chat (docs/chat.md): the match's chat stream (WS /v1/matches/{id}/chat/ws, from the
 // first message), each message in the reader's language (a preset is a code the catalogs
 // translate), a button per preset, and free text when it is mine to write: before the start,
@@ -10,8 +11,21 @@ import { openReport } from "./reports.js";
 import { h } from "../shared/table.js";
 import { seatText } from "../shared/words.js";
 
-const chat = { socket: null, id: null, after: 0, view: null, messages: [], retry: 0, timer: null };
+/** @import { components } from "../shared/api-types" */
+/** @import { components as Live } from "../shared/live-types" */
+/** @import { Session } from "../shared/storage.js" */
+/** @typedef {Live["schemas"]} L */
+/** @typedef {NonNullable<components["schemas"]["ChatIn"]["preset"]>} Preset */
+/** A message of the chat's WebSocket (the AsyncAPI document's `chatSocket`). @typedef {L["ChatSnapshot"] | L["ChatEvent"] | L["Error"]} Message */
 
+/**
+ * The chat followed: its socket, the last version read, the view (what I may say), the messages.
+ * @type {{ socket: WebSocket | null, id: string | null, after: number, view: L["ChatView"] | null, messages: L["ChatMessage"][],
+ *   retry: number, timer: number | undefined }}
+ */
+const chat = { socket: null, id: null, after: 0, view: null, messages: [], retry: 0, timer: undefined };
+
+/** @param {string} id */
 export function openChat(id) {
   closeChat();
   Object.assign(chat, { id, after: 0, view: null, messages: [], retry: 0 });
@@ -32,10 +46,10 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/v1/matches/${id}/chat/ws?after=${chat.after}`);
   chat.socket = ws;
-  ws.onopen = () => ws.send(JSON.stringify({ type: "auth", token: state.session.token }));
+  ws.onopen = () => ws.send(JSON.stringify(/** @satisfies {L["Auth"]} */ ({ type: "auth", token: /** @type {Session} */ (state.session).token })));
   ws.onmessage = (msg) => {
     if (ws !== chat.socket) return;
-    const m = JSON.parse(msg.data);
+    const m = /** @type {Message} */ (JSON.parse(msg.data));
     if (m.type === "snapshot") { chat.view = m.view; chat.retry = 0; chatControls(); }
     else if (m.type === "event" && m.version > chat.after) {
       chat.after = m.version;
@@ -48,6 +62,7 @@ function connect() {
   };
 }
 
+/** @type {(m: { preset: string | null, text: string | null }) => string} */
 const said = (m) => (m.preset ? t(`chat_preset.${m.preset}`, { defaultValue: m.preset }) : m.text || "");
 
 // Each message with its sender; another's has a button to report it to the admins.
@@ -57,7 +72,7 @@ function drawLog() {
     const who = m.seat ? seatText(m.seat) : m.name || t("chat.spectator");
     const report = m.player_id && m.player_id !== me && m.message_id
       ? h("button", { type: "button", class: "small report", "aria-label": t("report.message_label", { who: m.name || who }),
-                      onclick: () => openReport({ match_id: chat.id, message_id: m.message_id },
+                      onclick: () => openReport({ match_id: /** @type {string} */ (chat.id), message_id: m.message_id },
                                                 t("report.title_message", { who: m.name || who, said: said(m) })) }, t("report.message"))
       : null;
     return h("li", { dataset: { preset: m.preset || "", channel: m.channel, message: m.message_id || "" } },
@@ -70,19 +85,21 @@ export function chatControls() {
   const view = chat.view;
   if (!view) return;
   $("chat-presets").replaceChildren(...(view.presets || []).map((p) => h("button", { type: "button", class: "small preset", dataset: { preset: p },
-    onclick: () => send({ preset: p }) }, t(`chat_preset.${p}`, { defaultValue: p }))));
+    onclick: () => send({ preset: /** @type {Preset} */ (p) }) }, t(`chat_preset.${p}`, { defaultValue: p }))));
   const match = state.view;
   const playing = match && ["playing", "suspended"].includes(match.status);
   $("chat-form").hidden = !!(match && match.seat && playing);
   drawLog();
 }
 
+/** @param {{ preset: Preset } | { text: string }} body a preset the chat's view offers, or my words */
 async function send(body) {
   if (!chat.id) return;
-  try { await call("POST", `/v1/matches/${chat.id}/chat`, { command_id: uuid(), ...body }); }
+  try { await call("POST", `/v1/matches/${chat.id}/chat`, /** @satisfies {components["schemas"]["ChatIn"]} */ ({ command_id: uuid(), ...body })); }
   catch (err) { say(errorText(err), "error"); }
 }
 
+/** @param {SubmitEvent} ev */
 export function chatForm(ev) {
   ev.preventDefault();
   const text = $("chat-text").value.trim();

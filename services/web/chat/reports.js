@@ -1,3 +1,4 @@
+// @ts-check
 // Reports and my block list (docs/chat.md, "Moderation"; docs/social.md): a chat message or a
 // player reported to the admins with a reason (POST /v1/reports, from a button beside the
 // message or on the profile), and on my own profile the players I block, each unblocked with
@@ -8,9 +9,23 @@ import { t, when } from "../shared/i18n.js";
 import { $, call, errorText, say } from "../shared/session.js";
 import { h } from "../shared/table.js";
 
+/** @import { components } from "../shared/api-types" */
+/** @typedef {components["schemas"]} S */
+/**
+ * What a report names: a player, or a message of a match's chat. The generated `ReportIn` reads
+ * as `unknown` (its schema's `anyOf` of required fields), so the body is typed here, as
+ * docs/chat.md gives it.
+ * @typedef {{ player_id: string } | { match_id: string, message_id: string }} Target
+ */
+
+/** @type {Target | null} */
 let target = null;
 
 // The report form, for a player (`{player_id}`) or a message (`{match_id, message_id}`).
+/**
+ * @param {Target} what
+ * @param {string} title
+ */
 export function openReport(what, title) {
   target = what;
   $("report-title").textContent = title;
@@ -20,12 +35,14 @@ export function openReport(what, title) {
   $("report-reason").focus();
 }
 
+/** @param {SubmitEvent} ev */
 async function send(ev) {
   ev.preventDefault();
   const reason = $("report-reason").value.trim();
   if (!target || !reason) return;
   try {
-    const out = await call("POST", "/v1/reports", { ...target, reason, command_id: uuid() });
+    const out = /** @type {S["ReportOut"]} */ (await call("POST", "/v1/reports",
+      /** @satisfies {Target & { reason: string, command_id: string }} */ ({ ...target, reason, command_id: uuid() })));
     document.body.dataset.reported = out.report_id;
     $("report-dialog").close();
     say(t("report.sent"));
@@ -40,7 +57,7 @@ export function reportControls() {
 // My own profile: the players I block, newest first.
 export async function showBlocks() {
   try {
-    const rows = await call("GET", "/v1/players/me/blocks?limit=100");
+    const rows = /** @type {S["TiedPlayerOut"][]} */ (await call("GET", "/v1/players/me/blocks?limit=100"));
     $("blocks-list").replaceChildren(...(rows.length ? rows.map((b) => h("li", { dataset: { blocked: b.player_id } },
       h("a", { href: `#/player/${b.player_id}` }, b.name || t("seat_holder.player")), " ",
       h("span", { class: "empty" }, t("blocks.since", { at: when(b.since) })), " ",
@@ -49,6 +66,7 @@ export async function showBlocks() {
   } catch (err) { $("blocks-list").replaceChildren(h("li", { class: "empty" }, errorText(err))); }
 }
 
+/** @param {S["TiedPlayerOut"]} b */
 async function unblock(b) {
   try {
     await call("DELETE", `/v1/players/me/blocks/${b.player_id}`);

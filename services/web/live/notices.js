@@ -1,3 +1,4 @@
+// @ts-check
 // Notifications from the account stream (WS /v1/stream/me/ws, docs/live.md "Account stream"):
 // my turn at a table I am not looking at, a match of mine over, a tournament round started, a
 // dispute ruled — each a line with a link, the last few kept, read out politely.
@@ -7,10 +8,18 @@ import { $, state } from "../shared/session.js";
 import { h } from "../shared/table.js";
 import { gameText, scoreLine, seatText, sideText } from "../shared/words.js";
 
+/** @import { components } from "../shared/live-types" */
+/** @import { AnyOf } from "../shared/api.js" */
+/** @typedef {components["schemas"]} L */
+/** A message of the account stream's WebSocket (`accountSocket`). @typedef {L["AccountSnapshot"] | L["AccountEvent"] | L["Error"]} Message */
+/** One notice of the account stream, of any kind. @typedef {AnyOf<NonNullable<L["AccountEvent"]["event"]>>} Notice */
+
 const KEEP = 3;
 const SHOWN_FOR = 60_000;          // ms: a notice then goes, the screen is small
-const account = { socket: null, after: 0, retry: 0, timer: null, token: null };
+/** @type {{ socket: WebSocket | null, after: number, retry: number, timer: number | undefined, token: string | null }} */
+const account = { socket: null, after: 0, retry: 0, timer: undefined, token: null };
 
+/** @param {Notice} e */
 function notice(e) {
   const match = e.match_id ? `#/match/${e.match_id}` : e.tournament_id ? `#/tournament/${e.tournament_id}` : null;
   if (e.match_id && state.matchId === e.match_id && !e.type.startsWith("invitation")) return null;   // the table on screen says it already
@@ -29,12 +38,15 @@ function notice(e) {
     case "invitation_received": text = t("notice.invitation_received", { game: gameText(e.game) }); break;
     case "invitation_answered": text = t(`notice.invitation_${e.answer}`, { seat: seatText(e.seat), defaultValue: t("notice.invitation_answered") }); break;
     case "invitation_cancelled": text = t("notice.invitation_cancelled"); break;
+    case "quickplay_seated": text = t("quickplay.seated_notice", { seat: seatText(e.seat) }); break;
+    case "quickplay_expired": text = t("quickplay.expired"); break;
     default: return null;
   }
   const href = e.type === "invitation_received" ? "#/invitations" : e.type === "round_started" && e.match_id ? `#/match/${e.match_id}` : match;
   return h("li", { dataset: { type: e.type } }, href ? h("a", { href }, text) : text);
 }
 
+/** @param {Notice} e */
 function add(e) {
   const li = notice(e);
   if (!li) return;
@@ -42,7 +54,7 @@ function add(e) {
   const list = box.querySelector("ul") || box.appendChild(h("ul", {}));
   list.prepend(li);
   setTimeout(() => li.remove(), SHOWN_FOR);
-  while (list.children.length > KEEP) list.lastChild.remove();
+  while (list.children.length > KEEP) /** @type {ChildNode} */ (list.lastChild).remove();
   document.body.dataset.notices = String(Number(document.body.dataset.notices || 0) + 1);
 }
 
@@ -54,9 +66,9 @@ export function followAccount() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/v1/stream/me/ws${account.after ? `?after=${account.after}` : ""}`);
   account.socket = ws;
-  ws.onopen = () => ws.send(JSON.stringify({ type: "auth", token }));
+  ws.onopen = () => ws.send(JSON.stringify(/** @satisfies {L["Auth"]} */ ({ type: "auth", token })));
   ws.onmessage = (msg) => {
-    const m = JSON.parse(msg.data);
+    const m = /** @type {Message} */ (JSON.parse(msg.data));
     if (m.type === "snapshot") { account.after = m.version; account.retry = 0; }
     else if (m.type === "event" && m.version > account.after) { account.after = m.version; if (m.event) add(m.event); }
   };

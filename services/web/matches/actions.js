@@ -1,3 +1,4 @@
+// @ts-check
 // My legal actions that are not a card to play, as controls (docs/web-client.md, "Acting"):
 //
 // * a button per action (take, pass, name a suit, coinche, declare…);
@@ -13,10 +14,33 @@ import { locale, num, t } from "../shared/i18n.js";
 import { choiceOf, h } from "../shared/table.js";
 import { describeAction, suitName, suitText } from "../shared/words.js";
 
-const MANY = 12;
-const levelOf = (a) => (a.action === "bid" ? (a.value ?? a.tricks) : undefined);
-const spoken = (a) => describeAction(a).replace(/[♠♥♦♣]/g, (s) => suitName({ "♠": "S", "♥": "H", "♦": "D", "♣": "C" }[s]));
+/** @import { paths } from "../shared/api-types" */
+/** @import { AnyOf, Without } from "../shared/api.js" */
+/** @import { LegalAction } from "../shared/words.js" */
+/**
+ * An action as POST /v1/matches/{id}/actions takes it, but for the command id and the expected
+ * version the table adds (match.js).
+ * @typedef {Without<NonNullable<paths["/v1/matches/{match_id}/actions"]["post"]["requestBody"]>["content"]["application/json"],
+ *   "command_id" | "expected_version">} Sent
+ */
+/** A legal action sent as offered: any but a choice of cards. @typedef {AnyOf<Exclude<LegalAction, { keep: unknown } | { cards: unknown }>>} Plain */
+/**
+ * The one legal action that is a choice of several cards: its field, how many, from which.
+ * @typedef {{ action: LegalAction, field: string, k: number, from: string[] }} Choice
+ */
+/** @typedef {(action: Sent) => void} Act */
 
+const MANY = 12;
+/** @type {(a: Plain) => number | string | undefined} */
+const levelOf = (a) => (a.action === "bid" ? (a.value ?? a.tricks) : undefined);
+/** @type {(a: Plain) => string} */
+const spoken = (a) => describeAction(a).replace(/[♠♥♦♣]/g, (s) => suitName(/** @type {{ [symbol: string]: string }} */ ({ "♠": "S", "♥": "H", "♦": "D", "♣": "C" })[s]));
+
+/**
+ * @param {Plain} a
+ * @param {Act} act
+ * @param {string} [label]
+ */
 function button(a, act, label) {
   const red = a.suit === "H" || a.suit === "D";
   return h("button", { type: "button", class: `action action-${a.action}${red ? " red-suit" : ""}`, dataset: { action: JSON.stringify(a) },
@@ -28,11 +52,16 @@ function button(a, act, label) {
 // offer drawn again (a chat line, a name, the clock's deadline arriving) leaves the controls as
 // they are, so the control holding the focus keeps it; drawn in another language, the level
 // the player chose stays chosen.
+/**
+ * @param {HTMLElement} box
+ * @param {Plain[]} actions
+ * @param {Act} act
+ */
 export function renderActions(box, actions, act) {
   const offer = JSON.stringify(actions);
   const same = box.dataset.offer === offer;
   if (same && box.dataset.lang === locale()) return;
-  const chosen = same ? box.querySelector("#bid-level")?.value : undefined;
+  const chosen = same ? /** @type {HTMLSelectElement | null} */ (box.querySelector("#bid-level"))?.value : undefined;
   Object.assign(box.dataset, { offer, lang: locale() });
   box.replaceChildren();
   const leveled = actions.filter((a) => levelOf(a) !== undefined);
@@ -43,7 +72,7 @@ export function renderActions(box, actions, act) {
     return;
   }
   for (const a of actions.filter((x) => !leveled.includes(x))) box.append(button(a, act));
-  const levels = [...new Set(leveled.map(levelOf))];
+  const levels = /** @type {(number | string)[]} */ ([...new Set(leveled.map(levelOf))]);
   const bids = h("div", { class: "bids", id: "bid-buttons" });
   const sel = h("select", { id: "bid-level" }, ...levels.map((v) => h("option", { value: String(v) },
     typeof v === "number" ? num(v) : describeAction({ action: "bid", value: v }))));
@@ -51,7 +80,7 @@ export function renderActions(box, actions, act) {
     const at = leveled.filter((a) => String(levelOf(a)) === sel.value);
     bids.replaceChildren(...at.map((a) => button(a, act, a.suit !== undefined ? suitText(a.suit) : describeAction(a))));
     const hinted = document.body.dataset.hint;          // the hint's outline, back with its level
-    for (const b of bids.children) b.classList.toggle("hinted", !!hinted && b.dataset.action === hinted);
+    for (const b of /** @type {HTMLCollectionOf<HTMLElement>} */ (bids.children)) b.classList.toggle("hinted", !!hinted && b.dataset.action === hinted);
   };
   if (chosen !== undefined && levels.some((v) => String(v) === chosen)) sel.value = chosen;
   sel.addEventListener("change", fill);
@@ -61,12 +90,19 @@ export function renderActions(box, actions, act) {
 
 // A choice of k cards: what is picked so far, and the button that sends it.
 // `pick`: {action, field, k, from, chosen: Set}; `act(action)`; `clear()`.
+/**
+ * @param {HTMLElement} box
+ * @param {Choice & { chosen: Set<string> }} pick
+ * @param {Act} act
+ * @param {() => void} clear
+ */
 export function renderChoice(box, pick, act, clear) {
   const verb = pick.field === "keep" ? "keep" : pick.action.action;
   const n = pick.chosen.size;
   delete box.dataset.offer;
   const send = h("button", { type: "button", id: "pick-confirm", class: `action action-${pick.action.action}`, disabled: n !== pick.k,
-                             onclick: () => act({ ...pick.action, [pick.field]: pick.from.filter((c) => pick.chosen.has(c)) }) },
+                             // the choice's field now holds the cards chosen (a Cinch rob's `keep`, a discard's `cards`)
+                             onclick: () => act(/** @type {Sent} */ ({ ...pick.action, [pick.field]: pick.from.filter((c) => pick.chosen.has(c)) })) },
                  t(`pick.send_${verb}`, { count: pick.k }));
   box.replaceChildren(
     h("div", { class: "pick-help", id: "pick-help", "aria-live": "polite" },
@@ -75,6 +111,10 @@ export function renderChoice(box, pick, act, clear) {
 }
 
 // The one legal action that is a choice of several cards, if any: {action, field, k, from}.
+/**
+ * @param {LegalAction[]} legal
+ * @returns {Choice | null}
+ */
 export function choiceAction(legal) {
   for (const a of legal) {
     const c = choiceOf(a);

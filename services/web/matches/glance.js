@@ -1,3 +1,4 @@
+// @ts-check
 // The table read at a glance: the trump and the contract in large, whose turn it is and the
 // time left on its clock, the score sheet (a row per finished deal), the event log in words.
 
@@ -6,7 +7,14 @@ import { $, state } from "../shared/session.js";
 import { h, scoresOf, trumpOf } from "../shared/table.js";
 import { contractText, eventText, seatsList, sideText, suitName, suitText } from "../shared/words.js";
 
+/** @import { components } from "../shared/api-types" */
+/** @import { MatchEvent } from "../shared/words.js" */
+
 // The line above the felt: trump, contract (or the auction's high bid), whose turn.
+/**
+ * @param {components["schemas"]["MatchViewOut"]} view
+ * @param {boolean} myTurn
+ */
 export function renderGlance(view, myTurn) {
   const table = view.table;
   const trump = trumpOf(table);
@@ -27,6 +35,7 @@ export function renderGlance(view, myTurn) {
 }
 
 // The countdown to the deadline of the seat(s) to act, in the side panel and the glance line.
+/** @param {string | number | null} deadline an ISO time (the view's), or seconds or milliseconds since 1970 */
 export function renderClock(deadline) {
   clearInterval(state.clockTimer);
   const el = $("clock"), small = $("glance-clock");
@@ -48,6 +57,10 @@ export function renderClock(deadline) {
 // The log: the newest first, each event in words (the seat's own hidden decisions are not
 // there: the game's own events say what the table may know).
 const QUIET = new Set(["action_taken", "deal_dealt", "seed_revealed", "chain_renewed", "rest_seen", "deal_seen"]);
+/**
+ * @param {number} version
+ * @param {MatchEvent} event
+ */
 export function addLog(version, event) {
   if (state.log.some((l) => l.version === version)) return;
   if (event.type === "deal_finished") addSheet(event);
@@ -64,6 +77,7 @@ export function drawLog() {
 }
 
 // The score sheet: a row per finished deal, each side's points in it and its total after it.
+/** @param {components["schemas"]["DealFinished"]} event */
 function addSheet(event) {
   if (state.sheet.some((r) => r.deal === event.deal)) return;
   state.sheet.push({ deal: event.deal, score: event.match_score || {} });
@@ -74,7 +88,7 @@ function addSheet(event) {
 export function drawSheet() {
   const box = $("score-sheet");
   const view = state.view;
-  const sides = Object.keys(scoresOf(view && view.table)).length ? Object.keys(scoresOf(view.table))
+  const sides = view && Object.keys(scoresOf(view.table)).length ? Object.keys(scoresOf(view.table))
     : Object.keys((state.sheet[0] || {}).score || {});
   if (!state.sheet.length || !sides.length) { box.replaceChildren(); return; }
   let before = Object.fromEntries(sides.map((s) => [s, 0]));

@@ -1,3 +1,4 @@
+// @ts-check
 // The "Hint" control and the hint counts (docs/web-client.md, "Hints"): drawn from the view
 // (`hints_used`, `hints_limit`) and the last hint asked (GET /v1/matches/{id}/hint).
 
@@ -5,15 +6,24 @@ import { has, list, num, t } from "../shared/i18n.js";
 import { SEATS, describeAction } from "../shared/table.js";
 import { seatText } from "../shared/words.js";
 
-const $ = (id) => document.getElementById(id);
+/** @import { components } from "../shared/api-types" */
+/** @import { AnyOf } from "../shared/api.js" */
+/** @import { ById, PlayerPage } from "../shared/pages" */
+/** @import { Hint } from "../shared/session.js" */
+
+/** @type {ById<PlayerPage>} */
+const $ = (id) => /** @type {any} */ (document.getElementById(id));
 
 // A hint's reason in the reader's language, from its stable `code` and `params` (docs/bots.md,
 // "Hints for humans"): the suit named as the language names it, the honours listed, the
 // tricks a contract still needs counted in the language's plural. A code (or `needs`) this
 // client does not know yet shows the server's English `words`.
+/** @param {components["schemas"]["HintReason"] | null | undefined} reason */
 export function reasonText(reason) {
   if (!reason) return "";
-  const p = reason.params || {};
+  // each code's params as docs/bots.md ("Hints for humans") lists them
+  const p = /** @type {{ trumps?: number, aces?: number, level?: number, suit?: string, honours?: string[], needs?: string,
+    tricks_needed?: number }} */ (reason.params || {});
   const count = p.trumps ?? p.aces;
   const honours = (p.honours || []).map((n) => t(`hint_honour.${String(n).toLowerCase().replace(/ /g, "_")}`, { defaultValue: n }));
   const fill = { ...(count === undefined ? {} : { count }), trumps: num(p.trumps), aces: num(p.aces), level: num(p.level),
@@ -28,6 +38,12 @@ export function reasonText(reason) {
 // Hints (docs/api.md, "Hints"): a button while it is my turn and I have hints left here
 // (`hints_limit` is 0 where they are off); the expert's suggestion and its reason in words,
 // its card or button outlined, until the table moves on. Everyone's counts, never the words.
+/**
+ * @param {components["schemas"]["MatchViewOut"]} view
+ * @param {boolean} myTurn
+ * @param {Hint | null} hint
+ * @param {boolean} busy
+ */
 export function renderHint(view, myTurn, hint, busy) {
   const me = view.seat;
   const limit = view.hints_limit || 0;
@@ -50,8 +66,8 @@ export function renderHint(view, myTurn, hint, busy) {
     }
   }
   const hinted = current && current.action ? JSON.stringify(current.action) : null;
-  if (hinted && !current.levelShown) showLevel(current);
-  for (const b of document.querySelectorAll("#actions [data-action]")) b.classList.toggle("hinted", b.dataset.action === hinted);
+  if (current && hinted && !current.levelShown) showLevel(current);
+  for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#actions [data-action]"))) b.classList.toggle("hinted", b.dataset.action === hinted);
   const counts = view.hints_used || {};
   const any = SEATS.some((s) => counts[s]);
   $("hints-used").textContent = any ? t("hint.used", { counts: SEATS.map((s) => `${seatText(s)} ${counts[s] || 0}`).join(" · ") }) : "";
@@ -59,10 +75,12 @@ export function renderHint(view, myTurn, hint, busy) {
 
 // A hinted bid of a long auction: its level is chosen in the level list once, when the hint
 // arrives, so its button is there to be outlined (the player may choose another level after).
+/** @param {Hint} hint one with an action */
 function showLevel(hint) {
   hint.levelShown = true;
-  const picker = $("bid-level");
-  const level = hint.action.action === "bid" ? (hint.action.value ?? hint.action.tricks) : undefined;
+  const picker = /** @type {HTMLSelectElement | null} */ ($("bid-level"));     // drawn for a long auction only
+  const action = /** @type {AnyOf<NonNullable<Hint["action"]>>} */ (hint.action);
+  const level = action.action === "bid" ? (action.value ?? action.tricks) : undefined;
   if (!picker || level === undefined || ![...picker.options].some((o) => o.value === String(level))) return;
   picker.value = String(level);
   picker.dispatchEvent(new Event("change"));

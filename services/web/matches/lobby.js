@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: a new match from controls (the game's options, never JSON) or dealt from a match
 // record file, the open tables (filtered by game) with a button per free seat, my matches, and
 // watching a match by id.
@@ -10,31 +11,42 @@ import { SEATS, h } from "../shared/table.js";
 import { rememberCode, rememberEntropy } from "../shared/storage.js";
 import { gameLine, gameText, scoreLine, seatText, variantText } from "../shared/words.js";
 
+/** @import { components } from "../shared/api-types" */
+/** @typedef {components["schemas"]} S */
+/** @typedef {S["CreateMatch"]} CreateMatch */
+/**
+ * A match record file as the form checks it (a game it offers, some deals): the server checks the rest.
+ * @typedef {{ game: string, deals: unknown[], options?: unknown }} RecordFile
+ */
+/** @typedef {{ [option: string]: unknown }} Options */
+
 const BOTS = ["random", "basic", "expert"];
 // Each game's default target (domain/<game>/options.py): Coinche's is 2000, not classic Belote's 1000.
+/** @type {{ [game: string]: number }} */
 const TARGET = { belote: 1000, coinche: 2000, cinch: 51, five_hundred: 500 };
 const defaultTarget = () => {
   const game = $("create-game").value;
   return TARGET[game === "belote" && $("create-variant").value === "coinche" ? "coinche" : game];
 };
 const RECORD_BYTES = 1 << 20;          // the compose proxy's body limit (docs/api.md, "Limits")
+/** @type {RecordFile | null} */
 let record = null;                     // a match record chosen in the form, until another is
 
 function fillSeatChoices() {
-  for (const sel of document.querySelectorAll("#create-form select[data-seat]")) {
+  for (const sel of /** @type {NodeListOf<HTMLSelectElement>} */ (document.querySelectorAll("#create-form select[data-seat]"))) {
     const keep = sel.value;
     sel.replaceChildren(...["me", "open", ...BOTS.map((b) => `bot:${b}`)].map((v) =>
       h("option", { value: v }, v.startsWith("bot:") ? t("seat_holder.bot", { level: t(`bot.${v.slice(4)}`) }) : t(`seat_choice.${v}`))));
     sel.value = keep || (sel.dataset.seat === "S" ? "me" : "bot:basic");
   }
-  for (const el of document.querySelectorAll("[data-seat-label]")) el.textContent = t(`seat_name.${el.dataset.seatLabel}`);
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-seat-label]"))) el.textContent = t(`seat_name.${el.dataset.seatLabel}`);
 }
 
 export function setupCreateForm() {
   fillSeatChoices();
   const game = $("create-game");
   const sync = () => {
-    for (const box of document.querySelectorAll("#create-form [data-for]")) box.hidden = box.dataset.for !== game.value;
+    for (const box of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#create-form [data-for]"))) box.hidden = box.dataset.for !== game.value;
     $("create-target").placeholder = num(defaultTarget());
   };
   game.addEventListener("change", sync); sync();
@@ -53,8 +65,12 @@ function forgetRecord() {            // another game chosen: the record is not f
 // A match record (docs/api.md, POST /v1/matches `record`): its deals are dealt in order, one
 // match deal each, and its options fill the form (still the player's to change); the server
 // checks the rest.
+/**
+ * @param {HTMLSelectElement} game
+ * @param {() => void} sync
+ */
 async function chooseRecord(game, sync) {
-  const file = $("create-record").files[0];
+  const file = /** @type {FileList} */ ($("create-record").files)[0];
   const said = $("create-record-said");
   record = null;
   said.textContent = "";
@@ -71,34 +87,42 @@ async function chooseRecord(game, sync) {
     said.dataset.kind = "error";
     return;
   }
-  const options = optionsOf(record);
-  game.value = record.game;
-  $("create-variant").value = options.variant || "classic";
-  $("create-rules").value = options.rules || "house";
+  const chosen = /** @type {RecordFile} */ (record);      // read just above
+  const options = optionsOf(chosen);
+  game.value = chosen.game;
+  $("create-variant").value = String(options.variant || "classic");
+  $("create-rules").value = String(options.rules || "house");
   $("create-combinations").checked = options.combinations !== false;
-  $("create-mode").value = options.mode || "partnership";
+  $("create-mode").value = String(options.mode || "partnership");
   $("create-misere").checked = options.misere !== false;
   $("create-target").value = "";
-  $("create-deals").value = String(record.deals.length);
+  $("create-deals").value = String(chosen.deals.length);
   sync();
-  said.textContent = t("create.record_loaded", { game: `${gameText(record.game)}${options.variant ? ` · ${variantText(options.variant)}` : ""}`,
-                                                 count: num(record.deals.length) });
+  said.textContent = t("create.record_loaded", { game: `${gameText(chosen.game)}${options.variant ? ` · ${variantText(options.variant)}` : ""}`,
+                                                 count: chosen.deals.length });
 }
 
 // The options the form has controls for; a record's others go with it as they are.
 const CONTROLLED = ["variant", "rules", "combinations", "mode", "misere", "target", "deals"];
 
-const optionsOf = (chosen) => (chosen.options && typeof chosen.options === "object" ? chosen.options : {});
+/** @type {(chosen: RecordFile) => Options} */
+const optionsOf = (chosen) => (chosen.options && typeof chosen.options === "object" ? /** @type {Options} */ (chosen.options) : {});
 
-function recordOptions(game) {
-  const kept = Object.entries(optionsOf(record)).filter(([key]) => !CONTROLLED.includes(key));
+/**
+ * @param {RecordFile} chosen
+ * @param {string} game
+ */
+function recordOptions(chosen, game) {
+  const kept = Object.entries(optionsOf(chosen)).filter(([key]) => !CONTROLLED.includes(key));
   return { ...Object.fromEntries(kept), ...chosenOptions(game) };
 }
 
 export const relabelCreateForm = () => { fillSeatChoices(); $("create-target").placeholder = num(defaultTarget()); };
 
 // The options the controls say, each only when it differs from the game's default.
+/** @param {string} game */
 function chosenOptions(game) {
+  /** @type {Options} */
   const options = {};
   if (game === "belote") {
     options.variant = $("create-variant").value;
@@ -112,13 +136,19 @@ function chosenOptions(game) {
   return options;
 }
 
+/** @param {SubmitEvent} ev */
 export async function createMatch(ev) {
   ev.preventDefault();
-  const game = $("create-game").value;
+  const game = /** @type {CreateMatch["game"]} */ ($("create-game").value);     // the form offers the games
+  /** @type {{ [seat: string]: string }} */
   const seats = {};
-  for (const sel of document.querySelectorAll("#create-form select[data-seat]")) seats[sel.dataset.seat] = sel.value;
-  const body = { game, options: record ? recordOptions(game) : chosenOptions(game), seats, command_id: uuid() };
-  if (record) body.record = record;
+  for (const sel of /** @type {NodeListOf<HTMLSelectElement>} */ (document.querySelectorAll("#create-form select[data-seat]"))) {
+    seats[/** @type {string} */ (sel.dataset.seat)] = sel.value;
+  }
+  /** @type {CreateMatch} */
+  const body = { game, options: record ? recordOptions(record, game) : chosenOptions(game),
+                 seats: /** @type {CreateMatch["seats"]} */ (seats), command_id: uuid() };   // a choice for each seat
+  if (record) body.record = /** @type {CreateMatch["record"]} */ (record);
   const entropy = Object.values(seats).includes("me") ? freshEntropy() : null;
   if (entropy !== null) body.entropy = entropy;
   const [bid, play] = [$("create-clock-bid").value, $("create-clock-play").value];
@@ -126,13 +156,14 @@ export async function createMatch(ev) {
   if ($("create-rated").checked) body.rated = true;
   if ($("create-private").checked) body.visibility = "private";
   try {
-    const view = await call("POST", "/v1/matches", body);
+    const view = /** @type {S["MatchViewOut"]} */ (await call("POST", "/v1/matches", body));
     if (entropy !== null) rememberEntropy(view.match_id, entropy);
     rememberCode(view.match_id, view.invitation_code);
     location.hash = `#/match/${view.match_id}`;
   } catch (err) { if (document.body.dataset.screen === "table") say(errorText(err), "error"); else lobbyError(err); }
 }
 
+/** @param {unknown} err */
 function lobbyError(err) {
   const box = $("lobby-error") || h("p", { id: "lobby-error", class: "message", role: "alert", dataset: { kind: "error" } });
   box.textContent = errorText(err);
@@ -144,8 +175,8 @@ export async function refreshLobby() {
   if (document.body.dataset.screen !== "lobby") return;
   const game = $("lobby-game").value;
   try {
-    const [open, mine] = await Promise.all([call("GET", `/v1/matches?status=open${game ? `&game=${game}` : ""}`),
-                                            call("GET", "/v1/matches/mine")]);
+    const [open, mine] = /** @type {[S["LobbyRow"][], S["MatchSummary"][]]} */ (await Promise.all([
+      call("GET", `/v1/matches?status=open${game ? `&game=${game}` : ""}`), call("GET", "/v1/matches/mine")]));
     $("open-list").replaceChildren(...(open.length ? open.map((m) => h("li", { dataset: { match: m.match_id } },
       h("span", {}, `${gameLine(m)} — ${SEATS.map((s) => `${seatText(s)}: ${holderLabel(m.seats[s])}`).join(", ")}`),
       ...SEATS.filter((s) => !m.seats[s]).map((s) => h("button", { type: "button", class: "small", onclick: () => join(m.match_id, s) },
@@ -159,10 +190,15 @@ export async function refreshLobby() {
   } catch (err) { /* the lobby is best effort */ }
 }
 
+/**
+ * @param {string} matchId
+ * @param {string} seat
+ * @param {() => void} [after]
+ */
 export async function join(matchId, seat, after = () => {}) {
   try {
     const entropy = freshEntropy();
-    await call("POST", `/v1/matches/${matchId}/seats/${seat}`, { command_id: uuid(), entropy });
+    await call("POST", `/v1/matches/${matchId}/seats/${seat}`, /** @satisfies {S["TakeSeat"]} */ ({ command_id: uuid(), entropy }));
     rememberEntropy(matchId, entropy);
     if (location.hash === `#/match/${matchId}`) after();
     else location.hash = `#/match/${matchId}`;

@@ -1,3 +1,4 @@
+// @ts-check
 // A match on the player's page: the view, the live stream, my actions (docs/web-client.md).
 //
 // Everything it knows comes from the public API: GET /v1/matches/{id} (my seat's view: hand,
@@ -19,10 +20,21 @@ import { SEATS, auctionOf, dealScoreOf, h, lastTrickEl, renderTable, scoresOf } 
 import { giveFreshEntropy as giveEntropy, renderFair as drawFair, verifyDeals as verify } from "./verified.js";
 import { cardName, contractText, describeAction, phaseText, scoreLine, seatText, seatsList, sideText } from "../shared/words.js";
 
+/** @import { components, paths } from "../shared/api-types" */
+/** @import { AnyOf, Failure } from "../shared/api.js" */
+/** @import { Choice, Sent } from "./actions.js" */
+/** @import { Conn } from "./match_live.js" */
+/** @import { Table } from "../shared/table.js" */
+/** @import { LegalAction } from "../shared/words.js" */
+/** @typedef {components["schemas"]["MatchViewOut"]} MatchView */
+/** @typedef {AnyOf<Extract<LegalAction, { action: "play" }>>} Play */
+/** @typedef {NonNullable<paths["/v1/matches/{match_id}/actions"]["post"]["requestBody"]>["content"]["application/json"]} ActionBody */
+
 const verifyDeals = () => verify(state, call, say);
 export const renderFair = () => drawFair(state);
 const giveFreshEntropy = () => giveEntropy(state, call, say);
 
+/** @param {string} id */
 export function enterMatch(id) {
   if (state.matchId === id) return;
   leaveMatch();
@@ -34,7 +46,7 @@ export function enterMatch(id) {
   $("glance").replaceChildren();
   $("table").replaceChildren(h("p", { class: "loading" }, t("table.loading")));
   $("log").replaceChildren(); drawSheet();
-  for (const other of ["last-trick-box", "replay-trick"]) $(other).replaceChildren();   // no card of another match stays
+  for (const other of /** @type {const} */ (["last-trick-box", "replay-trick"])) $(other).replaceChildren();   // no card of another match stays
   renderFair();
   refresh();
   connect({ changed: schedule, dealOver: verifyDeals, chainRenewed: giveFreshEntropy });
@@ -44,9 +56,10 @@ export function enterMatch(id) {
 }
 
 // The log and the score sheet from the events so far (the live stream brings the rest).
+/** @param {string} id */
 async function history(id) {
   try {
-    const out = await call("GET", `/v1/matches/${id}/events?after=0`);
+    const out = /** @type {components["schemas"]["EventsOut"]} */ (await call("GET", `/v1/matches/${id}/events?after=0`));
     if (id !== state.matchId) return;
     const events = Array.isArray(out) ? out : out.events || [];
     for (const e of events.slice(-200)) if (e.event) addLog(e.version, e.event);
@@ -61,7 +74,9 @@ export function leaveMatch() {
 }
 
 // The live stream says something happened: read the view again after `ms` (debounced).
-let timer = null;
+/** @type {number | undefined} */
+let timer;
+/** @param {number} ms */
 function schedule(ms) { clearTimeout(timer); timer = setTimeout(refresh, ms); }
 
 // Read the view again; one request at a time, and one more if something happened meanwhile.
@@ -72,14 +87,14 @@ export async function refresh() {
   const id = state.matchId;
   state.refreshing = (async () => {
     try {
-      const view = await call("GET", `/v1/matches/${id}`);
+      const view = /** @type {MatchView} */ (await call("GET", `/v1/matches/${id}`));
       if (id !== state.matchId) return;
       if (!state.view || view.version >= state.view.version) {
         if (view.version > state.saidAt) say("");
         state.view = view; render(); renderFair(); giveFreshEntropy();   // renderFair: my seat may be new
       }
     } catch (err) {
-      if (err.status === 404) say(t("error.unknown_match"), "error");
+      if (/** @type {Failure} */ (err).status === 404) say(t("error.unknown_match"), "error");
     } finally {
       state.refreshing = null;
       if (state.again) { state.again = false; refresh(); }
@@ -88,15 +103,17 @@ export async function refresh() {
   return state.refreshing;
 }
 
+/** @param {Sent} action */
 async function act(action) {
   const view = state.view;
   if (!view || state.busy) return;
   state.busy = true; say("");
   try {
-    const out = await call("POST", `/v1/matches/${view.match_id}/actions`,
-                           { command_id: uuid(), expected_version: view.version, ...action });
+    const out = /** @type {components["schemas"]["CommandOut"]} */ (await call("POST", `/v1/matches/${view.match_id}/actions`,
+      /** @satisfies {ActionBody} */ ({ command_id: uuid(), expected_version: view.version, ...action })));
     for (const e of out.events || []) if (e.event) addLog(e.version, e.event);
-  } catch (err) {
+  } catch (thrown) {
+    const err = /** @type {Failure} */ (thrown);
     say(err.code === "stale_version" ? t("error.stale_version") : errorText(err), "error");
   } finally {
     state.busy = false;
@@ -106,14 +123,20 @@ async function act(action) {
   }
 }
 
+/** @param {string | null} pid */
 async function nameOf(pid) {
   if (!pid || state.names[pid] !== undefined) return;
   state.names[pid] = "";
-  try { const p = await call("GET", `/v1/players/${pid}`); state.names[pid] = p.name || t("seat_holder.player"); render(); } catch { /* keep "" */ }
+  try { const p = /** @type {components["schemas"]["PlayerOut"]} */ (await call("GET", `/v1/players/${pid}`)); state.names[pid] = p.name || t("seat_holder.player"); render(); } catch { /* keep "" */ }
 }
 
 // Said to a screen reader when it becomes my turn, and what the others just did.
 let lastSaid = "";
+/**
+ * @param {MatchView} view
+ * @param {boolean} myTurn
+ * @param {AnyOf<LegalAction>[]} legal
+ */
 function announce(view, myTurn, legal) {
   const cards = legal.filter((a) => a.action === "play" && a.card).length;
   const text = myTurn ? t("announce.your_turn", { phase: phaseText(view.table && view.table.phase), count: cards }) : "";
@@ -125,14 +148,17 @@ export function render() {
   const view = state.view;
   if (!view) return;
   const me = view.seat;
+  /** @type {Table} */
   const table = view.table;
+  /** @type {AnyOf<LegalAction>[]} */
   const legal = (table && table.legal) || [];
   const myTurn = !!me && (view.to_act || []).includes(me) && view.status === "playing";
   // under a clock the server plays a lone legal action at once (by "automatic"): nothing to click
   const lone = legal.length === 1 ? choiceAction(legal) : null;
   const automatic = myTurn && !!view.clock && legal.length === 1 && !(lone && lone.k !== lone.from.length);
-  const plays = legal.filter((a) => a.action === "play" && a.card);
+  const plays = /** @type {Play[]} */ (legal.filter((a) => a.action === "play" && a.card));
   const playable = new Set(myTurn && !automatic ? plays.map((a) => a.card) : []);
+  /** @type {{ [seat: string]: string }} */
   const names = {};
   for (const s of SEATS) {
     const holder = view.seats[s];
@@ -145,7 +171,7 @@ export function render() {
   const kitty = kittyOf(view);
   renderTable($("table"), table, {
     bottom: me || "S", hands, names, toAct: view.to_act, kitty, game: view.game,
-    playable: pick ? new Set(choice.from) : playable, chosen: pick ? pick.chosen : null,
+    playable: choice && pick ? new Set(choice.from) : playable, chosen: pick ? pick.chosen : null,
     onCard: pick ? (code) => toggle(pick, code) : (code) => playCard(code, plays) });
   document.body.dataset.status = view.status;
   document.body.dataset.myTurn = String(myTurn);
@@ -181,15 +207,21 @@ export function render() {
   const others = myTurn && !automatic ? legal.filter((a) => !(a.action === "play" && a.card)) : [];
   const naming = myTurn && !automatic && state.naming && state.naming.version === view.version ? state.naming.options : null;
   document.body.dataset.automatic = String(automatic);
-  if (pick) renderChoice($("actions"), { ...choice, chosen: pick.chosen }, act, () => { pick.chosen.clear(); render(); });
-  else renderActions($("actions"), naming || others, act);
-  document.body.dataset.picking = pick ? String(choice.k) : "";
+  if (choice && pick) renderChoice($("actions"), { ...choice, chosen: pick.chosen }, act, () => { pick.chosen.clear(); render(); });
+  // a choice of cards, when there is one, is drawn above: these are sent as offered
+  else renderActions($("actions"), /** @type {Parameters<typeof renderActions>[1]} */ (naming || others), act);
+  document.body.dataset.picking = choice && pick ? String(choice.k) : "";
 
   $("scores").replaceChildren(...Object.entries(scoresOf(table)).map(([k, v]) => h("div", { class: "score", dataset: { side: k } },
     h("span", {}, sideText(k)), h("b", {}, num(v)))));
   const ds = dealScoreOf(table);
   if (ds) $("scores").append(h("div", { class: "score sub" }, h("span", {}, t("table.this_deal", { what: ds.label })),
                                 h("b", {}, scoreLine(ds.values))));
+  // The review of the last deal that is over (GET …/deals/{d}/analysis), beside its replay.
+  const over = ["finished", "abandoned", "void"].includes(view.status);
+  const reviewed = table ? (over ? table.deal_index : table.deal_index - 1) : -1;
+  if (reviewed >= 0) $("scores").append(h("a", { class: "review-link", href: `#/replay/${view.match_id}/${reviewed}` },
+                                          t("review.open", { deal: num(reviewed + 1) })));
   $("contract").textContent = table && table.contract ? t("table.contract", { contract: contractText(table.contract) }) : "";
   $("auction").replaceChildren(...auctionOf(table).map((c) => h("li", {}, h("b", {}, seatText(c.seat)), " ", c.text)));
   $("dispute-panel").hidden = !(me && view.status === "finished");
@@ -206,10 +238,14 @@ export function render() {
   drawSheet();
 }
 
-export function redraw() { render(); drawLog(); drawSheet(); renderFair(); setConn($("conn").dataset.state); }
+export function redraw() { render(); drawLog(); drawSheet(); renderFair(); setConn(/** @type {Conn} */ ($("conn").dataset.state)); }
 
 
 // A choice of k cards (a discard, a rob): the cards picked so far, kept while the view's version stays.
+/**
+ * @param {MatchView} view
+ * @param {Choice} choice
+ */
 function picking(view, choice) {
   const key = `${view.version}:${choice.field}`;
   if (!state.pick || state.pick.key !== key) state.pick = { key, chosen: new Set() };
@@ -217,8 +253,13 @@ function picking(view, choice) {
   return state.pick;
 }
 
+/**
+ * @param {{ chosen: Set<string> }} pick
+ * @param {string} code
+ */
 function toggle(pick, code) {
-  const choice = choiceAction((state.view.table && state.view.table.legal) || []);
+  const view = /** @type {MatchView} */ (state.view);       // a card is picked on the view drawn
+  const choice = choiceAction((view.table && view.table.legal) || []);
   if (pick.chosen.has(code)) pick.chosen.delete(code);
   else if (choice && pick.chosen.size < choice.k) pick.chosen.add(code);
   $("announce").textContent = t(pick.chosen.has(code) ? "announce.picked" : "announce.unpicked", { card: cardName(code) });
@@ -227,12 +268,18 @@ function toggle(pick, code) {
 
 // Five Hundred: the contractor holding the kitty sees which of his cards came from it
 // (`kitty_taken`, in his own view only).
+/** @param {MatchView} view */
 function kittyOf(view) {
+  /** @type {Table} */
   const tb = view.table;
   if (!tb || view.game !== "five_hundred" || tb.phase !== "discard" || !(tb.kitty_taken || []).length) return null;
   return new Set(tb.kitty_taken);
 }
 
+/**
+ * @param {string} code
+ * @param {Play[]} plays
+ */
 function playCard(code, plays) {
   const options = plays.filter((a) => a.card === code);
   if (!options.length) return;
@@ -240,9 +287,9 @@ function playCard(code, plays) {
   options.sort((a, b) => Object.keys(a).length - Object.keys(b).length);
   const needsChoice = options.filter((a) => Object.keys(a).length === Object.keys(options[0]).length);
   if (needsChoice.length > 1) {            // the forms of this card, offered until the view moves on
-    state.naming = { version: state.view.version, options: needsChoice };
+    state.naming = { version: /** @type {MatchView} */ (state.view).version, options: needsChoice };
     render();
-    $("actions").querySelector("button").focus();
+    /** @type {HTMLButtonElement} */ ($("actions").querySelector("button")).focus();
     return;
   }
   act(options[0]);

@@ -1,3 +1,4 @@
+// @ts-check
 // A match's live stream (docs/live.md): a WebSocket whose messages only say "something
 // happened at version V" (the page reads its view again: the rules stay on the server). It
 // dedupes at-least-once deliveries, resumes after the last version seen, and reconnects with
@@ -9,6 +10,15 @@ import { t } from "../shared/i18n.js";
 import { $, state } from "../shared/session.js";
 import { forgetSession } from "../shared/storage.js";
 
+/** @import { components } from "../shared/live-types" */
+/** @import { Session } from "../shared/storage.js" */
+/** @typedef {components["schemas"]} L */
+/** A message of a match's WebSocket (the AsyncAPI document's `matchSocket`). @typedef {L["Snapshot"] | L["Event"] | L["Error"]} Message */
+/** @typedef {{ changed: (ms: number) => void, dealOver: () => void, chainRenewed: () => void }} Handlers */
+
+/** @typedef {"idle" | "connecting" | "open" | "closed" | "done"} Conn */
+
+/** @param {Conn} s */
 export function setConn(s) {
   const el = $("conn");
   el.dataset.state = s;
@@ -16,44 +26,47 @@ export function setConn(s) {
   document.body.dataset.connects = String(state.connects);
 }
 
+/** @type {Handlers | null} */
 let on = null;
 
+/** @param {Handlers | null} [handlers] what the page does (enterMatch gives them, a reconnection keeps them) */
 export function connect(handlers = on) {
   on = handlers;
   const id = state.matchId;
   if (!id || !state.session) return;
+  const to = /** @type {Handlers} */ (handlers);
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const after = state.lastVersion ? `?after=${state.lastVersion}` : "";
   const ws = new WebSocket(`${proto}://${location.host}/v1/matches/${id}/ws${after}`);
   state.socket = ws;
   setConn("connecting");
-  ws.onopen = () => { ws.send(JSON.stringify({ type: "auth", token: state.session.token })); };
+  ws.onopen = () => { ws.send(JSON.stringify(/** @satisfies {L["Auth"]} */ ({ type: "auth", token: /** @type {Session} */ (state.session).token }))); };
   ws.onmessage = (msg) => {
     if (ws !== state.socket) return;
-    const m = JSON.parse(msg.data);
+    const m = /** @type {Message} */ (JSON.parse(msg.data));
     if (m.type === "snapshot") {
       state.connects += 1; state.retry = 0; setConn("open");
       state.lastVersion = Math.max(state.lastVersion, m.version);
-      if (!state.view || m.view.version > state.view.version) on.changed(0);
+      if (!state.view || m.view.version > state.view.version) to.changed(0);
     } else if (m.type === "event") {
       if (m.version <= state.lastVersion && m.version !== undefined) return;  // at least once: dedupe
       state.lastVersion = m.version;
       if (m.event) addLog(m.version, m.event);
       if (m.event && m.event.type === "match_finished") state.finished = true;
-      if (m.event && (m.event.type === "deal_finished" || m.event.type === "match_finished")) on.dealOver();
+      if (m.event && (m.event.type === "deal_finished" || m.event.type === "match_finished")) to.dealOver();
       if (m.event && m.event.type === "chain_renewed") {
         state.renewed = Math.max(state.renewed || 0, m.event.chain);
-        on.chainRenewed();
+        to.chainRenewed();
       }
-      on.changed(40);
+      to.changed(40);
     } else if (m.type === "error") {
-      if (m.details && m.details.after) state.lastVersion = Math.max(state.lastVersion, m.details.after);
+      if (m.details && m.details.after) state.lastVersion = Math.max(state.lastVersion, /** @type {number} */ (m.details.after));
       if (m.code === "unauthorized") { forgetSession(); state.onUnauthorized(); }
     }
   };
   ws.onclose = (ev) => {
     if (ws !== state.socket) return;
-    if (state.finished && ev.code === 1000) { setConn("done"); on.changed(0); return; }
+    if (state.finished && ev.code === 1000) { setConn("done"); to.changed(0); return; }
     setConn("closed");
     const delay = Math.min(5000, 250 * 2 ** state.retry);
     state.retry += 1;

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's side controls that act outside the view: the hint, "Play again", a dispute.
 
 import { uuid } from "../shared/api.js";
@@ -7,12 +8,15 @@ import { refresh, render } from "./match.js";
 import { $, call, errorText, say, state } from "../shared/session.js";
 import { rememberEntropy } from "../shared/storage.js";
 
+/** @import { components } from "../shared/api-types" */
+/** @typedef {components["schemas"]} S */
+
 export async function askHint() {
   const view = state.view;
   if (!view || state.busy) return;
   $("hint").disabled = true;
   try {
-    const out = await call("GET", `/v1/matches/${view.match_id}/hint`);
+    const out = /** @type {S["HintOut"]} */ (await call("GET", `/v1/matches/${view.match_id}/hint`));
     state.hint = { match: out.match_id, version: out.version, action: out.action, reason: out.reason,
                    used: out.used, limit: out.limit };
     say("");
@@ -28,17 +32,19 @@ export async function askHint() {
 export async function rematch() {
   try {
     const entropy = freshEntropy();
-    const created = await call("POST", `/v1/matches/${state.matchId}/rematch`, { entropy });
+    const created = /** @type {S["MatchViewOut"]} */ (await call("POST", `/v1/matches/${state.matchId}/rematch`,
+      /** @satisfies {S["Rematch"]} */ ({ entropy })));
     rememberEntropy(created.match_id, entropy);
     location.hash = `#/match/${created.match_id}`;
   } catch (err) { say(errorText(err), "error"); }
 }
 
+/** @param {SubmitEvent} ev */
 export async function fileDispute(ev) {
   ev.preventDefault();
   try {
-    const d = await call("POST", `/v1/matches/${state.matchId}/disputes`,
-                         { deal: Number($("dispute-deal").value), reason: $("dispute-reason").value, command_id: uuid() });
-    say(t("dispute.filed", { id: d.dispute_id || d.id || "ok" }));
+    const d = /** @type {S["DisputeOut"]} */ (await call("POST", `/v1/matches/${state.matchId}/disputes`,
+      /** @satisfies {S["FileDispute"]} */ ({ deal: Number($("dispute-deal").value), reason: $("dispute-reason").value, command_id: uuid() })));
+    say(t("dispute.filed", { id: d.dispute_id }));
   } catch (err) { say(errorText(err), "error"); }
 }

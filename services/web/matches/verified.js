@@ -1,3 +1,4 @@
+// @ts-check
 // The fair deal at the table: the match record read after each deal and every finished deal
 // recomputed with fair.js (docs/fair-deal.md, "Verify in your browser"), the mark it earns on
 // the table and in the match's deals, and the seat's entropy — the words this browser gave
@@ -8,22 +9,37 @@ import { num, t } from "../shared/i18n.js";
 import { givenEntropy, rememberEntropy } from "../shared/storage.js";
 import { h } from "../shared/table.js";
 
-const $ = (id) => document.getElementById(id);
+/** @import { components } from "../shared/api-types" */
+/** @import { Failure } from "../shared/api.js" */
+/** @import { Fair, State } from "../shared/session.js" */
+/** @import { DealCheck } from "../shared/fair.js" */
+/** @import { ById, PlayerPage } from "../shared/pages" */
+/** @typedef {(method: string, path: string, body?: unknown) => Promise<unknown>} Call */
+/** @typedef {(text: string, kind?: "info" | "error") => void} Say */
 
+/** @type {ById<PlayerPage>} */
+const $ = (id) => /** @type {any} */ (document.getElementById(id));
+
+/**
+ * @param {State} state
+ * @param {Call} call
+ * @param {Say} say
+ */
 export async function verifyDeals(state, call, say) {
   const id = state.matchId;
   if (!id || !state.session) return;
   if (state.verifying) { state.verifyAgain = true; return; }
   state.verifying = (async () => {
     try {
-      const record = await call("GET", `/v1/matches/${id}/record`);
+      const record = /** @type {components["schemas"]["RecordOut"]} */ (await call("GET", `/v1/matches/${id}/record`));
       if (id !== state.matchId) return;
       state.record = record;
       check(state);
       // the stream's chain_renewed may have passed unseen (before this page, or in a replay)
       for (const r of record.renewals || []) state.renewed = Math.max(state.renewed || 0, r.chain);
       giveFreshEntropy(state, call, say);
-    } catch (err) {
+    } catch (thrown) {
+      const err = /** @type {Failure} */ (thrown);
       if (id !== state.matchId) return;
       state.fair = { error: err.code === "board_sealed" ? t("fair.sealed") : t("fair.unreadable", { code: err.code || err.message }) };
     } finally {
@@ -35,15 +51,19 @@ export async function verifyDeals(state, call, say) {
 }
 
 // Verify the record read last, for my seat as the view knows it now.
+/** @param {State} state one with a match and its record read */
 function check(state) {
   const seat = (state.view && state.view.seat) || null;
-  const given = givenEntropy(state.matchId);
-  state.fair = verifyRecord(state.record, seat && given.length ? { seat, given } : null);
-  state.fair.mine = seat ? { seat, gave: given.length > 0 } : null;
-  state.fair.seat = seat;
+  const given = givenEntropy(/** @type {string} */ (state.matchId));
+  /** @type {Fair} */
+  const fair = verifyRecord(/** @type {components["schemas"]["RecordOut"]} */ (state.record), seat && given.length ? { seat, given } : null);
+  state.fair = fair;
+  fair.mine = seat ? { seat, gave: given.length > 0 } : null;
+  fair.seat = seat;
 }
 
 // The mark on the table (#fair) and each deal's line in the match's history (#deal-history).
+/** @param {State} state */
 export function renderFair(state) {
   const mark = $("fair"), list = $("deal-history");
   if (!mark || !list) return;
@@ -55,7 +75,7 @@ export function renderFair(state) {
   if (!fair) { mark.dataset.state = "pending"; mark.textContent = t("fair.checking"); }
   else if (fair.error) { mark.dataset.state = "unknown"; mark.textContent = t("fair.error", { error: fair.error }); }
   else if (!fair.ok) {
-    const bad = fair.deals.filter((d) => !d.ok);
+    const bad = /** @type {DealCheck[]} */ (fair.deals).filter((d) => !d.ok);
     mark.dataset.state = "failed";
     mark.textContent = t("fair.failed", { deals: bad.map((d) => d.deal ?? d.position + 1).join(", "),
                                           checks: [...new Set(bad.flatMap((d) => d.failed))].join(", ") });
@@ -78,6 +98,10 @@ export function renderFair(state) {
 // My seat's entropy in the record against the words this browser gave (fair.js's
 // `my_entropy`): the one check only a seat can make, since nothing else published binds
 // entropy — a record with a seat's words swapped verifies everywhere else.
+/**
+ * @param {Fair | null} fair
+ * @returns {{ state: "unknown" | "none" } | { state: "differs", deals: number[] } | { state: "matches", count: number } | null}
+ */
 export function myEntropy(fair) {
   if (!fair || !fair.deals || !fair.mine) return null;
   const shuffled = fair.deals.filter((d) => d.kind === "shuffled" || d.kind === "replay");
@@ -89,6 +113,7 @@ export function myEntropy(fair) {
   return checked.length ? { state: "matches", count: checked.length } : { state: "none" };
 }
 
+/** @param {Fair | null} fair */
 function renderMyEntropy(fair) {
   const line = $("my-entropy");
   if (!line) return;
@@ -102,14 +127,22 @@ function renderMyEntropy(fair) {
 
 // A renewed chain takes only entropy given after its tip was published: give fresh words, once
 // per chain, as soon as the view says which seat is mine (the event may come first).
+/**
+ * @param {State} state
+ * @param {Call} call
+ * @param {Say} say
+ */
 export async function giveFreshEntropy(state, call, say) {
   const id = state.matchId, seat = state.view && state.view.seat, chain = state.renewed || 0;
-  if (!id || !seat || chain <= (state.entropyChain || 0) || state.view.status === "finished") return;
+  if (!id || !seat || chain <= (state.entropyChain || 0) || /** @type {components["schemas"]["MatchViewOut"]} */ (state.view).status === "finished") return;
   state.entropyChain = chain;
   const entropy = freshEntropy();
   try {
-    await call("PUT", `/v1/matches/${id}/seats/${seat}/entropy`, { entropy });
+    await call("PUT", `/v1/matches/${id}/seats/${seat}/entropy`, /** @satisfies {components["schemas"]["GiveEntropy"]} */ ({ entropy }));
     rememberEntropy(id, entropy);
-  } catch (err) { say(t("fair.entropy_error", { chain, code: err.code, message: err.message }), "error"); }
+  } catch (thrown) {
+    const err = /** @type {Failure} */ (thrown);
+    say(t("fair.entropy_error", { chain, code: err.code, message: err.message }), "error");
+  }
 }
 

@@ -1,8 +1,30 @@
+// @ts-check
 // The fair deal, verified in the browser (docs/fair-deal.md, version 1), from public data only:
 // a match record's revealed seeds, contexts, entropy and chain tips. Plain JavaScript with its
 // own SHA-256, because WebCrypto's exists only in secure contexts (HTTPS or localhost) and a
 // table served over plain HTTP must verify too. verify.html carries this file verbatim, so the
 // standalone page needs nothing else of Atout's.
+
+// Its types name no other file either: what it reads of a record is written out here, and the
+// callers' own types (the API's documents) are checked against it.
+/**
+ * A deal's shuffle inputs (`fair`), as the record reveals them.
+ * @typedef {{ seed: string | null, commitment: string | null, context: string | null,
+ *   entropy: { [seat: string]: string } | null }} ShuffleInputs
+ */
+/**
+ * A match record as the API gives it (GET /v1/matches/{id}/record, …/export), or a file of one.
+ * @typedef {{ match_id: string, game: string, deals: { deck: string[], fair?: ShuffleInputs }[], tip?: string,
+ *   chain_length?: number, renewals?: { chain: number, tip: string, chain_length: number, first_deal: number }[],
+ *   first_deal?: number }} MatchRecord
+ */
+/**
+ * One deal's verdict: its kind, each check true, false or null (not made), those that failed.
+ * @typedef {{ position: number, deal: number, kind: string, imported?: boolean, fair?: ShuffleInputs,
+ *   checks: { [check: string]: boolean | null }, ok: boolean, failed: string[] }} DealCheck
+ */
+/** @typedef {{ ok: boolean, tip_checked: boolean, deals: DealCheck[] }} Verified */
+/** @typedef {{ [seat: string]: string } | null | undefined} Entropy */
 
 const K256 = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -14,7 +36,10 @@ const K256 = new Uint32Array([
   0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
   0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2]);
 
-/** SHA-256 (FIPS 180-4) of a Uint8Array: the 32-byte digest. */
+/**
+ * SHA-256 (FIPS 180-4) of a Uint8Array: the 32-byte digest.
+ * @param {Uint8Array} data
+ */
 export function sha256(data) {
   const bitLength = data.length * 8;
   const padded = new Uint8Array(((data.length + 9 + 63) >> 6) << 6);
@@ -26,7 +51,7 @@ export function sha256(data) {
   const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                              0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
   const w = new Uint32Array(64);
-  const rotr = (x, n) => (x >>> n) | (x << (32 - n));
+  const rotr = (/** @type {number} */ x, /** @type {number} */ n) => (x >>> n) | (x << (32 - n));
   for (let off = 0; off < padded.length; off += 64) {
     for (let t = 0; t < 16; t++) w[t] = view.getUint32(off + 4 * t);
     for (let t = 16; t < 64; t++) {
@@ -48,11 +73,15 @@ export function sha256(data) {
   return out;
 }
 
+/** @param {Uint8Array} bytes */
 export function toHex(bytes) {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Hex (either case) to bytes; null for anything that is not an even run of hex digits. */
+/**
+ * Hex (either case) to bytes; null for anything that is not an even run of hex digits.
+ * @param {unknown} text
+ */
 export function fromHex(text) {
   if (typeof text !== "string" || !/^([0-9a-fA-F]{2})*$/.test(text)) return null;
   const out = new Uint8Array(text.length / 2);
@@ -60,8 +89,9 @@ export function fromHex(text) {
   return out;
 }
 
-const utf8 = (text) => new TextEncoder().encode(text);
+const utf8 = (/** @type {string} */ text) => new TextEncoder().encode(text);
 
+/** @param {...Uint8Array} parts */
 function concat(...parts) {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -69,20 +99,25 @@ function concat(...parts) {
   return out;
 }
 
+/** @param {number} n */
 function u32be(n) { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, n); return b; }
+/** @param {number} n */
 function u64be(n) {
   const b = new Uint8Array(8);
   const v = new DataView(b.buffer);
   v.setUint32(0, Math.floor(n / 0x100000000)); v.setUint32(4, n >>> 0);
   return b;
 }
-const field = (bytes) => concat(u32be(bytes.length), bytes);
+const field = (/** @type {Uint8Array} */ bytes) => concat(u32be(bytes.length), bytes);
 
 export const SEATS = ["N", "E", "S", "W"];
 const KEY_TAG = utf8("atout/fair-deal/v1/key");
 const STREAM_TAG = utf8("atout/fair-deal/v1/stream");
 
-/** Section 3: seats N, E, S, W; 0x00 when absent, else 0x01 and the length-prefixed UTF-8. */
+/**
+ * Section 3: seats N, E, S, W; 0x00 when absent, else 0x01 and the length-prefixed UTF-8.
+ * @param {Entropy} entropy
+ */
 export function encodeEntropy(entropy) {
   const parts = [];
   for (const seat of SEATS) {
@@ -92,14 +127,27 @@ export function encodeEntropy(entropy) {
   return concat(...parts);
 }
 
-/** Section 4: the message the shuffle key hashes. */
+/**
+ * Section 4: the message the shuffle key hashes.
+ * @param {Uint8Array} seed
+ * @param {string} context
+ * @param {Entropy} entropy
+ */
 export function keyMessage(seed, context, entropy) {
   return concat(field(KEY_TAG), field(seed), field(utf8(context)), encodeEntropy(entropy));
 }
 
+/**
+ * @param {Uint8Array} seed
+ * @param {string} context
+ * @param {Entropy} entropy
+ */
 export function deriveKey(seed, context, entropy) { return sha256(keyMessage(seed, context, entropy)); }
 
-/** Section 5: SHA-256 in counter mode over the key, one byte at a time. */
+/**
+ * Section 5: SHA-256 in counter mode over the key, one byte at a time.
+ * @param {Uint8Array} key
+ */
 export function byteStream(key) {
   let counter = 0, block = new Uint8Array(0), at = 0;
   return () => {
@@ -108,7 +156,11 @@ export function byteStream(key) {
   };
 }
 
-/** Sections 6 and 7: the j drawn for i = n-1 down to 1, each by rejection sampling. */
+/**
+ * Sections 6 and 7: the j drawn for i = n-1 down to 1, each by rejection sampling.
+ * @param {number} n
+ * @param {Uint8Array} key
+ */
 export function swapIndices(n, key) {
   const next = byteStream(key);
   const out = [];
@@ -122,11 +174,15 @@ export function swapIndices(n, key) {
 }
 
 const SUITS = ["S", "H", "D", "C"];
+/** @type {{ [size: number]: string[] }} */
 const RANKS = {
   32: ["7", "8", "9", "T", "J", "Q", "K", "A"],
   52: ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"],
 };
-/** Section 8: the game's deck in canonical order (Sans Atout and Coinche shuffle as belote). */
+/**
+ * Section 8: the game's deck in canonical order (Sans Atout and Coinche shuffle as belote).
+ * @param {unknown} game
+ */
 export function canonicalDeck(game) {
   if (game === "belote") return SUITS.flatMap((s) => RANKS[32].map((r) => r + s));
   if (game === "cinch") return SUITS.flatMap((s) => RANKS[52].map((r) => r + s));
@@ -137,29 +193,48 @@ export function canonicalDeck(game) {
   return null;
 }
 
+/**
+ * @param {unknown} game
+ * @param {Uint8Array} seed
+ * @param {string} context
+ * @param {Entropy} entropy
+ */
 export function shuffle(game, seed, context, entropy) {
-  const deck = canonicalDeck(game).slice();
+  const deck = /** @type {string[]} */ (canonicalDeck(game)).slice();
   const swaps = swapIndices(deck.length, deriveKey(seed, context, entropy));
   swaps.forEach((j, step) => { const i = deck.length - 1 - step; [deck[i], deck[j]] = [deck[j], deck[i]]; });
   return deck;
 }
 
+/**
+ * @param {Uint8Array} bytes
+ * @param {number} times
+ */
 export function iterate(bytes, times) {
   let value = bytes;
   for (let i = 0; i < times; i++) value = sha256(value);
   return value;
 }
 
+/** @type {(a: Uint8Array | null, b: Uint8Array | null) => boolean | null} */
 const equal = (a, b) => a && b && a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** The record's chains in order, each {chain, tip, chain_length, first_deal}; chain 1's tip is
- * null when the record carries none (its links are still checked). */
+/**
+ * The record's chains in order, each {chain, tip, chain_length, first_deal}; chain 1's tip is
+ * null when the record carries none (its links are still checked).
+ * @param {MatchRecord} record
+ * @returns {{ chain: number, tip: Uint8Array | null, chain_length?: number, first_deal: number }[]}
+ */
 export function chainsOf(record) {
-  const hex32 = (t) => { const b = fromHex(t); return b && b.length === 32 ? b : null; };
+  const hex32 = (/** @type {unknown} */ t) => { const b = fromHex(t); return b && b.length === 32 ? b : null; };
   return [{ chain: 1, tip: hex32(record.tip), chain_length: record.chain_length, first_deal: 0 },
           ...(Array.isArray(record.renewals) ? record.renewals : []).map((r) => ({ ...r, tip: hex32(r.tip) }))];
 }
 
+/**
+ * @param {ReturnType<typeof chainsOf>} chains
+ * @param {number} position
+ */
 function chainFor(chains, position) {
   const c = chains.filter((x) => Number.isInteger(x.first_deal) && x.first_deal <= position).pop();
   if (!c || (Number.isInteger(c.chain_length) && position > c.first_deal + c.chain_length - 1)) return null;
@@ -175,17 +250,25 @@ const CONTEXT = /^(match|tournament):([A-Za-z0-9._-]{1,128}):(deal|board):([1-9]
  * chain_link, tip — each true, false, or null when not made. `mine` ({seat, given: [strings]})
  * adds `my_entropy`: my seat's entropy in each deal is absent or one I gave.
  * Returns {ok, tip_checked, deals: [{position, deal, kind, checks, failed, ok, fair}]}.
+ * @param {MatchRecord} record
+ * @param {{ seat: string, given: string[] } | null} [mine]
+ * @returns {Verified}
  */
 export function verifyRecord(record, mine) {
   const offset = Number.isInteger(record.first_deal) && record.first_deal >= 0 ? record.first_deal : 0;
   const chains = chainsOf(record);
-  const anchors = {}, shown = {};
+  /** @type {{ [chain: number]: { position: number, seed: Uint8Array, tip: boolean | null } }} */
+  const anchors = {};
+  /** @type {{ [position: number]: { fair: ShuffleInputs, deck: string[] } }} */
+  const shown = {};
   const deals = (record.deals || []).map((deal, d) => {
     const position = d + offset;
     if (!deal.fair) return { position, deal: position + 1, kind: "predefined", imported: true, ok: true, failed: [], checks: {} };
-    const fair = deal.fair, checks = {};
+    /** @type {DealCheck["checks"]} */
+    const checks = {};
+    const fair = deal.fair;
     const found = CONTEXT.exec(typeof fair.context === "string" ? fair.context : "");
-    const k = found ? Number(found[4]) : null;
+    const k = /** @type {number} */ (found ? Number(found[4]) : null);   // null only where no context was found
     let kind = "shuffled";
     if (!found || (found[1] === "match") !== (found[3] === "deal")) checks.context = false;
     else if (found[1] === "tournament") { kind = "board"; checks.context = true; }
@@ -204,7 +287,7 @@ export function verifyRecord(record, mine) {
     const sized = !!seed && seed.length === 32 && !!commitment && commitment.length === 32;
     checks.commitment = sized && equal(sha256(seed), commitment);
     checks.deck = !!seed && seed.length === 32 && !!found && checks.entropy && canonicalDeck(record.game) !== null
-      && JSON.stringify(shuffle(record.game, seed, fair.context, entropy)) === JSON.stringify(deal.deck);
+      && JSON.stringify(shuffle(record.game, seed, /** @type {string} */ (fair.context), entropy)) === JSON.stringify(deal.deck);
     checks.chain_link = null; checks.tip = null;
     if (kind !== "board" && found && checks.context !== false && commitment && commitment.length === 32) {
       const at = kind === "shuffled" ? position : k - 1;

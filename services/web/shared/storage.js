@@ -1,35 +1,59 @@
+// @ts-check
 // What this browser keeps for the player's page (localStorage), each under its own key: the
 // signed-in guest (verify.html reads it too, to fill in the token), the codes of the private
 // tables I created (shown once, in the creation's answer), and the entropy I gave each match.
 // It imports nothing, so any module may keep or read these without importing another feature.
 
+/** @import { components } from "./api-types" */
+
+/**
+ * The signed-in guest: the registration's answer (POST /v1/players) and the name given.
+ * @typedef {components["schemas"]["Registered"] & { name: string }} Session
+ */
+
 const SESSION_KEY = "atout.session";
 const CODES_KEY = "atout.codes";
 const ENTROPY_KEY = "atout.entropy";
 
+/** @returns {Session | null} */
 export function loadSession() {
-  try { return JSON.parse(localStorage.getItem(SESSION_KEY)); } catch { return null; }
+  try { return JSON.parse(localStorage.getItem(SESSION_KEY) ?? "null"); } catch { return null; }
 }
-export const keepSession = (session) => localStorage.setItem(SESSION_KEY, JSON.stringify(session));
+export const keepSession = (/** @type {Session} */ session) => localStorage.setItem(SESSION_KEY, JSON.stringify(session));
 export const forgetSession = () => localStorage.removeItem(SESSION_KEY);
 
-// A private table's code is shown to its creator once, in the creation's answer: kept here.
+/**
+ * A private table's code is shown to its creator once, in the creation's answer: kept here.
+ * @param {string} matchId
+ * @param {string | undefined} code
+ */
 export function rememberCode(matchId, code) {
   if (!code) return;
+  /** @type {Record<string, string>} */
   let all = {};
-  try { all = JSON.parse(localStorage.getItem(CODES_KEY)) || {}; } catch { /* start again */ }
+  try { all = JSON.parse(localStorage.getItem(CODES_KEY) ?? "null") || {}; } catch { /* start again */ }
   all[matchId] = code;
   localStorage.setItem(CODES_KEY, JSON.stringify(Object.fromEntries(Object.entries(all).slice(-50))));
 }
-export const codeOf = (matchId) => { try { return (JSON.parse(localStorage.getItem(CODES_KEY)) || {})[matchId] || null; } catch { return null; } };
+/** @type {(matchId: string) => string | null} */
+export const codeOf = (matchId) => { try { return (JSON.parse(localStorage.getItem(CODES_KEY) ?? "null") || {})[matchId] || null; } catch { return null; } };
 
-// The entropy strings this browser gave each match's seat, to check the record's against.
+/**
+ * The entropy strings this browser gave each match's seat, to check the record's against.
+ * @param {string} matchId
+ * @returns {string[]}
+ */
 export function givenEntropy(matchId) {
-  try { return (JSON.parse(localStorage.getItem(ENTROPY_KEY)) || {})[matchId] || []; } catch { return []; }
+  try { return (JSON.parse(localStorage.getItem(ENTROPY_KEY) ?? "null") || {})[matchId] || []; } catch { return []; }
 }
+/**
+ * @param {string} matchId
+ * @param {string} text
+ */
 export function rememberEntropy(matchId, text) {
+  /** @type {Record<string, string[]>} */
   let all = {};
-  try { all = JSON.parse(localStorage.getItem(ENTROPY_KEY)) || {}; } catch { /* start again */ }
+  try { all = JSON.parse(localStorage.getItem(ENTROPY_KEY) ?? "null") || {}; } catch { /* start again */ }
   all[matchId] = [...(all[matchId] || []), text].slice(-50);
   localStorage.setItem(ENTROPY_KEY, JSON.stringify(all));
 }

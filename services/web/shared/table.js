@@ -1,3 +1,4 @@
+// @ts-check
 // The felt: drawing one seat's view of a table, whatever the game (docs/web-client.md).
 //
 // Everything drawn comes from the view the API gave (GET /v1/matches/{id} `table`, or an
@@ -8,19 +9,53 @@
 import { num, t } from "./i18n.js";
 import { announceText, cardFace, cardName, comboText, contractText, describeAction, seatText, suitText } from "./words.js";
 
+/** @import { components } from "./api-types" */
+/** @import { AnyOf } from "./api.js" */
+/** @import { Said } from "./words.js" */
+/** @typedef {components["schemas"]} S */
+/**
+ * One game's view of the table (`table` of GET /v1/matches/{id}, `view` of an admin replay's
+ * step): Belote's, Cinch's or Five Hundred's, by `game`.
+ * @typedef {S["BeloteView"] | S["CinchView"] | S["FiveHundredView"]} GameView
+ */
+/**
+ * Any game's view, read by what it holds: what only some games show (a Cinch stock, a Five
+ * Hundred kitty) is absent from the others'.
+ * @typedef {AnyOf<GameView>} Table
+ */
+/**
+ * A trick as a view (Belote's and Cinch's `plays`; Five Hundred's `cards` from the leader) or a
+ * replayed record (`cards`) gives it.
+ * @typedef {AnyOf<S["Trick"] | NonNullable<S["FiveHundredView"]["trick"]> | S["RecordPlayOut"]["deals"][number]["tricks"][number]>} AnyTrick
+ */
+/** @typedef {Node | string | null | undefined | false} Child */
+/**
+ * An element's attributes: `class`, `dataset` (its `data-*`), `on<event>` (a listener), any
+ * other set as given (true as present; null, undefined and false left out).
+ * @typedef {{ class?: string | null, dataset?: { [key: string]: string | number | boolean | undefined },
+ *   [name: string]: unknown }} Attrs
+ */
+
 export { contractText, describeAction, suitText };
 export const SEATS = ["N", "E", "S", "W"];
 
 // --- tiny DOM helpers --------------------------------------------------------------------
 
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs} [attrs]
+ * @param {...(Child | Child[])} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
-    if (k === "class") el.className = v;
+    if (k === "class") el.className = /** @type {string} */ (v);
     else if (k === "dataset") Object.assign(el.dataset, v);
-    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else el.setAttribute(k, v === true ? "" : v);
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), /** @type {EventListener} */ (v));
+    else el.setAttribute(k, v === true ? "" : /** @type {string} */ (v));
   }
   for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
   return el;
@@ -28,6 +63,10 @@ export function h(tag, attrs = {}, ...children) {
 
 // A face-up card: the only element that carries a card code (`data-card`). A card that can
 // be played is a button (reachable by Tab and the arrow keys, named for a screen reader).
+/**
+ * @param {string} code
+ * @param {{ class?: string, pressed?: string | null, onclick?: (() => void) | null }} [extra]
+ */
 export function cardEl(code, extra = {}) {
   const face = cardFace(code);
   const attrs = { class: `card${face.red ? " red" : ""} ${extra.class || ""}`, dataset: { card: code }, title: cardName(code) };
@@ -38,11 +77,16 @@ export function cardEl(code, extra = {}) {
   return h("span", { ...attrs, role: "img", "aria-label": cardName(code) }, ...parts);
 }
 
+/** @type {(cls?: string) => HTMLElement} */
 export const backEl = (cls = "") => h("span", { class: `card back ${cls}`, "aria-hidden": "true" });
 
 // --- reading a view, whatever the game -----------------------------------------------------
 
 // The trick as [[seat, card], ...]: Belote and Cinch send `plays`, Five Hundred `cards` from the leader.
+/**
+ * @param {AnyTrick | null | undefined} trick
+ * @returns {string[][]}
+ */
 export function trickPlays(trick) {
   if (!trick) return [];
   if (Array.isArray(trick.plays)) return trick.plays;
@@ -54,6 +98,10 @@ export function trickPlays(trick) {
 }
 
 // A compact choice (`{"choose": k, "from": [...]}`) in a legal action: [field, k, from] or null.
+/**
+ * @param {object} a
+ * @returns {[string, number, string[]] | null}
+ */
 export function choiceOf(a) {
   for (const [k, v] of Object.entries(a)) {
     if (v && typeof v === "object" && !Array.isArray(v) && "choose" in v && Array.isArray(v.from)) return [k, v.choose, v.from];
@@ -61,20 +109,27 @@ export function choiceOf(a) {
   return null;
 }
 
+/** @param {Table | null | undefined} table */
 export function auctionOf(table) {
   if (!table) return [];
   if (Array.isArray(table.calls)) return table.calls.map((c) => ({ seat: c.seat, text: describeAction(c) }));
-  if (Array.isArray(table.bids)) return table.bids.map(([seat, v]) => ({ seat, text: describeAction(v === null ? { action: "pass" } : { action: "bid", value: v }) }));
+  if (Array.isArray(table.bids)) return cinchBids(table.bids).map(([seat, v]) => ({ seat, text: describeAction(v === null ? { action: "pass" } : { action: "bid", value: v }) }));
   if (Array.isArray(table.auction)) return table.auction.map((c) => ({ seat: c.seat, text: describeAction(c) }));
   return [];
 }
 
+// Cinch's auction: each bid a pair [seat, value], a pass [seat, null] (the document says only
+// "an array of seats and numbers").
+const cinchBids = (/** @type {S["CinchView"]["bids"]} */ bids) => /** @type {[S["Seat"], number | null][]} */ (bids);
+
 // Where the auction stands, in words: the highest bid and who made it, and (Coinche) who
 // coinched or surcoinched it. [] when nobody has bid yet.
+/** @param {Table | null | undefined} table */
 export function auctionState(table) {
   if (!table) return [];
+  /** @type {Said[]} */
   const calls = Array.isArray(table.calls) ? table.calls : Array.isArray(table.auction) ? table.auction
-    : Array.isArray(table.bids) ? table.bids.map(([seat, v]) => (v === null ? { seat, action: "pass" } : { seat, action: "bid", value: v })) : [];
+    : Array.isArray(table.bids) ? cinchBids(table.bids).map(([seat, v]) => (v === null ? { seat, action: "pass" } : { seat, action: "bid", value: v })) : [];
   let high = -1;
   calls.forEach((c, i) => { if (c.action === "bid") high = i; });
   if (high < 0) return [];
@@ -86,11 +141,16 @@ export function auctionState(table) {
   return out;
 }
 
+/**
+ * @param {Table | null | undefined} table
+ * @returns {{ [side: string]: number }}
+ */
 export function scoresOf(table) {
   if (!table) return {};
   return table.match_score || table.score || {};
 }
 
+/** @param {Table | null | undefined} table */
 export function dealScoreOf(table) {
   if (!table) return null;
   if (table.points && Object.keys(table.points).length) return { label: t("table.card_points"), values: table.points };
@@ -98,6 +158,7 @@ export function dealScoreOf(table) {
   return null;
 }
 
+/** @type {(table: Table | null | undefined) => string | null} */
 export const trumpOf = (table) => (table && table.contract ? table.contract.trump || null : null);
 
 // A hand in the order players hold it: by suit, trumps first when known, colours
@@ -106,27 +167,41 @@ const SUITS = ["S", "H", "C", "D"];
 const PLAIN = "AKQJT98765432";
 const BELOTE_TRUMP = "J9ATKQ87";
 const BELOTE_PLAIN = "ATKQJ987";
+/**
+ * @param {string[]} cards
+ * @param {string | null} trump
+ * @param {string | null | undefined} game
+ */
 export function sortHand(cards, trump, game) {
+  /** @type {(string | undefined)[]} */
   let suits = SUITS;
   if (trump && SUITS.includes(trump)) {        // the trumps, then the colours alternating
-    const red = (x) => x === "H" || x === "D";
+    const red = (/** @type {string | undefined} */ x) => x === "H" || x === "D";
     const other = SUITS.filter((x) => red(x) !== red(trump));
     const same = SUITS.find((x) => x !== trump && red(x) === red(trump));
     suits = [trump, other[0], same, other[1]];
   }
-  const order = (c) => (game === "belote" ? (c[1] === trump ? BELOTE_TRUMP : BELOTE_PLAIN) : PLAIN);
-  const key = (c) => (c === "JK" ? [-1, 0] : [suits.indexOf(c[1]), order(c).indexOf(c[0])]);
+  const order = (/** @type {string} */ c) => (game === "belote" ? (c[1] === trump ? BELOTE_TRUMP : BELOTE_PLAIN) : PLAIN);
+  const key = (/** @type {string} */ c) => (c === "JK" ? [-1, 0] : [suits.indexOf(c[1]), order(c).indexOf(c[0])]);
   return [...cards].sort((a, b) => { const [x, y] = [key(a), key(b)]; return x[0] - y[0] || x[1] - y[1]; });
 }
 
 // --- what each game shows beside the hands ------------------------------------------------
 
+/** @type {(code: string, cls?: string) => HTMLElement} */
 const mini = (code, cls = "") => cardEl(code, { class: `mini ${cls}` });
+/** @type {(label: string, cards: Node[], cls?: string) => HTMLElement} */
 const group = (label, cards, cls = "") => h("div", { class: `shown ${cls}` }, h("small", {}, label), ...cards);
 
 // Under each seat: what that seat has shown the table (and, for my own seat, what only I
 // know of my own cards: a Five Hundred contractor's discards).
+/**
+ * @param {Table | null | undefined} table
+ * @param {string} seat
+ * @param {string} bottom
+ */
 function seatExtras(table, seat, bottom) {
+  /** @type {HTMLElement[]} */
   const out = [];
   if (!table) return out;
   // Belote: the combinations shown at trick 2 (§2.7.4), then kept in view for the deal
@@ -155,7 +230,12 @@ function seatExtras(table, seat, bottom) {
   return out;
 }
 
+/**
+ * @param {Table | null | undefined} table
+ * @param {string} seat
+ */
 function seatBadges(table, seat) {
+  /** @type {HTMLElement[]} */
   const badges = [];
   if (!table) return badges;
   if (table.dealer === seat) badges.push(h("span", { class: "badge" }, t("badge.dealer")));
@@ -179,8 +259,13 @@ function seatBadges(table, seat) {
 
 // In the middle of the felt, when no trick is on: the auction's state, the turn-up, the
 // Five Hundred kitty, the Cinch stock (face up to the robbing dealer alone).
+/**
+ * @param {Table | null | undefined} table
+ * @param {TableOptions} opts
+ */
 function centrePile(table, opts) {
   if (!table) return null;
+  const { onCard } = opts;
   const items = [];
   if (table.phase === "auction") {
     const st = auctionState(table);
@@ -200,7 +285,7 @@ function centrePile(table, opts) {
       const pick = opts.playable && opts.playable.has(code);
       const chosen = opts.chosen && opts.chosen.has(code);
       return cardEl(code, { class: `${pick ? "legal" : ""} ${chosen ? "chosen" : ""}`, pressed: pick ? String(!!chosen) : null,
-                            onclick: pick && opts.onCard ? () => opts.onCard(code) : null });
+                            onclick: pick && onCard ? () => onCard(code) : null });
     }), "stock"));
   } else if (table.game === "cinch" && table.stock_size && table.phase !== "auction") {
     items.push(group(t("shown.stock", { count: table.stock_size }), [backEl("mini")], "stock"));
@@ -209,13 +294,14 @@ function centrePile(table, opts) {
 }
 
 // Arrow keys move between the playable cards of a hand (one Tab stop for the hand).
+/** @param {HTMLElement} hand */
 function arrowKeys(hand) {
-  const buttons = [...hand.querySelectorAll("button.card")];
+  const buttons = /** @type {HTMLElement[]} */ ([...hand.querySelectorAll("button.card")]);
   buttons.forEach((b, i) => b.setAttribute("tabindex", i === 0 ? "0" : "-1"));
   hand.addEventListener("keydown", (ev) => {
     const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[ev.key];
     if (!step) return;
-    const i = buttons.indexOf(document.activeElement);
+    const i = buttons.indexOf(/** @type {HTMLElement} */ (document.activeElement));
     const next = buttons[(i + step + buttons.length) % buttons.length];
     if (next) { ev.preventDefault(); buttons.forEach((b) => b.setAttribute("tabindex", "-1")); next.setAttribute("tabindex", "0"); next.focus(); }
   });
@@ -228,8 +314,26 @@ function arrowKeys(hand) {
 // `playable` (Set of my cards that can be clicked: legal cards, or the cards of a choice),
 // `chosen` (Set of cards picked for a choice), `kitty` (Set: my cards that came from the
 // kitty), `onCard(code)`, `names` ({seat: label}), `toAct`, `game`.
+/**
+ * @typedef {object} TableOptions
+ * @property {string} [bottom]
+ * @property {{ [seat: string]: string[] }} [hands]
+ * @property {Set<string> | null} [playable]
+ * @property {Set<string> | null} [chosen]
+ * @property {Set<string> | null} [kitty]
+ * @property {((code: string) => void) | null} [onCard]
+ * @property {{ [seat: string]: string }} [names]
+ * @property {string[]} [toAct]
+ * @property {string} [game]
+ */
+/**
+ * @param {HTMLElement} root
+ * @param {Table | null | undefined} table
+ * @param {TableOptions} [opts]
+ */
 export function renderTable(root, table, opts = {}) {
-  const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
+  const focused = active && root.contains(active) ? active.dataset.card : null;
   root.replaceChildren();
   const bottom = opts.bottom || "S";
   const i = SEATS.indexOf(bottom);
@@ -241,6 +345,7 @@ export function renderTable(root, table, opts = {}) {
   const chosen = opts.chosen || new Set();
   const kitty = opts.kitty || new Set();
   const trump = trumpOf(table);
+  const { onCard } = opts;
 
   for (const [place, seat] of Object.entries(places)) {
     const faceUp = hands[seat] || exposed[seat] || null;
@@ -249,11 +354,11 @@ export function renderTable(root, table, opts = {}) {
     if (faceUp) {
       cards = sortHand(faceUp, trump, opts.game || (table && table.game)).map((code) => {
         const mine = seat === bottom && opts.playable;
-        const playable = mine && opts.playable.has(code);
+        const playable = mine && mine.has(code);
         const cls = [playable ? "legal" : mine ? "dim" : "", chosen.has(code) && seat === bottom ? "chosen" : "",
                      kitty.has(code) && seat === bottom ? "from-kitty" : "", trump && code[1] === trump ? "trump" : ""].join(" ");
         return cardEl(code, { class: cls, pressed: playable && opts.chosen ? String(chosen.has(code)) : null,
-                              onclick: playable && opts.onCard ? () => opts.onCard(code) : null });
+                              onclick: playable && onCard ? () => onCard(code) : null });
       });
     } else {
       cards = Array.from({ length: size || 0 }, () => backEl());
@@ -280,12 +385,13 @@ export function renderTable(root, table, opts = {}) {
   const pile = centrePile(table, { ...opts, chosen });
   if (pile) root.append(pile);
   if (focused) {
-    const again = root.querySelector(`button.card[data-card="${focused}"]`);
+    const again = /** @type {HTMLElement | null} */ (root.querySelector(`button.card[data-card="${focused}"]`));
     if (again) again.focus();
   }
 }
 
 // The last trick, drawn on request: who played what, and who took it.
+/** @param {Table | null | undefined} table */
 export function lastTrickEl(table) {
   const tricks = table && Array.isArray(table.tricks) ? table.tricks : [];
   const last = tricks.length ? tricks[tricks.length - 1] : null;

@@ -1,3 +1,4 @@
+// @ts-check
 // The games in words, in the player's language (docs/web-client.md, "Languages"): cards as
 // players of that language write them (French V D R, Russian В Д К Т, Polish W D K A), the
 // seats and sides, each legal action, each contract, each event of the log. Every word comes
@@ -5,41 +6,76 @@
 
 import { list, num, t } from "./i18n.js";
 
+/** @import { components } from "./api-types" */
+/** @import { AnyOf } from "./api.js" */
+/** @typedef {components["schemas"]} S */
+/**
+ * One legal action of a seat (`legal` of any game's view), as the view offers it.
+ * @typedef {NonNullable<(S["BeloteView"] | S["CinchView"] | S["FiveHundredView"])["legal"]>[number]} LegalAction
+ */
+/**
+ * An action in any form the documents give one: a legal action, a hint's, one of a record's
+ * deal, a call of an auction (Belote's `calls`, Five Hundred's `auction`), a bid made.
+ * @typedef {AnyOf<LegalAction | NonNullable<S["HintOut"]["action"]> | S["RecordDeal"]["actions"][number] | S["BeloteCall"]
+ *   | S["FiveHundredView"]["auction"][number] | { action: "bid", value: number | string }
+ *   | { action: "bid" } & (S["BeloteBidMade"] | S["CinchBidMade"] | S["FiveHundredBidMade"])>} Said
+ */
+/**
+ * A contract as a view, a replay or an event gives it.
+ * @typedef {AnyOf<S["BeloteContract"] | S["CinchContract"] | NonNullable<S["FiveHundredView"]["contract"]>
+ *   | NonNullable<S["RecordPlayOut"]["deals"][number]["contract"]> | S["FiveHundredContractWon"]>} Contract
+ */
+/** An event of a match's log, of any game. @typedef {NonNullable<S["EventOut"]["event"]>} MatchEvent */
+
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export const JOKER = "JK";
 
+/** @typedef {string | null | undefined} Word a seat, a suit, a code: null or absent said as nothing */
+
+/** @type {(s: Word) => string} */
 export const seatText = (s) => t(`seat.${s}`, { defaultValue: String(s ?? "") });
+/** @type {(s: Word) => string} */
 export const seatName = (s) => t(`seat_name.${s}`, { defaultValue: seatText(s) });
+/** @param {Word} side */
 export function sideText(side) {
   if (side && side.length === 2 && /^[NESW]{2}$/.test(side)) return seatText(side[0]) + seatText(side[1]);
   return seatText(side);
 }
 
+/** @param {Word} s */
 export function suitText(s) {
   if (s === null || s === undefined || s === "NT") return t("term.no_trump");
-  return SYMBOL[s] || String(s);
+  return SYMBOL[/** @type {keyof SYMBOL} */ (s)] || String(s);
 }
+/** @type {(s: Word) => string} */
 export const suitName = (s) => (s === "NT" || s == null ? t("term.no_trump") : t(`suit_name.${s}`, { defaultValue: String(s) }));
 
 // Rank and suit as printed on the card in this language; the name for a screen reader.
+/** @param {string} code */
 export function cardFace(code) {
   if (code === JOKER) return { rank: t("rank.JK"), suit: "★", red: true };
-  return { rank: t(`rank.${code[0]}`, { defaultValue: code[0] }), suit: SYMBOL[code[1]] || code[1],
+  return { rank: t(`rank.${code[0]}`, { defaultValue: code[0] }), suit: SYMBOL[/** @type {keyof SYMBOL} */ (code[1])] || code[1],
            red: code[1] === "H" || code[1] === "D" };
 }
+/** @param {string} code */
 export function cardName(code) {
   if (code === JOKER) return t("rank_name.JK");
   return t("card.name", { rank: t(`rank_name.${code[0]}`, { defaultValue: code[0] }), suit: t(`suit_of.${code[1]}`) });
 }
+/** @type {(code: string) => string} */
 export const cardShort = (code) => { const f = cardFace(code); return code === JOKER ? f.rank : `${f.rank}${f.suit}`; };
 
+/** @type {(v: number | string | null | undefined) => string} */
 const bidLevel = (v) => (v === "capot" ? t("term.capot") : v === "generale" ? t("term.generale") : num(v));
 
 // One legal action (or one call of the auction) in words.
+/** @param {Said} a */
 export function describeAction(a) {
   switch (a.action) {
     case "play": {
-      let text = t("act.play", { card: cardShort(a.card) });
+      // every play carries its card (a call of Belote's auction, whose action the document
+      // types as any string, is never one)
+      let text = t("act.play", { card: cardShort(/** @type {string} */ (a.card)) });
       if (a.suit) text += ` — ${t("act.joker_suit", { suit: suitText(a.suit) })}`;
       if (a.belote === false) text += ` — ${t("act.no_belote")}`;
       return text;
@@ -56,7 +92,7 @@ export function describeAction(a) {
     case "bid":
       if (a.contract === "misere") return t("term.misere");
       if (a.contract === "open_misere") return t("term.open_misere");
-      if (a.tricks !== undefined) return t("act.bid_tricks", { count: a.tricks, suit: suitText(a.suit) });
+      if (a.tricks != null) return t("act.bid_tricks", { count: a.tricks, suit: suitText(a.suit) });
       if (a.suit !== undefined) return `${bidLevel(a.value)} ${suitText(a.suit)}`;
       return t("act.bid", { value: bidLevel(a.value) });
     default: return t("act.other");
@@ -64,6 +100,7 @@ export function describeAction(a) {
 }
 
 // A contract as the table calls it: "80 ♥ — E, coinché".
+/** @param {Contract | null | undefined} c */
 export function contractText(c) {
   if (!c) return "";
   const bits = [];
@@ -80,23 +117,32 @@ export function contractText(c) {
   return text;
 }
 
+/** @type {(kind: Word) => string} */
 export const comboText = (kind) => t(`combo.${kind}`, { defaultValue: String(kind) });
+/** @type {(word: Word) => string} */
 export const announceText = (word) => t(`term.${word}`, { defaultValue: String(word) });
+/** @type {(p: Word) => string} */
 export const phaseText = (p) => t(`phase.${p}`, { defaultValue: String(p ?? "").replace(/_/g, " ") });
+/** @type {(g: Word) => string} */
 export const gameText = (g) => t(`game.${g}`, { defaultValue: String(g) });
+/** @type {(v: unknown) => string} */
 export const variantText = (v) => t(`variant.${v}`, { defaultValue: String(v ?? "") });
+/** @type {(r: Word) => string} */
 export const resultText = (r) => t(`result.${r}`, { defaultValue: String(r ?? "") });
 // A game and its variant: "Belote · Classic".
+/** @type {(x: { game: string, options?: { [option: string]: unknown } }) => string} */
 export const gameLine = (x) => `${gameText(x.game)}${x.options && x.options.variant ? ` · ${variantText(x.options.variant)}` : ""}`;
+/** @type {(values: { [side: string]: number } | null | undefined) => string} */
 export const scoreLine = (values) => Object.entries(values || {}).map(([k, v]) => `${sideText(k)} ${num(v)}`).join(" · ");
 
 // An event of the log in words: "В играет 10♥", "S: belote", "NS take the trick".
+/** @param {MatchEvent} e */
 export function eventText(e) {
-  const who = e.seat ? seatText(e.seat) : "";
-  const cards = (cs) => (cs || []).map(cardShort).join(" ");
+  const who = "seat" in e && e.seat ? seatText(e.seat) : "";
+  const cards = (/** @type {string[] | undefined} */ cs) => (cs || []).map(cardShort).join(" ");
   switch (e.type) {
     case "card_played": return t("event.card_played", { seat: who, card: cardShort(e.card) })
-      + (e.announce ? ` — ${announceText(e.announce)}` : "");
+      + ("announce" in e && e.announce ? ` — ${announceText(e.announce)}` : "");
     case "passed": return t("event.passed", { seat: who });
     case "took": return t("event.took", { seat: who });
     case "named": case "trump_named": return t("event.named", { seat: who, suit: suitText(e.suit) });
@@ -109,9 +155,9 @@ export function eventText(e) {
     case "combinations_declined": return t("event.combinations_declined", { seat: who });
     case "combinations_compared": return e.team ? t("event.combinations_compared", { side: sideText(e.team), points: num(e.points) })
       : t("event.combinations_none");
-    case "trick_won": case "trick_taken": return t("event.trick_won", { seat: seatText(e.seat || e.winner) });
+    case "trick_won": case "trick_taken": return t("event.trick_won", { seat: seatText("seat" in e ? e.seat : e.winner) });
     case "deal_scored": return t("event.deal_scored", { result: resultText(e.result), score: scoreLine(e.score || e.points) });
-    case "deal_started": case "deal_dealt": case "cards_dealt": case "hand_dealt":
+    case "deal_started": case "hand_dealt":
       return t("event.deal_started", { dealer: seatText(e.dealer) });
     case "thrown_in": return t("event.thrown_in");
     case "non_trumps_discarded": return t("event.discarded_face_up", { seat: who, cards: cards(e.cards) });
@@ -125,7 +171,6 @@ export function eventText(e) {
     case "seat_left": return t("event.seat_left", { seat: who });
     case "match_started": return t("event.match_started");
     case "match_created": return t("event.match_created");
-    case "rest_dealt": return t("event.rest_dealt");
     case "deal_finished": return t("event.deal_finished", { deal: num((e.deal ?? 0) + 1) });
     case "match_finished": return e.winner ? t("event.match_won", { side: sideText(e.winner), score: scoreLine(e.match_score) })
       : t("event.match_tied");
@@ -137,4 +182,5 @@ export function eventText(e) {
   }
 }
 
+/** @type {(seats: string[]) => string} */
 export const seatsList = (seats) => list(seats.map(seatText));

@@ -1,3 +1,4 @@
+// @ts-check
 // The leaderboards (one per pool) and a player's profile (docs/ratings.md, docs/social.md): his
 // ratings and stats, the social buttons (social.js), and on my own profile my finished matches,
 // each a link to its replay. All read the public API only.
@@ -9,21 +10,25 @@ import { socialButtons } from "./social.js";
 import { h } from "../shared/table.js";
 import { gameLine, scoreLine } from "../shared/words.js";
 
+/** @import { components } from "../shared/api-types" */
+/** @typedef {components["schemas"]} S */
+
 export async function showLeaderboard() {
   const pool = $("pool").value;
   try {
-    const board = await call("GET", `/v1/leaderboards/${pool}?limit=50`);
+    const board = /** @type {S["LeaderboardOut"]} */ (await call("GET", `/v1/leaderboards/${pool}?limit=50`));
     grid($("leaderboard"), [t("standings.place"), t("profile.player"), t("profile.rating"), t("profile.games"), t("profile.wins")],
          board.entries.map((e) => tr([num(e.rank), h("a", { href: `#/player/${e.player_id}` }, e.name || t("seat_holder.player")),
                                       `${num(Math.round(e.rating))}${e.provisional ? " ?" : ""}`, num(e.games), num(e.wins)])));
   } catch (err) { grid($("leaderboard"), [errorText(err)], []); }
 }
 
+/** @param {string} id */
 export async function showPlayer(id) {
   socialButtons(id);
   try {
-    const [player, ratings, stats] = await Promise.all([call("GET", `/v1/players/${id}`), call("GET", `/v1/players/${id}/ratings`),
-                                                        call("GET", `/v1/players/${id}/stats`)]);
+    const [player, ratings, stats] = /** @type {[S["PlayerOut"], S["PlayerRatingsOut"], S["PlayerStatsOut"]]} */ (await Promise.all([
+      call("GET", `/v1/players/${id}`), call("GET", `/v1/players/${id}/ratings`), call("GET", `/v1/players/${id}/stats`)]));
     $("player-name").textContent = player.name || t("seat_holder.player");
     grid($("player-ratings"), [t("leaderboards.pool"), t("profile.rating"), t("profile.games"), t("profile.wins")],
          ratings.pools.map((p) => tr([t(`pool.${p.pool}`, { defaultValue: p.pool }), `${num(Math.round(p.rating))}${p.provisional ? " ?" : ""}`,
@@ -36,7 +41,7 @@ export async function showPlayer(id) {
   $("player-matches").replaceChildren();
   if (!mine) return;
   try {
-    const done = await call("GET", "/v1/matches/mine?status=finished");
+    const done = /** @type {S["MatchSummary"][]} */ (await call("GET", "/v1/matches/mine?status=finished"));
     $("player-matches").replaceChildren(...(done.length ? done.map((m) => h("li", { dataset: { match: m.match_id } },
       h("a", { href: `#/replay/${m.match_id}` }, gameLine(m)), m.score ? ` ${scoreLine(m.score)}` : ""))
       : [h("li", { class: "empty" }, t("lobby.none_yet"))]));

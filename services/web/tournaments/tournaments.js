@@ -1,3 +1,4 @@
+// @ts-check
 // The tournaments (docs/tournaments.md): the list by status, one tournament followed live
 // (WS /v1/tournaments/{id}/ws: drawn from its snapshot, read again at each event), registering,
 // the standings and the rounds' tables with a link to watch each. All read the public API only.
@@ -9,10 +10,24 @@ import { h } from "../shared/table.js";
 import { gameLine, scoreLine } from "../shared/words.js";
 import { drawDuplicate } from "./duplicate.js";
 
+/** @import { components } from "../shared/api-types" */
+/** @import { components as Live } from "../shared/live-types" */
+/** @import { Session } from "../shared/storage.js" */
+/** @typedef {components["schemas"]} S */
+/** @typedef {Live["schemas"]} L */
+/**
+ * A message of a tournament's WebSocket (`tournamentSocket`). The AsyncAPI document gives the
+ * snapshot's `view` and `standings` as bare objects and its events as a match's: they are the
+ * tournament as GET /v1/tournaments/{id} gives it, its standings' `overall`, and the
+ * tournament's own events (of which this page reads the type).
+ * @typedef {Omit<L["TournamentSnapshot"], "view" | "standings"> & { view: S["TournamentOut"], standings: S["StandingLine"][] }
+ *   | Omit<L["Event"], "event"> & { event: { type: string } | null } | L["Error"]} Message
+ */
+
 export async function showTournaments() {
   const status = $("tournament-status").value;
   try {
-    const list = await call("GET", `/v1/tournaments${status ? `?status=${status}` : ""}`);
+    const list = /** @type {S["TournamentRow"][]} */ (await call("GET", `/v1/tournaments${status ? `?status=${status}` : ""}`));
     $("tournament-list").replaceChildren(...(list.length ? list.map((x) => h("li", { dataset: { tournament: x.tournament_id } },
       h("a", { href: `#/tournament/${x.tournament_id}` }, x.name), ` — ${gameLine(x)} · ${t(`tstatus.${x.status}`)} · `,
       t("tournaments.entries", { count: x.entries || 0 }), x.schedule ? ` · ${when(x.schedule)}` : ""))
@@ -20,6 +35,7 @@ export async function showTournaments() {
   } catch (err) { $("tournament-list").replaceChildren(h("li", { class: "empty" }, errorText(err))); }
 }
 
+/** @type {{ socket: WebSocket | null, id: string | null }} */
 const live = { socket: null, id: null };
 export function leaveTournament() {
   if (live.socket) { live.socket.onclose = null; live.socket.close(1000); }
@@ -27,6 +43,7 @@ export function leaveTournament() {
 }
 
 // One tournament: drawn from the live stream's snapshot, then again at each of its events.
+/** @param {string} id */
 export function showTournament(id) {
   if (live.id === id && live.socket) return;
   leaveTournament();
@@ -35,10 +52,10 @@ export function showTournament(id) {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/v1/tournaments/${id}/ws`);
   live.socket = ws;
-  ws.onopen = () => ws.send(JSON.stringify({ type: "auth", token: state.session.token }));
+  ws.onopen = () => ws.send(JSON.stringify(/** @satisfies {L["Auth"]} */ ({ type: "auth", token: /** @type {Session} */ (state.session).token })));
   ws.onmessage = (msg) => {
     if (ws !== live.socket) return;
-    const m = JSON.parse(msg.data);
+    const m = /** @type {Message} */ (JSON.parse(msg.data));
     if (m.type === "snapshot") { drawTournament(m.view, m.standings, m.version); $("tournament-live").textContent = t("tournaments.live"); }
     else if (m.type === "event") {
       document.body.dataset.tournamentVersion = String(m.version);
@@ -49,22 +66,29 @@ export function showTournament(id) {
   ws.onclose = () => { if (ws === live.socket) { $("tournament-live").textContent = t("tournaments.ended"); live.socket = null; } };
 }
 
+/** @param {string} id */
 async function reread(id) {
   try {
-    const [view, standings] = await Promise.all([call("GET", `/v1/tournaments/${id}`), call("GET", `/v1/tournaments/${id}/standings`)]);
+    const [view, standings] = /** @type {[S["TournamentOut"], S["StandingsOut"]]} */ (await Promise.all([
+      call("GET", `/v1/tournaments/${id}`), call("GET", `/v1/tournaments/${id}/standings`)]));
     if (live.id === id) drawTournament(view, standings, view.version);
   } catch { /* the next event reads again */ }
 }
 
+/**
+ * @param {S["TournamentOut"]} view
+ * @param {S["StandingLine"][] | S["StandingsOut"]} standings the live snapshot's (its `overall`) or GET …/standings
+ * @param {number} version
+ */
 function drawTournament(view, standings, version) {
   document.body.dataset.tournamentVersion = String(version);
   document.body.dataset.tournamentStatus = view.status;
   const entries = Object.fromEntries((view.entries || []).map((e) => [e.entry_id, e]));
   const me = state.session && state.session.player_id;
-  const holder = (p) => (p.startsWith("bot:") ? t("seat_holder.bot", { level: t(`bot.${p.slice(4)}`, { defaultValue: p.slice(4) }) })
+  const holder = (/** @type {string} */ p) => (p.startsWith("bot:") ? t("seat_holder.bot", { level: t(`bot.${p.slice(4)}`, { defaultValue: p.slice(4) }) })
     : p === me ? t("seat_holder.you") : t("seat_holder.player"));
-  const entryName = (id) => {
-    const e = entries[id];
+  const entryName = (/** @type {string | null} */ id) => {
+    const e = entries[/** @type {string} */ (id)];            // null: none, as an unknown id
     if (!e) return t("tournaments.entry");
     return e.name && e.name !== id ? e.name : e.players.map(holder).join(" & ");
   };
@@ -72,13 +96,16 @@ function drawTournament(view, standings, version) {
   $("tournament-info").textContent = [gameLine(view), t(`tformat.${view.format}`, { defaultValue: view.format }), t(`tstatus.${view.status}`),
     t("tournaments.entries", { count: (view.entries || []).filter((e) => !e.withdrawn).length }),
     view.schedule ? when(view.schedule) : null].filter(Boolean).join(" · ");
-  const mine = (view.entries || []).some((e) => !e.withdrawn && e.players.includes(me));
+  const mine = (view.entries || []).some((e) => !e.withdrawn && e.players.includes(/** @type {string} */ (me)));
   const reg = $("tournament-register");
   reg.hidden = view.status !== "registering";
   reg.disabled = mine;
   reg.textContent = mine ? t("tournaments.registered") : t("tournaments.register");
   reg.onclick = async () => {
-    try { await call("POST", `/v1/tournaments/${view.tournament_id}/entries`, { players: [me] }); reread(view.tournament_id); }
+    try {
+      await call("POST", `/v1/tournaments/${view.tournament_id}/entries`, /** @satisfies {S["EntryIn"]} */ ({ players: [/** @type {string} */ (me)] }));
+      reread(view.tournament_id);
+    }
     catch (err) { $("tournament-live").textContent = errorText(err); }
   };
   drawDuplicate(view, entryName);

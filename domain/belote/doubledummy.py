@@ -1,0 +1,136 @@
+"""Belote double dummy: the card points a team ends the deal with, every remaining card
+played perfectly (belote.md §2.3-2.6).
+
+The value is the team's card points as the deal's score counts them: the tricks' points, the
+dix de der, or 100 instead of it for a capot (252 in all), and belote-rebelote's 20 when the
+team holds it and has not declined it. Combinations are left out: they are fixed before the
+first card and no card changes them.
+
+The search works on the difference between the teams' card points, which is zero-sum: on
+it, a team prefers a capot against it to losing the last trick by a card's worth, as the
+deal's score does (a capot scores the defence's combinations for the takers, and its
+contract total is 252), while the team's own points alone would not tell them apart.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from domain.cards import SEAT_INDEX, SEATS, TEAM
+from domain.doubledummy import Position, Solution, Table, rest_value, rest_values
+
+from domain.belote.ranking import BELOTE_SUITS, NO_TRUMP_POINTS, PLAIN_STRENGTH, POINTS, TRUMP_STRENGTH, deal_points
+from domain.belote.state import OTHER_TEAM, State
+
+NEXT_INDEX = (3, 0, 1, 2)          # N -> W -> S -> E (counter-clockwise)
+LAST_TRICK, CAPOT_TRICK = 10, 100
+BELOTE = 20
+NO_TRUMP_LABEL = "SA"
+
+
+@lru_cache(maxsize=None)
+def table(trump: str | None, official: bool) -> Table:
+    """Each suit's cards in trick order, trumps ranked above every plain card."""
+    codes: list[str] = []
+    for suit in BELOTE_SUITS:
+        order = TRUMP_STRENGTH if suit == trump else PLAIN_STRENGTH
+        codes += sorted((c for c in order if c[1] == suit), key=order.__getitem__)
+    values = POINTS[trump] if trump is not None else NO_TRUMP_POINTS[official]
+    suit_index = tuple(BELOTE_SUITS.index(c[1]) for c in codes)
+    t = -1 if trump is None else BELOTE_SUITS.index(trump)
+    return Table(codes=tuple(codes), suit=suit_index,
+                 suit_mask=tuple(sum(1 << i for i, s in enumerate(suit_index) if s == k) for k in range(5)),
+                 bonus=tuple(1000 if s == t else 0 for s in suit_index),
+                 points=tuple(values[c] for c in codes), trump=t,
+                 rule="belote" if official else "belote_house", nxt=NEXT_INDEX,
+                 mode="diff", last_bonus=LAST_TRICK, capot_bonus=CAPOT_TRICK)
+
+
+def _mask(t: Table, cards: Any) -> int:
+    return sum(1 << t.index[c] for c in cards)
+
+
+def _totals(trump: str | None, official: bool) -> tuple[int, int]:
+    return deal_points(None if trump is not None else official)
+
+
+def _points(diff: int, trump: str | None, official: bool) -> int:
+    """A team's card points from the difference (non-capot: P_A + P_D = total)."""
+    total, capot = _totals(trump, official)
+    if diff == capot:
+        return capot
+    if diff == -capot:
+        return 0
+    return (diff + total) // 2
+
+
+def _belote(state: State, team: str) -> int:
+    deal = state.deal
+    holder = deal.belote_holder
+    if holder is None or TEAM[holder] != team or deal.belote == "declined":
+        return 0
+    return BELOTE
+
+
+def _setup(state: State) -> tuple[Table, Position, tuple[bool, ...], str, int]:
+    deal = state.deal
+    if deal is None or deal.phase != "play" or deal.turn is None:
+        raise ValueError("double dummy needs a belote deal in its play, with a seat to act")
+    trump, official = deal.contract.trump, state.options.official
+    t = table(trump, official)
+    team = TEAM[deal.turn]
+    mine = tuple(TEAM[s] == team for s in SEATS)
+    flags = 0
+    for trick in deal.tricks:
+        flags |= 1 if TEAM[trick.winner] == team else 2
+    trick = deal.trick
+    pos = Position(hands=[_mask(t, h) for h in deal.hands], leader=SEAT_INDEX[trick.leader],
+                   tricks_left=8 - len(deal.tricks),
+                   plays=[(SEAT_INDEX[s], t.index[c]) for s, c in trick.plays],
+                   led=BELOTE_SUITS.index(trick.led) if trick.plays else -1, flags=flags)
+    done = deal.points[team] - deal.points[OTHER_TEAM[team]]
+    return t, pos, mine, team, done
+
+
+def value(state: State) -> int:
+    """The final card points of the team of the seat to act, perfect play from here."""
+    t, pos, mine, team, done = _setup(state)
+    trump, official = state.deal.contract.trump, state.options.official
+    return _points(done + rest_value(t, pos, mine), trump, official) + _belote(state, team)
+
+
+def solve(state: State) -> Solution:
+    t, pos, mine, team, done = _setup(state)
+    trump, official = state.deal.contract.trump, state.options.official
+    extra = _belote(state, team)
+    cards = {t.codes[c]: _points(done + v, trump, official) + extra for c, v in rest_values(t, pos, mine).items()}
+    return Solution(side=team, unit="card_points", value=max(cards.values()), cards=cards)
+
+
+def contract_table(state: State) -> dict[str, dict[str, int]]:
+    """Each contract the variant plays (a trump suit, or SA) -> each team -> its card points,
+    from the hands as dealt, eldest leading (belote.md §1.3)."""
+    deal = state.deal
+    official = state.options.official
+    start = [list(h) for h in deal.hands]
+    for trick in (*deal.tricks, deal.trick) if deal.trick is not None else deal.tricks:
+        for seat, card in trick.plays:
+            start[SEAT_INDEX[seat]].append(card)
+    trumps: tuple[str | None, ...] = (None,) if state.options.variant == "sans_atout" else BELOTE_SUITS
+    out: dict[str, dict[str, int]] = {}
+    for trump in trumps:
+        t = table(trump, official)
+        pos = Position(hands=[_mask(t, h) for h in start], leader=SEAT_INDEX[deal.eldest], tricks_left=8)
+        mine = tuple(TEAM[s] == "NS" for s in SEATS)
+        diff = rest_value(t, pos, mine)
+        row = {"NS": _points(diff, trump, official), "EW": _points(-diff, trump, official)}
+        if trump is not None:
+            for seat, hand in zip(SEATS, start):
+                if "K" + trump in hand and "Q" + trump in hand:
+                    row[TEAM[seat]] += BELOTE
+        out[trump or NO_TRUMP_LABEL] = row
+    return out
+
+
+__all__ = ["contract_table", "solve", "table", "value"]

@@ -1,0 +1,119 @@
+"""Double-dummy search shared by every game: the exact result of a deal whose four hands are
+known, every remaining card played perfectly by both sides.
+
+A game compiles its contract into a `Table` (cards as bit indices, each effective suit a run
+of bits ordered by strength, so following, over-trumping and touching cards are mask
+arithmetic) and its position into a `Position`; the search below never knows which game it
+plays. What differs between games is only the legality flavour (`Table.rule`) and how a trick
+adds to the result (`Table.mode`), both read here, never by game name.
+
+Values are for a fixed `side` (a set of seats, the maximizers); the other seats minimize. The
+search is fail-soft alpha-beta with a transposition table at trick boundaries holding bounds
+on the rest of the deal, so one table serves every window of a solve, and MTD(f) drives
+null-window probes (docs/doubledummy.md gives the measurements behind each choice).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.doubledummy.search import INF, Search
+from domain.doubledummy.search import make_search as python_search
+
+try:
+    from domain.doubledummy.kernel import make_search as compiled_search
+except ImportError:                     # numba absent: the same search, in pure Python
+    compiled_search = None
+
+make_search = compiled_search or python_search
+from domain.doubledummy.table import Position, Table, bits, classes, legal_mask, representatives
+
+__all__ = ["INF", "UNITS", "Position", "Solution", "Table", "bits", "classes", "legal_mask", "rest_value",
+           "rest_values", "representatives", "masks", "start_hands"]
+
+UNITS = ("card_points", "tricks", "points")
+SEARCH = [make_search]
+"""The search every solve uses: the compiled one when numba is there (a benchmark swaps in
+the pure-Python one to compare)."""
+
+
+class Solution(msgspec.Struct, frozen=True):
+    """`value` is the final result of the deal for `side` with perfect play from here;
+    `cards` gives it for each legal card of the seat to act, played now."""
+
+    side: str
+    unit: str
+    value: int
+    cards: dict[str, int]
+
+
+
+
+def _bound(t: Table, pos: Position) -> int:
+    """No rest of a deal is worth more than this to either side."""
+    every = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
+    for _, c in pos.plays:
+        every |= 1 << c
+    return (sum(t.points[c] for c in bits(every)) + max(t.last_bonus, t.capot_bonus)
+            + t.trick_base * pos.tricks_left + 1)
+
+
+def _bisect(search: Search, pos: Position, bound: int, restrict: int = -1) -> int:
+    """The exact value by null-window probes halving the range it may lie in: fewer probes
+    than MTD(f) from a blind guess where a deal's values spread over hundreds of points, and
+    the table keeps every probe's bounds for the next (docs/doubledummy.md)."""
+    lo, hi = -bound, bound
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        g = search(pos, mid - 1, mid, restrict)
+        if g >= mid:
+            lo = g
+        else:
+            hi = g
+    return lo
+
+
+def rest_value(t: Table, pos: Position, mine: tuple[bool, ...]) -> int:
+    """The value for the side `mine` of the rest of the deal from `pos`, current trick included."""
+    search, _ = SEARCH[0](t, mine)
+    return _bisect(search, pos, _bound(t, pos))
+
+
+def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, int]:
+    """The rest's value after each legal card of the seat to act (touching cards share it)."""
+    search, _ = SEARCH[0](t, mine)
+    hands = pos.hands
+    seat = t.nxt[pos.plays[-1][0]] if pos.plays else pos.leader
+    win_seat, win_card, best = -1, -1, -1
+    for s, c in pos.plays:
+        b = t.bonus[c]
+        k = c + b if b else (c if t.suit[c] == pos.led else -1)
+        if k > best:
+            win_seat, win_card, best = s, c, k
+    legal = legal_mask(t, hands[seat], pos.led, win_seat, win_card, (seat + 2) % 4)
+    tmask = 0
+    for _, c in pos.plays:
+        tmask |= 1 << c
+    others = ((hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]) | tmask
+    out: dict[int, int] = {}
+    bound = _bound(t, pos)
+    for head, cards in representatives(t, legal, others).items():
+        v = _bisect(search, pos, bound, 1 << head)
+        for c in cards:
+            out[c] = v
+    return out
+
+
+def start_hands(hands: tuple[tuple[str, ...], ...], tricks: tuple, trick: object | None) -> list[list[str]]:
+    """The hands as they were when the first card was led: today's hands and every card
+    played since, given back to the seat that played it."""
+    from domain.cards import SEAT_INDEX
+    start = [list(h) for h in hands]
+    for t in (*tricks, trick) if trick is not None else tricks:
+        for seat, card in t.plays:  # type: ignore[attr-defined]
+            start[SEAT_INDEX[seat]].append(card)
+    return start
+
+
+def masks(t: Table, hands: list[list[str]] | tuple[tuple[str, ...], ...]) -> list[int]:
+    return [sum(1 << t.index[c] for c in h) for h in hands]

@@ -1,0 +1,1 @@
+"""Quick play: a seat at a fair table in seconds (docs/quickplay.md)."""

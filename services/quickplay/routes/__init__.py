@@ -1,0 +1,1 @@
+"""The quick-play routes."""
