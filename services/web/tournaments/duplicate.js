@@ -10,16 +10,12 @@ import { $, call, errorText } from "../shared/session.js";
 import { h } from "../shared/table.js";
 import { cardShort, contractText, resultText, scoreLine, seatText } from "../shared/words.js";
 
-/** @typedef {{ round: number, closed: boolean, boards: number[] }} RoundView */
-/** @typedef {{ tournament_id: string, format: string, status: string, closes_at?: string | null,
- *              scoring?: string | null, rounds?: RoundView[] }} TournamentView */
-/** @typedef {{ table: number, ns: string | null, ew: string | null, bots: boolean, forfeit: string | null,
- *              contract: Record<string, unknown> | null, declarer: string | null, result: string | null,
- *              score: Record<string, number> | null, ns_points: number | null, ew_points: number | null }} TravellerRow */
-/** @typedef {{ dealer: string | null, deck: string[], seed: string | null, commitment: string | null,
- *              verified: boolean | null }} HandRecord */
-/** @typedef {{ tournament_id: string, board: number, round: number, scoring: string, rows: TravellerRow[],
- *              hand: HandRecord }} Traveller */
+/** @import { components } from "../shared/api-types" */
+/** @typedef {components["schemas"]} S */
+/** @typedef {S["TournamentOut"]} TournamentView */
+/** @typedef {S["TravellerOut"]} Traveller */
+/** @typedef {S["RobotEntryOut"]} RobotEntry */
+/** @typedef {Parameters<typeof contractText>[0]} Contract */
 
 const DUPLICATE = ["duplicate", "teams", "robot"];
 
@@ -45,8 +41,7 @@ export function drawDuplicate(view, entryName) {
   play.textContent = view.closes_at ? t("duplicate.play_until", { when: when(view.closes_at) }) : t("duplicate.play");
   play.onclick = async () => {
     try {
-      /** @type {{ match_id: string | null }} */
-      const mine = await call("POST", `/v1/tournaments/${view.tournament_id}/play`);
+      const mine = /** @type {RobotEntry} */ (await call("POST", `/v1/tournaments/${view.tournament_id}/play`));
       if (mine.match_id) location.hash = `#/match/${mine.match_id}`;
     } catch (err) { el("tournament-live").textContent = errorText(err); }
   };
@@ -68,15 +63,14 @@ export function drawDuplicate(view, entryName) {
 export async function showTraveller(id, board, entryName) {
   const box = el("tournament-traveller");
   try {
-    /** @type {Traveller} */
-    const trav = await call("GET", `/v1/tournaments/${id}/boards/${board}/traveller`);
+    const trav = /** @type {Traveller} */ (await call("GET", `/v1/tournaments/${id}/boards/${board}/traveller`));
     const who = (/** @type {string | null} */ e, /** @type {boolean} */ bots) => (bots ? t("duplicate.bots") : e ? entryName(e) : t("duplicate.bots"));
     const points = (/** @type {number | null} */ p) => (p == null ? "" : num(p));
     const table = h("table", { class: "grid" });
     grid(table, [t("duplicate.table"), t("duplicate.ns"), t("duplicate.ew"), t("duplicate.contract"), t("duplicate.declarer"),
                  t("duplicate.result"), t("duplicate.score"), t("duplicate.ns_points"), t("duplicate.ew_points")],
          trav.rows.map((r) => tr([num(r.table), who(r.ns, r.bots), who(r.ew, r.bots),
-                                  r.contract ? contractText(r.contract) : r.forfeit ? t("duplicate.forfeit") : "",
+                                  r.contract ? contractText(/** @type {Contract} */ (r.contract)) : r.forfeit ? t("duplicate.forfeit") : "",
                                   r.declarer ? seatText(r.declarer) : "", r.result ? resultText(r.result) : "",
                                   r.score ? scoreLine(r.score) : "", points(r.ns_points), points(r.ew_points)],
                                  { dataset: { table: String(r.table) } })));
