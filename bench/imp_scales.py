@@ -4,7 +4,7 @@ Each board is played in two rooms, as in a teams match: expert bots sit NS in on
 EW in the other, basic bots at the other seats; the board difference is the expert side's
 result in one room plus its result in the other (each result is the side's score minus
 its opponents'). Usage: `.venv/bin/python bench/imp_scales.py [--boards 400] [--seed 1]`.
-The tables printed go into `domain/tournaments/imps.py` SCALES.
+The tables printed go into each game's `domain/<game>/imp_scale.py`.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from domain.tournaments import imps
 WAYS = {"belote_classic": ("belote", {}), "belote_sans_atout": ("belote", {"variant": "sans_atout"}),
         "belote_coinche": ("belote", {"variant": "coinche"}), "cinch_partnership": ("cinch", {}),
         "five_hundred": ("five_hundred", {})}
+UNITS = {"belote_classic": 10, "belote_sans_atout": 10, "belote_coinche": 10, "cinch_partnership": 1,
+         "five_hundred": 10}
 
 
 def differences(game_name: str, raw: dict, boards: int, seed: int) -> list[float]:
@@ -45,7 +47,7 @@ def main() -> None:
                      "median_abs": imps.quantile(nonzero, 0.5) if nonzero else 0,
                      "p90_abs": imps.quantile(nonzero, 0.9) if nonzero else 0,
                      "max_abs": max(nonzero, default=0),
-                     "scale": list(imps.fit(diffs, imps.UNITS[pool])),
+                     "scale": list(imps.fit(diffs, UNITS[pool])),
                      "seconds": round(time.monotonic() - started, 1)}
     print(json.dumps({"seed": args.seed, "ways": out}))
 

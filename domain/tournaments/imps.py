@@ -13,8 +13,9 @@ non-zero board differences reach or exceed is made worth 10 IMPs, as a game swin
 and more, 10+ IMPs) is in bridge team play, where roughly one board in ten swings that
 much. That reference share is Atout's choice, stated here, not a WBF rule.
 `bench/imp_scales.py` measures the distributions (bot duels, two different levels in the
-two rooms of a teams match) and prints the fitted tables; the tables below are its output,
-so a change of bots does not change scores already published.
+two rooms of a teams match) and prints the fitted tables; each game keeps its own
+(`domain/<game>/imp_scale.py`, read through `GameRules.imp_scale`), so a change of bots does
+not change scores already published.
 """
 
 from __future__ import annotations
@@ -30,39 +31,10 @@ WBF = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 
 TEN_IMPS = WBF[9]                  # 430: the reference swing (see the module's text)
 REFERENCE_SHARE = 0.10             # share of non-zero board differences worth 10 IMPs or more
 
-# Fitted by bench/imp_scales.py (basic against expert bots, 400 boards a way of playing,
-# seed 1); the `unit` is the way of playing's smallest score step. Cinch individual has
-# no partnerships and so no duplicate.
-SCALES: dict[str, tuple[int, ...]] = {
-    # 92 boards of 400 equal; |difference| median 42, 90th percentile 206, largest 324
-    "belote_classic": (10, 20, 40, 60, 80, 110, 130, 150, 180, 210, 240, 290,
-                      360, 430, 530, 620, 720, 840, 960, 1080, 1200, 1440, 1680, 1920),
-    # 232 boards of 400 equal; |difference| median 64, 90th percentile 192, largest 250
-    "belote_sans_atout": (10, 20, 40, 60, 80, 100, 120, 140, 170, 190, 220, 270,
-                         330, 400, 490, 580, 670, 780, 890, 1000, 1120, 1340, 1560, 1790),
-    # 79 boards of 400 equal; |difference| median 36, 90th percentile 446, largest 1800
-    "belote_coinche": (20, 50, 90, 130, 180, 230, 280, 330, 380, 450, 520, 620,
-                      780, 930, 1140, 1350, 1560, 1820, 2070, 2330, 2590, 3110, 3630, 4150),
-    # 125 boards of 400 equal; |difference| median 10, 90th percentile 25, largest 33
-    "cinch_partnership": (1, 3, 5, 8, 10, 13, 16, 19, 22, 25, 29, 35,
-                         44, 52, 64, 76, 87, 102, 116, 131, 145, 174, 203, 233),
-    # 205 boards of 400 equal; |difference| median 10, 90th percentile 290, largest 1000
-    "five_hundred": (10, 30, 60, 90, 110, 150, 180, 220, 250, 290, 340, 400,
-                    510, 610, 740, 880, 1010, 1180, 1350, 1520, 1690, 2020, 2360, 2700),
-}
-UNITS = {"belote_classic": 10, "belote_sans_atout": 10, "belote_coinche": 10, "cinch_partnership": 1,
-         "five_hundred": 10}
-
-
 def imps(difference: float, scale: Sequence[int] = WBF) -> int:
     """IMPs for a board difference (signed): the count of thresholds its size reaches."""
     won = bisect.bisect_right(scale, abs(difference))
     return won if difference >= 0 else -won
-
-
-def scale_for(pool: str) -> tuple[int, ...]:
-    """The published table of a way of playing (the WBF table where none is fitted)."""
-    return SCALES.get(pool, WBF)
 
 
 def quantile(values: Sequence[float], share: float) -> float:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import ratings
+from domain.games import GAMES
 from domain.tournaments import imps, individual, robot, scoring, teams
 
 
@@ -47,6 +47,8 @@ def duplicate_lines(game: str, options: dict[str, Any], method: str, results: li
 
 
 def scale_of(game: str, options: dict[str, Any]) -> tuple[tuple[int, ...], int]:
-    """The IMP table and score unit of the way of playing (`domain.tournaments.imps`)."""
-    pool = ratings.pool_of(game, options)
-    return imps.scale_for(pool), imps.UNITS.get(pool, 10)
+    """The IMP table and score unit of the way of playing (its game's `imp_scale`); the WBF
+    table, in tens, for one that has none."""
+    rules = GAMES.get(game)
+    fitted = rules.imp_scale(options) if rules is not None and rules.imp_scale is not None else None
+    return fitted or (imps.WBF, 10)

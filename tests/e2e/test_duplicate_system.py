@@ -22,7 +22,8 @@ from test_account_stream import CARD, auth, follow, register
 
 from domain import fair
 from domain.playout import concrete
-from domain.tournaments.imps import imps, scale_for
+from domain.tournaments.imps import imps
+from domain.tournaments.standing import scale_of
 from tests.api.typed_answers import served
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
@@ -168,7 +169,7 @@ async def test_a_butler_pairs_event_of_house_bots(system) -> None:
         mean = sum(nets) / 3                                          # three results: no trimming
         datum = int(math.copysign(10 * math.floor(abs(mean) / 10 + 0.5), mean))   # to 10, half away from 0
         for row, net in zip(traveller["rows"], nets, strict=True):
-            assert row["ns_points"] == imps(net - datum, scale_for("belote_classic"))
+            assert row["ns_points"] == imps(net - datum, scale_of("belote", {})[0])
             assert row["ew_points"] == -row["ns_points"]              # EW's field is NS's, negated
         standings = (await http.get(f"/v1/tournaments/{tid}/standings", headers=organiser)).json()
         assert standings["scoring"] == "butler" and len(standings["overall"]) == 6

@@ -30,10 +30,15 @@ def test_fitted_scale_keeps_24_steps_on_coarse_scores():
 
 
 def test_every_partnership_way_of_playing_has_a_published_scale():
-    for pool in imps.UNITS:
-        scale = imps.scale_for(pool)
-        assert len(scale) == 24 and all(a < b for a, b in zip(scale, scale[1:]))
-    assert "cinch_individual" not in imps.UNITS
+    from domain.tournaments.standing import scale_of
+    ways = [("belote", {}), ("belote", {"variant": "sans_atout"}), ("belote", {"variant": "coinche"}),
+            ("cinch", {}), ("five_hundred", {})]
+    for game, options in ways:
+        scale, unit = scale_of(game, options)
+        assert len(scale) == 24 and all(a < b for a, b in zip(scale, scale[1:])) and scale != imps.WBF
+        assert all(bound % unit == 0 for bound in scale)
+    from domain.games import GAMES
+    assert GAMES["cinch"].imp_scale({"mode": "individual"}) is None      # no partnerships, no duplicate
 
 
 def test_matchpoints_two_per_result_beaten():

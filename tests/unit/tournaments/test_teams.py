@@ -11,7 +11,7 @@ from domain import tournaments as t
 from domain.game import RuleViolation
 from domain.tournaments import events as ev
 from domain.tournaments import teams
-from domain.tournaments.imps import scale_for
+from domain.tournaments.standing import scale_of
 from domain.tournaments.victory_points import victory_points
 
 
@@ -63,7 +63,7 @@ def test_each_match_plays_two_rooms_with_the_teams_swapped():
 def test_imps_from_the_two_rooms_and_vps_per_match():
     # T0 NS in room 1 nets 120 - 42 = 78; in room 2 T0 sits EW and nets 162 - 0: a 240 difference.
     assert teams.board_imps({"NS": 120, "EW": 42}, {"NS": 0, "EW": 162}) == 6          # WBF: 220..260
-    scale = scale_for("belote_classic")
+    scale = scale_of("belote", {})[0]
     won = teams.board_imps({"NS": 120, "EW": 42}, {"NS": 0, "EW": 162}, scale)
     state = created()
     for table, (ns, ew) in zip((1, 2, 3, 4), ((120, 42), (0, 162), (81, 81), (81, 81)), strict=True):
