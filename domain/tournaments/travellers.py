@@ -15,11 +15,14 @@ from domain.tournaments import robot, scoring
 
 
 def rows(board: int, results: Sequence[scoring.TableResult], summaries: Mapping[int, Mapping[str, Any] | None],
-         scored: Mapping[tuple[int, str], Mapping[str, float]]) -> list[dict[str, Any]]:
+         scored: Mapping[tuple[int, str], Mapping[str, float]], matches: Mapping[int, str] | None = None,
+         deal: int | None = None) -> list[dict[str, Any]]:
     """One row a table that has a result on `board`: `summaries` maps table -> the board's
     deal summary (None when the table did not play it); `scored` is
     `scoring.scored_fields(...)`. The robot event's house table is `bots: true` and earns
-    nothing (it is in no field)."""
+    nothing (it is in no field). `matches` (table -> match) and `deal` (the board's deal in
+    its round's matches) say where each table's play of it is: its replay and its
+    double-dummy analysis."""
     out = []
     for r in results:
         score = r.boards.get(board)
@@ -34,7 +37,8 @@ def rows(board: int, results: Sequence[scoring.TableResult], summaries: Mapping[
                     "contract": contract, "declarer": contract.get("seat") if isinstance(contract, dict) else None,
                     "result": summary.get("result"),
                     "score": dict(score) if score is not None else None,
-                    "ns_points": ns_points, "ew_points": ew_points})
+                    "ns_points": ns_points, "ew_points": ew_points,
+                    "match_id": (matches or {}).get(r.table), "deal": deal if summaries.get(r.table) else None})
     out.sort(key=lambda row: (-(row["ns_points"] if row["ns_points"] is not None else float("-inf")),
                               row["table"]))
     return out

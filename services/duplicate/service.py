@@ -47,7 +47,10 @@ async def play(tournaments: TournamentService, tournament_id: str, player: str, 
         except RuleViolation as violation:
             if violation.code != "entry_exists":
                 raise
-    state = await tournaments.advance(tournament_id)
+    await tournaments.advance(tournament_id)
+    # Read again: a worker's tick may have opened my table while this advance tried to (the
+    # rules refused the second opening), after the state advance last read.
+    state = await tournaments.load(tournament_id)
     rnd = state.current
     table = next((t.table for t in (rnd.tables if rnd else []) if t.home == entry), None)
     return {"tournament_id": tournament_id, "entry_id": entry, "table": table, "seat": robot.SEAT,
@@ -95,6 +98,6 @@ async def traveller(tournaments: TournamentService, state: aggregate.State, boar
         verified = fair.verify_seed(bytes.fromhex(seed), bytes.fromhex(state.commitment), steps=board)
     return {"tournament_id": state.tournament_id, "board": board, "round": rnd.number,
             "scoring": "imps" if state.teams else state.scoring,
-            "rows": travellers.rows(board, results, summaries, scored),
+            "rows": travellers.rows(board, results, summaries, scored, rnd.matches, index),
             "hand": {"dealer": str(deal.dealer) if deal else None, "deck": list(deal.deck) if deal else [],
                      "seed": seed, "commitment": state.commitment, "verified": verified}}

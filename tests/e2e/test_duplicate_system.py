@@ -129,6 +129,7 @@ async def test_a_robot_duplicate_event_sealed_until_its_window_closes(system) ->
         a, b = rows[entry[ann["id"]]], rows[entry[bob["id"]]]
         assert a["ns_points"] == -b["ns_points"]                     # two results: cross-IMPs are opposite
         assert a["score"] and a["result"] and "contract" in a
+        assert (a["match_id"], a["deal"]) == (ann_match, 0)              # its replay and double-dummy analysis
         standings = contract.check(await http.get(f"/v1/tournaments/{tid}/standings", headers=auth(ann)),
                                    "get", "/v1/tournaments/{tournament_id}/standings")
         contract.check(await http.get(f"/v1/tournaments/{tid}", headers=auth(ann)), "get", "/v1/tournaments/{tournament_id}")

@@ -38,6 +38,9 @@ class TravellerRow(msgspec.Struct):
     score: dict[str, int] | None
     ns_points: float | None
     ew_points: float | None
+    match_id: str | None           # the table's match: its replay
+    deal: int | None               # the board's deal in that match (0-based): its double-dummy analysis,
+                                   # GET /v1/matches/{match_id}/deals/{deal}/analysis (par of its contract)
 
 
 class HandRecord(msgspec.Struct):

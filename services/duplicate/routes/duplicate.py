@@ -29,10 +29,11 @@ ENTRY = {"tournament_id": X.TOURNAMENT_ID, "entry_id": X.ENTRY_A, "table": 2, "s
 TRAVELLER = {"tournament_id": X.TOURNAMENT_ID, "board": 1, "round": 1, "scoring": "neuberg", "rows": [
     {"table": 2, "ns": X.ENTRY_A, "ew": None, "bots": False, "forfeit": None,
      "contract": {"seat": "S", "team": "NS", "trump": "H"}, "declarer": "S", "result": "made",
-     "score": {"NS": 120, "EW": 42}, "ns_points": 2.0, "ew_points": None},
+     "score": {"NS": 120, "EW": 42}, "ns_points": 2.0, "ew_points": None, "match_id": X.MATCH_ID, "deal": 0},
     {"table": 1, "ns": "house", "ew": None, "bots": True, "forfeit": None,
      "contract": {"seat": "W", "team": "EW", "trump": "S"}, "declarer": "W", "result": "made",
-     "score": {"NS": 50, "EW": 112}, "ns_points": None, "ew_points": None}],
+     "score": {"NS": 50, "EW": 112}, "ns_points": None, "ew_points": None,
+     "match_id": "2c4e6a80-1b3d-4f5a-9c7e-8d0f2a4b6c8e", "deal": 0}],
     "hand": {"dealer": "N", "deck": ["JH", "9H", "…"], "seed": "5e0c…", "commitment": "4be1…", "verified": True}}
 SEALED = ex("its round has not closed", {"code": "board_sealed", "message": "a board's results and cards are "
                                          "shown once its round has closed at every table", "details": {"board": 1}})

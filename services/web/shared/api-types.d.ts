@@ -4251,6 +4251,8 @@ export interface components {
             } | null;
             ns_points: number | null;
             ew_points: number | null;
+            match_id: string | null;
+            deal: number | null;
         };
         /**
          * BeloteOptionsIn

@@ -2,7 +2,8 @@
 // Duplicate beside a tournament (docs/tournaments.md, "Robot duplicate", "Travellers"): the
 // play button of a robot duplicate event while its window is open, each public board linked
 // from the standings, and a board's traveller (every table's contract and score, what each
-// side earned, the hand record and whether its seed verifies). All read the public API only.
+// side earned, a link to each table's replay with its double-dummy analysis, the hand record
+// and whether its seed verifies). All read the public API only.
 
 import { num, t, when } from "../shared/i18n.js";
 import { grid, tr } from "../shared/grid.js";
@@ -68,11 +69,14 @@ export async function showTraveller(id, board, entryName) {
     const points = (/** @type {number | null} */ p) => (p == null ? "" : num(p));
     const table = h("table", { class: "grid" });
     grid(table, [t("duplicate.table"), t("duplicate.ns"), t("duplicate.ew"), t("duplicate.contract"), t("duplicate.declarer"),
-                 t("duplicate.result"), t("duplicate.score"), t("duplicate.ns_points"), t("duplicate.ew_points")],
+                 t("duplicate.result"), t("duplicate.score"), t("duplicate.ns_points"), t("duplicate.ew_points"),
+                 t("duplicate.analysis")],
          trav.rows.map((r) => tr([num(r.table), who(r.ns, r.bots), who(r.ew, r.bots),
                                   r.contract ? contractText(/** @type {Contract} */ (r.contract)) : r.forfeit ? t("duplicate.forfeit") : "",
                                   r.declarer ? seatText(r.declarer) : "", r.result ? resultText(r.result) : "",
-                                  r.score ? scoreLine(r.score) : "", points(r.ns_points), points(r.ew_points)],
+                                  r.score ? scoreLine(r.score) : "", points(r.ns_points), points(r.ew_points),
+                                  r.match_id != null && r.deal != null
+                                    ? h("a", { href: `#/replay/${r.match_id}/${r.deal}` }, t("duplicate.analysis_link")) : ""],
                                  { dataset: { table: String(r.table) } })));
     const hand = trav.hand;
     box.replaceChildren(
