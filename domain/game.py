@@ -165,6 +165,9 @@ class GameRules:
     # The game's double-dummy solver (`domain/<game>/doubledummy.py`): a module with
     # solve(state) -> Solution, value(state) -> int and contract_table(state) (domain/doubledummy).
     double_dummy: Any = None
+    # The game's IMP table for duplicate (`domain/<game>/imp_scale.py`): options -> (the 24
+    # thresholds, the score's unit), or None for a way of playing with no partnerships.
+    imp_scale: Callable[[Mapping[str, Any]], Any] | None = None
 
     def fold(self, options: Any, events: Sequence[Any]) -> Any:
         state = self.initial(options)

@@ -10,6 +10,7 @@ reference table; keep it in step with `ENV_VARS` below.
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -39,6 +40,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     bot_overdue: float = 5.0           # seconds a bot's turn may wait before a sweep schedules it again
     sweep_every: float = 10.0          # seconds between the sweeper's runs (beat)
     tournament_tick: float = 15.0      # seconds between the tournament ticks (beat): scheduled starts, no-shows
+    robot_daily: str | None = None     # JSON: the daily robot duplicate event beat opens (unset: none)
     quickplay_tick: float = 1.0        # seconds between the quick-play matching ticks (beat)
     quickplay_expiry: float = 600.0    # seconds a quick-play entry waits at most before it expires
     quickplay_cooldown: float = 10.0   # seconds after leaving a quick-play queue before joining one again
@@ -91,6 +93,7 @@ ENV_VARS: dict[str, str] = {
     "bot_overdue": "ATOUT_BOT_OVERDUE",
     "sweep_every": "ATOUT_SWEEP_EVERY",
     "tournament_tick": "ATOUT_TOURNAMENT_TICK",
+    "robot_daily": "ATOUT_ROBOT_DAILY",
     "quickplay_tick": "ATOUT_QUICKPLAY_TICK",
     "quickplay_expiry": "ATOUT_QUICKPLAY_EXPIRY",
     "quickplay_cooldown": "ATOUT_QUICKPLAY_COOLDOWN",
@@ -158,6 +161,14 @@ def load_settings(env: Mapping[str, str] = os.environ) -> Settings:
             if not seconds > 0:
                 raise SettingsError(f"{ENV_VARS[field]} must be positive, got {raw[field]!r}")
             values[field] = seconds
+    if "robot_daily" in raw:
+        try:
+            daily = json.loads(raw["robot_daily"])
+        except ValueError:
+            daily = None
+        if not isinstance(daily, dict) or not isinstance(daily.get("game"), str):
+            raise SettingsError('ATOUT_ROBOT_DAILY must be a JSON object with at least "game", '
+                                f'got {raw["robot_daily"]!r}')
     if "projector_delay" in raw:
         try:
             delay = float(raw["projector_delay"])

@@ -67,6 +67,7 @@ from infra.vault import Vault
 from services.bots import feature as bots
 from services.chat import feature as chat
 from services.disputes import feature as disputes
+from services.duplicate import feature as duplicate
 from services.features import AfterCommit, Feature, Lifespan, each
 from services.http import feature as site
 from services.live import feature as live
@@ -97,6 +98,7 @@ FEATURES: tuple[Feature, ...] = (
     live.FEATURE,          # live match streams and their publisher
     bots.FEATURE,          # bots' turns, turn clocks, the sweeper; the bot_turns read model and fast path
     tournaments.FEATURE,   # tournaments, their live streams, standings; who may see a board
+    duplicate.FEATURE,     # robot duplicate events, travellers, the daily robot event
     disputes.FEATURE,      # disputes and the admin routes; the disputes queue
     matches.SUSPENDED,     # suspended matches: the admin's list, resume, void, abandon
     live.ACCOUNT_STREAM,   # each player's account stream; the notices of matches, tournaments, disputes

@@ -12,11 +12,13 @@ from typing import Any
 import msgspec
 
 from domain.game import RuleViolation, verify
-from domain.tournaments import elimination, forfeits, individual, pairing, scoring
-from domain.tournaments.events import (FORMATS, MAX_NO_SHOW_GRACE, NO_SHOW_GRACE, Cancel, Create, EntryRegistered,
+from domain.tournaments import elimination, forfeits, individual, pairing, robot, scoring, teams
+from domain.tournaments.standing import lines
+from domain.tournaments.events import (FORMATS, MAX_NO_SHOW_GRACE, NO_SHOW_GRACE, Cancel, CloseWindow, Create, Enter,
+                                       EntryRegistered,
                                        EntryWithdrawn, Forfeit, OpenTable, PairingSubmitted, PairNext, Register,
                                        RecordResult, ResultRecorded, RoundClosed, RoundPaired, Start, SubmitPairing,
-                                       Table, TableOpened, TournamentClosed, TournamentCreated, TournamentStarted,
+                                       Table, TableAdded, TableOpened, TournamentClosed, TournamentCreated, TournamentStarted,
                                        Withdraw)
 
 MAX_ROUNDS = 50
@@ -52,6 +54,8 @@ class State(msgspec.Struct, frozen=True):
     individual: bool = False       # one player an entry, four entries a table
     rated: bool = False            # tables with four human seats are rated matches
     seeding: str = "registration"  # or "rating" (Swiss and elimination)
+    scoring: str = "matchpoints"   # a duplicate's method (scoring.METHODS)
+    closes_at: str | None = None   # robot duplicate: the window's end
     board_digests: list[str] = []
     status: str = "new"            # new, registering, running, closed
     closed_reason: str | None = None   # "completed", or why it closed without playing ("too_few_entries")
@@ -76,7 +80,15 @@ class State(msgspec.Struct, frozen=True):
 
     @property
     def duplicate(self) -> bool:
-        return self.format == "duplicate"
+        return self.format in ("duplicate", "robot")
+
+    @property
+    def teams(self) -> bool:
+        return self.format == "teams"
+
+    @property
+    def robot(self) -> bool:
+        return self.format == "robot"
 
 
 def initial() -> State:
@@ -86,36 +98,15 @@ def initial() -> State:
 def plan(state: State) -> tuple[int, int]:
     """(rounds, boards per round) the tournament will have if it starts now."""
     n = len(state.active)
-    if state.format == "round_robin":
+    if state.format == "round_robin" or (state.teams and not state.rounds_wanted):
         rounds = n - 1 if n % 2 == 0 else n
     elif state.format == "elimination":
         rounds = pairing.elimination_rounds(n)
+    elif state.robot:
+        rounds = 1
     else:
         rounds = state.rounds_wanted or 1
     return rounds, int(state.options.get("deals") or 0)
-
-
-def results_of(state: State, closed_only: bool = False) -> list[scoring.TableResult]:
-    out = []
-    for rnd in state.played:
-        if closed_only and not rnd.closed:
-            continue
-        for table in rnd.tables:
-            r = rnd.results.get(table.table)
-            if r is not None:
-                out.append(scoring.TableResult(rnd.number, table.table, table.home, table.away, r.score,
-                                               {int(b): s for b, s in r.boards.items()}, r.forfeit, table.seats))
-    return out
-
-
-def lines(state: State, closed_only: bool = False) -> dict[str, scoring.Line]:
-    results = results_of(state, closed_only)
-    if state.duplicate:
-        return scoring.matchpoints(results, list(state.entries))
-    byes = [b for rnd in state.played if rnd.closed or not closed_only for b in rnd.byes]
-    if state.individual:
-        return individual.points(list(state.entries), results, byes)
-    return scoring.match_points(list(state.entries), results, byes)
 
 
 def decide(state: State, command: Any) -> list[Any]:
@@ -124,23 +115,40 @@ def decide(state: State, command: Any) -> list[Any]:
         verify(command.format in FORMATS, "bad_format", f"format must be one of {', '.join(FORMATS)}")
         verify(command.rounds is None or 1 <= command.rounds <= MAX_ROUNDS, "bad_rounds",
                f"rounds must be 1..{MAX_ROUNDS}")
-        verify(command.format != "duplicate" or bool(command.options.get("deals")), "bad_option",
-               "a duplicate tournament needs the 'deals' option: each round is that many boards")
+        if command.format == "robot":
+            robot.check_create(command)
+        verify(command.format not in ("duplicate", "teams") or bool(command.options.get("deals")), "bad_option",
+               f"a {command.format} tournament needs the 'deals' option: each round is that many boards")
+        verify(not command.individual or command.format != "teams", "bad_format",
+               "teams of four are partnerships; this way of playing is every player for himself")
         verify(not command.individual or command.format == "swiss", "bad_format",
                "an individual tournament is a Swiss (the other formats pair partnerships)")
         verify(command.seeding in SEEDINGS, "bad_seeding", f"seeding must be one of {', '.join(SEEDINGS)}")
         verify(command.seeding == "registration" or command.format in ("swiss", "elimination"), "bad_seeding",
                "only a Swiss or an elimination seeds its entries by rating")
+        verify(command.scoring in scoring.METHODS, "bad_scoring",
+               f"scoring must be one of {', '.join(scoring.METHODS)}")
+        verify(command.scoring == "matchpoints" or command.format in ("duplicate", "robot"), "bad_scoring",
+               "only a duplicate tournament is scored by matchpoints or IMPs")
         grace = NO_SHOW_GRACE if command.no_show_grace is None else command.no_show_grace
+        grace = 0 if command.format == "robot" else grace     # each entrant plays at his own pace
         verify(0 <= grace <= MAX_NO_SHOW_GRACE, "bad_option", f"no_show_grace must be 0..{MAX_NO_SHOW_GRACE} seconds")
-        return [TournamentCreated(**{**msgspec.structs.asdict(command), "no_show_grace": grace})]
+        return [TournamentCreated(**{**msgspec.structs.asdict(command), "no_show_grace": grace,
+                                     **({"rounds": 1} if command.format == "robot" else {})})]
     verify(state.status != "new", "unknown_tournament", "no such tournament")
     verify(state.status != "closed", "tournament_closed", "the tournament is closed")
+    if isinstance(command, Enter):
+        return robot.enter(state, command)
     if isinstance(command, Register):
+        verify(not state.robot, "bad_entry", "a robot duplicate event is entered by its players themselves")
         verify(state.status == "registering", "registration_closed", "registration is closed")
         verify(command.entry_id not in state.entries, "entry_exists", "this entry is already registered")
-        verify(1 <= len(command.players) <= (1 if state.individual else 2), "bad_entry",
-               "an entry is one player" if state.individual else "an entry is a partnership of two (or one with a bot)")
+        if state.teams:
+            teams.check_entry(command.players)
+        else:
+            verify(1 <= len(command.players) <= (1 if state.individual else 2), "bad_entry",
+                   "an entry is one player" if state.individual else "an entry is a partnership of two (or one with "
+                                                                      "a bot)")
         taken = {p for e in state.active for p in state.entries[e] if not p.startswith("bot:")}
         clash = [p for p in command.players if p in taken]
         verify(not clash, "already_registered", "a player is already in another entry", players=clash)
@@ -153,7 +161,7 @@ def decide(state: State, command: Any) -> list[Any]:
         return [EntryWithdrawn(entry_id=command.entry_id)]
     if isinstance(command, Start):
         verify(state.status == "registering", "already_started", "the tournament has started")
-        verify(len(state.active) >= (4 if state.individual else 2), "too_few_entries",
+        verify(state.robot or len(state.active) >= (4 if state.individual else 2), "too_few_entries",
                f"a tournament needs at least {4 if state.individual else 2} entries")
         rounds, boards = plan(state)
         verify(not boards or bool(command.commitment), "no_commitment", "boards need their commitment at the start")
@@ -186,6 +194,8 @@ def decide(state: State, command: Any) -> list[Any]:
                             opened_at=command.opened_at)]
     if isinstance(command, RecordResult):
         return _record(state, command)
+    if isinstance(command, CloseWindow):
+        return robot.close(state, command)
     if isinstance(command, Forfeit):
         return _close(state, forfeits.result(state, command), command.seeds)
     raise RuleViolation("bad_command", f"unknown command {type(command).__name__}")
@@ -200,6 +210,8 @@ def _pair_next(state: State, number: int) -> list[Any]:
     submitted = state.manual.get(number)
     order: list[str] = []
     seated: list[Table] = []                 # an individual round's tables of four
+    if state.robot:
+        return robot.pair(boards)
     if submitted is not None:
         active = set(state.active)
         verify(all(e in active for t in submitted.tables for e in t) and set(submitted.byes) <= active,
@@ -207,7 +219,7 @@ def _pair_next(state: State, number: int) -> list[Any]:
         pairs, byes = [(t[0], t[1]) for t in submitted.tables], list(submitted.byes)
     elif state.format == "elimination":
         pairs, byes, order = elimination.pairing(state, number)
-    elif state.format in ("round_robin", "duplicate"):
+    elif state.format in ("round_robin", "duplicate") or (state.teams and not state.rounds_wanted):
         schedule = pairing.berger_rounds(state.active)   # duplicate cycles the Berger rounds
         pairs, byes = schedule[(number - 1) % len(schedule)]
     elif state.format == "manual":
@@ -222,8 +234,8 @@ def _pair_next(state: State, number: int) -> list[Any]:
         else:
             played = {frozenset((t.home, t.away)) for rnd in state.played for t in rnd.tables}
             pairs, byes = pairing.swiss_pairing(ranked, played, had_bye)
-    tables = list(seated)
-    for i, (home, away) in enumerate(pairs, 1):
+    tables = list(seated) if not state.teams else teams.tables(pairs)
+    for i, (home, away) in enumerate([] if state.teams else pairs, 1):
         if state.duplicate and i % 2 == 0:
             home, away = away, home        # paired tables swap directions: the home side holds EW here
         tables.append(Table(table=i, home=home, away=away))
@@ -252,7 +264,7 @@ def _close(state: State, result: ResultRecorded, seeds_known: dict[str, str]) ->
     rnd = state.current
     assert rnd is not None
     events: list[Any] = [result]
-    if len(rnd.results) + 1 == len(rnd.tables):
+    if len(rnd.results) + 1 == len(rnd.tables) and not state.robot:   # a robot round closes with its window
         seeds = {str(b): seeds_known[str(b)] for b in rnd.boards if str(b) in seeds_known}
         events.append(RoundClosed(round=rnd.number, seeds=seeds))
         if rnd.number >= state.rounds:
@@ -268,7 +280,7 @@ def evolve(state: State, event: Any) -> State:
                  game=event.game, options=event.options, format=event.format, rounds_wanted=event.rounds,
                  schedule=event.schedule, bots=event.bots, no_show_grace=event.no_show_grace or 0,
                  imported_boards=event.imported_boards, individual=event.individual, rated=event.rated,
-                 seeding=event.seeding, status="registering")
+                 seeding=event.seeding, scoring=event.scoring, closes_at=event.closes_at, status="registering")
     if isinstance(event, EntryRegistered):
         return s(state, entries={**state.entries, event.entry_id: list(event.players)},
                  names={**state.names, event.entry_id: event.name or event.entry_id})
@@ -287,6 +299,8 @@ def evolve(state: State, event: Any) -> State:
                     manual=event.manual, order=list(event.order))
         return s(state, played=[*state.played, rnd])
     rnd = state.current
+    if isinstance(event, TableAdded) and rnd is not None:
+        return _with_round(state, s(rnd, tables=[*rnd.tables, event.table]))
     if isinstance(event, TableOpened) and rnd is not None:
         opened = {**rnd.opened, event.table: event.opened_at} if event.opened_at else rnd.opened
         return _with_round(state, s(rnd, matches={**rnd.matches, event.table: event.match_id}, opened=opened))

@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-FORMATS = ("round_robin", "swiss", "elimination", "manual", "duplicate")
+FORMATS = ("round_robin", "swiss", "elimination", "manual", "duplicate", "robot", "teams")
 NO_SHOW_GRACE = 600                # seconds a table waits for an entry's first action of its own
 MAX_NO_SHOW_GRACE = 86_400
 BOTH = "both"                      # `forfeit` of a double no-show: neither entry came
@@ -17,6 +17,7 @@ class Table(msgspec.Struct, frozen=True):
     home: str                      # sits NS ("" at an individual table)
     away: str                      # sits EW ("" at an individual table)
     seats: dict[str, str] = {}     # an individual table: seat (N, E, S, W) -> entry
+    room: int = 0                  # teams of four: 1 (home team NS), 2 (the same boards, the teams swapped)
 
 
 class TournamentCreated(msgspec.Struct, frozen=True, tag="tournament_created"):
@@ -34,6 +35,8 @@ class TournamentCreated(msgspec.Struct, frozen=True, tag="tournament_created"):
     individual: bool = False       # entries of one player, four a table (domain/tournaments/individual.py)
     rated: bool = False            # its tables with four human seats rate in their pool (docs/ratings.md)
     seeding: str = "registration"  # or "rating": a Swiss or an elimination seeds its entries by rating
+    scoring: str = "matchpoints"   # duplicate: matchpoints, neuberg, butler or cross_imps (scoring.METHODS)
+    closes_at: str | None = None   # robot duplicate: when its window closes (ISO 8601 UTC)
 
 
 class EntryRegistered(msgspec.Struct, frozen=True, tag="entry_registered"):
@@ -70,6 +73,13 @@ class RoundPaired(msgspec.Struct, frozen=True, tag="round_paired"):
     order: list[str] = []          # elimination: bracket order, "table:k" or a bye's entry
 
 
+class TableAdded(msgspec.Struct, frozen=True, tag="table_added"):
+    """Robot duplicate: an entrant's own table, added to the round when he enters."""
+
+    round: int
+    table: Table
+
+
 class TableOpened(msgspec.Struct, frozen=True, tag="table_opened"):
     round: int
     table: int
@@ -96,7 +106,7 @@ class TournamentClosed(msgspec.Struct, frozen=True, tag="tournament_closed"):
 
 
 EVENTS = (TournamentCreated, EntryRegistered, EntryWithdrawn, TournamentStarted, PairingSubmitted, RoundPaired,
-          TableOpened, ResultRecorded, RoundClosed, TournamentClosed)
+          TableOpened, ResultRecorded, RoundClosed, TournamentClosed, TableAdded)
 
 
 # --- Commands -----------------------------------------------------------------------------
@@ -116,6 +126,26 @@ class Create(msgspec.Struct, frozen=True):
     individual: bool = False
     rated: bool = False
     seeding: str = "registration"
+    scoring: str = "matchpoints"
+    closes_at: str | None = None
+
+
+class Enter(msgspec.Struct, frozen=True):
+    """Robot duplicate: a player enters at `now` (ISO 8601 UTC) and gets his own table."""
+
+    entry_id: str
+    players: list[str]
+    name: str
+    now: str
+
+
+class CloseWindow(msgspec.Struct, frozen=True):
+    """Robot duplicate: the window has closed at `now`; `partial` gives each table still
+    playing the boards it finished (table -> board -> score), `seeds` the boards' seeds."""
+
+    now: str
+    seeds: dict[str, str]
+    partial: dict[int, dict[str, dict[str, int]]] = {}
 
 
 class Register(msgspec.Struct, frozen=True):

@@ -22,6 +22,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from domain.tournaments import boards_scored
+from domain.tournaments.imps import WBF
+
 WIN, TIE, LOSS, BYE_POINTS = 2, 1, 0, 2
 
 
@@ -121,6 +124,77 @@ def matchpoints(results: Iterable[TableResult], entries: Sequence[str]) -> dict[
         for board in r.boards:
             lines[came].points += TIE * len(per_board.get((int(board), side), []))
         lines[came].wins += 1
+    return lines
+
+
+METHODS = ("matchpoints", "neuberg", "butler", "cross_imps")
+"""How an organiser may have a duplicate scored: `matchpoints` (above, a missing result
+being nobody's), `neuberg` (matchpoints, each board rescaled to the fullest board's field,
+`domain.tournaments.boards_scored`), `butler` and `cross_imps` (IMPs on the way of playing's
+scale, `domain.tournaments.imps`)."""
+
+
+def fields(results: Iterable[TableResult]) -> dict[tuple[int, str], dict[str, int]]:
+    """(board, direction) -> {entry: its result}, over the tables that played (not forfeited)."""
+    out: dict[tuple[int, str], dict[str, int]] = {}
+    for r in results:
+        if r.forfeit:
+            continue
+        for entry, side, other in ((r.home, "NS", "EW"), (r.away, "EW", "NS")):
+            if not entry:                  # a robot table's bots: no entry
+                continue
+            for board, score in r.boards.items():
+                out.setdefault((int(board), side), {})[entry] = score.get(side, 0) - score.get(other, 0)
+    return out
+
+
+def scored_fields(fields_: Mapping[tuple[int, str], Mapping[str, int]], method: str,
+                  scale: Sequence[int] = WBF, unit: int = 10) -> dict[tuple[int, str], dict[str, float]]:
+    """Each field's entries scored by `method` (see METHODS)."""
+    full = max((len(f) for f in fields_.values()), default=0)
+    out: dict[tuple[int, str], dict[str, float]] = {}
+    for key, field_ in fields_.items():
+        if method == "butler":
+            out[key] = boards_scored.butler(field_, scale, unit)
+        elif method == "cross_imps":
+            out[key] = boards_scored.cross_imps(field_, scale)
+        elif method == "neuberg":
+            out[key] = boards_scored.matchpoints_neuberg(field_, full)
+        else:
+            out[key] = boards_scored.matchpoints(field_)
+    return out
+
+
+def duplicate(results: Iterable[TableResult], entries: Sequence[str], method: str = "matchpoints",
+              scale: Sequence[int] = WBF, unit: int = 10) -> dict[str, Line]:
+    """Duplicate totals by `method`. A forfeited table's entry that came scores an average on
+    each of its boards (matchpoints: 1 a comparison; neuberg: 1 a comparison in the fullest
+    field; IMPs: 0, the datum), the no-show nothing."""
+    results = list(results)
+    if method == "matchpoints" and all(r.home and r.away for r in results):
+        return matchpoints(results, entries)
+    lines = {e: Line(e) for e in entries}
+    fields_ = fields(results)
+    full = max((len(f) for f in fields_.values()), default=1)
+    for r in results:
+        for entry in (r.home, r.away):
+            if not entry:
+                continue
+            line = lines.setdefault(entry, Line(entry))
+            line.played += 1
+            line.opponents.append(r.away if entry == r.home else r.home)
+        if r.forfeit and r.winner:
+            lines[r.winner].wins += 1
+            if method == "neuberg":
+                lines[r.winner].points += TIE * (full - 1) * len(r.boards)
+    for field_ in fields_.values():
+        for entry, value in field_.items():
+            lines[entry].diff += value
+    for scored in scored_fields(fields_, method, scale, unit).values():
+        for entry, points in scored.items():
+            lines[entry].points += points
+    for line in lines.values():
+        line.points = round(line.points, 2)
     return lines
 
 

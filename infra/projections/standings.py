@@ -12,7 +12,8 @@ from typing import Any
 
 import asyncpg
 
-from domain.tournaments import individual, scoring
+from domain.tournaments import individual, scoring, teams
+from domain.tournaments.standing import duplicate_lines, scale_of
 from infra.projections.base import RowProjection
 from infra.projections.match_summaries import jsonb
 from infra.store.model import RecordedEvent
@@ -20,7 +21,8 @@ from infra import streams
 
 PREFIX = streams.TOURNAMENT
 EVENTS = frozenset({"tournament_created", "entry_registered", "entry_withdrawn", "tournament_started",
-                    "round_paired", "table_opened", "result_recorded", "round_closed", "tournament_closed"})
+                    "round_paired", "table_added", "table_opened", "result_recorded", "round_closed",
+                    "tournament_closed"})
 
 
 def compute(row: dict[str, Any], up_to: int) -> list[dict[str, Any]]:
@@ -29,9 +31,14 @@ def compute(row: dict[str, Any], up_to: int) -> list[dict[str, Any]]:
                                    {int(b): s for b, s in r["boards"].items()}, r.get("forfeit"), r.get("seats") or {})
                for r in row["results"] if r["round"] <= up_to]
     entries = list(row["entries"])
-    if row["format"] == "duplicate":
-        return scoring.standings(scoring.matchpoints(results, entries), entries, duplicate=True)
+    if row["format"] in ("duplicate", "robot"):
+        lines = duplicate_lines(row["game"], row.get("options") or {}, row.get("scoring") or "matchpoints",
+                                results, entries)
+        return scoring.standings(lines, entries, duplicate=True)
     byes = [b for rnd, bs in row["byes"].items() if int(rnd) <= up_to for b in bs]
+    if row["format"] == "teams":
+        lines = teams.lines(entries, results, byes, scale_of(row["game"], row.get("options") or {})[0])
+        return scoring.standings(lines, entries, duplicate=True)
     if any(r.seats for r in results) or row.get("individual"):     # tables of four, each for himself
         return scoring.standings(individual.points(entries, results, byes), entries, duplicate=True)
     return scoring.standings(scoring.match_points(entries, results, byes), entries)
@@ -39,8 +46,9 @@ def compute(row: dict[str, Any], up_to: int) -> list[dict[str, Any]]:
 
 class TournamentStandings(RowProjection):
     name = "tournament_standings"
-    version = 3                    # 2: individual tournaments (seats, the `individual` column), forfeits;
-                                   # 3: `created_at`, the listing's order
+    version = 4                    # 2: individual tournaments (seats, the `individual` column), forfeits;
+                                   # 3: `created_at`, the listing's order; 4: duplicate scoring methods, robot
+                                   # duplicate's tables (`options`, `scoring`), teams of four
     table = "tournament_standings"
     event_types = EVENTS
     columns = {
@@ -51,6 +59,8 @@ class TournamentStandings(RowProjection):
         "format": "text",
         "individual": "boolean",
         "status": "text",
+        "options": "jsonb",
+        "scoring": "text",
         "schedule": "timestamptz",
         "entries": "jsonb",        # entry id -> {"players": [...], "name": ..., "withdrawn": bool}
         "tables": "jsonb",         # round -> {table: {"home", "away", "match_id"}}
@@ -76,7 +86,8 @@ class TournamentStandings(RowProjection):
             schedule = dt.datetime.fromisoformat(data["schedule"]) if data.get("schedule") else None
             row = {"tournament_id": data["tournament_id"], "organiser": data["organiser"], "name": data["name"],
                    "game": data["game"], "format": data["format"], "individual": bool(data.get("individual")),
-                   "status": "registering", "schedule": schedule,
+                   "status": "registering", "schedule": schedule, "options": data.get("options") or {},
+                   "scoring": data.get("scoring") or "matchpoints",
                    "entries": {}, "tables": {}, "byes": {}, "results": [], "closed_rounds": 0,
                    "by_round": {}, "overall": [], "created_at": event.recorded_at}
         elif row is None:
@@ -99,6 +110,10 @@ class TournamentStandings(RowProjection):
                                                                          "seats": tb.get("seats") or {},
                                                                          "match_id": None} for tb in data["tables"]}}
                 row["byes"] = {**row["byes"], r: data["byes"]}
+            elif t == "table_added":
+                r, tb = str(data["round"]), data["table"]
+                row["tables"] = {**row["tables"], r: {**row["tables"].get(r, {}), str(tb["table"]): {
+                    "home": tb["home"], "away": tb["away"], "seats": tb.get("seats") or {}, "match_id": None}}}
             elif t == "table_opened":
                 r, tb = str(data["round"]), str(data["table"])
                 row["tables"] = {**row["tables"], r: {**row["tables"][r],

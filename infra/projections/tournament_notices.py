@@ -22,7 +22,8 @@ _decode = msgspec.json.Decoder().decode
 
 TOURNAMENT_PREFIX = "tournament-"
 TOURNAMENT_EVENTS = frozenset({"tournament_created", "entry_registered", "entry_withdrawn", "tournament_started",
-                               "round_paired", "table_opened", "round_closed", "tournament_closed"})
+                               "round_paired", "table_added", "table_opened", "round_closed",
+                               "tournament_closed"})
 
 
 class TournamentNotices(AccountProducer):
@@ -59,6 +60,9 @@ class TournamentNotices(AccountProducer):
             if kind == "entry_registered":
                 entries[data["entry_id"]] = {"players": [p for p in data["players"] if not p.startswith("bot:")],
                                              "withdrawn": False}
+                if len(data["players"]) == 4:     # a team of four: its pairs sit in different rooms
+                    entries[data["entry_id"]]["pairs"] = [[p for p in pair if not p.startswith("bot:")]
+                                                          for pair in (data["players"][:2], data["players"][2:])]
             elif kind == "entry_withdrawn" and data["entry_id"] in entries:
                 entries[data["entry_id"]]["withdrawn"] = True
             elif kind == "round_paired":
@@ -66,9 +70,13 @@ class TournamentNotices(AccountProducer):
                 row["tables"] = {}
                 for tb in data["tables"]:
                     for entry in {tb["home"], tb["away"], *(tb.get("seats") or {}).values()} - {""}:
-                        row["tables"][entry] = {"table": tb["table"], "match_id": None}
+                        key = f"{entry}/{tb['room']}" if tb.get("room") else entry    # a team: one pair a room
+                        row["tables"][key] = {"table": tb["table"], "match_id": None}
                 for entry in data["byes"]:
                     out += self._to(row, [entry], "round_started", {"round": data["round"], "bye": True}, recorded)
+            elif kind == "table_added":          # a robot duplicate entrant's own table
+                for entry in {data["table"]["home"], *(data["table"].get("seats") or {}).values()} - {""}:
+                    row["tables"][entry] = {"table": data["table"]["table"], "match_id": None}
             elif kind == "table_opened":
                 at = [e for e, t in row["tables"].items() if t["table"] == data["table"]]
                 for entry in at:
@@ -98,7 +106,17 @@ class TournamentNotices(AccountProducer):
     def _to(row: dict[str, Any], entries: list[str], kind: str, body: dict[str, Any],
             recorded: RecordedEvent) -> list[Notice]:
         body = {"tournament_id": row["tournament_id"], **body}
-        return [Notice(pid, kind, body, recorded) for e in entries for pid in row["entries"].get(e, {}).get("players", [])]
+        return [Notice(pid, kind, body, recorded) for e in entries for pid in _players(row, e)]
+
+    @staticmethod
+    def _seat_of(entry: str | None, entries: dict[str, Any], tables: dict[str, Any], player_id: str) -> Any:
+        """The table of `entry` that seats `player_id` (a team's pair's room, or the entry's)."""
+        if entry is None:
+            return None
+        for room, pair in enumerate(entries[entry].get("pairs") or [], 1):
+            if player_id in pair and f"{entry}/{room}" in tables:
+                return tables[f"{entry}/{room}"]
+        return tables.get(entry)
 
     async def snapshot(self, conn: Connection, player_id: str, names: Mapping[str, str]) -> dict[str, Any]:
         rows = await conn.fetch(f"SELECT tournament_id, name, game, status, round, entries, seating FROM "
@@ -108,8 +126,17 @@ class TournamentNotices(AccountProducer):
         for r in rows:
             entries, tables = _decode(r["entries"]), _decode(r["seating"])
             entry = next((e for e, v in entries.items() if player_id in v["players"] and not v["withdrawn"]), None)
-            at = tables.get(entry) if entry else None
+            at = self._seat_of(entry, entries, tables, player_id)
             out.append({"tournament_id": r["tournament_id"], "name": r["name"], "game": r["game"],
                         "status": r["status"], "entry_id": entry, "round": r["round"],
                         "table": at and at["table"], "match_id": at and at["match_id"]})
         return {"tournaments": out}
+
+
+def _players(row: dict[str, Any], key: str) -> list[str]:
+    """Who a notice about `key` goes to: an entry's people, or (`entry/room`) a team's pair."""
+    entry, _, room = key.partition("/")
+    got = row["entries"].get(entry, {})
+    if room and got.get("pairs"):
+        return list(got["pairs"][int(room) - 1])
+    return list(got.get("players", []))

@@ -122,6 +122,7 @@ def _create_tournament(schema: dict[str, Any]) -> None:
     props["game"] = {"type": "string", "enum": list(GAME_NAMES)}
     props["format"] = {"type": "string", "enum": list(FORMATS)}
     props["schedule"] = {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}]}
+    props["closes_at"] = {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}]}
     _per_game(schema, "boards", "Boards")
     schema["description"] = ("`boards`: a match record whose decks are the boards, enough of them for the "
                              "tournament's rounds (else 400 `not_enough_boards`).")

@@ -24,7 +24,8 @@ from domain import match as match_rules
 from domain import tournaments as rules
 from domain.game import RuleViolation
 from domain.tournaments import events as ev
-from domain.tournaments import forfeits, individual
+from domain.tournaments import forfeits, individual, robot
+from domain.tournaments.fold import fold
 from infra import streams
 from infra.projections import rating_queries
 from infra.serialization import EventRegistry
@@ -41,7 +42,7 @@ REGISTRY.register_all(rules.EVENTS)
 PREFIX = streams.TOURNAMENT
 NS = uuid.UUID("0b8f2f6e-2b0a-4f51-8f0e-6a1f7d3c9a21")
 SKIP = {"bad_round", "round_open", "no_more_rounds", "awaiting_pairing", "not_running", "tournament_closed",
-        "table_open", "result_recorded", "unknown_table", "grace_running"}
+        "table_open", "result_recorded", "unknown_table", "grace_running", "window_open"}
 
 
 class UnknownTournament(LookupError):
@@ -65,9 +66,8 @@ class TournamentService:
         self.clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))   # tests move time on
 
     async def load(self, tournament_id: str) -> rules.State:
-        state = rules.initial()
-        for recorded in await self.store.read_stream(stream_of(tournament_id)):
-            state = rules.evolve(state, REGISTRY.decode_recorded(recorded))
+        recorded = await self.store.read_stream(stream_of(tournament_id))
+        state = fold(rules.initial(), (REGISTRY.decode_recorded(r) for r in recorded))
         if state.status == "new":
             raise UnknownTournament(tournament_id)
         return state
@@ -106,10 +106,17 @@ class TournamentService:
     async def create(self, organiser: str, name: str, game: str, options: dict[str, Any], format: str,
                      rounds: int | None = None, schedule: str | None = None, bots: dict[str, Any] | None = None,
                      command_id: uuid.UUID | None = None, no_show_grace: int | None = None,
-                     boards: Any = None, rated: bool = True, seeding: str = "registration") -> str:
-        """`boards`: a match record whose decks are the boards (instead of the shuffle)."""
+                     boards: Any = None, rated: bool = True, seeding: str = "registration",
+                     scoring: str = "matchpoints", closes_at: str | None = None) -> str:
+        """`boards`: a match record whose decks are the boards (instead of the shuffle). A
+        robot duplicate event (`format` `robot`) opens at once: started, its house table dealt."""
         tid = str(uuid.uuid4() if command_id is None else uuid.uuid5(command_id, "tournament"))
         match_rules.create("check", game, dict(options), dict.fromkeys("NESW"), None, 1)  # options valid?
+        if format == "robot" and closes_at is not None:
+            window = (robot.when(closes_at) - self.clock()).total_seconds()
+            if not 0 < window <= robot.MAX_WINDOW:
+                raise RuleViolation("bad_window", f"closes_at must be in the next {robot.MAX_WINDOW} seconds",
+                                    {"field": "$.closes_at", "max_seconds": robot.MAX_WINDOW})
         imported, alone = 0, individual.is_individual(game, options)
         if boards is not None:
             imported = await tournament_boards.keep(self.pool, tid, game, boards, int(options.get("deals") or 0))
@@ -117,8 +124,11 @@ class TournamentService:
                                           options=dict(options), format=format, rounds=rounds, schedule=schedule,
                                           bots={"level": "basic", "fill": True, **(bots or {})},
                                           no_show_grace=no_show_grace, imported_boards=imported,
-                                          individual=alone, rated=rated, seeding=seeding),
+                                          individual=alone, rated=rated and format != "robot", seeding=seeding,
+                                          scoring=scoring, closes_at=closes_at),
                            command_id=command_id)
+        if format == "robot":
+            await self.start(tid)
         return tid
 
     async def enter(self, tournament_id: str, entry_id: str, players: list[str], name: str, *, asker: str,
@@ -193,6 +203,9 @@ class TournamentService:
                 if not await self._try(tournament_id, ev.PairNext(round=len(state.played) + 1)):
                     return state
                 continue
+            if state.robot and not robot.open_now(state, self.clock().isoformat()):
+                await self._close_window(state, rnd)
+                continue
             opened = [await self._open(state, rnd, t) for t in rnd.tables if t.table not in rnd.matches]
             recorded = [await self._record(state, rnd, t.table) or await self._no_show(state, rnd, t)
                         for t in rnd.tables if t.table in rnd.matches and t.table not in rnd.results]
@@ -246,6 +259,34 @@ class TournamentService:
         if done:
             await no_shows.stop(self.matches, match_id, state.no_show_grace)
         return done
+
+    async def _close_window(self, state: rules.State, rnd: rules.aggregate.Round) -> None:
+        """A robot event's window has closed: record what every table still playing has
+        finished, close the round (its seeds revealed) and stop those matches."""
+        await self._record_finished(state, rnd)
+        state = await self.load(state.tournament_id)
+        rnd = state.current
+        assert rnd is not None
+        partial, playing = {}, []
+        for table, match_id in rnd.matches.items():
+            if table in rnd.results:
+                continue
+            try:
+                partial[table] = board_scores(await self.matches.events(match_id), rnd.boards)
+                playing.append(match_id)
+            except UnknownMatch:
+                partial[table] = {}
+        await self._try(state.tournament_id, ev.CloseWindow(now=self.clock().isoformat(),
+                                                            seeds=await self._seeds(state, rnd), partial=partial))
+        for match_id in playing:
+            await no_shows.stop(self.matches, match_id, 0)
+
+    async def _record_finished(self, state: rules.State, rnd: rules.aggregate.Round) -> None:
+        for table in rnd.tables:
+            if table.table in rnd.matches and table.table not in rnd.results:
+                await self._record(state, rnd, table.table)
+                state = await self.load(state.tournament_id)
+                rnd = state.current or rnd
 
     async def _seeds(self, state: rules.State, rnd: rules.aggregate.Round) -> dict[str, str]:
         if not rnd.boards:

@@ -20,6 +20,7 @@ from domain.cards import Seat
 from domain.game import RuleViolation
 from domain.match import TournamentRound
 from domain.tournaments import events as ev
+from domain.tournaments import teams
 from infra.store import CommandConflictError, ConcurrencyError
 from services.matches.clocks import match_clock, set_clock
 from services.matches.service import MatchService
@@ -43,13 +44,17 @@ async def open_match(matches: MatchService, pool: Any, state: rules.State, rnd: 
     specs: dict[str, str] = {}
     sitting = [(e, s) for s, e in table.seats.items()] or [(table.home, "NS"), (table.away, "EW")]
     for entry, seats in sitting:                   # an individual table: one seat an entry
-        players = state.entries[entry]
+        players = state.entries.get(entry, [])       # the robot event's house table: no one
+        if table.room:                               # a team: the pair of this room
+            players = teams.pair_of(players, table.room)
         for i, seat in enumerate(seats):
             player = players[i] if i < len(players) else f"bot:{level}"
             if player.startswith("bot:"):
                 specs[seat] = player
             else:
                 specs[seat], people[seat] = "open", player
+    for seat in "NESW":                            # a robot duplicate table: bots around its one player
+        specs.setdefault(seat, f"bot:{level}")
     predefined = None
     if rnd.boards and state.imported_boards:
         predefined = await tournament_boards.imported(pool, state.tournament_id, rnd.boards)

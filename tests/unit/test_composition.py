@@ -73,7 +73,7 @@ def processes() -> dict:
 
 def test_the_features_are_the_literal_list(processes) -> None:
     assert processes["features"] == ["site", "players", "matches", "hints", "live streams", "bots and clocks",
-                                     "tournaments", "disputes", "suspended matches", "account stream", "ratings",
+                                     "tournaments", "duplicate", "disputes", "suspended matches", "account stream", "ratings",
                                      "invitations", "follow and block", "chat", "reviews", "quick play"]
 
 
@@ -104,7 +104,7 @@ def test_the_projector_runs_every_declared_projection(processes) -> None:
 
 
 def test_the_worker_and_beat_run_every_declared_task(processes) -> None:
-    assert processes["tasks"] == ["bots.play_turn", "clock.expire", "quickplay.tick", "reviews.review_pending",
+    assert processes["tasks"] == ["bots.play_turn", "clock.expire", "duplicate.daily", "quickplay.tick", "reviews.review_pending",
                                   "sweeper.sweep", "tournaments.advance", "tournaments.match_finished",
                                   "tournaments.tick"]
     assert processes["beat"] == ["quickplay", "reviews", "sweep", "tournaments"]

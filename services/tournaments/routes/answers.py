@@ -41,6 +41,7 @@ class TableOut(msgspec.Struct):
     seat -> entry), its match once opened, its result once the reader may see it."""
 
     table: int
+    room: int | None               # teams of four: 1 (the home team NS) or 2 (the same boards, swapped)
     ns: str | None
     ew: str | None
     seats: dict[str, str] | None
@@ -71,6 +72,8 @@ class TournamentOut(msgspec.Struct):
     options: GameMap
     format: str
     status: Status
+    scoring: str | None            # a duplicate's method: matchpoints, neuberg, butler, cross_imps
+    closes_at: str | None          # a robot duplicate event's window end
     closed_reason: str | None
     schedule: str | None
     bots: GameMap
@@ -125,7 +128,9 @@ class ResultRow(msgspec.Struct):
 
 
 class StandingLine(msgspec.Struct):
-    """An entry's line in the standings; `tiebreak` (Buchholz) is null in duplicate formats."""
+    """An entry's line in the standings; `tiebreak` (Buchholz) is null in duplicate formats.
+    Teams of four: `points` are Victory Points, `diff` the IMP margin. `bots`: the entry seats
+    a bot (a team's bot pair, a partner bot)."""
 
     place: int
     entry: str
@@ -135,6 +140,7 @@ class StandingLine(msgspec.Struct):
     played: int
     wins: int
     byes: int
+    bots: bool = False
 
 
 class StandingsOut(msgspec.Struct):
@@ -145,6 +151,7 @@ class StandingsOut(msgspec.Struct):
     status: Status
     overall: list[StandingLine]
     by_round: dict[str, list[StandingLine]]
+    scoring: str | None            # a duplicate's method (points are matchpoints or IMPs by it)
     tie_breaks: list[str]
 
 

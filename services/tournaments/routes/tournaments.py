@@ -71,11 +71,13 @@ class CreateIn(msgspec.Struct, forbid_unknown_fields=True):
     boards: dict[str, Any] | None = None          # a match record: its decks are the boards
     rated: bool = True                            # tables of four humans rate in their pool (docs/ratings.md)
     seeding: Literal["registration", "rating"] = "registration"   # Swiss and elimination only
+    scoring: Literal["matchpoints", "neuberg", "butler", "cross_imps"] = "matchpoints"   # duplicate and robot
+    closes_at: str | None = None                  # robot: when its window closes (ISO 8601 with offset)
     command_id: uuid.UUID | None = None
 
 
 class EntryIn(msgspec.Struct, forbid_unknown_fields=True):
-    players: Annotated[list[str], msgspec.Meta(min_length=1, max_length=2)]
+    players: Annotated[list[str], msgspec.Meta(min_length=1, max_length=4)]   # 4: a team (its two pairs)
     name: str = ""
     command_id: uuid.UUID | None = None
 
@@ -86,15 +88,15 @@ class PairingIn(msgspec.Struct, forbid_unknown_fields=True):
     byes: list[str] = []
 
 
-def _check_schedule(schedule: str) -> None:
+def _check_schedule(schedule: str, field: str = "$.schedule") -> None:
     """A start time the tick and the standings can read: ISO 8601 with its offset."""
     try:
         parsed = dt.datetime.fromisoformat(schedule.replace("Z", "+00:00"))
     except ValueError:
         parsed = None
     if parsed is None or parsed.tzinfo is None:
-        raise ApiError(400, "invalid_field", "$.schedule: a date-time with its offset, e.g. 2026-12-04T20:00:00Z",
-                       {"field": "$.schedule"})
+        raise ApiError(400, "invalid_field", f"{field}: a date-time with its offset, e.g. 2026-12-04T20:00:00Z",
+                       {"field": field})
 
 
 @post("/v1/tournaments", guards=ORGANISER, tags=TAGS, security=BEARER, exception_handlers=HANDLERS,
@@ -107,11 +109,14 @@ async def create(data: Annotated[CreateIn, Body(examples=X.CREATE_EXAMPLES)], pr
     shown(data.name, "$.name")
     if data.schedule is not None:
         _check_schedule(data.schedule)
+    if data.closes_at is not None:
+        _check_schedule(data.closes_at, "$.closes_at")
     try:
         tid = await service(runtime).create(principal.player_id, data.name, data.game, data.options, data.format,
                                             data.rounds, data.schedule, data.bots, data.command_id,
                                             data.no_show_grace, data.boards, rated=data.rated,
-                                            seeding=data.seeding)
+                                            seeding=data.seeding, scoring=data.scoring,
+                                            closes_at=data.closes_at)
     except RuleViolation as violation:
         if violation.code not in RECORD_CODES:
             raise
@@ -176,8 +181,9 @@ async def register_entry(tournament_id: PathStr, data: Annotated[EntryIn, Body(e
     svc = service(runtime)
     state = await svc.load(tournament_id)
     if not owns(principal, state) and (principal.player_id not in data.players
-                                       or any(p.startswith("bot:") for p in data.players)):
-        raise ApiError(403, "forbidden", "a player registers an entry he plays in; house bots are the organiser's")
+                                       or (any(p.startswith("bot:") for p in data.players) and not state.teams)):
+        raise ApiError(403, "forbidden", "a player registers an entry he plays in; house bots are the organiser's "
+                                         "(a team he plays in may seat a bot pair)")
     entry_id = str(uuid.uuid4() if data.command_id is None else uuid.uuid5(data.command_id, "entry"))
     await svc.enter(tournament_id, entry_id, data.players, data.name, asker=principal.player_id,
                     command_id=data.command_id)
@@ -252,7 +258,8 @@ async def export(tournament_id: PathStr, principal: Caller, runtime: Runtime,
     table = standings(state)["overall"]
     if format == "csv":
         out = io.StringIO()
-        writer = csv.DictWriter(out, ["place", "entry", "name", "points", "tiebreak", "diff", "played", "wins", "byes"])
+        writer = csv.DictWriter(out, ["place", "entry", "name", "points", "tiebreak", "diff", "played", "wins", "byes",
+                                     "bots"])
         writer.writeheader()
         for line in table:
             writer.writerow({**line, "name": state.names.get(line["entry"], line["entry"])})

@@ -60,13 +60,15 @@ def view(state: rules.State, full: bool) -> dict[str, Any]:
         shown = full or rnd.closed
         rounds.append({"round": rnd.number, "closed": rnd.closed, "boards": rnd.boards, "byes": rnd.byes,
                        "manual": rnd.manual,
-                       "tables": [{"table": t.table, "ns": t.home or None, "ew": t.away or None,
+                       "tables": [{"table": t.table, "room": t.room or None, "ns": t.home or None,
+                                   "ew": t.away or None,
                                    "seats": t.seats or None, "match_id": rnd.matches.get(t.table),
                                    "result": msgspec.to_builtins(rnd.results[t.table]) if shown and t.table in rnd.results
                                    else None} for t in rnd.tables],
                        "seeds": rnd.seeds if rnd.closed else {}})
     return {"tournament_id": state.tournament_id, "name": state.name, "organiser": state.organiser,
             "game": state.game, "options": state.options, "format": state.format, "status": state.status,
+            "scoring": state.scoring if state.duplicate else None, "closes_at": state.closes_at,
             "closed_reason": state.closed_reason, "schedule": state.schedule, "bots": state.bots, "no_show_grace": state.no_show_grace,
             "rounds_planned": state.rounds or state.rounds_wanted,
             "individual": state.individual, "commitment": state.commitment, "board_count": state.board_count,
@@ -78,15 +80,22 @@ def view(state: rules.State, full: bool) -> dict[str, Any]:
 
 
 def standings(state: rules.State) -> dict[str, Any]:
+    """Each line says whether its entry seats a bot (a team's bot pair, a partner bot)."""
     entries = list(state.entries)
+    plain = state.duplicate or state.individual or state.teams
+
+    def table(lines: dict[str, scoring.Line]) -> list[dict[str, Any]]:
+        return [{**line, "bots": any(p.startswith("bot:") for p in state.entries.get(line["entry"], []))}
+                for line in scoring.standings(lines, entries, plain)]
+
     by_round = {}
     for rnd in state.played:
         if rnd.closed:
             cut = msgspec.structs.replace(state, played=[r for r in state.played if r.number <= rnd.number])
-            by_round[str(rnd.number)] = scoring.standings(rules.lines(cut, closed_only=True), entries,
-                                                          state.duplicate or state.individual)
-    overall = scoring.standings(rules.lines(state, closed_only=True), entries, state.duplicate or state.individual)
+            by_round[str(rnd.number)] = table(rules.lines(cut, closed_only=True))
+    overall = table(rules.lines(state, closed_only=True))
     return {"tournament_id": state.tournament_id, "format": state.format, "status": state.status,
             "overall": overall, "by_round": by_round,
-            "tie_breaks": ["matchpoints", "diff"] if state.duplicate else ["points", "diff"] if state.individual
+            "scoring": state.scoring if state.duplicate else None,
+            "tie_breaks": ["victory_points", "imps"] if state.teams else [state.scoring, "diff"] if state.duplicate else ["points", "diff"] if state.individual
             else ["points", "buchholz", "diff"]}

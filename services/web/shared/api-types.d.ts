@@ -659,6 +659,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments/{tournament_id}/play": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play a robot duplicate event: my entry and my table (South, three bots), opened now
+         * @description Enters me once (a second call answers the same table) while the event's window is open: 422 `window_closed` after it, `bad_format` for a tournament that is not a robot duplicate event, `event_full` past its entries' limit; 403 `player_banned` for a banned player. My table's match is an ordinary match (`GET /v1/matches/{id}`, play as usual); its hand records and everyone's results stay sealed until the window closes.
+         */
+        post: operations["V1TournamentsTournamentIdPlayPlay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/boards/{board}/traveller": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A board's traveller: every table's contract, declarer, result, score and points; the hand record
+         * @description Only once the board's round has closed at every table (a robot duplicate event: its window): before, 403 `board_sealed`, for everyone, its organiser included. 404 `unknown_board` for a board the tournament does not play (or a tournament that is not a duplicate).
+         */
+        get: operations["V1TournamentsTournamentIdBoardsTravellerTraveller"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches/{match_id}/disputes": {
         parameters: {
             query?: never;
@@ -1843,13 +1883,48 @@ export interface components {
          *         "deals": 2
          *       }
          *     }
+         * @example {
+         *       "name": "Teams Swiss",
+         *       "game": "belote",
+         *       "format": "teams",
+         *       "rounds": 4,
+         *       "options": {
+         *         "variant": "coinche",
+         *         "deals": 4
+         *       }
+         *     }
+         * @example {
+         *       "name": "Butler pairs",
+         *       "game": "belote",
+         *       "format": "duplicate",
+         *       "rounds": 3,
+         *       "options": {
+         *         "variant": "coinche",
+         *         "deals": 3
+         *       },
+         *       "scoring": "butler"
+         *     }
+         * @example {
+         *       "name": "Daily Coinche",
+         *       "game": "belote",
+         *       "format": "robot",
+         *       "options": {
+         *         "variant": "coinche",
+         *         "deals": 8
+         *       },
+         *       "bots": {
+         *         "level": "basic"
+         *       },
+         *       "scoring": "neuberg",
+         *       "closes_at": "2026-12-05T00:00:00Z"
+         *     }
          */
         CreateIn: {
             name: string;
             /** @enum {string} */
             game: "belote" | "cinch" | "five_hundred";
             /** @enum {string} */
-            format: "round_robin" | "swiss" | "elimination" | "manual" | "duplicate";
+            format: "round_robin" | "swiss" | "elimination" | "manual" | "duplicate" | "robot" | "teams";
             /** @description left out: the game's defaults */
             options?: components["schemas"]["BeloteOptionsIn"] | components["schemas"]["CinchOptionsIn"] | components["schemas"]["FiveHundredOptionsIn"];
             /** @default null */
@@ -1870,6 +1945,12 @@ export interface components {
              * @enum {unknown}
              */
             seeding?: "rating" | "registration";
+            /**
+             * @default matchpoints
+             * @enum {unknown}
+             */
+            scoring?: "butler" | "cross_imps" | "matchpoints" | "neuberg";
+            closes_at?: string | null;
             /** @default null */
             command_id?: string | null;
         } & ({
@@ -2342,6 +2423,15 @@ export interface components {
          *       ],
          *       "name": "House"
          *     }
+         * @example {
+         *       "players": [
+         *         "0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a",
+         *         "3e1f…",
+         *         "bot:expert",
+         *         "bot:expert"
+         *       ],
+         *       "name": "Ada, Bob and the bots"
+         *     }
          */
         EntryIn: {
             players: string[];
@@ -2463,6 +2553,20 @@ export interface components {
         GiveEntropy: {
             /** @description At most 1024 bytes in UTF-8 (400 `bad_entropy` beyond); "" is entropy too, distinct from absent. */
             entropy: string;
+        };
+        /**
+         * HandRecord
+         * @description The board's deal (dealer and deck, top card first) and its seed, revealed when its
+         *     round closed; `verified`: the seed is the commitment's chain element for this board and
+         *     the deck is its shuffle (null for imported boards, whose digest docs/tournaments.md
+         *     explains).
+         */
+        HandRecord: {
+            dealer: string | null;
+            deck: string[];
+            seed: string | null;
+            commitment: string | null;
+            verified: boolean | null;
         };
         /** HintOut */
         HintOut: {
@@ -3652,6 +3756,19 @@ export interface components {
             forfeit: string | null;
         };
         /**
+         * RobotEntryOut
+         * @description My entry in a robot duplicate event: my table (I sit South, bots at N, E, W), its match
+         *     once opened, and when the window closes.
+         */
+        RobotEntryOut: {
+            tournament_id: string;
+            entry_id: string;
+            table: number | null;
+            seat: string;
+            match_id: string | null;
+            closes_at: string | null;
+        };
+        /**
          * RoundOut
          * @description A round: its boards, byes and tables; `seeds` (board -> hex seed) once it has closed.
          */
@@ -3780,6 +3897,8 @@ export interface components {
         /**
          * StandingLine
          * @description An entry's line in the standings; `tiebreak` (Buchholz) is null in duplicate formats.
+         *     Teams of four: `points` are Victory Points, `diff` the IMP margin. `bots`: the entry seats
+         *     a bot (a team's bot pair, a partner bot).
          */
         StandingLine: {
             place: number;
@@ -3790,6 +3909,8 @@ export interface components {
             played: number;
             wins: number;
             byes: number;
+            /** @default false */
+            bots?: boolean;
         };
         /**
          * StandingsOut
@@ -3804,6 +3925,7 @@ export interface components {
             by_round: {
                 [key: string]: components["schemas"]["StandingLine"][];
             };
+            scoring: string | null;
             tie_breaks: string[];
         };
         /**
@@ -3850,6 +3972,7 @@ export interface components {
          */
         TableOut: {
             table: number;
+            room: number | null;
             ns: string | null;
             ew: string | null;
             seats: {
@@ -3948,6 +4071,8 @@ export interface components {
             format: string;
             /** @enum {unknown} */
             status: "closed" | "registering" | "running";
+            scoring: string | null;
+            closes_at: string | null;
             closed_reason: string | null;
             schedule: string | null;
             bots: {
@@ -4042,6 +4167,107 @@ export interface components {
             schedule: string | null;
             entries: number;
             created_at: string | null;
+        };
+        /**
+         * TravellerOut
+         * @description Board `board`'s traveller, once its round has closed at every table.
+         */
+        TravellerOut: {
+            tournament_id: string;
+            board: number;
+            round: number;
+            scoring: string;
+            rows: components["schemas"]["TravellerRow"][];
+            hand: components["schemas"]["HandRecord"];
+        };
+        /**
+         * TravellerRow
+         * @description A table's line on the board: its entries (null where bots sat), its contract (the game's
+         *     own words: `seat`, `team`, `trump`, and a Coinche's `value` and `multiplier`), declarer,
+         *     result, the board's score per side, and the points each side earned by the event's method
+         *     (matchpoints or IMPs; null for the robot event's house table, `bots: true`, which is
+         *     shown beside the field and ranked in it by no one).
+         */
+        TravellerRow: {
+            table: number;
+            ns: string | null;
+            ew: string | null;
+            bots: boolean;
+            forfeit: string | null;
+            contract: {
+                [key: string]: string | number | boolean | (string | number | boolean | (string | number | boolean | (string | number | boolean | (string | number | boolean | (string | number | boolean | null)[] | {
+                    [key: string]: string | number | boolean | null;
+                } | null)[] | {
+                    [key: string]: string | number | boolean | (string | number | boolean | null)[] | {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                } | null)[] | {
+                    [key: string]: string | number | boolean | (string | number | boolean | (string | number | boolean | null)[] | {
+                        [key: string]: string | number | boolean | null;
+                    } | null)[] | {
+                        [key: string]: string | number | boolean | (string | number | boolean | null)[] | {
+                            [key: string]: string | number | boolean | null;
+                        } | null;
+                    } | null;
+                } | null)[] | {
+                    [key: string]: string | number | boolean | (string | number | boolean | (string | number | boolean | (string | number | boolean | null)[] | {
+                        [key: string]: string | number | boolean | null;
+                    } | null)[] | {
+                        [key: string]: string | number | boolean | (string | number | boolean | null)[] | {
+                            [key: string]: string | number | boolean | null;
+                        } | null;
+                    } | null)[] | {
+                        [key: string]: string | number | boolean | (string | number | boolean | (string | number | boolean | null)[] | {
+                            [key: string]: string | number | boolean | null;
+                        } | null)[] | {
+                            [key: string]: string | number | boolean | (string | number | boolean | null)[] | {
+                                [key: string]: string | number | boolean | null;
+                            } | null;
+                        } | null;
+                    } | null;
+                } | null)[] | {
+                    [key: string]: string | number | boolean | (string | number | boolean | (string | number | boolean | (string | number | boolean | (string | number | boolean | null)[] | {
+                        [key: string]: string | number | boolean | null;
+                    } | null)[] | {
+                        [key: string]: string | number | boolean | (string | number | boolean | null)[] | {
+                            [key: string]: string | number | boolean | null;
+                        } | null;
+                    } | null)[] | {
+                        [key: string]: string | number | boolean | (string | number | boolean | (string | number | boolean | null)[] | {
+                            [key: string]: string | number | boolean | null;
+                        } | null)[] | {
+                            [key: string]: string | number | boolean | (string | number | boolean | null)[] | {
+                                [key: string]: string | number | boolean | null;
+                            } | null;
+                        } | null;
+                    } | null)[] | {
+                        [key: string]: string | number | boolean | (string | number | boolean | (string | number | boolean | (string | number | boolean | null)[] | {
+                            [key: string]: string | number | boolean | null;
+                        } | null)[] | {
+                            [key: string]: string | number | boolean | (string | number | boolean | null)[] | {
+                                [key: string]: string | number | boolean | null;
+                            } | null;
+                        } | null)[] | {
+                            [key: string]: string | number | boolean | (string | number | boolean | (string | number | boolean | null)[] | {
+                                [key: string]: string | number | boolean | null;
+                            } | null)[] | {
+                                [key: string]: string | number | boolean | (string | number | boolean | null)[] | {
+                                    [key: string]: string | number | boolean | null;
+                                } | null;
+                            } | null;
+                        } | null;
+                    } | null;
+                } | null;
+            } | null;
+            declarer: string | null;
+            result: string | null;
+            score: {
+                [key: string]: number;
+            } | null;
+            ns_points: number | null;
+            ew_points: number | null;
+            match_id: string | null;
+            deal: number | null;
         };
         /**
          * BeloteOptionsIn
@@ -8644,6 +8870,178 @@ export interface operations {
                 };
             };
             /** @description No such tournament */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    V1TournamentsTournamentIdPlayPlay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description My entry and table */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RobotEntryOut"];
+                };
+            };
+            /** @description Malformed request: a path, query or body value that the route refuses; `details.field` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The caller's role does not allow this (`forbidden`); a tournament board not yet public (`board_sealed`); a role read beyond the seat by someone who plays in the match or its tournament (`privileged_while_playing`, written to the audit). See docs/api.md, "Who may read what". */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such tournament */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A conflict with the tournament's state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The tournament's rules refuse it; `code` says which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    V1TournamentsTournamentIdBoardsTravellerTraveller: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+                /** @description the board's number in the tournament (1-based) */
+                board: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The traveller */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravellerOut"];
+                };
+            };
+            /** @description Malformed request: a path, query or body value that the route refuses; `details.field` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The board is still sealed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such tournament or board */
             404: {
                 headers: {
                     [name: string]: unknown;

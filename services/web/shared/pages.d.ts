@@ -127,14 +127,17 @@ export interface PlayerPage {
     "signout": HTMLElementTagNameMap["button"];
     "status": HTMLElementTagNameMap["div"];
     "table": HTMLElementTagNameMap["div"];
+    "tournament-boards": HTMLElementTagNameMap["p"];
     "tournament-info": HTMLElementTagNameMap["p"];
     "tournament-list": HTMLElementTagNameMap["ul"];
     "tournament-live": HTMLElementTagNameMap["p"];
     "tournament-name": HTMLElementTagNameMap["h1"];
+    "tournament-play": HTMLElementTagNameMap["button"];
     "tournament-register": HTMLElementTagNameMap["button"];
     "tournament-rounds": HTMLElementTagNameMap["ul"];
     "tournament-standings": HTMLElementTagNameMap["table"];
     "tournament-status": HTMLElementTagNameMap["select"];
+    "tournament-traveller": HTMLElementTagNameMap["div"];
     "verify-link": HTMLElementTagNameMap["a"];
     "watch-form": HTMLElementTagNameMap["form"];
     "watch-id": HTMLElementTagNameMap["input"];

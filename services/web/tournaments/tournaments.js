@@ -8,6 +8,7 @@ import { grid, tr } from "../shared/grid.js";
 import { $, call, errorText, state } from "../shared/session.js";
 import { h } from "../shared/table.js";
 import { gameLine, scoreLine } from "../shared/words.js";
+import { drawDuplicate } from "./duplicate.js";
 
 /** @import { components } from "../shared/api-types" */
 /** @import { components as Live } from "../shared/live-types" */
@@ -107,6 +108,7 @@ function drawTournament(view, standings, version) {
     }
     catch (err) { $("tournament-live").textContent = errorText(err); }
   };
+  drawDuplicate(view, entryName);
   const lines = Array.isArray(standings) ? standings : (standings && standings.overall) || [];
   grid($("tournament-standings"), [t("standings.place"), t("standings.entry"), t("standings.points"), t("standings.played"),
                                     t("standings.wins"), t("standings.diff")],

@@ -1,0 +1,1 @@
+"""The duplicate routes: playing a robot duplicate event, and travellers."""
