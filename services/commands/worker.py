@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"atout worker: unknown queue(s) {', '.join(unknown) or '(none)'}; queues are {', '.join(names)}",
               file=sys.stderr)
         return 2
+    app.conf.atout_reviews_beside_bots = "reviews" in wanted and "bots" in wanted   # services/reviews/tasks.py
     argv = ["worker", "-Q", ",".join(names[q] for q in wanted), "-P", args.pool,
             "--without-mingle", "--without-gossip", "-l", settings.log_level.upper() if settings.log_level != "trace"
             else "DEBUG", "-n", f"atout-{settings.redis_prefix}@%h"]

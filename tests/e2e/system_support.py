@@ -260,7 +260,7 @@ not waited for: it says nothing when it holds the lock)."""
             procs[f"serve-{i}"] = atout(f"serve-{i}", ["serve", "--no-projector"],
                                         {**env, "ATOUT_PORT": str(port)}, data, port)
         for i in range(workers):
-            procs[f"worker-{i}"] = atout(f"worker-{i}", ["worker", "--pool", "solo"], env, data)
+            procs[f"worker-{i}"] = atout(f"worker-{i}", ["worker", "--pool", "solo", "--queues", "bots,clock"], env, data)
         if beat:
             procs["beat-0"] = atout("beat-0", ["beat"], env, data)
         prefix = data / "nginx"

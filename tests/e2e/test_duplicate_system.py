@@ -32,7 +32,7 @@ pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 @pytest.fixture(scope="module")
 def system(migrated_database_url: str, redis_url: str, redis_prefix: str, tmp_path_factory):
     with running_system(tmp_path_factory.mktemp("duplicate"), migrated_database_url, redis_url,
-                        f"{redis_prefix}dup", worker_args=("--concurrency", "2"),
+                        f"{redis_prefix}dup", worker_args=("--concurrency", "2", "--queues", "bots,clock"),
                         ATOUT_TOURNAMENT_TICK="1") as running:
         yield running
 
