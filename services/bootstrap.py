@@ -211,6 +211,7 @@ async def open_runtime(settings: Settings, *, features: Sequence[Feature] = FEAT
     runtime.visibility = Visibility(*([_bound(check, runtime) for check in each(features, kind)]
                                       for kind in ("public_checks", "organiser_lookups", "entrant_lookups",
                                                    "audience_lookups")))
+    runtime.gauges = [_bound(gauge, runtime) for gauge in each(features, "gauges")]
     stop = asyncio.Event()
     try:
         for factory in each(features, "after_commit"):

@@ -67,6 +67,10 @@ AudienceLookup = Callable[["Runtime", str], Awaitable["set[str]"]]
 TaskInstaller = Callable[["Celery"], None]
 """Adds a feature's Celery tasks (and beat entries, routes) to the workers' app."""
 
+Gauge = Callable[["Runtime"], Awaitable[None]]
+"""`async measure(runtime)`: sets a feature's Prometheus gauges from what it reads, at each scrape
+of the API's `/metrics` (a failure leaves the last values)."""
+
 AccountProducerFactory = Callable[[Settings], AccountProducer]
 """What a feature tells its players on their account stream (`GET /v1/stream/me`): an
 `infra.projections.account_events.AccountProducer` for a process's settings."""
@@ -88,6 +92,7 @@ class Feature:
     tasks: tuple[TaskInstaller, ...] = ()
     channels: Lazy | None = None       # live routes' `services.http.asyncapi.Channel`s: the AsyncAPI document
     account_events: tuple[AccountProducerFactory, ...] = ()   # notices on the players' account streams
+    gauges: tuple[Gauge, ...] = ()     # measured at each scrape of /metrics
 
 
 def each(features: Any, kind: str) -> list[Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import asyncpg
@@ -50,3 +51,4 @@ class Runtime:
     closing: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
     broker_thread: bool = True
+    gauges: list[Callable[[], Awaitable[None]]] = field(default_factory=list)   # the features' scrape-time gauges

@@ -57,23 +57,13 @@ def observe_action(action: object, outcome: str, seconds: float) -> None:
     ACTION_SECONDS.observe(seconds)
 
 
-REVIEW_BACKLOG_DEALS = Gauge("atout_review_backlog_deals", "Finished deals the workers have not reviewed yet")
-REVIEW_BACKLOG_SECONDS = Gauge("atout_review_backlog_seconds", "Age of the oldest finished deal not reviewed yet")
-
-
-async def _measure_review_backlog(request: Request) -> None:
-    runtime = getattr(request.app.state, "runtime", None)
-    if runtime is None or getattr(runtime, "pool", None) is None:
-        return
-    from services.reviews.service import ReviewService
-
-    try:
-        deals, oldest = await ReviewService(runtime.pool, 0).backlog()
-    except Exception as exc:  # no tables yet, database down: leave the last values
-        log.debug("review backlog unavailable: %s", exc)
-        return
-    REVIEW_BACKLOG_DEALS.set(deals)
-    REVIEW_BACKLOG_SECONDS.set(oldest)
+async def _measure_feature_gauges(request: Request) -> None:
+    """The gauges the features declared (`Feature.gauges`), each from what it reads now."""
+    for measure in getattr(getattr(request.app.state, "runtime", None), "gauges", ()):
+        try:
+            await measure()
+        except Exception as exc:  # no tables yet, database down: leave the last values
+            log.debug("a feature's gauges are unavailable: %s", exc)
 
 
 async def _measure_projection_lag(request: Request) -> None:
@@ -123,7 +113,7 @@ async def metrics(request: Request) -> Response:
     if not _scraper_allowed(request):
         raise ApiError(401, "unauthorized", "this needs the metrics token", headers={"WWW-Authenticate": "Bearer"})
     await _measure_projection_lag(request)
-    await _measure_review_backlog(request)
+    await _measure_feature_gauges(request)
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
 

@@ -18,4 +18,9 @@ def _tasks(app: Any) -> None:
     tasks.install(app)
 
 
-FEATURE = Feature("reviews", routes=_routes, tasks=(_tasks,))
+async def _backlog(runtime: Any) -> None:
+    from services.reviews import metrics      # the API's scrape only: the gauges live in its registry
+    await metrics.backlog(runtime)
+
+
+FEATURE = Feature("reviews", routes=_routes, tasks=(_tasks,), gauges=(_backlog,))

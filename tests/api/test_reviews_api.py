@@ -168,3 +168,15 @@ async def test_the_fairplay_table_is_an_admins_and_every_read_is_audited(client,
         "ORDER BY position DESC LIMIT 20")
     assert sum(b'"fairplay_read"' in bytes(r["data"]) and admin.player_id.encode() in bytes(r["data"])
                for r in audited) == 2
+
+
+async def test_the_backlog_is_on_the_metrics(client, runner) -> None:
+    """The reviews feature declares its gauges; the API measures them at each scrape."""
+    for projection in READ_MODELS():
+        await runner.ensure(projection)
+    scraped = await client.get("/metrics")
+    assert scraped.status_code == 200
+    lines = {line.split(" ")[0]: line for line in scraped.text.splitlines() if not line.startswith("#")}
+    assert "atout_review_backlog_deals" in lines and "atout_review_backlog_seconds" in lines
+    deals, _ = await ReviewService(runner.store.pool, 0).backlog()
+    assert abs(float(lines["atout_review_backlog_deals"].split(" ")[1]) - deals) <= 2   # the workers' pace aside

@@ -26,7 +26,12 @@ def value(name: str, **labels: str) -> float:
 
 def exposed_names() -> set[str]:
     """Every sample name the API and the other processes can expose."""
+    import importlib
+
     import services.http.metrics  # noqa: F401  (defines the API's metrics)
+
+    for module in sorted((ROOT / "services").glob("*/metrics.py")):   # a feature's gauges (`Feature.gauges`)
+        importlib.import_module(f"services.{module.parent.name}.metrics")
 
     names: set[str] = set()
     for family in REGISTRY.collect():
