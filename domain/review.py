@@ -25,7 +25,8 @@ Pure and deterministic: the worlds come from a `random.Random` seeded by the cal
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from statistics import fmean
+from typing import Any, Literal, Mapping, Sequence
 
 import msgspec
 
@@ -63,7 +64,7 @@ class DealReview(msgspec.Struct, frozen=True):
     `par`: the double-dummy result at the first card, for `par_side`."""
 
     game: str
-    unit: str
+    unit: Literal["card_points", "tricks", "points", ""]   # "": no card was played
     contract_table: dict[str, dict[str, int]]
     par: int | None
     par_side: str | None
@@ -91,7 +92,8 @@ def review(game: GameRules, options: Any, dealer: str, deck: Sequence[str], acti
                 table = solver.contract_table(state)
                 first = solver.solve(state)
                 par = (first.value, first.side)
-            cards.append(_card(game, family, solver, state, options, action, index, len(cards) // 4, rng, worlds))
+            trick = len(game.view(state, None).tricks)          # the tricks already taken
+            cards.append(_card(game, family, solver, state, options, action, index, trick, rng, worlds))
         state, _ = game.apply(state, command)
     unit = first.unit if par is not None else ""
     return DealReview(game=game.name, unit=unit, contract_table=table,
@@ -112,7 +114,7 @@ def _card(game: GameRules, family: Any, solver: Any, state: Any, options: Any, a
         return base
     means, n = fair
     fair_best, fair_value = max(means.values()), means[card]
-    signal = (value - _mean(true.values())) - (fair_value - _mean(means.values()))
+    signal = (value - fmean(true.values())) - (fair_value - fmean(means.values()))
     return msgspec.structs.replace(base, fair_value=round(fair_value, 3), fair_best=round(fair_best, 3),
                                    fair_cost=round(fair_best - fair_value, 3),
                                    fair_spread=round(fair_best - min(means.values()), 3),
@@ -154,8 +156,3 @@ def accuracy(cards: Sequence[CardReview]) -> dict[str, float | None]:
             spread[c.seat] += c.fair_spread
     return {seat: (round(100.0 * (1.0 - cost[seat] / spread[seat]), 1) if spread[seat] > 0 else None)
             for seat in sorted(cost)}
-
-
-def _mean(values: Any) -> float:
-    values = list(values)
-    return sum(values) / len(values)

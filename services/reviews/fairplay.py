@@ -11,7 +11,7 @@ of the sampler, the solver or the rules without a job to keep it.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Literal
 
 import asyncpg
 import msgspec
@@ -53,7 +53,7 @@ GROUP BY game
 class FairplayRow(msgspec.Struct, frozen=True):
     """One player's (or partnership's) signals over the window, against the bots' null."""
 
-    kind: str                  # "player" or "partnership"
+    kind: Literal["player", "partnership"]
     who: str                   # the player id, or the partnership's two ids (sorted, space-separated)
     players: list[str]
     deals: int
@@ -64,7 +64,8 @@ class FairplayRow(msgspec.Struct, frozen=True):
     last_at: datetime
 
 
-async def table(pool: asyncpg.Pool, is_public: Callable[[str], Awaitable[bool]], *, kind: str, days: int,
+async def table(pool: asyncpg.Pool, is_public: Callable[[str], Awaitable[bool]], *,
+                kind: Literal["player", "partnership"], days: int,
                 flagged_only: bool) -> list[FairplayRow]:
     """Every row of the window, newest activity first."""
     async with pool.acquire() as conn:

@@ -17,7 +17,7 @@ import asyncio
 import hashlib
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import asyncpg
 import msgspec
@@ -70,7 +70,7 @@ class Analysis(msgspec.Struct, frozen=True):
 
     match_id: str
     deal: int
-    status: str
+    status: Literal["ready", "pending", "failed"]
     review: deal_review.DealReview | None = None
     failure: str | None = None
 

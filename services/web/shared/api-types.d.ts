@@ -1608,7 +1608,8 @@ export interface components {
         Analysis: {
             match_id: string;
             deal: number;
-            status: string;
+            /** @enum {unknown} */
+            status: "failed" | "pending" | "ready";
             /** @default null */
             review?: components["schemas"]["DealReview"] | null;
             /** @default null */
@@ -2279,7 +2280,8 @@ export interface components {
          */
         DealReview: {
             game: string;
-            unit: string;
+            /** @enum {unknown} */
+            unit: "" | "card_points" | "points" | "tricks";
             contract_table: {
                 [key: string]: {
                     [key: string]: number;
@@ -2489,7 +2491,8 @@ export interface components {
          * @description One player's (or partnership's) signals over the window, against the bots' null.
          */
         FairplayRow: {
-            kind: string;
+            /** @enum {unknown} */
+            kind: "partnership" | "player";
             who: string;
             players: string[];
             deals: number;
