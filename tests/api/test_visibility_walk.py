@@ -259,12 +259,15 @@ async def sealed_round(server: str, pool) -> Round:
         assert filed.status_code == 201, filed.text
         # The seated admin's partner files on their own table, naming another card hidden from
         # him; the referee (watching) writes a third on the rail, and another admin reports it.
-        hidden = sorted(out.readers["seated admin"]["hidden"] - out.readers["seated player"]["hidden"])  # hers
+        # Hers: the cards of her hand she has not shown (a declared combination shows some).
+        hidden = sorted(out.readers["seated admin"]["hidden"] - out.readers["seated player"]["hidden"])
         partner = await http.post(f"/v1/matches/{first}/disputes", headers=alice["headers"],
                                   json={"deal": 0, "reason": "a revoke", "position": {"trick": 0, "card": hidden[0]}})
         assert partner.status_code == 201, partner.text
         rail = await http.post(f"/v1/matches/{first}/chat", headers=referee["headers"],
-                               json={"text": hidden[1], "command_id": str(uuid.uuid4())})
+                               json={"text": next(c for c in sorted(out.readers["seated admin"]["hidden"])
+                                                  if c not in {card, hidden[0]}),
+                                     "command_id": str(uuid.uuid4())})
         assert rail.status_code == 201, rail.text
         reporter = await player(http, pool, "admin")
         reported = await http.post("/v1/reports", headers=reporter["headers"],

@@ -24,8 +24,10 @@ MARGIN = 3.0      # the timer is exact; the margin is for a loaded two-core mach
 async def _held(host: str, port: int, sent: bytes, drip: bool = False) -> tuple[float, bytes]:
     """Open, send `sent` (a byte a second when `drip`), and read until the server closes:
     (seconds it held the connection, what it said)."""
-    reader, writer = await asyncio.open_connection(host, port)
+    # Timed from before the connect: the server's clock starts when it accepts, which a loaded
+    # client may learn of late, so a clock started after the connect could read short.
     opened = time.monotonic()
+    reader, writer = await asyncio.open_connection(host, port)
 
     async def dribble() -> None:
         for byte in sent:
