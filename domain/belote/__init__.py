@@ -4,7 +4,7 @@ House or Official rules (shared/rules/belote.md). `GAME` is all the outside worl
 from __future__ import annotations
 
 from domain.cards import DECK_32
-from domain.belote import doubledummy, imp_scale, schema
+from domain.belote import doubledummy, imp_scale, par, schema
 from domain.game import AdjustScore, GameRules, StartDeal, VoidDeal
 
 from domain.belote.actions import legal_actions, parse_action
@@ -44,6 +44,7 @@ GAME = GameRules(
     view_fields=schema.VIEW_FIELDS,
     shown_events=schema.SHOWN_EVENTS,
     double_dummy=doubledummy,
+    par=par.par,
     imp_scale=imp_scale.imp_scale,
 )
 

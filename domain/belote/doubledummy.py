@@ -106,6 +106,21 @@ def value(state: State) -> int:
     return _points(done + rest_value(t, pos, mine), trump, official) + _belote(state, team)
 
 
+def card_points(state: State) -> tuple[dict[str, int], str | None]:
+    """Each team's card points at the deal's end on the perfect line from here (tricks, the
+    dix de der or a capot's 100), and the team that takes every trick if one does: what the
+    score formulas take, belote and combinations apart. The difference is what the search
+    plays on; a capot is its extreme, so it cannot be mistaken for a team's zero points."""
+    t, pos, mine, team, done = _setup(state)
+    total, capot = _totals(state.deal.contract.trump, state.options.official)
+    diff, other = done + rest_value(t, pos, mine), OTHER_TEAM[team]
+    if abs(diff) == capot:
+        winner = team if diff > 0 else other
+        return {winner: capot, OTHER_TEAM[winner]: 0}, winner
+    points = (diff + total) // 2
+    return {team: points, other: total - points}, None
+
+
 def solve(state: State) -> Solution:
     t, pos, mine, team, done = _setup(state)
     trump, official = state.deal.contract.trump, state.options.official
@@ -139,4 +154,4 @@ def contract_table(state: State) -> dict[str, dict[str, int]]:
     return out
 
 
-__all__ = ["contract_table", "solve", "table", "value"]
+__all__ = ["card_points", "contract_table", "solve", "table", "value"]

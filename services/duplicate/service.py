@@ -7,17 +7,24 @@ the tournament service keeps the rounds (and closes a robot event's window in `a
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
 import uuid
+from functools import lru_cache
 from typing import Any
 
 from domain import fair
 from domain import match as match_rules
 from domain.game import RuleViolation
+from domain.games import GAMES
 from domain.tournaments import aggregate, robot, scoring, standing, teams, travellers
 from domain.tournaments import events as ev
 from services.matches import seating
 from services.matches.service import UnknownMatch
 from services.tournaments.service import NS, TournamentService
+
+log = logging.getLogger(__name__)
 
 
 class UnknownBoard(LookupError):
@@ -96,8 +103,43 @@ async def traveller(tournaments: TournamentService, state: aggregate.State, boar
     verified = None
     if seed and state.commitment and not state.imported_boards:
         verified = fair.verify_seed(bytes.fromhex(seed), bytes.fromhex(state.commitment), steps=board)
+    par, pending = await board_par(state.game, state.options, str(deal.dealer), tuple(deal.deck)) if deal else (None, False)
     return {"tournament_id": state.tournament_id, "board": board, "round": rnd.number,
             "scoring": "imps" if state.teams else state.scoring,
             "rows": travellers.rows(board, results, summaries, scored, rnd.matches, index),
             "hand": {"dealer": str(deal.dealer) if deal else None, "deck": list(deal.deck) if deal else [],
-                     "seed": seed, "commitment": state.commitment, "verified": verified}}
+                     "seed": seed, "commitment": state.commitment, "verified": verified, "par": par,
+                     "par_pending": pending}}
+
+
+@lru_cache(maxsize=512)
+def _par(game_name: str, options: str, dealer: str, deck: tuple[str, ...]) -> dict[str, Any] | None:
+    game = GAMES[game_name]
+    if game.par is None:
+        return None
+    found = game.par(game.parse_options(json.loads(options)), dealer, deck)
+    return {"contract": found.contract, "score": found.score, "card_points": found.card_points}
+
+
+async def board_par(game: str, options: dict[str, Any], dealer: str,
+                    deck: tuple[str, ...]) -> tuple[dict[str, Any] | None, bool]:
+    """(the board's par or None, whether it is still being worked out). A board's cards never
+    change, so each is solved once per process, off the event loop: a fraction of a second to
+    a few (up to sixteen deals solved), rarely more — a read waits `PAR_WAIT` at most and the
+    work goes on for the next read."""
+    key = (game, json.dumps(options, sort_keys=True), dealer, deck)
+    task = _SOLVING.get(key)
+    if task is None:
+        task = _SOLVING[key] = asyncio.ensure_future(asyncio.to_thread(_par, *key))
+        task.add_done_callback(lambda _: _SOLVING.pop(key, None))
+    try:
+        return await asyncio.wait_for(asyncio.shield(task), PAR_WAIT), False
+    except TimeoutError:
+        return None, True
+    except Exception:                        # a defect in a solver: the traveller is still served
+        log.exception("the par of a %s board failed", game)
+        return None, False
+
+
+PAR_WAIT = 2.0
+_SOLVING: dict[tuple[str, str, str, tuple[str, ...]], asyncio.Future[dict[str, Any] | None]] = {}

@@ -5,6 +5,7 @@ the seeds revealed and verifying; the daily event created once a day however oft
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import random
@@ -13,7 +14,9 @@ import pytest
 
 from domain import fair
 from domain import tournaments as t
+from domain.belote.par import par as belote_par
 from domain.game import RuleViolation
+from domain.games import GAMES
 from domain.tournaments import robot
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
@@ -95,7 +98,16 @@ async def test_an_event_closes_with_its_window(svc: TournamentService, clock: Cl
         seed = bytes.fromhex(state.current.seeds[str(b)])
         assert fair.verify_seed(seed, bytes.fromhex(state.commitment), steps=b)
         trav = await duplicate.traveller(svc, state, b)
-        assert trav["hand"]["verified"] and len(trav["hand"]["deck"]) == 32
+        for _ in range(120):                     # the par is worked out once per board, off the loop
+            if not trav["hand"]["par_pending"]:
+                break
+            await asyncio.sleep(0.5)
+            trav = await duplicate.traveller(svc, state, b)
+        hand = trav["hand"]
+        assert hand["verified"] and len(hand["deck"]) == 32
+        best = belote_par(GAMES["belote"].parse_options({"deals": 2}), hand["dealer"], hand["deck"])
+        assert hand["par"] == {"contract": best.contract, "score": best.score, "card_points": best.card_points}
+        assert hand["par"]["contract"]["team"] in ("NS", "EW")
         entrants = [r for r in trav["rows"] if not r["bots"]]
         assert len(entrants) == (3 if b == 1 else 2) and any(r["bots"] for r in trav["rows"])
     lines = t.lines(state, closed_only=True)

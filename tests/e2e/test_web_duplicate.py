@@ -67,10 +67,14 @@ async def test_a_guest_plays_a_robot_duplicate_event_and_reads_its_traveller(web
     assert await rows.count() == 2                                             # my table and the bots'
     assert await page.locator(f"#tournament-traveller a[href='#/replay/{match_id}/0']").count() == 1
     assert "Board 1" in await page.inner_text("#tournament-traveller h2")
+    await page.wait_for_selector("#tournament-traveller p.par", timeout=60_000)  # the board's par, beside the field
+    par = await page.inner_text("#tournament-traveller p.par")
+    assert par.startswith("Par, bidding and play perfect:") and "NS" in par and "EW" in par, par
     await shot(page, "duplicate-traveller")
     await page.select_option("#lang", "fr")
     await page.click("#tournament-boards button[data-board='1']")
     await page.wait_for_function("document.querySelector('#tournament-traveller h2')?.textContent.includes('Donne 1')")
+    assert (await page.inner_text("#tournament-traveller p.par")).startswith("Par, enchères et jeu parfaits")
     # The table's fair-deal check reads its record after each deal: a sealed board answers 403
     # `board_sealed` (the page says so); the lobby asks for my quick-play entry: 404 when I
     # have none. The browser logs both; nothing else may fail.

@@ -43,17 +43,30 @@ class TravellerRow(msgspec.Struct):
                                    # GET /v1/matches/{match_id}/deals/{deal}/analysis (par of its contract)
 
 
+class BoardPar(msgspec.Struct):
+    """The board's par: the contract both teams reach and its score when the auction and the
+    play are both perfect, every hand known (null `contract`: everybody passes), and each
+    team's card points on that line (docs/tournaments.md, "Par")."""
+
+    contract: GameMap | None
+    score: dict[str, int]
+    card_points: dict[str, int]
+
+
 class HandRecord(msgspec.Struct):
     """The board's deal (dealer and deck, top card first) and its seed, revealed when its
     round closed; `verified`: the seed is the commitment's chain element for this board and
     the deck is its shuffle (null for imported boards, whose digest docs/tournaments.md
-    explains)."""
+    explains); `par`, the board's par (Belote, Coinche)."""
 
     dealer: str | None
     deck: list[str]
     seed: str | None
     commitment: str | None
     verified: bool | None
+    par: BoardPar | None           # null for a game whose hands after the auction are a player's choice (Cinch,
+                                   # Five Hundred), and while `par_pending`
+    par_pending: bool              # the par is being worked out (seconds, once per board): read again
 
 
 class TravellerOut(msgspec.Struct):

@@ -34,7 +34,9 @@ TRAVELLER = {"tournament_id": X.TOURNAMENT_ID, "board": 1, "round": 1, "scoring"
      "contract": {"seat": "W", "team": "EW", "trump": "S"}, "declarer": "W", "result": "made",
      "score": {"NS": 50, "EW": 112}, "ns_points": None, "ew_points": None,
      "match_id": "2c4e6a80-1b3d-4f5a-9c7e-8d0f2a4b6c8e", "deal": 0}],
-    "hand": {"dealer": "N", "deck": ["JH", "9H", "…"], "seed": "5e0c…", "commitment": "4be1…", "verified": True}}
+    "hand": {"dealer": "N", "deck": ["JH", "9H", "…"], "seed": "5e0c…", "commitment": "4be1…", "verified": True,
+             "par": {"contract": {"seat": "W", "team": "EW", "trump": "S"}, "score": {"NS": 35, "EW": 147},
+                     "card_points": {"NS": 35, "EW": 127}}, "par_pending": False}}
 SEALED = ex("its round has not closed", {"code": "board_sealed", "message": "a board's results and cards are "
                                          "shown once its round has closed at every table", "details": {"board": 1}})
 UNKNOWN_BOARD = ex("no such board", {"code": "unknown_board", "message": "no board 9 in this tournament",

@@ -1704,6 +1704,85 @@ export interface components {
             };
         };
         /**
+         * BoardPar
+         * @description The board's par: the contract both teams reach and its score when the auction and the
+         *     play are both perfect, every hand known (null `contract`: everybody passes), and each
+         *     team's card points on that line (docs/tournaments.md, "Par").
+         */
+        BoardPar: {
+            contract: {
+                [key: string]: string | number | boolean | (string | number | boolean | (string | number | boolean | (string | number | boolean | (string | number | boolean | (string | number | boolean | null)[] | {
+                    [key: string]: string | number | boolean | null;
+                } | null)[] | {
+                    [key: string]: string | number | boolean | (string | number | boolean | null)[] | {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                } | null)[] | {
+                    [key: string]: string | number | boolean | (string | number | boolean | (string | number | boolean | null)[] | {
+                        [key: string]: string | number | boolean | null;
+                    } | null)[] | {
+                        [key: string]: string | number | boolean | (string | number | boolean | null)[] | {
+                            [key: string]: string | number | boolean | null;
+                        } | null;
+                    } | null;
+                } | null)[] | {
+                    [key: string]: string | number | boolean | (string | number | boolean | (string | number | boolean | (string | number | boolean | null)[] | {
+                        [key: string]: string | number | boolean | null;
+                    } | null)[] | {
+                        [key: string]: string | number | boolean | (string | number | boolean | null)[] | {
+                            [key: string]: string | number | boolean | null;
+                        } | null;
+                    } | null)[] | {
+                        [key: string]: string | number | boolean | (string | number | boolean | (string | number | boolean | null)[] | {
+                            [key: string]: string | number | boolean | null;
+                        } | null)[] | {
+                            [key: string]: string | number | boolean | (string | number | boolean | null)[] | {
+                                [key: string]: string | number | boolean | null;
+                            } | null;
+                        } | null;
+                    } | null;
+                } | null)[] | {
+                    [key: string]: string | number | boolean | (string | number | boolean | (string | number | boolean | (string | number | boolean | (string | number | boolean | null)[] | {
+                        [key: string]: string | number | boolean | null;
+                    } | null)[] | {
+                        [key: string]: string | number | boolean | (string | number | boolean | null)[] | {
+                            [key: string]: string | number | boolean | null;
+                        } | null;
+                    } | null)[] | {
+                        [key: string]: string | number | boolean | (string | number | boolean | (string | number | boolean | null)[] | {
+                            [key: string]: string | number | boolean | null;
+                        } | null)[] | {
+                            [key: string]: string | number | boolean | (string | number | boolean | null)[] | {
+                                [key: string]: string | number | boolean | null;
+                            } | null;
+                        } | null;
+                    } | null)[] | {
+                        [key: string]: string | number | boolean | (string | number | boolean | (string | number | boolean | (string | number | boolean | null)[] | {
+                            [key: string]: string | number | boolean | null;
+                        } | null)[] | {
+                            [key: string]: string | number | boolean | (string | number | boolean | null)[] | {
+                                [key: string]: string | number | boolean | null;
+                            } | null;
+                        } | null)[] | {
+                            [key: string]: string | number | boolean | (string | number | boolean | (string | number | boolean | null)[] | {
+                                [key: string]: string | number | boolean | null;
+                            } | null)[] | {
+                                [key: string]: string | number | boolean | (string | number | boolean | null)[] | {
+                                    [key: string]: string | number | boolean | null;
+                                } | null;
+                            } | null;
+                        } | null;
+                    } | null;
+                } | null;
+            } | null;
+            score: {
+                [key: string]: number;
+            };
+            card_points: {
+                [key: string]: number;
+            };
+        };
+        /**
          * CardReview
          * @description One card played: its true and fair values for the player's side.
          */
@@ -2562,7 +2641,7 @@ export interface components {
          * @description The board's deal (dealer and deck, top card first) and its seed, revealed when its
          *     round closed; `verified`: the seed is the commitment's chain element for this board and
          *     the deck is its shuffle (null for imported boards, whose digest docs/tournaments.md
-         *     explains).
+         *     explains); `par`, the board's par (Belote, Coinche).
          */
         HandRecord: {
             dealer: string | null;
@@ -2570,6 +2649,8 @@ export interface components {
             seed: string | null;
             commitment: string | null;
             verified: boolean | null;
+            par: components["schemas"]["BoardPar"] | null;
+            par_pending: boolean;
         };
         /** HintOut */
         HintOut: {

@@ -2,8 +2,8 @@
 // Duplicate beside a tournament (docs/tournaments.md, "Robot duplicate", "Travellers"): the
 // play button of a robot duplicate event while its window is open, each public board linked
 // from the standings, and a board's traveller (every table's contract and score, what each
-// side earned, a link to each table's replay with its double-dummy analysis, the hand record
-// and whether its seed verifies). All read the public API only.
+// side earned, a link to each table's replay with its double-dummy analysis, the hand record,
+// whether its seed verifies, and the board's par). All read the public API only.
 
 import { num, t, when } from "../shared/i18n.js";
 import { grid, tr } from "../shared/grid.js";
@@ -85,6 +85,15 @@ export async function showTraveller(id, board, entryName) {
       h("p", { class: "hand" }, t("duplicate.dealer", { seat: seatText(hand.dealer) }), " · ",
         hand.deck.map(cardShort).join(" ")),
       h("p", { dataset: { verified: String(hand.verified) } },
-        hand.verified === true ? t("duplicate.verified") : hand.verified === false ? t("duplicate.not_verified") : t("duplicate.imported")));
+        hand.verified === true ? t("duplicate.verified") : hand.verified === false ? t("duplicate.not_verified") : t("duplicate.imported")),
+      ...(hand.par ? [h("p", { class: "par", dataset: { par: hand.par.contract ? String(hand.par.contract.team) : "" } },
+        t("duplicate.par", { contract: hand.par.contract ? contractText(/** @type {Contract} */ (hand.par.contract)) : t("duplicate.passed_out"),
+                             score: scoreLine(hand.par.score) }))]
+        : hand.par_pending ? [h("p", { class: "par-pending" }, t("duplicate.par_pending"))] : []));
+    // The par is worked out once per board: read the traveller again while it is.
+    if (hand.par_pending) {
+      setTimeout(() => { if (box.dataset.board === String(board)) void showTraveller(id, board, entryName); }, 3000);
+    }
+    box.dataset.board = String(board);
   } catch (err) { box.replaceChildren(h("p", { class: "empty" }, errorText(err))); }
 }

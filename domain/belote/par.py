@@ -1,0 +1,184 @@
+"""Belote par: a board's result when the auction and the play are both perfect, every hand
+known — bridge's par, for Belote's auctions (belote.md §3.2, §5.2).
+
+In classic and sans atout the taker's seat decides who gets which of the last cards, so each
+way the auction can end is played through the real decider and its deal solved: at most
+sixteen endings (four seats, the turn-up's suit in round 1, three other suits in round 2).
+Coinche deals every card first, so its contracts differ only in their scoring: one solve per
+trump feeds a search over the rising bids, with the defenders coinching exactly the contracts
+that fail and the takers surcoinching what is coinched and made.
+
+Why one solve gives a contract's score: every score formula is non-decreasing in the card-point
+difference the solver plays on (made above litige above failed; more points or a capot, more),
+so the difference's double-dummy value is also the score's. Every seat holding combinations is
+taken to declare them and the belote holder to announce it: neither can cost its team points.
+Ties go to the lower contract, and to passing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from domain.belote import combinations as combos
+from domain.belote.actions import legal_actions, parse_action
+from domain.belote.coinche import CAPOT, MIN_BID, max_bid
+from domain.belote.decider import decide, evolve
+from domain.belote.doubledummy import BELOTE, card_points
+from domain.belote.options import Options
+from domain.belote.ranking import BELOTE_SUITS, deal_points
+from domain.belote.scoring import classic_score, coinche_score
+from domain.belote.state import FROM, OTHER_TEAM, State, initial
+from domain.cards import TEAM
+from domain.game import StartDeal
+
+NOBODY = {"NS": 0, "EW": 0}
+
+
+class Par(NamedTuple):
+    contract: dict[str, Any] | None    # the Contract's words (seat, team, trump, value, multiplier); None: passed out
+    score: dict[str, int]              # the deal's score for each team
+    card_points: dict[str, int]        # each team's card points on the perfect line
+
+
+def _margin(par: Par, team: str) -> int:
+    return par.score[team] - par.score[OTHER_TEAM[team]]
+
+
+def _bonuses(state: State, taker_team: str) -> tuple[dict[str, int], dict[str, int]]:
+    """(B, K) of the score formulas: belote to its holder's team, combinations to the team whose
+    best one counts, every seat declaring."""
+    deal, options = state.deal, state.options
+    B = dict(NOBODY)
+    if deal.belote_holder is not None:
+        B[TEAM[deal.belote_holder]] = BELOTE
+    declared: dict[str, list[Any]] = {"NS": [], "EW": []}
+    for seat in FROM[deal.eldest]:
+        declared[TEAM[seat]].extend(deal.combinations.get(seat, ()))
+    K = dict(NOBODY)
+    team = combos.compare(declared, taker_team, deal.contract.trump, options.official)
+    if team is not None:
+        K[team] = sum(c.value for c in declared[team])
+    return B, K
+
+
+def _apply(state: State, command: Any) -> State:
+    for event in decide(state, command):
+        state = evolve(state, event)
+    return state
+
+
+def _act(state: State, seat: Any, **action: Any) -> State:
+    return _apply(state, parse_action({"seat": str(seat), **action}))
+
+
+def _dealt(options: Options, dealer: str, deck: Sequence[str]) -> State:
+    return _apply(initial(options), StartDeal(dealer=dealer, deck=tuple(deck)))
+
+
+# --- classic and sans atout: every ending of the auction, played through the decider ----------
+
+def _classic(state: State) -> Par:
+    deal = state.deal
+    if deal.phase == "play":
+        P, capot = card_points(state)
+        contract = deal.contract
+        B, K = _bonuses(state, contract.team)
+        official = state.options.official
+        total, capot_total = deal_points(None if contract.trump is not None else official)
+        scored = classic_score(contract.team, P, B, K, capot, official, total, capot_total, 0)
+        return Par({"seat": str(contract.seat), "team": contract.team, "trump": contract.trump},
+                   scored.score, P)
+    if deal.phase != "auction":
+        return Par(None, dict(NOBODY), dict(NOBODY))          # thrown in: everybody passed twice
+    seat = deal.turn
+    best: Par | None = None
+    for action in legal_actions(state, seat):
+        outcome = _classic(_act(state, seat, **action))
+        if best is None or _margin(outcome, TEAM[seat]) > _margin(best, TEAM[seat]):
+            best = outcome
+    assert best is not None
+    return best
+
+
+# --- Coinche: one solve per trump, then the rising bids ----------------------------------------
+
+def _contracts(state: State) -> dict[str, State]:
+    """Each trump -> the deal at its first card, eldest having bid it and the others passed
+    (who took and for how much change only the score)."""
+    eldest = state.deal.turn
+    out = {}
+    for suit in BELOTE_SUITS:
+        s = _act(state, eldest, action="bid", value=MIN_BID, suit=suit)
+        while s.deal.phase == "auction":
+            s = _act(s, s.deal.turn, action="pass")
+        out[suit] = s
+    return out
+
+
+def _coinche_outcome(state: State, P: dict[str, int], capot: str | None, team: str, seat: str,
+                     value: int | str) -> Par:
+    """The contract `value` in the deal's trump taken by `team`: the defenders coinche when it
+    pays them, the takers then surcoinche when it pays them."""
+    B, K = _bonuses(state, team)
+    official = state.options.official
+    trump = state.deal.contract.trump
+
+    def scored(multiplier: int) -> Par:
+        score = coinche_score(team, P, B, K, capot, value, multiplier, official).score
+        return Par({"seat": seat, "team": team, "trump": trump, "value": value, "multiplier": multiplier},
+                   score, P)
+
+    plain, coinched, surcoinched = scored(1), scored(2), scored(4)
+    answered = surcoinched if _margin(surcoinched, team) > _margin(coinched, team) else coinched
+    return answered if _margin(answered, team) < _margin(plain, team) else plain
+
+
+def _coinche(state: State, solved: dict[str, tuple[dict[str, int], str | None]],
+             deals: dict[str, State]) -> Par:
+    levels: list[int | str] = [*range(MIN_BID, max_bid(state.options) + 1, 10), CAPOT]
+    first = state.deal.turn
+    # The seat of each team that bids first names its contracts (the seat matters to no score).
+    bidder = {TEAM[s]: str(s) for s in reversed(FROM[first])}
+    best_at: list[dict[str, Par]] = []
+    for value in levels:
+        row = {}
+        for team in ("NS", "EW"):
+            row[team] = max((_coinche_outcome(deals[suit], *solved[suit], team, bidder[team], value)
+                             for suit in BELOTE_SUITS), key=lambda par: _margin(par, team))
+        best_at.append(row)
+    # held[i][X]: X holds level i's contract, the other team to answer (pass, or bid higher).
+    overcall: dict[str, Par | None] = {"NS": None, "EW": None}
+    opening: dict[str, Par | None] = {"NS": None, "EW": None}
+    for i in range(len(levels) - 1, -1, -1):
+        held = {}
+        for team in ("NS", "EW"):
+            other = OTHER_TEAM[team]
+            answer = overcall[other]
+            stay = best_at[i][team]
+            held[team] = answer if answer is not None and _margin(answer, other) > _margin(stay, other) else stay
+        for team in ("NS", "EW"):
+            if overcall[team] is None or _margin(held[team], team) >= _margin(overcall[team], team):
+                overcall[team] = held[team]
+        opening = dict(overcall)
+    # The first round from eldest: each seat opens its team's best or passes; four passes: thrown in.
+    after = Par(None, dict(NOBODY), dict(NOBODY))
+    for seat in reversed(FROM[first]):
+        team = TEAM[seat]
+        mine = opening[team]
+        if mine is not None and _margin(mine, team) > _margin(after, team):
+            after = mine
+    return after
+
+
+def par(options: Options, dealer: str, deck: Sequence[str]) -> Par:
+    """The board's par: its contract (None when everybody passes), each team's score and card
+    points, with both the auction and the play perfect."""
+    state = _dealt(options, dealer, deck)
+    if state.options.variant != "coinche":
+        return _classic(state)
+    deals = _contracts(state)
+    return _coinche(state, {suit: card_points(s) for suit, s in deals.items()}, deals)
+
+
+__all__ = ["Par", "par"]
