@@ -74,6 +74,7 @@ class MatchState(msgspec.Struct, frozen=True):
     rated: bool = False
     private: bool = False          # a private table (docs/social.md): out of every public list
     host: str | None = None        # the player who created it (None: the server did, e.g. a rematch)
+    standin: str | None = None     # a tournament table's level for an absent person (None: basic)
     game_state: Any = None
     deal_index: int = -1           # 0-based index of the current/last deal
     dealer: Seat | None = None
@@ -249,7 +250,8 @@ def evolve(state: MatchState, event: Any) -> MatchState:
             status="open", commitment=event.commitment, chain_length=event.chain_length,
             chains=(Chain(1, event.commitment, event.chain_length, 0),) if event.commitment else (),
             predefined_deals=event.predefined_deals, sealed=event.sealed, rated=event.rated,
-            private=event.private, host=event.created_by, game_state=game.initial(game.parse_options(event.options)))
+            private=event.private, host=event.created_by,
+            standin=event.tournament.standin if event.tournament is not None else None, game_state=game.initial(game.parse_options(event.options)))
     if isinstance(event, SeatTaken):
         return msgspec.structs.replace(state, seats={**state.seats, event.seat.value: event.holder})
     if isinstance(event, SeatLeft):

@@ -29,6 +29,8 @@ class TournamentRound(msgspec.Struct, frozen=True):
 
     tournament_id: str
     round: int
+    standin: str | None = None     # the bot level that plays for an absent person here (the clock's
+                                   # and a takeover's), the organiser's `bots.standin`; None: basic
 
 
 class MatchCreated(msgspec.Struct, frozen=True, tag="match_created"):

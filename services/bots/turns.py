@@ -31,7 +31,13 @@ log = logging.getLogger(__name__)
 TRANSIENT = suspensions.TRANSIENT
 
 COMMANDS = uuid.UUID("5b0f6a52-7d0e-4c61-9a53-3b1f1c0c7e11")
-FALLBACK_LEVEL = "basic"       # plays for a human whose clock ran out
+FALLBACK_LEVEL = "basic"       # plays for a human whose clock ran out, or who is away
+
+
+def standin(state: Any, settings: dict[str, Any] | None = None) -> Any:
+    """The policy that plays for an absent person: his table's stand-in level (a tournament
+    organiser's choice), else `basic`."""
+    return policy_for(state.game_name, state.standin or FALLBACK_LEVEL, **(settings or {}))
 
 
 def command_id(match_id: str, version: int, seat: str) -> uuid.UUID:
@@ -91,7 +97,7 @@ async def play_turn(matches: MatchService, match_id: str, seat: str, version: in
                     clock: bool = False, settings: dict[str, Any] | None = None, takeover: bool = False,
                     grace: float = 60.0) -> str:
     """A bot's turn; or, for a human under a clock, a single legal action played at once
-    (`by="automatic"`); or, with `takeover`, the `basic` bot's action for a human whose
+    (`by="automatic"`); or, with `takeover`, the stand-in bot's action for a human whose
     player has been disconnected for `grace` seconds (`by="takeover"`; "present" when the
     player is back). Returns what happened, for logs and tests."""
     try:
@@ -119,7 +125,7 @@ async def play_turn(matches: MatchService, match_id: str, seat: str, version: in
             return "present"
         if since + grace > time.time() + 0.05:
             return "waiting"                           # away again, but not for long: a later task plays
-        action = policy_for(state.game_name, FALLBACK_LEVEL)(view, rng_for(match_id, version, seat))
+        action = standin(state, settings)(view, rng_for(match_id, version, seat))
         by = "takeover"
     elif clock:
         action, by = single_action(view, Seat(seat)), "automatic"
@@ -131,7 +137,7 @@ async def play_turn(matches: MatchService, match_id: str, seat: str, version: in
 
 
 async def expire(matches: MatchService, match_id: str, version: int) -> list[str]:
-    """The clock ran out at `version`: the `basic` bot plays for the human in turn (and,
+    """The clock ran out at `version`: the stand-in bot plays for the human in turn (and,
     his clock having run out too often in a row, he counts as away)."""
     try:
         state = await matches.load(match_id)
@@ -147,7 +153,7 @@ async def expire(matches: MatchService, match_id: str, version: int) -> list[str
         view = rules.view(state, seat)
         if getattr(view.table, "turn", None) != seat:
             continue                                   # only the seat whose turn it is
-        action = policy_for(state.game_name, FALLBACK_LEVEL)(view, rng_for(match_id, version, str(seat)))
+        action = standin(state)(view, rng_for(match_id, version, str(seat)))
         if action is not None:
             out.append(await _submit(matches, match_id, version, str(seat), action, "clock"))
             if out[-1] == "played":                    # too many in a row: away (`clocks.after_timeout`)

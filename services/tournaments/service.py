@@ -22,6 +22,7 @@ import asyncpg
 from domain import fair
 from domain import match as match_rules
 from domain import tournaments as rules
+from domain.bots import LEVELS
 from domain.game import RuleViolation
 from domain.tournaments import events as ev
 from domain.tournaments import forfeits, individual, robot
@@ -111,6 +112,9 @@ class TournamentService:
         """`boards`: a match record whose decks are the boards (instead of the shuffle). A
         robot duplicate event (`format` `robot`) opens at once: started, its house table dealt."""
         tid = str(uuid.uuid4() if command_id is None else uuid.uuid5(command_id, "tournament"))
+        for key in ("level", "standin"):
+            if (bots or {}).get(key, "basic") not in LEVELS:
+                raise RuleViolation("bad_bots", f"bots.{key} is one of {', '.join(LEVELS)}", {"field": f"$.bots.{key}"})
         match_rules.create("check", game, dict(options), dict.fromkeys("NESW"), None, 1)  # options valid?
         if format == "robot" and closes_at is not None:
             window = (robot.when(closes_at) - self.clock()).total_seconds()

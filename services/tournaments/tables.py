@@ -65,7 +65,8 @@ async def open_match(matches: MatchService, pool: Any, state: rules.State, rnd: 
     rated = state.rated and not state.imported_boards and not any(s.startswith("bot") for s in specs.values())
     await matches.create_match(state.game, state.options, specs, predefined=predefined,
                                sealed=predefined is not None, rated=rated, command_id=create_id,
-                               tournament=TournamentRound(tournament_id=state.tournament_id, round=rnd.number))
+                               tournament=TournamentRound(tournament_id=state.tournament_id, round=rnd.number,
+                                                          standin=state.bots.get("standin")))
     if rated:                                      # a rated match always has a clock, set before the start
         await set_clock(matches.store, match_id, match_clock(None, rated=True))
     for seat, player in people.items():

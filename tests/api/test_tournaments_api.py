@@ -111,6 +111,17 @@ async def test_the_no_show_grace_has_a_default_and_bounds(client, pool) -> None:
     assert bad.status_code == 400 and {"code", "message", "details"} <= set(bad.json())
 
 
+async def test_the_bots_are_a_typed_choice(client, pool) -> None:
+    owner = await organiser(client, pool)
+    chosen = await client.post("/v1/tournaments", json={**BODY, "bots": {"level": "expert", "standin": "master"}},
+                               headers=owner.headers)
+    assert chosen.status_code == 201, chosen.text
+    assert chosen.json()["bots"] == {"level": "expert", "fill": True, "standin": "master"}
+    for bots in ({"level": "grandmaster"}, {"standin": "human"}, {"levels": "basic"}, {"level": 3}):
+        bad = await client.post("/v1/tournaments", json={**BODY, "bots": bots}, headers=owner.headers)
+        assert bad.status_code == 400 and bad.json()["code"] == "invalid_field", (bots, bad.text)
+
+
 async def test_boards_imported_as_a_match_record(client, pool) -> None:
     from tests.unit.tournaments.test_tournament_boards import record
 

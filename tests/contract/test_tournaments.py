@@ -14,6 +14,7 @@ from domain import fair
 from domain import match as match_rules
 from domain import tournaments as t
 from domain.cards import Seat
+from domain.game import RuleViolation
 from domain.tournaments import events as ev
 from domain.tournaments import scoring
 from infra.projections import ProjectionRunner
@@ -152,3 +153,36 @@ async def test_an_organisers_manual_pairing_replaces_the_automatic_one(svc: Tour
     assert state.played[1].manual
     assert [(x.home, x.away) for x in state.played[1].tables] == [("e3", "e0"), ("e1", "e2")]
     assert played_first  # round 1 stays as it was
+
+
+async def test_the_organisers_stand_in_plays_for_an_absent_person_at_every_table(svc: TournamentService) -> None:
+    """`bots.standin`: the level that plays for a person away past the grace (a takeover) or
+    out of time, at each of the tournament's tables; a level outside the list is refused."""
+    from domain.bots.master import Master
+    from services.bots import turns
+    from infra import presence
+
+    with pytest.raises(RuleViolation) as refused:
+        await svc.create("organiser-1", "Cup", "belote", OPTIONS, "swiss", rounds=1, bots={"standin": "grandmaster"})
+    assert refused.value.code == "bad_bots" and refused.value.details == {"field": "$.bots.standin"}
+    tid = await svc.create("organiser-1", "Cup", "belote", OPTIONS, "swiss", rounds=1,
+                           bots={"level": "random", "standin": "master"})
+    await svc.execute(tid, ev.Register(entry_id="people", players=["ann", "bob"]))
+    await svc.execute(tid, ev.Register(entry_id="bots", players=["bot:random", "bot:random"]))
+    await svc.start(tid)
+    match_id = next(iter((await svc.load(tid)).current.matches.values()))
+    state = await svc.matches.load(match_id)
+    assert state.standin == "master" and isinstance(turns.standin(state), Master)
+    assert state.status == "playing"
+    people = [s for s, h in state.seats.items() if h is not None and h.kind == "player"]
+    for _ in range(40):                                         # bots play until a person is to act
+        state = await svc.matches.load(match_id)
+        seat = str(state.game.status(state.game_state).to_act[0])
+        if seat in people:
+            break
+        await turns.play_turn(svc.matches, match_id, seat, state.version)
+    await presence.record(svc.matches.store, match_id, seat, presence.SEAT_DISCONNECTED)
+    assert await turns.play_turn(svc.matches, match_id, seat, state.version, takeover=True, grace=0) == "played"
+    played = [e for _, e, _ in await svc.matches.events(match_id)
+              if isinstance(e, match_rules.ActionTaken) and e.seat == Seat(seat)]
+    assert played[-1].by == "takeover"

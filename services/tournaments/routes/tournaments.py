@@ -59,6 +59,20 @@ RECORD_CODES = {"bad_record", "bad_deck", "wrong_dealer", "not_enough_boards"}  
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
 
 
+Level = Literal["random", "basic", "expert", "master"]
+
+
+class BotsIn(msgspec.Struct, forbid_unknown_fields=True):
+    """The tournament's bots: `level` partners an entrant who comes alone and sits at a robot
+    event's tables; `standin` plays, at every table, for a person who is away past the grace
+    or whose clock ran out (docs/bots.md, "Disconnects"); `fill` is kept with the tournament
+    and changes nothing today (an entry's empty seats always take bots of `level`)."""
+
+    level: Level = "basic"
+    fill: bool = True
+    standin: Level = "basic"
+
+
 class CreateIn(msgspec.Struct, forbid_unknown_fields=True):
     name: Name
     game: str
@@ -66,7 +80,7 @@ class CreateIn(msgspec.Struct, forbid_unknown_fields=True):
     options: dict[str, Any] = {}
     rounds: Annotated[int, msgspec.Meta(ge=1, le=rules.aggregate.MAX_ROUNDS)] | None = None
     schedule: str | None = None
-    bots: dict[str, Any] = {}
+    bots: BotsIn = msgspec.field(default_factory=BotsIn)
     no_show_grace: Annotated[int, msgspec.Meta(ge=0, le=ev.MAX_NO_SHOW_GRACE)] | None = None
     boards: dict[str, Any] | None = None          # a match record: its decks are the boards
     rated: bool = True                            # tables of four humans rate in their pool (docs/ratings.md)
@@ -113,7 +127,8 @@ async def create(data: Annotated[CreateIn, Body(examples=X.CREATE_EXAMPLES)], pr
         _check_schedule(data.closes_at, "$.closes_at")
     try:
         tid = await service(runtime).create(principal.player_id, data.name, data.game, data.options, data.format,
-                                            data.rounds, data.schedule, data.bots, data.command_id,
+                                            data.rounds, data.schedule, msgspec.structs.asdict(data.bots),
+                                            data.command_id,
                                             data.no_show_grace, data.boards, rated=data.rated,
                                             seeding=data.seeding, scoring=data.scoring,
                                             closes_at=data.closes_at)

@@ -1783,6 +1783,27 @@ export interface components {
             };
         };
         /**
+         * BotsIn
+         * @description The tournament's bots: `level` partners an entrant who comes alone and sits at a robot
+         *     event's tables; `standin` plays, at every table, for a person who is away past the grace
+         *     or whose clock ran out (docs/bots.md, "Disconnects"); `fill` is kept with the tournament
+         *     and changes nothing today (an entry's empty seats always take bots of `level`).
+         */
+        BotsIn: {
+            /**
+             * @default basic
+             * @enum {unknown}
+             */
+            level?: "basic" | "expert" | "master" | "random";
+            /** @default true */
+            fill?: boolean;
+            /**
+             * @default basic
+             * @enum {unknown}
+             */
+            standin?: "basic" | "expert" | "master" | "random";
+        };
+        /**
          * CardReview
          * @description One card played: its true and fair values for the player's side.
          */
@@ -2010,10 +2031,7 @@ export interface components {
             /** @default null */
             rounds?: number | null;
             schedule?: string | null;
-            /** @default {} */
-            bots?: {
-                [key: string]: unknown;
-            };
+            bots?: components["schemas"]["BotsIn"];
             /** @default null */
             no_show_grace?: number | null;
             /** @default null */
@@ -4984,6 +5002,8 @@ export interface components {
         TournamentRound: {
             tournament_id: string;
             round: number;
+            /** @default null */
+            standin?: string | null;
         };
         /** SeatTaken */
         SeatTaken: {

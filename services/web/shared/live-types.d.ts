@@ -944,6 +944,8 @@ export interface components {
         TournamentRound: {
             tournament_id: string;
             round: number;
+            /** @default null */
+            standin?: string | null;
         };
         /** MatchSeatTaken */
         MatchSeatTaken: {
