@@ -98,6 +98,12 @@ async function signIn(ev) {
 }
 const storedChoice = () => LOCALES.includes(localStorage.getItem("atout.locale") ?? "");
 
+document.addEventListener("atout:invitations", () => {
+  for (const delay of [0, 2000]) {
+    setTimeout(() => { if (document.body.dataset.screen === "invitations") showInvitations(); }, delay);
+  }
+});
+
 function redrawAll() {
   $("lang").value = locale();
   relabelCreateForm();

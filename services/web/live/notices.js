@@ -48,6 +48,9 @@ function notice(e) {
 
 /** @param {Notice} e */
 function add(e) {
+  // The invitations on screen are a read model the notice may overtake: read them again now
+  // and once more a moment later (app.js listens).
+  if (e.type.startsWith("invitation")) document.dispatchEvent(new CustomEvent("atout:invitations"));
   const li = notice(e);
   if (!li) return;
   const box = $("notices");
