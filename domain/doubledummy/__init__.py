@@ -22,6 +22,7 @@ import threading
 import msgspec
 
 from domain.cards import SEAT_INDEX
+from domain.doubledummy import cache
 from domain.doubledummy.search import INF, Search
 from domain.doubledummy.search import make_search as python_search
 from domain.doubledummy.table import (
@@ -33,6 +34,7 @@ from domain.doubledummy.table import (
     representatives,
 )
 
+cache.choose()
 try:
     from domain.doubledummy.compiled import make_search as compiled_search
 except ImportError:                     # numba absent: the same values from the pure-Python search

@@ -80,6 +80,9 @@ def test_ports_and_environment_agree_with_the_settings() -> None:
     exposed = [int(p.split("/")[0]) for word, args in final if word == "EXPOSE" for p in args.split()]
     assert exposed == [int(env["ATOUT_PORT"])] == [Settings().port]
     assert env["ATOUT_HOST"] == "0.0.0.0", "in a container the API listens on every interface"
+    # numba refuses to compile the double-dummy kernel without a writable cache; the root is
+    # read-only in compose and k8s, /tmp is not
+    assert env["NUMBA_CACHE_DIR"].startswith("/tmp/")
 
 
 def test_entrypoint_default_command_and_healthcheck(routes: set[str], subcommands: set[str]) -> None:
