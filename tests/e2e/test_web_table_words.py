@@ -81,8 +81,13 @@ async def test_a_belote_deal_replayed_disputed_and_reviewed_in_french(web_system
     async with httpx.AsyncClient(base_url=web_system.base, headers={"Authorization": f"Bearer {token}"}) as http:
         queued = [d for d in (await http.get("/v1/admin/disputes?status=all")).json() if d["match_id"] == match_id]
     assert [d["deal"] for d in queued] == [0], queued
-    await item.locator("button").click()
+    # any deal by match and number: the first is 1 there too
+    assert await admin.input_value("#deal-number") == "1"
+    await admin.fill("#deal-match", match_id)
+    await admin.click("#deal-form button[type=submit]")
     await admin.wait_for_selector(f"body[data-replay='{match_id}:0:table']")
+    await item.locator("button").click()
+    await admin.wait_for_selector("#ruling-form")
     rows = dict(await admin.eval_on_selector_all("#replay-head table.kv tr", "els => els.map(e => [...e.cells].map(c => c.textContent))"))
     assert rows["donne"] == "1", rows
     assert rows["vérification"] == "vérifiée", rows
