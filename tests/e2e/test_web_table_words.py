@@ -11,7 +11,8 @@ result in words, not JSON.
 An English guest's page then draws hands as their players hold them: a Five Hundred hand with
 spades trump has the Joker, the right bower (J♠) and the left bower (J♣) above A♠, all lit as
 trumps; a Cinch hand with hearts trump has the Left Pedro (5♦) just below the Five of trumps,
-lit as a trump. Under Coinche's House rules `to_act` also names the seats that may coinche out
+lit as a trump. A Five Hundred misère trick's three cards pass over the contractor's partner.
+Under Coinche's House rules `to_act` also names the seats that may coinche out
 of turn: only the seat in turn carries "to play". The log reads a Cinch bid as "N bids 5" in
 every language; Russian says "online", not "on air". The leaderboard shows a rating of −1.5 as
 it is and explains its "?"; "My profile" is not the current page on another player's profile;
@@ -103,7 +104,7 @@ async def test_a_belote_deal_replayed_disputed_and_reviewed_in_french(web_system
 
 # The hands and words drawn by the page's own modules, in the page (the app's i18n loaded).
 DRAWN = """async () => {
-  const { renderTable } = await import('/web/shared/table.js');
+  const { renderTable, trickPlays } = await import('/web/shared/table.js');
   const { setLocale, t } = await import('/web/shared/i18n.js');
   const { eventText } = await import('/web/shared/words.js');
   const root = document.createElement('div');
@@ -114,6 +115,8 @@ DRAWN = """async () => {
     return { order: els.map(e => e.dataset.card), trumps: els.filter(e => e.classList.contains('trump')).map(e => e.dataset.card) };
   };
   const out = {};
+  // a Five Hundred misère trick led by its contractor E, his partner W sitting out
+  out.misere = trickPlays({ leader: 'E', cards: ['AS', 'KS', 'QS'], winner: 'E' }, 'five_hundred', 'W');
   out.five_hundred = hand({ game: 'five_hundred', phase: 'play', contract: { seat: 'S', team: 'NS', trump: 'S', tricks: 7 } },
                           ['AC', 'JH', 'KS', 'JC', 'QC', '4H', 'AS', 'JK', 'JS', '9D']);
   out.cinch = hand({ game: 'cinch', phase: 'play', contract: { seat: 'S', value: 7, trump: 'H' } },
@@ -143,6 +146,7 @@ async def test_hands_badges_and_words_as_players_read_them(web_system, browser, 
                                      "trumps": ["JK", "JS", "JC", "AS", "KS"]}, drawn
     assert drawn["cinch"] == {"order": ["AH", "5H", "5D", "4H", "2H", "KS", "5S", "AD", "5C"],
                               "trumps": ["AH", "5H", "5D", "4H", "2H"]}, drawn
+    assert drawn["misere"] == [["E", "AS"], ["S", "KS"], ["N", "QS"]], drawn
     assert drawn["badges"] == ["W"], drawn
     assert drawn["bids"] == {"en": "N bids 5", "fr": "N annonce 5", "pl": "N licytuje 5", "ru": "С: заявка 5"}, drawn
     assert not any("эфир" in x for x in drawn["live"]), drawn
