@@ -125,6 +125,10 @@ DRAWN = """async () => {
                       calls: [{ seat: 'E', action: 'pass' }, { seat: 'S', action: 'bid', value: 80, suit: 'H' }] },
               { toAct: ['W', 'N', 'E'] });
   out.badges = [...root.querySelectorAll('.seat')].filter(s => s.querySelector('.badge.turn')).map(s => s.dataset.seat);
+  const { renderGlance } = await import('/web/matches/glance.js');
+  renderGlance({ status: 'playing', to_act: ['W', 'N', 'E'], table: { game: 'belote', phase: 'auction', turn: 'W' } }, false);
+  out.glance = document.getElementById('glance-turn').textContent;
+  document.getElementById('glance').replaceChildren();
   root.remove();
   out.bids = {};
   for (const lng of ['en', 'fr', 'pl', 'ru']) {
@@ -147,7 +151,7 @@ async def test_hands_badges_and_words_as_players_read_them(web_system, browser, 
     assert drawn["cinch"] == {"order": ["AH", "5H", "5D", "4H", "2H", "KS", "5S", "AD", "5C"],
                               "trumps": ["AH", "5H", "5D", "4H", "2H"]}, drawn
     assert drawn["misere"] == [["E", "AS"], ["S", "KS"], ["N", "QS"]], drawn
-    assert drawn["badges"] == ["W"], drawn
+    assert drawn["badges"] == ["W"] and drawn["glance"] == "W to play", drawn
     assert drawn["bids"] == {"en": "N bids 5", "fr": "N annonce 5", "pl": "N licytuje 5", "ru": "С: заявка 5"}, drawn
     assert not any("эфир" in x for x in drawn["live"]), drawn
 

@@ -25,7 +25,9 @@ export function renderGlance(view, myTurn) {
                            title: t("glance.trump", { suit: suitName(trump || "NT") }) }, suitText(trump || "NT")));
     items.push(h("span", { class: "contract-big", id: "glance-contract" }, contractText(table.contract)));
   }
-  const who = view.to_act || [];
+  // the seat in turn when the view names one (House Coinche's to_act also names the seats that
+  // may coinche out of turn: they are not "to play")
+  const who = table && table.turn ? [table.turn] : view.to_act || [];
   if (view.status === "playing") {
     items.push(h("span", { class: `turn${myTurn ? " mine" : ""}`, id: "glance-turn" },
       myTurn ? t("glance.your_turn") : who.length ? t("glance.to_play", { seats: seatsList(who), count: who.length }) : "…"));
