@@ -114,7 +114,7 @@ async def test_a_guest_plays_a_belote_deal_against_bots_and_a_spectator_sees_no_
     assert "NS" in score and "EW" in score
 
     # the guest disputes the deal from the page
-    await page.fill("#dispute-deal", "0")
+    await page.fill("#dispute-deal", "1")                  # deals counted from 1, as the score sheet counts them
     await page.fill("#dispute-reason", "W revoked at trick 3, I think")
     await page.click("#dispute-form button")
     await page.wait_for_function("document.getElementById('message').textContent.startsWith('dispute filed')")

@@ -317,7 +317,7 @@ async def test_screens_around_the_tables_on_the_phone(web_system, web_svc, phone
     # followed live: the page opens before the start and sees every round to the close
     await page.evaluate(f"location.hash = '#/tournament/{bots}'")
     await page.wait_for_selector("body[data-tournament-status=registering]")
-    await page.wait_for_selector("#tournament-live:has-text('в эфире')")
+    await page.wait_for_selector("#tournament-live:has-text('онлайн')")
     async with httpx.AsyncClient(base_url=web_system.base, headers=organiser) as http:
         assert (await http.post(f"/v1/tournaments/{bots}/start")).status_code == 200
     # the page saw the start live: on a quiet machine a bots' one-round tournament may close

@@ -11,7 +11,7 @@ import { redrawSanctions, sanctionsControls } from "./admin_sanctions.js";
 import { api, uuid } from "../shared/api.js";
 import { initI18n, languageMenu, locale, num, onLocale, setLocale, t, when } from "../shared/i18n.js";
 import { auctionOf, contractText, h, renderTable, scoresOf } from "../shared/table.js";
-import { gameText, seatText } from "../shared/words.js";
+import { gameText, resultText, scoreLine, seatText, sideText } from "../shared/words.js";
 
 /** @import { components } from "../shared/api-types" */
 /** @import { AnyOf, Failure } from "../shared/api.js" */
@@ -50,7 +50,7 @@ async function loadQueue() {
     const items = /** @type {S["DisputeRow"][]} */ (await call(`/v1/admin/disputes?status=${status}`));
     $("queue").replaceChildren(...(items.length ? items.map((d) => h("li", { dataset: { dispute: d.dispute_id } },
       h("button", { class: "small", onclick: () => open({ match: d.match_id, deal: d.deal, dispute: d.dispute_id, info: d }) }, t("admin.open_replay")),
-      " ", t("admin.queue_item", { status: t(`dstatus.${d.status}`, { defaultValue: d.status }), deal: num(d.deal), reason: d.reason || "" }),
+      " ", t("admin.queue_item", { status: t(`dstatus.${d.status}`, { defaultValue: d.status }), deal: num(d.deal + 1), reason: d.reason || "" }),
       h("div", { class: "empty" }, t("admin.queue_match", { id: d.match_id })))) : [h("li", { class: "empty" }, t("admin.nothing"))]));
   } catch { /* shown by call */ }
 }
@@ -82,8 +82,8 @@ async function open(target) {
 function head(r) {
   /** @type {Partial<S["DealVerification"]>} */
   const v = r.verification || {};
-  const rows = [["match", r.match_id], ["game", gameText(r.game)], ["deal", num(r.deal)], ["dealer", r.dealer ? seatText(r.dealer) : "—"],
-                ["finished", t(r.finished ? "admin.yes" : "admin.no")], ["verification", v.status || "—"],
+  const rows = [["match", r.match_id], ["game", gameText(r.game)], ["deal", num(r.deal + 1)], ["dealer", r.dealer ? seatText(r.dealer) : "—"],
+                ["finished", t(r.finished ? "admin.yes" : "admin.no")], ["verification", v.status ? t(`admin.vstatus.${v.status}`, { defaultValue: v.status }) : "—"],
                 ["illegal", r.illegal ? num(r.illegal.length) : "—"],
                 ["rulings", num(r.rulings ? r.rulings.length : 0)]].map(([k, val]) => [t(`admin.kv.${k}`), val]);
   $("replay-head").replaceChildren(h("h2", {}, t("admin.replay")),
@@ -92,9 +92,14 @@ function head(r) {
     ...(state.target && state.target.dispute ? [rulingForm(r)] : []));
   /** @type {HTMLElement[]} */
   const sum = [];
-  const brief = (/** @type {{ [key: string]: unknown }} */ res) => JSON.stringify({ result: res.result, score: res.score, points: res.points });
-  if (r.recorded_result) sum.push(h("div", {}, t("admin.recorded"), " ", h("code", {}, brief(r.recorded_result))));
-  if (r.rescored_result) sum.push(h("div", { class: "flag" }, t("admin.rescored"), " ", h("code", {}, brief(r.rescored_result))));
+  // a result in words: "made — score: NS 162 · EW 0 — points: NS 120 · EW 42"
+  const brief = (/** @type {{ [key: string]: unknown }} */ res) => [
+    typeof res.result === "string" ? resultText(res.result) : "",
+    res.score && typeof res.score === "object" ? t("admin.score", { score: scoreLine(/** @type {{ [side: string]: number }} */ (res.score)) }) : "",
+    res.points && typeof res.points === "object" ? t("admin.points", { points: scoreLine(/** @type {{ [side: string]: number }} */ (res.points)) }) : "",
+  ].filter(Boolean).join(" — ");
+  if (r.recorded_result) sum.push(h("div", { id: "recorded-result" }, t("admin.recorded"), " ", h("span", {}, brief(r.recorded_result))));
+  if (r.rescored_result) sum.push(h("div", { class: "flag", id: "rescored-result" }, t("admin.rescored"), " ", h("span", {}, brief(r.rescored_result))));
   for (const i of r.illegal || []) sum.push(h("div", { class: "flag" }, JSON.stringify(i)));
   $("replay-summary").replaceChildren(...(sum.length ? sum : [h("span", { class: "empty" }, "—")]));
 }
@@ -104,7 +109,7 @@ function head(r) {
 /** @param {AnyOf<S["ReplayRuling"] | S["QueuedRuling"] | S["DisputeRuling"]> | null | undefined} x */
 function rulingText(x) {
   if (!x || typeof x !== "object") return String(x ?? "");
-  const score = x.score ? ` ${Object.entries(x.score).map(([k, v]) => `${k} ${v > 0 ? "+" : ""}${v}`).join(" ")}` : "";
+  const score = x.score ? ` ${Object.entries(x.score).map(([k, v]) => `${sideText(k)} ${v > 0 ? "+" : ""}${num(v)}`).join(" ")}` : "";
   return `${t(`rkind.${x.ruling}`, { defaultValue: x.ruling })}${score}${x.reason ? ` — ${x.reason}` : ""}${x.version ? ` (v${x.version})` : ""}`;
 }
 
@@ -121,7 +126,7 @@ function rulingForm(r) {
   const kind = h("select", { id: "ruling-kind", "aria-label": t("admin.ruling") },
     ...["void", "adjust", "replay", "reject"].map((k) => h("option", { value: k }, t(`rkind.${k}`))));
   const scores = h("span", { class: "scores", id: "ruling-scores", hidden: true },
-    ...sides.map((side) => h("label", {}, `${side} `, h("input", { type: "number", value: "0", dataset: { side } }))));
+    ...sides.map((side) => h("label", {}, `${sideText(side)} `, h("input", { type: "number", value: "0", dataset: { side } }))));
   kind.addEventListener("change", () => { scores.hidden = kind.value !== "adjust"; });
   const reason = h("input", { id: "ruling-reason", placeholder: t("admin.reason"), "aria-label": t("admin.reason"), required: true, maxlength: "500" });
   const form = h("form", { class: "rulings inline", id: "ruling-form" }, h("h3", {}, t("admin.ruling")), kind, scores, reason,
@@ -152,7 +157,7 @@ async function rule(ruling, reason, scores) {
     let score = "";
     try {
       const match = /** @type {S["MatchViewOut"]} */ (await call(`/v1/matches/${target.match}`));
-      score = Object.entries(scoresOf(match.table)).map(([k, v]) => `${k} ${v}`).join(" · ");
+      score = scoreLine(scoresOf(match.table));
     } catch { /* the ruling stands; the score is a convenience */ }
     await open(target);
     document.body.dataset.ruled = dispute.status;
@@ -182,9 +187,9 @@ function show() {
     h("div", { class: "empty" }, `v${step.version} · ${step.at ? when(step.at) : ""}`),
     step.flag ? h("div", { class: "flag" }, t("admin.flagged", { flag: step.flag.code || JSON.stringify(step.flag) })) : null,
     h("pre", { class: "json" }, ev === null || ev === undefined ? t("admin.hidden") : JSON.stringify(ev, null, 1)),
-    h("div", {}, t("admin.score", { score: Object.entries(scoresOf(table)).map(([k, v]) => `${k} ${v}`).join(" · ") }))].filter(Boolean)));
+    h("div", {}, t("admin.score", { score: scoreLine(scoresOf(table)) }))].filter(Boolean)));
   $("replay-contract").textContent = table && table.contract ? contractText(table.contract) : "";
-  $("replay-auction").replaceChildren(...auctionOf(table).map((c) => h("li", {}, h("b", {}, c.seat), " ", c.text)));
+  $("replay-auction").replaceChildren(...auctionOf(table).map((c) => h("li", {}, h("b", {}, seatText(c.seat)), " ", c.text)));
 }
 
 /** @param {number} i */
@@ -204,7 +209,7 @@ $("admin-signout").addEventListener("click", () => { localStorage.removeItem(KEY
 $("queue-status").addEventListener("change", loadQueue);
 $("deal-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  open({ match: $("deal-match").value.trim(), deal: Number($("deal-number").value) });
+  open({ match: $("deal-match").value.trim(), deal: Number($("deal-number").value) - 1 });     // shown from 1, as players see deals
 });
 $("replay-seat").addEventListener("change", () => state.target && open(state.target));
 $("step-first").addEventListener("click", () => go(0));

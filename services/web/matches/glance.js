@@ -25,13 +25,33 @@ export function renderGlance(view, myTurn) {
                            title: t("glance.trump", { suit: suitName(trump || "NT") }) }, suitText(trump || "NT")));
     items.push(h("span", { class: "contract-big", id: "glance-contract" }, contractText(table.contract)));
   }
-  const who = view.to_act || [];
+  // the seat in turn when the view names one (House Coinche's to_act also names the seats that
+  // may coinche out of turn: they are not "to play")
+  const who = table && table.turn ? [table.turn] : view.to_act || [];
   if (view.status === "playing") {
     items.push(h("span", { class: `turn${myTurn ? " mine" : ""}`, id: "glance-turn" },
       myTurn ? t("glance.your_turn") : who.length ? t("glance.to_play", { seats: seatsList(who), count: who.length }) : "…"));
   }
   items.push(h("span", { id: "glance-clock", class: "clock-small", hidden: true }));
   $("glance").replaceChildren(...items);
+}
+
+// A stopwatch drawn inline (no font of the page has one, and not every system font does):
+// decorative, the clock's label says the time left.
+const SVG = "http://www.w3.org/2000/svg";
+function stopwatch() {
+  const svg = document.createElementNS(SVG, "svg");
+  for (const [k, v] of Object.entries({ class: "stopwatch", viewBox: "0 0 16 16", width: "1em", height: "1em", "aria-hidden": "true",
+                                         fill: "none", stroke: "currentColor", "stroke-width": "1.6", "stroke-linecap": "round" })) {
+    svg.setAttribute(k, v);
+  }
+  for (const [tag, attrs] of /** @type {[string, { [k: string]: string }][]} */ ([
+    ["circle", { cx: "8", cy: "9.5", r: "5.5" }], ["path", { d: "M8 9.5V6.5M6.5 1.5h3M8 1.5V4M12.5 4.5l1-1" }]])) {
+    const part = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) part.setAttribute(k, v);
+    svg.append(part);
+  }
+  return svg;
 }
 
 // The countdown to the deadline of the seat(s) to act, in the side panel and the glance line.
@@ -43,12 +63,12 @@ export function renderClock(deadline) {
   const at = typeof deadline === "number" ? deadline * (deadline < 1e12 ? 1000 : 1) : Date.parse(deadline);
   const tick = () => {
     const left = Math.max(0, Math.round((at - Date.now()) / 1000));
-    const text = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-    el.textContent = text;
+    const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    el.replaceChildren(stopwatch(), text);
     el.setAttribute("aria-label", t("glance.time_left", { count: left }));
     el.classList.toggle("urgent", left <= 10);
     const s = $("glance-clock");
-    if (s) { s.hidden = false; s.textContent = text; s.classList.toggle("urgent", left <= 10); }
+    if (s) { s.hidden = false; s.replaceChildren(stopwatch(), text); s.classList.toggle("urgent", left <= 10); }
   };
   el.hidden = false; tick();
   state.clockTimer = setInterval(tick, 1000);

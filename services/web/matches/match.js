@@ -196,7 +196,10 @@ export function render() {
   else if (view.status !== "playing") status = t(`mstatus.${view.status}`, { defaultValue: view.status });
   else if (automatic) status = t("status.automatic", { phase, action: describeAction(legal[0]) });
   else if (myTurn) status = t("status.your_turn", { phase });
-  else status = t("status.others", { phase, seats: seatsList(view.to_act || []) || "…", count: (view.to_act || []).length });
+  else {
+    const who = table && table.turn ? [table.turn] : view.to_act || [];     // as the glance line says it
+    status = t("status.others", { phase, seats: seatsList(who) || "…", count: who.length });
+  }
   $("status").textContent = status;
   $("status").dataset.status = view.status;
   if (!me) $("status").append(h("span", { class: "badge" }, t("badge.spectator")));

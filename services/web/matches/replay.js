@@ -5,7 +5,7 @@
 
 import { num, t } from "../shared/i18n.js";
 import { $, call, errorText } from "../shared/session.js";
-import { cardEl, h, trickPlays } from "../shared/table.js";
+import { SEATS, cardEl, h, trickPlays } from "../shared/table.js";
 import { contractText, describeAction, gameLine, resultText, scoreLine, seatText } from "../shared/words.js";
 import { drawReview } from "./review.js";
 
@@ -58,7 +58,10 @@ export function drawReplay() {
     $("replay-trick").replaceChildren(h("ol", { class: "auction" }, ...calls.map((a) => h("li", {}, h("b", {}, seatText(a.seat)), " ", describeAction(a)))));
   } else {
     const trick = tricks[replay.step - 1];
-    $("replay-trick").replaceChildren(h("div", { class: "last-cards" }, ...trickPlays(trick).map(([s, c]) =>
+    // a three-card trick of Five Hundred: the misère contractor's partner sits out
+    const out = record.game === "five_hundred" && trick.cards.length === 3 && deal.contract
+      ? SEATS[(SEATS.indexOf(deal.contract.seat) + 2) % 4] : null;
+    $("replay-trick").replaceChildren(h("div", { class: "last-cards" }, ...trickPlays(trick, record.game, out).map(([s, c]) =>
       h("div", { class: "last-play" }, h("small", {}, seatText(s)), cardEl(c)))),
       h("p", {}, t("table.taken_by", { seat: seatText(trick.winner) })));
   }

@@ -43,8 +43,9 @@ export async function rematch() {
 export async function fileDispute(ev) {
   ev.preventDefault();
   try {
+    // the form counts deals from 1, as the score sheet and the replay show them; the API from 0
     const d = /** @type {S["DisputeOut"]} */ (await call("POST", `/v1/matches/${state.matchId}/disputes`,
-      /** @satisfies {S["FileDispute"]} */ ({ deal: Number($("dispute-deal").value), reason: $("dispute-reason").value, command_id: uuid() })));
+      /** @satisfies {S["FileDispute"]} */ ({ deal: Number($("dispute-deal").value) - 1, reason: $("dispute-reason").value, command_id: uuid() })));
     say(t("dispute.filed", { id: d.dispute_id }));
   } catch (err) { say(errorText(err), "error"); }
 }

@@ -67,6 +67,7 @@ export interface PlayerPage {
     "last-trick": HTMLElementTagNameMap["button"];
     "last-trick-box": HTMLElementTagNameMap["div"];
     "leaderboard": HTMLElementTagNameMap["table"];
+    "leaderboard-legend": HTMLElementTagNameMap["p"];
     "lobby-game": HTMLElementTagNameMap["select"];
     "lobby-refresh": HTMLElementTagNameMap["button"];
     "log": HTMLElementTagNameMap["ol"];
@@ -85,6 +86,7 @@ export interface PlayerPage {
     "player-matches": HTMLElementTagNameMap["ul"];
     "player-name": HTMLElementTagNameMap["h1"];
     "player-ratings": HTMLElementTagNameMap["table"];
+    "player-ratings-legend": HTMLElementTagNameMap["p"];
     "player-stats": HTMLElementTagNameMap["table"];
     "pool": HTMLElementTagNameMap["select"];
     "profile-social": HTMLElementTagNameMap["div"];

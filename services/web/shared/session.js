@@ -106,7 +106,9 @@ export function show(screen) {
   for (const s of document.querySelectorAll(".screen")) /** @type {HTMLElement} */ (s).hidden = s.id !== `screen-${screen}`;
   document.body.dataset.screen = screen;
   for (const a of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#nav [data-nav]"))) {
-    if (a.dataset.nav === screen) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
+    // "My profile" is current on my own profile only, not on another player's
+    const here = a.dataset.nav === screen && (screen !== "player" || a.getAttribute("href") === location.hash);
+    if (here) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
   }
 }
 

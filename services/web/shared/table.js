@@ -82,17 +82,28 @@ export const backEl = (cls = "") => h("span", { class: `card back ${cls}`, "aria
 
 // --- reading a view, whatever the game -----------------------------------------------------
 
-// The trick as [[seat, card], ...]: Belote and Cinch send `plays`, Five Hundred `cards` from the leader.
+// The trick as [[seat, card], ...]: Belote and Cinch views send `plays`, Five Hundred's and a
+// replayed record's `cards` from the leader, the seats following in the game's own direction
+// (Belote counter-clockwise N→W→S→E, Cinch and Five Hundred clockwise N→E→S→W), passing over
+// a seat that sits out (a Five Hundred misère contractor's partner).
 /**
  * @param {AnyTrick | null | undefined} trick
+ * @param {string | null} [game]
+ * @param {string | null} [sittingOut]
  * @returns {string[][]}
  */
-export function trickPlays(trick) {
+export function trickPlays(trick, game = null, sittingOut = null) {
   if (!trick) return [];
   if (Array.isArray(trick.plays)) return trick.plays;
   if (Array.isArray(trick.cards)) {
-    const start = SEATS.indexOf(trick.leader);
-    return trick.cards.map((card, i) => [SEATS[(start + i) % 4], card]);
+    const step = game === "belote" ? 3 : 1;
+    let at = SEATS.indexOf(trick.leader);
+    return trick.cards.map((card) => {
+      if (SEATS[at] === sittingOut) at = (at + step) % 4;
+      const play = [SEATS[at], card];
+      at = (at + step) % 4;
+      return play;
+    });
   }
   return [];
 }
@@ -162,11 +173,35 @@ export function dealScoreOf(table) {
 export const trumpOf = (table) => (table && table.contract ? table.contract.trump || null : null);
 
 // A hand in the order players hold it: by suit, trumps first when known, colours
-// alternating, each suit from the highest card down (Belote's own order in trumps).
+// alternating, each suit from the highest card down in that game's order. A card that plays
+// as a trump sorts with the trumps: the Joker first, then in Five Hundred the right and left
+// bowers (the jacks of the trump suit and of its colour's other suit), and in Cinch the Left
+// Pedro (the five of the trump's colour's other suit) just below the five of trumps.
 const SUITS = ["S", "H", "C", "D"];
 const PLAIN = "AKQJT98765432";
 const BELOTE_TRUMP = "J9ATKQ87";
 const BELOTE_PLAIN = "ATKQJ987";
+/** @type {{ [suit: string]: string }} */
+const SAME_COLOUR = { S: "C", C: "S", H: "D", D: "H" };
+/**
+ * Where a card stands among the trumps (0 the highest), or null when it is not a trump.
+ * @param {string} code
+ * @param {string | null} trump
+ * @param {string | null | undefined} game
+ * @returns {number | null}
+ */
+export function trumpRank(code, trump, game) {
+  if (code === "JK") return 0;
+  if (!trump || !SUITS.includes(trump)) return null;
+  if (game === "five_hundred") {
+    if (code === `J${trump}`) return 1;
+    if (code === `J${SAME_COLOUR[trump]}`) return 2;
+    return code[1] === trump ? 3 + PLAIN.indexOf(code[0]) : null;
+  }
+  if (game === "cinch" && code === `5${SAME_COLOUR[trump]}`) return PLAIN.indexOf("5") + 0.5;
+  if (code[1] !== trump) return null;
+  return game === "belote" ? BELOTE_TRUMP.indexOf(code[0]) : PLAIN.indexOf(code[0]);
+}
 /**
  * @param {string[]} cards
  * @param {string | null} trump
@@ -181,8 +216,12 @@ export function sortHand(cards, trump, game) {
     const same = SUITS.find((x) => x !== trump && red(x) === red(trump));
     suits = [trump, other[0], same, other[1]];
   }
-  const order = (/** @type {string} */ c) => (game === "belote" ? (c[1] === trump ? BELOTE_TRUMP : BELOTE_PLAIN) : PLAIN);
-  const key = (/** @type {string} */ c) => (c === "JK" ? [-1, 0] : [suits.indexOf(c[1]), order(c).indexOf(c[0])]);
+  const order = game === "belote" ? BELOTE_PLAIN : PLAIN;
+  const key = (/** @type {string} */ c) => {
+    if (c === "JK") return [-1, 0];
+    const rank = trumpRank(c, trump, game);       // a trump is one only when trump is a suit: suits[0]
+    return rank === null ? [suits.indexOf(c[1]), order.indexOf(c[0])] : [0, rank];
+  };
   return [...cards].sort((a, b) => { const [x, y] = [key(a), key(b)]; return x[0] - y[0] || x[1] - y[1]; });
 }
 
@@ -338,13 +377,16 @@ export function renderTable(root, table, opts = {}) {
   const bottom = opts.bottom || "S";
   const i = SEATS.indexOf(bottom);
   const places = { bottom, left: SEATS[(i + 1) % 4], top: SEATS[(i + 2) % 4], right: SEATS[(i + 3) % 4] };
-  const toAct = new Set(opts.toAct || (table && table.turn ? [table.turn] : []));
+  // the "to play" badge: the seat in turn when the view names one (under Coinche's House rules
+  // `to_act` also holds the seats that may coinche out of turn), else every seat to act
+  const toAct = new Set(table && table.turn ? [table.turn] : opts.toAct || []);
   const hands = opts.hands || {};
-  const plays = trickPlays(table && table.trick);
+  const plays = trickPlays(table && table.trick, table && table.game);
   const exposed = (table && table.exposed) || {};
   const chosen = opts.chosen || new Set();
   const kitty = opts.kitty || new Set();
   const trump = trumpOf(table);
+  const game = opts.game || (table && table.game);
   const { onCard } = opts;
 
   for (const [place, seat] of Object.entries(places)) {
@@ -352,11 +394,11 @@ export function renderTable(root, table, opts = {}) {
     const size = table && table.hand_sizes ? table.hand_sizes[seat] : undefined;
     let cards;
     if (faceUp) {
-      cards = sortHand(faceUp, trump, opts.game || (table && table.game)).map((code) => {
+      cards = sortHand(faceUp, trump, game).map((code) => {
         const mine = seat === bottom && opts.playable;
         const playable = mine && mine.has(code);
         const cls = [playable ? "legal" : mine ? "dim" : "", chosen.has(code) && seat === bottom ? "chosen" : "",
-                     kitty.has(code) && seat === bottom ? "from-kitty" : "", trump && code[1] === trump ? "trump" : ""].join(" ");
+                     kitty.has(code) && seat === bottom ? "from-kitty" : "", trump && trumpRank(code, trump, game) !== null ? "trump" : ""].join(" ");
         return cardEl(code, { class: cls, pressed: playable && opts.chosen ? String(chosen.has(code)) : null,
                               onclick: playable && onCard ? () => onCard(code) : null });
       });
@@ -397,5 +439,5 @@ export function lastTrickEl(table) {
   const last = tricks.length ? tricks[tricks.length - 1] : null;
   if (!last) return h("p", {}, t("table.no_trick_yet"));
   return h("div", {}, h("p", {}, t("table.taken_by", { seat: seatText(last.winner) })),
-    h("div", { class: "last-cards" }, ...trickPlays(last).map(([s, c]) => h("div", { class: "last-play" }, h("small", {}, seatText(s)), cardEl(c, { class: "mini" })))));
+    h("div", { class: "last-cards" }, ...trickPlays(last, table && table.game).map(([s, c]) => h("div", { class: "last-play" }, h("small", {}, seatText(s)), cardEl(c, { class: "mini" })))));
 }

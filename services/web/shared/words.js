@@ -146,7 +146,9 @@ export function eventText(e) {
     case "passed": return t("event.passed", { seat: who });
     case "took": return t("event.took", { seat: who });
     case "named": case "trump_named": return t("event.named", { seat: who, suit: suitText(e.suit) });
-    case "bid_made": return t("event.bid_made", { seat: who, bid: describeAction({ action: "bid", ...e }) });
+    // Cinch's bid is a bare level ("N bids 5"), the others' name a suit or a contract
+    case "bid_made": return t("event.bid_made", { seat: who, bid: "value" in e && !("suit" in e) ? bidLevel(e.value)
+      : describeAction({ action: "bid", ...e }) });
     case "coinched": return t("event.coinched", { seat: who });
     case "surcoinched": return t("event.surcoinched", { seat: who });
     case "auction_closed": return t("event.auction_closed", { contract: contractText(e.contract) });
