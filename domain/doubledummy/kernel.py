@@ -80,19 +80,121 @@ def _canon_pos(c: int, every: int, tab: np.ndarray) -> int:
     return p
 
 
-_CTZ16 = np.array([0] + [(x & -x).bit_length() - 1 for x in range(1, 1 << 16)], np.int64)
+_CTZ16 = np.array([[0] + [(x & -x).bit_length() - 1 for x in range(1, 1 << 16)],
+                   [0] + [x.bit_length() - 1 for x in range(1, 1 << 16)]], np.int64)
 
 
 @njit(cache=True)
 def _low(x: int, ctz: np.ndarray) -> int:
     """The index of the lowest set bit of x (> 0), by 16-bit table."""
     if x & 0xFFFF:
-        return ctz[x & 0xFFFF]
+        return ctz[0, x & 0xFFFF]
     if (x >> 16) & 0xFFFF:
-        return 16 + ctz[(x >> 16) & 0xFFFF]
+        return 16 + ctz[0, (x >> 16) & 0xFFFF]
     if (x >> 32) & 0xFFFF:
-        return 32 + ctz[(x >> 32) & 0xFFFF]
-    return 48 + ctz[(x >> 48) & 0xFFFF]
+        return 32 + ctz[0, (x >> 32) & 0xFFFF]
+    return 48 + ctz[0, (x >> 48) & 0xFFFF]
+
+
+@njit(cache=True)
+def _high(x: int, ctz: np.ndarray) -> int:
+    """The index of the highest set bit of x (> 0), by 16-bit table."""
+    if x >> 48:
+        return 48 + ctz[1, x >> 48]
+    if x >> 32:
+        return 32 + ctz[1, x >> 32]
+    if x >> 16:
+        return 16 + ctz[1, x >> 16]
+    return ctz[1, x]
+
+
+@njit(cache=True)
+def _count(x: int) -> int:
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: np.ndarray, params: np.ndarray,
+          ctz: np.ndarray, free: bool) -> tuple:
+    """At a trick's start, tricks and points each side is sure to take, whatever the other
+    does: (tricks, points) for the side on lead, then for the other side.
+
+    The side on lead: its leader cashes the masters it holds from the top of each suit, a
+    plain suit only as many rounds as every opponent able to ruff it (or to play the Joker)
+    must still follow; or it holds the top trumps. The other side: the top trumps one of its
+    seats holds (or the no-trump Joker). A run of top trumps held by one seat wins a trick
+    each, however the play goes: only its own cards beat them. Points counted are those of
+    the sure winners alone. The leader's cashing counts only when his lead is `free` (not
+    restricted to one card by the caller)."""
+    trump = params[TRUMP]
+    joker = params[JOKER]
+    follow_or_trump = params[RULE] == FOLLOW_OR_TRUMP
+    side = mine[seat]
+    lead = hands[seat]
+    every = hands[0] | hands[1] | hands[2] | hands[3]
+    q = 0
+    qp = 0
+    for s in range(5 if free else 0):
+        x = every & sm[s]
+        if not x:
+            continue
+        cap = 99
+        if s != trump and s != 4:
+            for o in range(4):
+                if mine[o] == side or not hands[o]:
+                    continue
+                ho = hands[o]
+                if (trump >= 0 and ho & sm[trump]) or (joker >= 0 and (ho >> joker) & 1):
+                    if follow_or_trump and trump >= 0 and ho & sm[trump]:
+                        cap = 0
+                    else:
+                        cap = min(cap, _count(ho & sm[s]))
+        while x and cap > 0:
+            h = _high(x, ctz)
+            if not (lead >> h) & 1:
+                break
+            q += 1
+            qp += tab[POINTS, h]
+            cap -= 1
+            x ^= 1 << h
+    ra = 0
+    rap = 0
+    rb = 0
+    rbp = 0
+    top = -1
+    if trump >= 0:
+        x = every & sm[trump]
+        if x:
+            top = _high(x, ctz)
+    elif joker >= 0 and (every >> joker) & 1:
+        top = joker
+        x = 1 << joker
+    if top >= 0:
+        holder = 0
+        for o in range(4):
+            if (hands[o] >> top) & 1:
+                holder = o
+        ho = hands[holder]
+        r = 0
+        rp = 0
+        while x:
+            h = _high(x, ctz)
+            if not (ho >> h) & 1:
+                break
+            r += 1
+            rp += tab[POINTS, h]
+            x ^= 1 << h
+        if mine[holder] == side:
+            ra = r
+            rap = rp
+        else:
+            rb = r
+            rbp = rp
+    return max(q, ra), max(qp, rap), rb, rbp
 
 
 @njit(cache=True)
@@ -194,13 +296,19 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 if stop >= 0:
                     upper = max(0, params[STOP_VALUE])
                     lower = min(0, params[STOP_VALUE])
-                elif diff:
-                    flags = fr[d, FLAGS]
-                    upper = rem + (params[CAPOT] if flags != 3 and flags != 2 else params[LAST])
-                    lower = -rem - (params[CAPOT] if flags != 3 and flags != 1 else params[LAST])
                 else:
-                    upper = rem + params[BASE] * fr[d, LEFT]
-                    lower = 0
+                    ta, pa, tb, pb = _sure(hands, seat, mine, tab, sm, params, ctz, fr[d, RESTRICT] == -1)
+                    if mine[seat] == 1:
+                        tm, pm, to, po = ta, pa, tb, pb
+                    else:
+                        tm, pm, to, po = tb, pb, ta, pa
+                    if diff:
+                        flags = fr[d, FLAGS]
+                        upper = rem - 2 * po + (params[CAPOT] if flags < 2 and to == 0 else params[LAST])
+                        lower = 2 * pm - rem - (params[CAPOT] if flags & 1 == 0 and tm == 0 else params[LAST])
+                    else:
+                        upper = rem - po + params[BASE] * (fr[d, LEFT] - to)
+                        lower = pm + params[BASE] * tm
                 if upper <= alpha:
                     v = upper
                     state = RETURN
