@@ -364,6 +364,20 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                            params[RULE]) & fr[d, RESTRICT]
             others = ((hands[0] | hands[1] | hands[2] | hands[3]) & ~hand) | fr[d, TMASK]
             friend = win_seat >= 0 and mine[win_seat] == mine[seat]
+            if friend and nplayed + 2 == players:
+                # the partner holds the trick, one opponent still to play: rich cards go on it
+                # only when he cannot beat it
+                ho = hands[nxt[seat]]
+                wc_ = fr[d, WC]
+                trump_ = params[TRUMP]
+                wtrump = trump_ >= 0 and tab[SUIT, wc_] == trump_
+                if ho & sm[led]:
+                    if tab[SUIT, wc_] == led and ho & sm[led] & ~((2 << wc_) - 1):
+                        friend = False
+                elif trump_ >= 0 and ho & sm[trump_] & ~(((2 << wc_) - 1) if wtrump else 0):
+                    friend = False
+                elif joker >= 0 and (ho >> joker) & 1:
+                    friend = False
             n = 0
             prev = -1
             rest = legal
