@@ -364,6 +364,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                            params[RULE]) & fr[d, RESTRICT]
             others = ((hands[0] | hands[1] | hands[2] | hands[3]) & ~hand) | fr[d, TMASK]
             friend = win_seat >= 0 and mine[win_seat] == mine[seat]
+            every_out = hands[0] | hands[1] | hands[2] | hands[3]
             if friend and nplayed + 2 == players:
                 # the partner holds the trick, one opponent still to play: rich cards go on it
                 # only when he cannot beat it
@@ -396,6 +397,18 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     # draw the counting trumps (elsewhere trumps first cost 5-15% more nodes)
                     pr = (2000 if master and (b or tab[POINTS, c] or params[BASE]) else 0) \
                         + (b if params[RULE] == FOLLOW_OR_TRUMP else 0) + tab[RANK, c] * 8 + tab[POINTS, c]
+                    if not master and players == 4:
+                        # a low card to the partner's master of the suit, unless an opponent may ruff
+                        sc = sm[tab[SUIT, c]]
+                        if tab[SUIT, c] != params[TRUMP] and (hands[(seat + 2) % 4] >> _high(every_out & sc, ctz)) & 1:
+                            ruff = False
+                            tr = params[TRUMP]
+                            if tr >= 0 and tab[SUIT, c] != tr:
+                                for o in (nxt[seat], nxt[nxt[nxt[seat]]]):
+                                    if not hands[o] & sc and hands[o] & sm[tr]:
+                                        ruff = True
+                            if not ruff:
+                                pr = 1500 - tab[RANK, c] * 8 - tab[POINTS, c]
                 else:
                     k = c + b if b else (c if tab[SUIT, c] == led else -1)
                     if k > win_key:
