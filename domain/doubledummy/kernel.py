@@ -143,24 +143,34 @@ def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
         if not x:
             continue
         cap = 99
-        if s != trump and s != 4:
-            for o in range(4):
-                if mine[o] == side or not hands[o]:
-                    continue
-                ho = hands[o]
-                if (trump >= 0 and ho & sm[trump]) or (joker >= 0 and (ho >> joker) & 1):
-                    if follow_or_trump and trump >= 0 and ho & sm[trump]:
-                        cap = 0
-                    else:
-                        cap = min(cap, _count(ho & sm[s]))
-        while x and cap > 0:
+        longest = 0
+        for o in range(4):
+            if mine[o] == side or not hands[o]:
+                continue
+            ho = hands[o]
+            longest = max(longest, _count(ho & sm[s]))
+            if s != trump and s != 4 and ((trump >= 0 and ho & sm[trump]) or (joker >= 0 and (ho >> joker) & 1)):
+                if follow_or_trump and trump >= 0 and ho & sm[trump]:
+                    cap = 0
+                else:
+                    cap = min(cap, _count(ho & sm[s]))
+        k = 0
+        while x and k < cap:
             h = _high(x, ctz)
             if not (lead >> h) & 1:
                 break
-            q += 1
+            k += 1
             qp += tab[POINTS, h]
-            cap -= 1
             x ^= 1 << h
+        q += k
+        if cap == 99 and k >= longest:
+            # the opponents are out of the suit and cannot ruff: the leader's small cards of it win too
+            x &= lead
+            while x:
+                h = _low(x, ctz)
+                q += 1
+                qp += tab[POINTS, h]
+                x &= x - 1
     ra = 0
     rap = 0
     rb = 0
