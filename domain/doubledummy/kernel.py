@@ -81,7 +81,8 @@ def _canon_pos(c: int, every: int, tab: np.ndarray) -> int:
 
 
 _CTZ16 = np.array([[0] + [(x & -x).bit_length() - 1 for x in range(1, 1 << 16)],
-                   [0] + [x.bit_length() - 1 for x in range(1, 1 << 16)]], np.int64)
+                   [0] + [x.bit_length() - 1 for x in range(1, 1 << 16)],
+                   [bin(x).count("1") for x in range(1 << 16)]], np.int64)
 
 
 @njit(cache=True)
@@ -109,27 +110,18 @@ def _high(x: int, ctz: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _count(x: int) -> int:
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+def _count(x: int, ctz: np.ndarray) -> int:
+    """The number of set bits of x (>= 0), by 16-bit table."""
+    return ctz[2, x & 0xFFFF] + ctz[2, (x >> 16) & 0xFFFF] + ctz[2, (x >> 32) & 0xFFFF] + ctz[2, x >> 48]
 
 
 @njit(cache=True)
-def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: np.ndarray, params: np.ndarray,
-          ctz: np.ndarray, free: bool) -> tuple:
-    """At a trick's start, tricks and points each side is sure to take, whatever the other
-    does: (tricks, points) for the side on lead, then for the other side.
-
-    The side on lead: its leader cashes the masters it holds from the top of each suit, a
-    plain suit only as many rounds as every opponent able to ruff it (or to play the Joker)
-    must still follow; or it holds the top trumps. The other side: the top trumps one of its
-    seats holds (or the no-trump Joker). A run of top trumps held by one seat wins a trick
-    each, however the play goes: only its own cards beat them. Points counted are those of
-    the sure winners alone. The leader's cashing counts only when his lead is `free` (not
-    restricted to one card by the caller)."""
+def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: np.ndarray, params: np.ndarray,
+          ctz: np.ndarray) -> tuple:
+    """The tricks and points `seat`, on lead, is sure to cash: the masters it holds from the
+    top of each suit, a plain suit only as many rounds as every opponent able to ruff it (or
+    to play the Joker) must still follow, and its small cards of a suit too once its masters
+    have drawn the opponents' cards of it, none of them able to ruff."""
     trump = params[TRUMP]
     joker = params[JOKER]
     follow_or_trump = params[RULE] == FOLLOW_OR_TRUMP
@@ -138,7 +130,7 @@ def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
     every = hands[0] | hands[1] | hands[2] | hands[3]
     q = 0
     qp = 0
-    for s in range(5 if free else 0):
+    for s in range(5):
         x = every & sm[s]
         if not x:
             continue
@@ -148,12 +140,12 @@ def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
             if mine[o] == side or not hands[o]:
                 continue
             ho = hands[o]
-            longest = max(longest, _count(ho & sm[s]))
+            longest = max(longest, _count(ho & sm[s], ctz))
             if s != trump and s != 4 and ((trump >= 0 and ho & sm[trump]) or (joker >= 0 and (ho >> joker) & 1)):
                 if follow_or_trump and trump >= 0 and ho & sm[trump]:
                     cap = 0
                 else:
-                    cap = min(cap, _count(ho & sm[s]))
+                    cap = min(cap, _count(ho & sm[s], ctz))
         k = 0
         while x and k < cap:
             h = _high(x, ctz)
@@ -171,6 +163,54 @@ def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
                 q += 1
                 qp += tab[POINTS, h]
                 x &= x - 1
+    return q, qp
+
+
+@njit(cache=True)
+def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: np.ndarray, params: np.ndarray,
+          ctz: np.ndarray, free: bool) -> tuple:
+    """At a trick's start, tricks and points each side is sure to take, whatever the other
+    does: (tricks, points) for the side on lead, then for the other side.
+
+    The side on lead: its leader cashes the masters it holds from the top of each suit, a
+    plain suit only as many rounds as every opponent able to ruff it (or to play the Joker)
+    must still follow; or it holds the top trumps. The other side: the top trumps one of its
+    seats holds (or the no-trump Joker). A run of top trumps held by one seat wins a trick
+    each, however the play goes: only its own cards beat them. Points counted are those of
+    the sure winners alone. The leader's cashing counts only when his lead is `free` (not
+    restricted to one card by the caller)."""
+    trump = params[TRUMP]
+    joker = params[JOKER]
+    side = mine[seat]
+    every = hands[0] | hands[1] | hands[2] | hands[3]
+    q = 0
+    qp = 0
+    if free:
+        q, qp = _cash(hands, seat, mine, tab, sm, params, ctz)
+        partner = (seat + 2) % 4
+        if params[PLAYERS] == 4 and mine[partner] == side and hands[partner]:
+            # or a card led to a master of the partner's, who then cashes his own
+            entry = False
+            for s in range(4):
+                x = every & sm[s]
+                if not x or not hands[seat] & x or not (hands[partner] >> _high(x, ctz)) & 1:
+                    continue
+                entry = True
+                if s != trump:
+                    for o in range(4):
+                        ho = hands[o]
+                        if mine[o] != side and not ho & x and ((trump >= 0 and ho & sm[trump])
+                                                               or (joker >= 0 and (ho >> joker) & 1)):
+                            entry = False
+                        if (mine[o] != side and params[RULE] == FOLLOW_OR_TRUMP and trump >= 0
+                                and ho & sm[trump]):
+                            entry = False
+                if entry:
+                    break
+            if entry:
+                q2, qp2 = _cash(hands, partner, mine, tab, sm, params, ctz)
+                q = max(q, q2)
+                qp = max(qp, qp2)
     ra = 0
     rap = 0
     rb = 0
