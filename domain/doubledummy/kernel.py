@@ -121,7 +121,8 @@ def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
     """The tricks and points `seat`, on lead, is sure to cash: the masters it holds from the
     top of each suit, a plain suit only as many rounds as every opponent able to ruff it (or
     to play the Joker) must still follow, and its small cards of a suit too once its masters
-    have drawn the opponents' cards of it, none of them able to ruff."""
+    have drawn the opponents' cards of it, none of them able to ruff and no partner holding
+    one to overtake (every trick counted must leave `seat` on lead)."""
     trump = params[TRUMP]
     joker = params[JOKER]
     follow_or_trump = params[RULE] == FOLLOW_OR_TRUMP
@@ -136,10 +137,15 @@ def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
             continue
         cap = 99
         longest = 0
+        helped = False
         for o in range(4):
-            if mine[o] == side or not hands[o]:
+            if mine[o] == side:
+                # a partner's card of the suit could take the lead from the leader's small cards
+                helped = helped or (o != seat and hands[o] & sm[s] != 0)
                 continue
             ho = hands[o]
+            if not ho:
+                continue
             longest = max(longest, _count(ho & sm[s], ctz))
             if s != trump and s != 4 and ((trump >= 0 and ho & sm[trump]) or (joker >= 0 and (ho >> joker) & 1)):
                 if follow_or_trump and trump >= 0 and ho & sm[trump]:
@@ -155,8 +161,9 @@ def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
             qp += tab[POINTS, h]
             x ^= 1 << h
         q += k
-        if cap == 99 and k >= longest:
-            # the opponents are out of the suit and cannot ruff: the leader's small cards of it win too
+        if cap == 99 and k >= longest and not helped:
+            # the opponents are out of the suit and cannot ruff, and no partner can overtake:
+            # the leader's small cards of it win too, and keep him on lead
             x &= lead
             while x:
                 h = _low(x, ctz)
