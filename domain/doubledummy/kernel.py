@@ -122,7 +122,8 @@ def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
     top of each suit, a plain suit only as many rounds as every opponent able to ruff it (or
     to play the Joker) must still follow, and its small cards of a suit too once its masters
     have drawn the opponents' cards of it, none of them able to ruff and no partner holding
-    one to overtake (every trick counted must leave `seat` on lead)."""
+    one to overtake, nor forced to ruff for want of other cards (every trick counted must
+    leave `seat` on lead)."""
     trump = params[TRUMP]
     joker = params[JOKER]
     follow_or_trump = params[RULE] == FOLLOW_OR_TRUMP
@@ -170,6 +171,15 @@ def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
                 q += 1
                 qp += tab[POINTS, h]
                 x &= x - 1
+    ruffs = (sm[trump] if trump >= 0 else 0) | ((1 << joker) if joker >= 0 else 0)
+    for o in range(4):
+        if o != seat and mine[o] == side and hands[o] & ruffs:
+            # a partner left with only trumps (or the Joker) must overtake and take the lead:
+            # only as many tricks as he has other cards to play are sure
+            m = _count(hands[o] & ~ruffs, ctz)
+            if q > m:
+                q = m
+                qp = 0
     return q, qp
 
 
