@@ -1,8 +1,9 @@
 """The search compiled by numba, on int64 arrays instead of Python objects, because a
 pure-Python node costs about 10 µs and a whole deal needs 10^4 to 10^6 of them. It is
 `search.py`'s alpha-beta with what the measurements of docs/doubledummy.md kept on top: keys
-with touching equal-point cards packed, bounds from the points still out, the last trick
-played without search, masters led first. Compiled once per machine and cached beside this
+with touching equal-point cards packed, bounds from the points still out (narrowed in the
+trick game by the tricks each side is sure to take), the last trick played without search,
+masters led first. Compiled once per machine and cached beside this
 file (`cache=True`); an explicit stack, because numba cannot cache a recursive function.
 
 Every compiled function is in this one module on purpose: numba's cache checks only the
