@@ -29,7 +29,7 @@ MAX_DEPTH = 48
 MAX_MOVES = 16
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _legal(hand: int, led: int, win_seat: int, win_card: int, partner: int, tab: np.ndarray,
            sm: np.ndarray, trump: int, rule: int) -> int:
     if led < 0:
@@ -60,7 +60,7 @@ def _legal(hand: int, led: int, win_seat: int, win_card: int, partner: int, tab:
     return trumps if rule == OVERTRUMP_OR_TRUMP else hand
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _slot(h0: int, h1: int, h2: int, h3: int, meta: int, mask: int) -> int:
     x = h0 * 0x2545F4914F6CDD1D
     x ^= h1 * 0x27BB2EE687B0B0FD + (x >> 31)
@@ -70,7 +70,7 @@ def _slot(h0: int, h1: int, h2: int, h3: int, meta: int, mask: int) -> int:
     return (x ^ (x >> 32)) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _canon_pos(c: int, every: int, tab: np.ndarray) -> int:
     """Where `c` sits once the cards still out of its run are packed to the run's bottom."""
     start = tab[RUN, c]
@@ -86,7 +86,7 @@ _CTZ16 = np.array([[0] + [(x & -x).bit_length() - 1 for x in range(1, 1 << 16)],
                    [bin(x).count("1") for x in range(1 << 16)]], np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _low(x: int, ctz: np.ndarray) -> int:
     """The index of the lowest set bit of x (> 0), by 16-bit table."""
     if x & 0xFFFF:
@@ -98,7 +98,7 @@ def _low(x: int, ctz: np.ndarray) -> int:
     return 48 + ctz[0, (x >> 48) & 0xFFFF]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _high(x: int, ctz: np.ndarray) -> int:
     """The index of the highest set bit of x (> 0), by 16-bit table."""
     if x >> 48:
@@ -110,13 +110,13 @@ def _high(x: int, ctz: np.ndarray) -> int:
     return ctz[1, x]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _count(x: int, ctz: np.ndarray) -> int:
     """The number of set bits of x (>= 0), by 16-bit table."""
     return ctz[2, x & 0xFFFF] + ctz[2, (x >> 16) & 0xFFFF] + ctz[2, (x >> 32) & 0xFFFF] + ctz[2, x >> 48]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: np.ndarray, params: np.ndarray,
           ctz: np.ndarray) -> tuple:
     """The tricks and points `seat`, on lead, is sure to cash: the masters it holds from the
@@ -185,7 +185,7 @@ def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
     return q, qp
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: np.ndarray, params: np.ndarray,
           ctz: np.ndarray, free: bool) -> tuple:
     """At a trick's start, tricks and points each side is sure to take, whatever the other
@@ -266,7 +266,7 @@ def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
     return max(q, ra), max(qp, rap), rb, rbp
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _packed(h0: int, h1: int, h2: int, h3: int, tab: np.ndarray, ctz: np.ndarray) -> tuple:
     """The hands with each run of touching equal-point cards packed to its bottom, owners kept
     in order: deals differing only in which small cards are gone share their entries."""
@@ -303,7 +303,7 @@ FIELDS = 35
 ENTER, NEXT, RETURN, CHILD_DONE = range(4)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, sm: np.ndarray, nxt: np.ndarray,
         mine: np.ndarray, params: np.ndarray, moves: np.ndarray, prio: np.ndarray, tt_keys: np.ndarray,
         tt_vals: np.ndarray, gen: int, ctz: np.ndarray) -> int:
