@@ -81,8 +81,10 @@ def web_system(web_database_url: str, redis_url: str, redis_prefix: str, tmp_pat
     runs them: one for
     every browser test of the session (tests/e2e/conftest.py provides it), since starting them
     costs about 25 s and each test makes its own players and matches."""
+    # Reviews on 2 worlds, not 8: the browser tests read that a review is drawn, not its
+    # figures, and every deal of the session is reviewed on the machine the browsers share.
     with running_system(tmp_path_factory.mktemp("web"), web_database_url, redis_url, f"{redis_prefix}web",
-                        reviews=True) as system:
+                        reviews=True, ATOUT_REVIEW_WORLDS="2") as system:
         yield system
 
 
