@@ -149,7 +149,6 @@ def _coinche(state: State, solved: dict[str, tuple[dict[str, int], str | None]],
         best_at.append(row)
     # held[i][X]: X holds level i's contract, the other team to answer (pass, or bid higher).
     overcall: dict[str, Par | None] = {"NS": None, "EW": None}
-    opening: dict[str, Par | None] = {"NS": None, "EW": None}
     for i in range(len(levels) - 1, -1, -1):
         held = {}
         for team in ("NS", "EW"):
@@ -160,12 +159,11 @@ def _coinche(state: State, solved: dict[str, tuple[dict[str, int], str | None]],
         for team in ("NS", "EW"):
             if overcall[team] is None or _margin(held[team], team) >= _margin(overcall[team], team):
                 overcall[team] = held[team]
-        opening = dict(overcall)
     # The first round from eldest: each seat opens its team's best or passes; four passes: thrown in.
     after = Par(None, dict(NOBODY), dict(NOBODY))
     for seat in reversed(FROM[first]):
         team = TEAM[seat]
-        mine = opening[team]
+        mine = overcall[team]                 # its best over every level, the others answering
         if mine is not None and _margin(mine, team) > _margin(after, team):
             after = mine
     return after
