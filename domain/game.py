@@ -168,9 +168,9 @@ class GameRules:
     # The game's IMP table for duplicate (`domain/<game>/imp_scale.py`): options -> (the 24
     # thresholds, the score's unit), or None for a way of playing with no partnerships.
     imp_scale: Callable[[Mapping[str, Any]], Any] | None = None
-    # A board's par (`domain/<game>/par.py`): (parsed options, dealer, deck) -> its contract,
-    # score and card points with the auction and the play perfect; None for a game whose
-    # hands after the auction depend on a player's discards (Cinch, Five Hundred).
+    # A board's par (`domain/<game>/par.py`, `domain/par.py`): (parsed options, dealer, deck)
+    # -> its contract, score and what each side takes with the auction and the play perfect
+    # (None where a way of playing has no partnerships).
     par: Callable[[Any, Seat, Sequence[Card]], Any] | None = None
 
     def fold(self, options: Any, events: Sequence[Any]) -> Any:

@@ -18,7 +18,7 @@ Ties go to the lower contract, and to passing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from domain.belote import combinations as combos
 from domain.belote.actions import legal_actions, parse_action
@@ -30,19 +30,9 @@ from domain.belote.ranking import BELOTE_SUITS, deal_points
 from domain.belote.scoring import classic_score, coinche_score
 from domain.belote.state import FROM, OTHER_TEAM, State, initial
 from domain.cards import TEAM
-from domain.game import StartDeal
+from domain.par import NOBODY, Driver, Par, margin
 
-NOBODY = {"NS": 0, "EW": 0}
-
-
-class Par(NamedTuple):
-    contract: dict[str, Any] | None    # the Contract's words (seat, team, trump, value, multiplier); None: passed out
-    score: dict[str, int]              # the deal's score for each team
-    card_points: dict[str, int]        # each team's card points on the perfect line
-
-
-def _margin(par: Par, team: str) -> int:
-    return par.score[team] - par.score[OTHER_TEAM[team]]
+RULES = Driver(initial, decide, evolve, parse_action)
 
 
 def _bonuses(state: State, taker_team: str) -> tuple[dict[str, int], dict[str, int]]:
@@ -62,18 +52,12 @@ def _bonuses(state: State, taker_team: str) -> tuple[dict[str, int], dict[str, i
     return B, K
 
 
-def _apply(state: State, command: Any) -> State:
-    for event in decide(state, command):
-        state = evolve(state, event)
-    return state
-
-
 def _act(state: State, seat: Any, **action: Any) -> State:
-    return _apply(state, parse_action({"seat": str(seat), **action}))
+    return RULES.act(state, seat, **action)
 
 
 def _dealt(options: Options, dealer: str, deck: Sequence[str]) -> State:
-    return _apply(initial(options), StartDeal(dealer=dealer, deck=tuple(deck)))
+    return RULES.dealt(options, dealer, deck)
 
 
 # --- classic and sans atout: every ending of the auction, played through the decider ----------
@@ -95,7 +79,7 @@ def _classic(state: State) -> Par:
     best: Par | None = None
     for action in legal_actions(state, seat):
         outcome = _classic(_act(state, seat, **action))
-        if best is None or _margin(outcome, TEAM[seat]) > _margin(best, TEAM[seat]):
+        if best is None or margin(outcome, TEAM[seat]) > margin(best, TEAM[seat]):
             best = outcome
     assert best is not None
     return best
@@ -130,8 +114,8 @@ def _coinche_outcome(state: State, P: dict[str, int], capot: str | None, team: s
                    score, P)
 
     plain, coinched, surcoinched = scored(1), scored(2), scored(4)
-    answered = surcoinched if _margin(surcoinched, team) > _margin(coinched, team) else coinched
-    return answered if _margin(answered, team) < _margin(plain, team) else plain
+    answered = surcoinched if margin(surcoinched, team) > margin(coinched, team) else coinched
+    return answered if margin(answered, team) < margin(plain, team) else plain
 
 
 def _coinche(state: State, solved: dict[str, tuple[dict[str, int], str | None]],
@@ -145,7 +129,7 @@ def _coinche(state: State, solved: dict[str, tuple[dict[str, int], str | None]],
         row = {}
         for team in ("NS", "EW"):
             row[team] = max((_coinche_outcome(deals[suit], *solved[suit], team, bidder[team], value)
-                             for suit in BELOTE_SUITS), key=lambda par: _margin(par, team))
+                             for suit in BELOTE_SUITS), key=lambda par: margin(par, team))
         best_at.append(row)
     # held[i][X]: X holds level i's contract, the other team to answer (pass, or bid higher).
     overcall: dict[str, Par | None] = {"NS": None, "EW": None}
@@ -155,16 +139,16 @@ def _coinche(state: State, solved: dict[str, tuple[dict[str, int], str | None]],
             other = OTHER_TEAM[team]
             answer = overcall[other]
             stay = best_at[i][team]
-            held[team] = answer if answer is not None and _margin(answer, other) > _margin(stay, other) else stay
+            held[team] = answer if answer is not None and margin(answer, other) > margin(stay, other) else stay
         for team in ("NS", "EW"):
-            if overcall[team] is None or _margin(held[team], team) >= _margin(overcall[team], team):
+            if overcall[team] is None or margin(held[team], team) >= margin(overcall[team], team):
                 overcall[team] = held[team]
     # The first round from eldest: each seat opens its team's best or passes; four passes: thrown in.
     after = Par(None, dict(NOBODY), dict(NOBODY))
     for seat in reversed(FROM[first]):
         team = TEAM[seat]
         mine = overcall[team]                 # its best over every level, the others answering
-        if mine is not None and _margin(mine, team) > _margin(after, team):
+        if mine is not None and margin(mine, team) > margin(after, team):
             after = mine
     return after
 

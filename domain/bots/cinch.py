@@ -17,13 +17,13 @@ from domain.bots.sampling import Unsatisfiable, deal_hidden
 from domain.cards import SEAT_INDEX, DECK_52, PARTNER, SEATS, Seat
 from domain.cinch.commands import Play
 from domain.cinch.events import DealScored
+from domain.cinch.exchange import keep_order
 from domain.cinch.options import side_table
 from domain.cinch.play import legal_cards
 from domain.cinch.state import NEXT, Deal, State
 from domain.cinch.ranking import TABLES, left_pedro
 
 INDIVIDUAL_MARGIN = 1.0
-RANK_VALUE = {r: i for i, r in enumerate("23456789TJQKA", start=2)}
 
 
 def _estimate(hand: list[str], trump: str) -> float:
@@ -72,13 +72,6 @@ def _bid(view: Any, seat: Seat, legal: list[dict[str, Any]]) -> dict[str, Any]:
     return {"action": "pass"}
 
 
-def _keep_order(trump: str, card: str) -> tuple[int, int]:
-    table = TABLES[trump]
-    if card in table.trumps:
-        return (2 + (table.points.get(card, 0) > 0), table.strength_of[card])
-    return (1 if card[0] in "AK" else 0, RANK_VALUE[card[0]])
-
-
 def basic(view: Any, rng: random.Random) -> dict[str, Any] | None:
     seat, legal = view.seat, list(view.legal)
     if not legal:
@@ -92,12 +85,12 @@ def basic(view: Any, rng: random.Random) -> dict[str, Any] | None:
     elif phase == "discard":
         spec = legal[0]["cards"]
         trump = view.contract.trump
-        shed = sorted(spec["from"], key=lambda c: _keep_order(trump, c))[:spec["choose"]]
+        shed = sorted(spec["from"], key=lambda c: keep_order(trump, c))[:spec["choose"]]
         out = {"action": "discard", "cards": shed}
     elif phase == "rob":
         spec = legal[0]["keep"]
         trump = view.contract.trump
-        keep = sorted(spec["from"], key=lambda c: _keep_order(trump, c), reverse=True)[:spec["choose"]]
+        keep = sorted(spec["from"], key=lambda c: keep_order(trump, c), reverse=True)[:spec["choose"]]
         out = {"action": "rob", "keep": keep}
     else:
         cards = [a["card"] for a in legal]

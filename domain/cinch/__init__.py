@@ -6,7 +6,7 @@ robbing of the pack; six tricks for fourteen points; game to 51."""
 from __future__ import annotations
 
 from domain.cards import DECK_52
-from domain.cinch import doubledummy, imp_scale, schema
+from domain.cinch import doubledummy, imp_scale, par, schema
 from domain.game import AdjustScore, GameRules, StartDeal, VoidDeal
 
 from domain.cinch.actions import legal_actions, parse_action
@@ -47,6 +47,7 @@ GAME = GameRules(
     shown_events=schema.SHOWN_EVENTS,
     double_dummy=doubledummy,
     imp_scale=imp_scale.imp_scale,
+    par=par.par,
 )
 
 __all__ = ["GAME", "Options", "State"]

@@ -63,6 +63,16 @@ def legal_exchange(state: State, seat: Seat) -> list[dict[str, Any]]:
     return [{"action": "rob", "keep": {"choose": HAND_SIZE, "from": list(pool(state))}}]
 
 
+def keep_order(trump: str, card: str) -> tuple[int, int]:
+    """How much a card is worth keeping when shedding trumps or robbing the pack: counting
+    trumps first, then the other trumps high to low, then aces and kings, then the rest by
+    rank (A.4.5, A.4.7). The bots shed and rob by it, and par takes the same choice."""
+    table = TABLES[trump]
+    if card in table.trumps:
+        return (2 + (table.points.get(card, 0) > 0), table.strength_of[card])
+    return (1 if card[0] in "AK" else 0, "23456789TJQKA".index(card[0]))
+
+
 # --- decisions -------------------------------------------------------------------------------
 
 

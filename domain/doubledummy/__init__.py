@@ -119,6 +119,15 @@ def rest_value(t: Table, pos: Position, mine: tuple[bool, ...]) -> int:
         return _bisect(search, pos, _range(t, pos, mine))
 
 
+def rest_reaches(t: Table, pos: Position, mine: tuple[bool, ...], target: int) -> bool:
+    """Whether the rest of the deal is worth at least `target` to the side: one null-window
+    probe, a fraction of an exact value's (which bisects), for a caller that only needs to
+    know whether one line beats another."""
+    with ONE_SOLVE:
+        search, _ = SEARCH[0](t, mine)
+        return search(pos, target - 1, target, -1) >= target
+
+
 def rest_values(t: Table, pos: Position, mine: tuple[bool, ...]) -> dict[int, int]:
     """The rest's value after each legal card of the seat to act (touching cards share it)."""
     with ONE_SOLVE:

@@ -18,7 +18,7 @@ from domain.five_hundred.options import (MAX_TARGET, OPTIONS_SCHEMA, POOLS, Opti
 from domain.five_hundred.state import State, initial
 from domain.five_hundred.summary import deal_summary, status
 from domain.five_hundred.views import ALIASES, DEALS_STARTED, redact, view
-from domain.five_hundred import doubledummy, imp_scale, schema
+from domain.five_hundred import doubledummy, imp_scale, par, schema
 from domain.game import AdjustScore, GameRules, StartDeal, VoidDeal
 
 
@@ -50,6 +50,7 @@ GAME = GameRules(
     shown_events=schema.SHOWN_EVENTS,
     double_dummy=doubledummy,
     imp_scale=imp_scale.imp_scale,
+    par=par.par,
 )
 
 __all__ = ["GAME", "Options", "State"]

@@ -18,6 +18,7 @@ from domain.doubledummy import (
     Solution,
     Table,
     masks,
+    rest_reaches,
     rest_value,
     rest_values,
     start_hands,
@@ -82,6 +83,12 @@ def value(state: State) -> int:
     return done + rest_value(t, pos, mine)
 
 
+def reaches(state: State, target: int) -> bool:
+    """Whether `value(state)` is at least `target`, for less than it costs to compute."""
+    t, pos, mine, _, done = _setup(state)
+    return rest_reaches(t, pos, mine, target - done)
+
+
 def solve(state: State) -> Solution:
     t, pos, mine, side, done = _setup(state)
     cards = {t.codes[c]: done + v for c, v in rest_values(t, pos, mine).items()}
@@ -106,4 +113,4 @@ def contract_table(state: State) -> dict[str, dict[str, int]]:
     return out
 
 
-__all__ = ["contract_table", "solve", "table", "value"]
+__all__ = ["contract_table", "reaches", "solve", "table", "value"]

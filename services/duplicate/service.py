@@ -113,12 +113,16 @@ async def traveller(tournaments: TournamentService, state: aggregate.State, boar
 
 
 @lru_cache(maxsize=512)
-def _par(game_name: str, options: str, dealer: str, deck: tuple[str, ...]) -> dict[str, Any] | None:
+def par_of(game_name: str, options: str, dealer: str, deck: tuple[str, ...]) -> dict[str, Any] | None:
+    """The board's par in the traveller's words (None for a way of playing without one): a
+    board's cards never change, so it is worked out once per process."""
     game = GAMES[game_name]
     if game.par is None:
         return None
     found = game.par(game.parse_options(json.loads(options)), dealer, deck)
-    return {"contract": found.contract, "score": found.score, "card_points": found.card_points}
+    if found is None:
+        return None
+    return {"contract": found.contract, "score": found.score, "card_points": found.card_points, "unit": found.unit}
 
 
 async def board_par(game: str, options: dict[str, Any], dealer: str,
@@ -130,7 +134,7 @@ async def board_par(game: str, options: dict[str, Any], dealer: str,
     key = (game, json.dumps(options, sort_keys=True), dealer, deck)
     task = _SOLVING.get(key)
     if task is None:
-        task = _SOLVING[key] = asyncio.ensure_future(asyncio.to_thread(_par, *key))
+        task = _SOLVING[key] = asyncio.ensure_future(asyncio.to_thread(par_of, *key))
         task.add_done_callback(lambda _: _SOLVING.pop(key, None))
     try:
         return await asyncio.wait_for(asyncio.shield(task), PAR_WAIT), False

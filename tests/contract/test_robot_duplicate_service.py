@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import json
 import random
 
 import pytest
@@ -15,6 +16,7 @@ import pytest
 from domain import fair
 from domain import tournaments as t
 from domain.belote.par import par as belote_par
+from domain.cards import DECK_43, DECK_52
 from domain.game import RuleViolation
 from domain.games import GAMES
 from domain.tournaments import robot
@@ -22,6 +24,7 @@ from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
 from services.duplicate import daily
 from services.duplicate import service as duplicate
+from services.duplicate.service import par_of
 from services.matches.service import MatchService
 from services.tournaments.service import TournamentService
 from tests.contract.match_support import play_out
@@ -106,7 +109,8 @@ async def test_an_event_closes_with_its_window(svc: TournamentService, clock: Cl
         hand = trav["hand"]
         assert hand["verified"] and len(hand["deck"]) == 32
         best = belote_par(GAMES["belote"].parse_options({"deals": 2}), hand["dealer"], hand["deck"])
-        assert hand["par"] == {"contract": best.contract, "score": best.score, "card_points": best.card_points}
+        assert hand["par"] == {"contract": best.contract, "score": best.score, "card_points": best.card_points,
+                               "unit": "card_points"}
         assert hand["par"]["contract"]["team"] in ("NS", "EW")
         entrants = [r for r in trav["rows"] if not r["bots"]]
         assert len(entrants) == (3 if b == 1 else 2) and any(r["bots"] for r in trav["rows"])
@@ -121,3 +125,13 @@ async def test_the_daily_event_is_created_once_a_day(svc: TournamentService) -> 
     state = await svc.load(first)
     assert state.format == "robot" and state.organiser == daily.SYSTEM and state.closes_at.startswith("2026-12-04T00:00")
     assert await daily.open_today(svc, raw, NOW + dt.timedelta(days=1)) != first
+
+
+@pytest.mark.parametrize("game, deck, unit", [("cinch", DECK_52, "points"), ("five_hundred", DECK_43, "tricks")])
+def test_cinch_and_five_hundred_travellers_carry_the_par_too(game: str, deck: tuple[str, ...], unit: str) -> None:
+    shuffled = list(deck)
+    random.Random(f"traveller par {game}").shuffle(shuffled)
+    found = par_of(game, json.dumps({"deals": 1}), "S", tuple(shuffled))
+    assert found is not None and found["unit"] == unit and found["contract"]["team"] in ("NS", "EW")
+    assert sum(found["card_points"].values()) <= (14 if game == "cinch" else 10)
+    assert par_of("cinch", json.dumps({"deals": 1, "mode": "individual"}), "S", tuple(DECK_52)) is None

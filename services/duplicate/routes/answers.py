@@ -3,6 +3,8 @@ dicts; these Structs describe them field for field)."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 from services.http.documented import GameMap
@@ -45,27 +47,27 @@ class TravellerRow(msgspec.Struct):
 
 class BoardPar(msgspec.Struct):
     """The board's par: the contract both teams reach and its score when the auction and the
-    play are both perfect, every hand known (null `contract`: everybody passes), and each
-    team's card points on that line (docs/tournaments.md, "Par")."""
+    play are both perfect, every hand known (null `contract`: everybody passes), and what
+    each team takes on that line, in `unit` (docs/tournaments.md, "Par")."""
 
     contract: GameMap | None
     score: dict[str, int]
-    card_points: dict[str, int]
+    card_points: dict[str, int]    # what each team takes on the perfect line, in `unit`
+    unit: Literal["card_points", "points", "tricks"] = "card_points"   # Belote, Cinch, Five Hundred
 
 
 class HandRecord(msgspec.Struct):
     """The board's deal (dealer and deck, top card first) and its seed, revealed when its
     round closed; `verified`: the seed is the commitment's chain element for this board and
     the deck is its shuffle (null for imported boards, whose digest docs/tournaments.md
-    explains); `par`, the board's par (Belote, Coinche)."""
+    explains); `par`, the board's par (every partnership game)."""
 
     dealer: str | None
     deck: list[str]
     seed: str | None
     commitment: str | None
     verified: bool | None
-    par: BoardPar | None           # null for a game whose hands after the auction are a player's choice (Cinch,
-                                   # Five Hundred), and while `par_pending`
+    par: BoardPar | None           # null while `par_pending`
     par_pending: bool              # the par is being worked out (seconds, once per board): read again
 
 

@@ -1706,8 +1706,8 @@ export interface components {
         /**
          * BoardPar
          * @description The board's par: the contract both teams reach and its score when the auction and the
-         *     play are both perfect, every hand known (null `contract`: everybody passes), and each
-         *     team's card points on that line (docs/tournaments.md, "Par").
+         *     play are both perfect, every hand known (null `contract`: everybody passes), and what
+         *     each team takes on that line, in `unit` (docs/tournaments.md, "Par").
          */
         BoardPar: {
             contract: {
@@ -1781,6 +1781,11 @@ export interface components {
             card_points: {
                 [key: string]: number;
             };
+            /**
+             * @default card_points
+             * @enum {unknown}
+             */
+            unit?: "card_points" | "points" | "tricks";
         };
         /**
          * BotsIn
@@ -2659,7 +2664,7 @@ export interface components {
          * @description The board's deal (dealer and deck, top card first) and its seed, revealed when its
          *     round closed; `verified`: the seed is the commitment's chain element for this board and
          *     the deck is its shuffle (null for imported boards, whose digest docs/tournaments.md
-         *     explains); `par`, the board's par (Belote, Coinche).
+         *     explains); `par`, the board's par (every partnership game).
          */
         HandRecord: {
             dealer: string | null;
