@@ -19,7 +19,7 @@ run: $(STAMP)
 	$(BIN)/atout serve
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -p no:cacheprovider --durations=30 $(PYTEST_ARGS)
 
 # For iteration: the rules, properties and contracts without the browser, cluster and long
 # end-to-end tests (marked slow); `make test` runs everything.
