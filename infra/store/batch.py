@@ -49,6 +49,9 @@ class AppendBatcher:
             raise ValueError("need lanes >= 1 and max_batch >= 1")
         self._pool, self._lanes, self._max = pool, lanes, max_batch
         self._busy = 0
+        # Statements sent, alone and batched, and the appends the batches carried: what
+        # the benchmark reports as appends per statement.
+        self.alone = self.batches = self.batched = 0
         self._queue: list[Pending] = []
         self._flushing: set[asyncio.Task] = set()
 
@@ -61,6 +64,7 @@ class AppendBatcher:
         """
         if self._busy < self._lanes:
             self._busy += 1
+            self.alone += 1
             try:
                 return await alone()
             finally:
@@ -124,6 +128,8 @@ class AppendBatcher:
             self._drain()
 
     async def _send(self, batch: list[Pending]) -> list[asyncpg.Record]:
+        self.batches += 1
+        self.batched += len(batch)
         batch.sort(key=_stream)
         streams: list[str] = []
         versions: list[int] = []

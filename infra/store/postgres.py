@@ -80,7 +80,7 @@ class PostgresEventStore:
                  append_lanes: int | None = APPEND_LANES) -> None:
         self.pool = pool
         self.after_append = after_append
-        self._batcher = AppendBatcher(pool, lanes=append_lanes) if append_lanes else None
+        self.batcher = AppendBatcher(pool, lanes=append_lanes) if append_lanes else None
         # The highest version this store has seen exist, per stream: an append at or
         # below it cannot open a gap, so it skips the PREVIOUS_EXISTS probe (sql.py).
         # Sound across processes because events are never deleted and versions are
@@ -122,8 +122,8 @@ class PostgresEventStore:
 
         try:
             # Only an append the store knows needs no probe can share a statement (sql.py).
-            if self._batcher is not None and (known or expected_version == 0):
-                rows = await self._batcher.append(alone, stream_id, expected_version, command_id, ids,
+            if self.batcher is not None and (known or expected_version == 0):
+                rows = await self.batcher.append(alone, stream_id, expected_version, command_id, ids,
                                                   events, fingerprint)
                 if rows is ALONE:
                     rows = await alone()
