@@ -123,9 +123,11 @@ class AppendBatcher:
             # The callers just answered come back with their next command within a turn
             # of the loop; the lane waits that turn so that they go out together now,
             # rather than one alone and the rest a whole statement later.
-            await asyncio.sleep(0)
-            self._busy -= 1
-            self._drain()
+            try:
+                await asyncio.sleep(0)
+            finally:  # even cancelled (the loop closing), the lane must come back
+                self._busy -= 1
+                self._drain()
 
     async def _send(self, batch: list[Pending]) -> list[asyncpg.Record]:
         self.batches += 1
