@@ -83,7 +83,9 @@ class AppendBatcher:
                 if pending.future.done():  # its caller was cancelled before it was sent
                     continue
                 # A second command of a stream needs the first one committed (its version
-                # exists only then), so it waits for the next batch.
+                # exists only then), so it waits for the next batch. That also keeps one
+                # command per stream in a transaction, which readers rely on: the account
+                # projection takes a match's events of one tx_id for one whole command.
                 if pending.stream_id in streams or len(batch) >= self._max:
                     later.append(pending)
                 else:
