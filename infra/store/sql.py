@@ -1,7 +1,8 @@
 """The SQL of the Postgres event store, each statement with the reasoning it depends on.
 
-Short statements, long comments: appends are one statement each (one transaction, one
-round trip), and the log is read below the transaction-id horizon. `postgres.py` is the
+Short statements, long comments: an append is one statement (one transaction, one round
+trip; appends that queue behind busy statements share one), and the log is read below
+the transaction-id horizon. `postgres.py` is the
 Python around them.
 """
 
@@ -124,7 +125,7 @@ FROM events WHERE stream_id = $1 AND command_id = $2
 # `$3` lists the types whose payloads the caller wants; the others come back with
 # `data = NULL`, still advancing the caller's checkpoint without the cost of shipping and
 # decoding payloads nobody reads.
-READ_LOG = f"""
+READ_LOG = """
 SELECT stream_id, stream_version, position, tx_id, event_id, type, schema_version,
        CASE WHEN $3::text[] IS NULL OR type = ANY($3::text[]) THEN data END,
        metadata, recorded_at
@@ -146,4 +147,27 @@ BACKLOG = """
 SELECT count(*), extract(epoch FROM now() - min(recorded_at))::float8 FROM events
 WHERE (tx_id, position) > ($1::xid8, $2::bigint)
   AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+"""
+
+# Several commands, of different streams, in one statement: what `infra/store/batch.py`
+# sends when appends queue up behind the statements already in flight. One row per event;
+# the command's record on its first event, NULL on the others, as in APPEND. There is no
+# PREVIOUS_EXISTS guard: only appends at version 0 or at a version the store has seen
+# exist are batched. Rows go in the order given (streams sorted, so that two batches that
+# collide wait for each other in one order, never in a cycle); `position` is drawn in that
+# order, so sorting the answer by it gives the rows back in the order they were sent.
+APPEND_BATCH = """
+WITH appended AS (
+    INSERT INTO events (stream_id, stream_version, event_id, type, schema_version, data, metadata,
+                        command_id, request_hash, command_last_version)
+    SELECT e.stream_id, e.stream_version, e.event_id, e.type, e.schema_version, e.data, e.metadata,
+           e.command_id, e.request_hash, e.command_last_version
+    FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::int[], $6::jsonb[],
+                $7::jsonb[], $8::uuid[], $9::bytea[], $10::bigint[]) WITH ORDINALITY
+         AS e(stream_id, stream_version, event_id, type, schema_version, data, metadata,
+              command_id, request_hash, command_last_version, ord)
+    ORDER BY e.ord
+    RETURNING position, stream_version, tx_id, recorded_at
+)
+SELECT position, stream_version, tx_id, recorded_at FROM appended ORDER BY position
 """
