@@ -46,6 +46,7 @@ from services.tournaments.routes.views import (
     HANDLERS,
     _owner,
     owns,
+    player_names,
     sees_all,
     service,
     standings,
@@ -139,7 +140,8 @@ async def create(data: Annotated[CreateIn, Body(examples=X.CREATE_EXAMPLES)], pr
         raise ApiError(400, violation.code, violation.message,
                        {"field": "$.boards" if deal is None else f"$.boards.deals[{deal}]", **violation.details}) from None
     state = await service(runtime).load(tid)
-    return Response(view(state, True), status_code=201, headers={"Location": f"/v1/tournaments/{tid}"})
+    return Response(view(state, True, await player_names(service(runtime), state)), status_code=201,
+                    headers={"Location": f"/v1/tournaments/{tid}"})
 
 
 LIST_EXAMPLE = [{"tournament_id": "c0a8012e-4f3b-5b1a-9d2e-7f6a5b4c3d2e", "name": "Friday cup", "game": "belote",
@@ -177,8 +179,9 @@ async def my_tournaments(request: Request, principal: Caller, runtime: Runtime, 
      summary="A tournament: entries, rounds, tables; results once each round has closed",
      responses=X.answers(200, TournamentOut, [ex("round 1 under way", X.VIEW)], "The tournament", 401, 404, 429))
 async def read(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
-    state = await service(runtime).load(tournament_id)
-    return view(state, sees_all(principal, state))
+    svc = service(runtime)
+    state = await svc.load(tournament_id)
+    return view(state, sees_all(principal, state), await player_names(svc, state))
 
 
 @post("/v1/tournaments/{tournament_id:str}/entries", guards=READER, tags=TAGS, security=BEARER,
@@ -227,7 +230,7 @@ async def start(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> 
     _owner(principal, await svc.load(tournament_id))
     await svc.start(tournament_id)
     state = await svc.load(tournament_id)
-    return view(state, sees_all(principal, state))
+    return view(state, sees_all(principal, state), await player_names(svc, state))
 
 
 @post("/v1/tournaments/{tournament_id:str}/pairings", guards=ORGANISER, tags=TAGS, security=BEARER,
@@ -241,7 +244,7 @@ async def pair(tournament_id: PathStr, data: Annotated[PairingIn, Body(examples=
     _owner(principal, await svc.load(tournament_id))
     await svc.execute(tournament_id, ev.SubmitPairing(round=data.round, tables=data.tables, byes=data.byes))
     state = await svc.advance(tournament_id)
-    return view(state, sees_all(principal, state))
+    return view(state, sees_all(principal, state), await player_names(svc, state))
 
 
 @get("/v1/tournaments/{tournament_id:str}/results", guards=READER, tags=TAGS, security=BEARER,
@@ -282,7 +285,8 @@ async def export(tournament_id: PathStr, principal: Caller, runtime: Runtime,
                         headers={"Content-Disposition": f'attachment; filename="tournament-{tournament_id}.csv"'})
     if format != "json":
         raise ApiError(400, "bad_format", "format must be json or csv")
-    return Response({"tournament": view(state, sees_all(principal, state)), "standings": table})
+    names = await player_names(service(runtime), state)
+    return Response({"tournament": view(state, sees_all(principal, state), names), "standings": table})
 
 
 ROUTES = [list_tournaments, my_tournaments, create, read, register_entry, withdraw, start, pair, results, get_standings, export]

@@ -459,6 +459,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments/formats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tournament formats and the creation fields each reads
+         * @description Every format `POST /v1/tournaments` accepts, each with the fields of its body it reads beside `name` and `game` (a choice with its `values`, an integer with its bounds, a boolean, a date-time with its offset), whether each is required and its default.
+         */
+        get: operations["V1TournamentsFormatsListFormats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tournaments": {
         parameters: {
             query?: never;
@@ -2600,6 +2620,22 @@ export interface components {
             last_at: string;
         };
         /**
+         * FieldOut
+         * @description A creation field: `name` is its path in the body (`bots.level` is `{"bots": {"level": …}}`,
+         *     `options.deals` the game's option); `values` a choice's, `minimum`/`maximum` a number's
+         *     bounds (null: none); `default` what the server takes when it is left out (null: nothing).
+         */
+        FieldOut: {
+            name: string;
+            /** @enum {unknown} */
+            kind: "boolean" | "choice" | "datetime" | "integer";
+            required: boolean;
+            default: string | number | boolean | null;
+            values: string[] | null;
+            minimum: number | null;
+            maximum: number | null;
+        };
+        /**
          * FileDispute
          * @example {
          *       "deal": 0,
@@ -2643,6 +2679,11 @@ export interface components {
             } | null;
             version?: number | null;
             sealed?: boolean;
+        };
+        /** FormatOut */
+        FormatOut: {
+            format: string;
+            fields: components["schemas"]["FieldOut"][];
         };
         /**
          * GiveEntropy
@@ -4252,6 +4293,10 @@ export interface components {
             entries: components["schemas"]["EntryOut"][];
             rounds: components["schemas"]["RoundOut"][];
             version: number;
+            /** @default {} */
+            player_names?: {
+                [key: string]: string;
+            };
         };
         /**
          * TournamentRow
@@ -8000,6 +8045,53 @@ export interface operations {
                 };
             };
             /** @description Live updates (Redis) or the database cannot be reached; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    V1TournamentsFormatsListFormats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The formats */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormatOut"][];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
