@@ -266,6 +266,18 @@ async def get_standings(tournament_id: PathStr, runtime: Runtime) -> dict[str, A
     return standings(await service(runtime).load(tournament_id))
 
 
+def _entry_name(state: rules.State, entry: str, names: dict[str, str]) -> str:
+    """The entry's own name, else its players' (a bot as `bot:<level>`, the partner of one who
+    came alone too): a spreadsheet read away from the site has no other way to tell an unnamed
+    entry's id from a person."""
+    named = state.names.get(entry, entry)
+    if named != entry:
+        return named
+    players = state.entries.get(entry, [])
+    partner = [f"bot:{state.bots.get('level', 'basic')}"] if len(players) == 1 and not (state.individual or state.robot) else []
+    return " & ".join(names.get(p, p) for p in [*players, *partner]) or entry
+
+
 @get("/v1/tournaments/{tournament_id:str}/export", guards=READER, tags=TAGS, security=BEARER,
      exception_handlers=HANDLERS, summary="Export standings and results: `?format=json` (default) or `csv`",
      responses=X.answers(200, TournamentExport, [ex("json", {"tournament": X.VIEW, "standings": [X.LINE]})],
@@ -274,18 +286,18 @@ async def export(tournament_id: PathStr, principal: Caller, runtime: Runtime,
                  format: FromQuery[str] = "json") -> Response:
     state = await service(runtime).load(tournament_id)
     table = standings(state)["overall"]
+    names = await player_names(service(runtime), state)
     if format == "csv":
         out = io.StringIO()
         writer = csv.DictWriter(out, ["place", "entry", "name", "points", "tiebreak", "diff", "played", "wins", "byes",
                                      "bots"])
         writer.writeheader()
         for line in table:
-            writer.writerow({**line, "name": state.names.get(line["entry"], line["entry"])})
+            writer.writerow({**line, "name": _entry_name(state, line["entry"], names)})
         return Response(out.getvalue(), media_type="text/csv",  # Litestar adds "; charset=utf-8" to text types
                         headers={"Content-Disposition": f'attachment; filename="tournament-{tournament_id}.csv"'})
     if format != "json":
         raise ApiError(400, "bad_format", "format must be json or csv")
-    names = await player_names(service(runtime), state)
     return Response({"tournament": view(state, sees_all(principal, state), names), "standings": table})
 
 
