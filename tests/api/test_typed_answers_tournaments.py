@@ -29,7 +29,7 @@ ONE = f"{T}/{{tournament_id}}"
 ROUTES = {("get", T), ("get", f"{T}/mine"), ("post", T), ("get", ONE), ("post", f"{ONE}/entries"),
           ("delete", f"{ONE}/entries/{{entry_id}}"), ("post", f"{ONE}/start"), ("post", f"{ONE}/pairings"),
           ("get", f"{ONE}/results"), ("get", f"{ONE}/standings"), ("get", f"{ONE}/export"),
-          ("get", f"{T}/formats"), ("get", "/healthz"), ("get", "/readyz")}
+          ("get", f"{T}/formats"), ("post", f"{ONE}/cancel"), ("get", "/healthz"), ("get", "/readyz")}
 BODY = {"name": "Typed Swiss", "game": "belote", "format": "swiss", "rounds": 1, "options": {"deals": 1},
         "bots": {"level": "basic"}, "schedule": "2030-12-04T20:00:00Z", "no_show_grace": 600}
 
@@ -110,6 +110,13 @@ async def test_a_tournament_answers_as_documented_through_its_life(client, pool)
     await project(pool)
     rows = contract.check(await client.get(f"{T}/mine", headers=owner.headers), "get", f"{T}/mine")
     assert [(r["status"], r["entries"]) for r in rows] == [("closed", 4)]
+    assert (await client.post(f"{T}/{tid}/cancel", headers=owner.headers)).status_code == 409   # it ran
+    dropped = contract.check(await client.post(T, json=BODY, headers=owner.headers), "post", T)["tournament_id"]
+    assert (await client.post(f"{T}/{dropped}/cancel", headers=alice.headers)).status_code == 403
+    cancelled = contract.check(await client.post(f"{T}/{dropped}/cancel", headers=owner.headers), "post", f"{ONE}/cancel")
+    assert (cancelled["status"], cancelled["closed_reason"]) == ("closed", "cancelled")
+    again = await client.post(f"{T}/{dropped}/cancel", headers=owner.headers)
+    assert (again.status_code, again.json()["code"]) == (409, "tournament_closed")
 
 
 async def test_individual_and_duplicate_tournaments_answer_as_documented(client, pool) -> None:

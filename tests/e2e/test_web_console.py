@@ -2,7 +2,7 @@
 creates a tournament from the form the server describes (every format it runs offered, a
 format's fields as controls), takes entries (a guest registers himself from his own page, house
 bots from the console, one withdrawn), starts it, pairs its round by hand, follows it live to
-its close and exports its standings; both pages name the players (never "you / player"), and
+its close and exports its standings, then closes another before it starts; both pages name the players (never "you / player"), and
 the entrant's link to his table reads "go to my table"."""
 
 from __future__ import annotations
@@ -125,10 +125,20 @@ async def test_an_organiser_runs_a_tournament_from_the_console_to_its_end(web_sy
     assert exported.startswith("place,entry,name,points") and "Gaston & bot:random" in exported, exported
     await organiser.screenshot(path=str(ARTIFACTS / "console-closed.png"), full_page=True, animations="disabled")
 
+    await organiser.click("#nav-console")                                  # another, closed before it starts
+    await organiser.fill("#console-name", "Dropped cup")
+    await organiser.select_option("#console-format", "round_robin")
+    await organiser.click("#console-create")
+    await organiser.wait_for_function(f"location.hash.startsWith('#/tournament/') && !location.hash.endsWith('{tid}')")
+    organiser.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
+    await organiser.click("#console-cancel")
+    await organiser.wait_for_selector("body[data-tournament-status='closed']")
+    assert "cancelled by its organiser" in await organiser.inner_text("#tournament-info")
+
     await organiser.click("#nav-console")
     await organiser.wait_for_selector(f"#console-list li[data-tournament='{tid}']")
     await organiser.select_option("#lang", "fr")
     await organiser.wait_for_function("document.querySelector('#screen-console h1').textContent === "
                                       "\"Console de l'organisateur\"")
-    assert await organiser.inner_text("label:has(#console-f-rounds) span") == "Rondes"
+    assert await organiser.inner_text("label:has(#console-f-no_show_grace) span") == "Délai d'absence (secondes)"
     assert not [e for e in errors if e.startswith("pageerror")], errors

@@ -233,6 +233,22 @@ async def start(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> 
     return view(state, sees_all(principal, state), await player_names(svc, state))
 
 
+@post("/v1/tournaments/{tournament_id:str}/cancel", guards=ORGANISER, tags=TAGS, security=BEARER,
+      exception_handlers=HANDLERS, status_code=200, summary="Close a tournament that has not started",
+      description="Its organiser (or an admin) closes a tournament still taking entries: `tournament_closed` "
+                  "with `reason` `cancelled` (the view's `closed_reason`), which ends its live stream. Once "
+                  "started it runs to its end: 409 `already_started`; closed already: 409 `tournament_closed`.",
+      responses=X.answers(200, TournamentOut,
+                          [ex("cancelled", {**X.VIEW, "status": "closed", "closed_reason": "cancelled", "rounds": []})],
+                          "The tournament, closed", 401, 403, 404, 409, 429))
+async def cancel(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
+    svc = service(runtime)
+    _owner(principal, await svc.load(tournament_id))
+    await svc.execute(tournament_id, ev.Cancel(reason="cancelled"))
+    state = await svc.load(tournament_id)
+    return view(state, sees_all(principal, state), await player_names(svc, state))
+
+
 @post("/v1/tournaments/{tournament_id:str}/pairings", guards=ORGANISER, tags=TAGS, security=BEARER,
       exception_handlers=HANDLERS, status_code=200,
       summary="Pair the next round by hand (all or nothing); it replaces the automatic pairing",
@@ -301,4 +317,5 @@ async def export(tournament_id: PathStr, principal: Caller, runtime: Runtime,
     return Response({"tournament": view(state, sees_all(principal, state), names), "standings": table})
 
 
-ROUTES = [list_tournaments, my_tournaments, create, read, register_entry, withdraw, start, pair, results, get_standings, export]
+ROUTES = [list_tournaments, my_tournaments, create, read, register_entry, withdraw, start, cancel, pair, results,
+          get_standings, export]

@@ -23,6 +23,7 @@ export interface PlayerPage {
     "chat-text": HTMLElementTagNameMap["input"];
     "clock": HTMLElementTagNameMap["div"];
     "conn": HTMLElementTagNameMap["span"];
+    "console-cancel": HTMLElementTagNameMap["button"];
     "console-create": HTMLElementTagNameMap["button"];
     "console-create-said": HTMLElementTagNameMap["p"];
     "console-enter": HTMLElementTagNameMap["button"];

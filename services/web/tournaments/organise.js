@@ -1,7 +1,7 @@
 // @ts-check
 // The organiser's part of a tournament's screen (docs/web-client.md, "Organiser's console"):
 // its entries with a withdraw button each, an entry taken (players by id, or house bots),
-// start, the next round paired by hand, the standings exported. Drawn with the rest of the
+// start (or close it unstarted), the next round paired by hand, the standings exported. Drawn with the rest of the
 // screen at each event of the tournament's stream, so it follows the rounds live. Shown to
 // this tournament's organiser and to admins; the server refuses anyone else (403).
 
@@ -122,6 +122,10 @@ export function setupOrganise() {
   $("console-entry-form").addEventListener("submit", submitEntry);
   $("console-pair").addEventListener("submit", submitPairing);
   $("console-start").addEventListener("click", () => here.view && command("POST", `/v1/tournaments/${here.view.tournament_id}/start`));
+  $("console-cancel").addEventListener("click", () => {
+    // Irreversible: the entries are dropped and the tournament never reopens.
+    if (here.view && confirm(t("console.cancel_sure"))) void command("POST", `/v1/tournaments/${here.view.tournament_id}/cancel`);
+  });
   $("console-export-csv").addEventListener("click", () => exportStandings("csv"));
   $("console-export-json").addEventListener("click", () => exportStandings("json"));
 }
@@ -151,6 +155,7 @@ export function drawOrganise(view, entryName, reread) {
     house.value = "basic";
   }
   $("console-start").hidden = !open;
+  $("console-cancel").hidden = !open;
   const round = pairable(view);
   const form = $("console-pair");
   form.hidden = round == null;

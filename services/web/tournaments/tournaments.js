@@ -99,7 +99,8 @@ function drawTournament(view, standings, version) {
     return [...e.players, ...partner].map(holder).join(" & ");
   };
   $("tournament-name").textContent = view.name;
-  $("tournament-info").textContent = [gameLine(view), t(`tformat.${view.format}`, { defaultValue: view.format }), t(`tstatus.${view.status}`),
+  const why = view.closed_reason && view.closed_reason !== "completed" ? t(`tclosed.${view.closed_reason}`, { defaultValue: view.closed_reason }) : null;
+  $("tournament-info").textContent = [gameLine(view), t(`tformat.${view.format}`, { defaultValue: view.format }), t(`tstatus.${view.status}`), why,
     t("tournaments.entries", { count: (view.entries || []).filter((e) => !e.withdrawn).length }),
     view.schedule ? when(view.schedule) : null].filter(Boolean).join(" · ");
   const mine = (view.entries || []).some((e) => !e.withdrawn && e.players.includes(/** @type {string} */ (me)));
