@@ -21,7 +21,7 @@ import { reportControls } from "./chat/reports.js";
 import { forgetSession, keepSession, loadSession } from "./shared/storage.js";
 import { followedTables, inviteForm, joinWithCode, pairForm, showInvitations } from "./social/social.js";
 import { leaveTournament, showTournament, showTournaments } from "./tournaments/tournaments.js";
-import { organises, relabelConsole, setupConsole, showConsole } from "./tournaments/console.js";
+import { organises, refreshConsole, relabelConsole, setupConsole, showConsole } from "./tournaments/console.js";
 import { setupOrganise } from "./tournaments/organise.js";
 
 /** @import { components } from "./shared/api-types" */
@@ -153,9 +153,10 @@ async function boot() {
   onLocale(redrawAll);
   $("lang").value = locale();
   window.addEventListener("hashchange", route);
-  setInterval(() => {              // the lists other players change: the lobby's, the tournaments'
+  setInterval(() => {              // the lists others change: the lobby's, the tournaments', the console's
     refreshLobby();
     if (document.body.dataset.screen === "tournaments") showTournaments();
+    if (document.body.dataset.screen === "console") refreshConsole();
   }, 5000);
   // for tests and the curious: the live state, and a way to drop the socket
   window.atout = { state, dropSocket: () => state.socket && state.socket.close(4000, "test") };

@@ -66,19 +66,25 @@ function drawFields() {
   $("console-fields").replaceChildren(...(chosen ? chosen.fields.map(control) : []));
 }
 
+// The form is drawn once (a visit back keeps what was typed); the list is read at each visit
+// and every few seconds while shown (app.js), as the tournaments' list is.
 export async function showConsole() {
   const game = $("console-game");
-  const keep = game.value;
-  game.replaceChildren(...GAMES.map((g) => h("option", { value: g }, gameText(g))));
-  game.value = keep || GAMES[0];
+  if (!game.options.length) {
+    game.replaceChildren(...GAMES.map((g) => h("option", { value: g }, gameText(g))));
+    game.value = GAMES[0];
+  }
   try {
-    if (!formats) formats = /** @type {S["FormatOut"][]} */ (await call("GET", "/v1/tournaments/formats"));
-    const sel = $("console-format");
-    const was = sel.value;
-    sel.replaceChildren(...formats.map((f) => h("option", { value: f.format }, t(`tformat.${f.format}`, { defaultValue: f.format }))));
-    if (was) sel.value = was;
-    drawFields();
+    if (!formats) {
+      formats = /** @type {S["FormatOut"][]} */ (await call("GET", "/v1/tournaments/formats"));
+      $("console-format").replaceChildren(...formats.map((f) => h("option", { value: f.format }, t(`tformat.${f.format}`, { defaultValue: f.format }))));
+      drawFields();
+    }
   } catch (err) { $("console-create-said").textContent = errorText(err); }
+  await refreshConsole();
+}
+
+export async function refreshConsole() {
   try {
     const mine = /** @type {S["TournamentRow"][]} */ (await call("GET", "/v1/tournaments/mine"));
     const me = state.session && state.session.player_id;
@@ -123,6 +129,7 @@ async function createTournament(ev) {
   said.textContent = "";
   try {
     const made = /** @type {S["TournamentOut"]} */ (await call("POST", "/v1/tournaments", body));
+    $("console-name").value = "";                 // the next one is another tournament; its settings may be alike
     location.hash = `#/tournament/${made.tournament_id}`;
   } catch (err) { said.textContent = errorText(err); }
 }
@@ -132,5 +139,11 @@ export function setupConsole() {
   $("console-form").addEventListener("submit", createTournament);
 }
 
-// Called when the language changes: the labels are the catalog's.
-export function relabelConsole() { if (formats) drawFields(); }
+// Called when the language changes: the labels are the catalog's (the fields drawn again lose
+// what was typed in them, as the language is seldom changed halfway through a form).
+export function relabelConsole() {
+  if (!formats) return;
+  for (const o of $("console-format").options) o.textContent = t(`tformat.${o.value}`, { defaultValue: o.value });
+  for (const o of $("console-game").options) o.textContent = gameText(o.value);
+  drawFields();
+}
