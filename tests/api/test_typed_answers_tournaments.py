@@ -29,7 +29,7 @@ ONE = f"{T}/{{tournament_id}}"
 ROUTES = {("get", T), ("get", f"{T}/mine"), ("post", T), ("get", ONE), ("post", f"{ONE}/entries"),
           ("delete", f"{ONE}/entries/{{entry_id}}"), ("post", f"{ONE}/start"), ("post", f"{ONE}/pairings"),
           ("get", f"{ONE}/results"), ("get", f"{ONE}/standings"), ("get", f"{ONE}/export"),
-          ("get", f"{T}/formats"), ("post", f"{ONE}/cancel"), ("get", "/healthz"), ("get", "/readyz")}
+          ("get", f"{T}/formats"), ("get", "/v1/games"), ("post", f"{ONE}/cancel"), ("get", "/healthz"), ("get", "/readyz")}
 BODY = {"name": "Typed Swiss", "game": "belote", "format": "swiss", "rounds": 1, "options": {"deals": 1},
         "bots": {"level": "basic"}, "schedule": "2030-12-04T20:00:00Z", "no_show_grace": 600}
 
@@ -61,6 +61,8 @@ async def test_a_tournament_answers_as_documented_through_its_life(client, pool)
     owner, alice, bob = await organiser(client, pool), await register(client, "Alice"), await register(client, "Bob")
     formats = contract.check(await client.get(f"{T}/formats", headers=alice.headers), "get", f"{T}/formats")
     assert "swiss" in [f["format"] for f in formats]
+    described = contract.check(await client.get("/v1/games", headers=alice.headers), "get", "/v1/games")
+    assert "belote" in [g["game"] for g in described]
     tid = contract.check(await client.post(T, json=BODY, headers=owner.headers), "post", T)["tournament_id"]
     contract.check(await client.get(f"{T}/{tid}", headers=alice.headers), "get", ONE)
     await project(pool)

@@ -1,6 +1,6 @@
 """The organiser's console in the web client (headless Chromium, Playwright): an organiser
 creates a tournament from the form the server describes (every format it runs offered, a
-format's fields as controls), takes entries (a guest registers himself from his own page, house
+format's fields and the game's options as controls), takes entries (a guest registers himself from his own page, house
 bots from the console, one withdrawn), starts it, pairs its round by hand, follows it live to
 its close and exports its standings, then closes another before it starts; both pages name the players (never "you / player"), and
 the entrant's link to his table reads "go to my table"."""
@@ -75,11 +75,16 @@ async def test_an_organiser_runs_a_tournament_from_the_console_to_its_end(web_sy
     await organiser.select_option("#console-format", "robot")
     assert await organiser.get_attribute("#console-f-options-deals", "max") == "36"
     assert await organiser.locator("#console-f-closes_at[type='datetime-local'][required]").count() == 1
+    await organiser.select_option("#console-game", "cinch")                # the game's options, from /v1/games
+    assert await organiser.locator("#console-f-options-mode option").count() == 2
+    await organiser.select_option("#console-game", "belote")
+    await organiser.select_option("#console-f-options-variant", "classic")
     await organiser.fill("#console-name", "Console cup")
     await organiser.select_option("#console-format", "manual")
     await organiser.fill("#console-f-rounds", "1")
     await organiser.fill("#console-f-options-deals", "1")
     await organiser.select_option("#console-f-bots-level", "random")
+    await organiser.screenshot(path=str(ARTIFACTS / "console-form.png"), full_page=True, animations="disabled")
     await organiser.click("#console-create")
     await organiser.wait_for_function("location.hash.startsWith('#/tournament/')")
     tid = (await organiser.evaluate("location.hash")).split("/")[-1]

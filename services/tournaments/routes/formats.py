@@ -1,39 +1,27 @@
 """`GET /v1/tournaments/formats`: the formats the server runs and the creation fields each
-reads, typed (a choice and its values, a number and its bounds, a flag, a date-time) and read
-from `CreateIn` itself, so the answer cannot drift from what `POST /v1/tournaments` accepts. A
-client draws its creation form from it (the web client's organiser console) and offers a new
-format the day the server has it."""
+reads, typed (`services/http/fields.py`: a choice and its values, a number and its bounds, a
+flag, a date-time) and read from `CreateIn` itself, so the answer cannot drift from what
+`POST /v1/tournaments` accepts. A client draws its creation form from it (the web client's
+organiser's console) and offers a new format the day the server has it; the game's own
+options come from `GET /v1/games`."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 import msgspec.inspect as mi
 from litestar import get
 
+from domain.match import MAX_DEALS
 from domain.tournaments import events as ev
 from domain.tournaments.robot import MAX_BOARDS
+from services.http.fields import FieldOut, field
 from services.http.schemas import BEARER, ex
 from services.tournaments.routes import examples as X
 from services.tournaments.routes.tournaments import READER, TAGS, BotsIn, CreateIn
 
-Kind = Literal["choice", "integer", "boolean", "datetime"]
 DATETIMES = {"schedule", "closes_at"}      # strings the route reads as ISO 8601 with an offset
-
-
-class FieldOut(msgspec.Struct):
-    """A creation field: `name` is its path in the body (`bots.level` is `{"bots": {"level": …}}`,
-    `options.deals` the game's option); `values` a choice's, `minimum`/`maximum` a number's
-    bounds (null: none); `default` what the server takes when it is left out (null: nothing)."""
-
-    name: str
-    kind: Kind
-    required: bool
-    default: str | int | bool | None
-    values: list[str] | None
-    minimum: int | None
-    maximum: int | None
 
 
 class FormatOut(msgspec.Struct):
@@ -43,8 +31,7 @@ class FormatOut(msgspec.Struct):
 
 def _field(name: str, required: bool, robot: bool) -> dict[str, Any]:
     if name == "options.deals":              # the game's option; a robot event's boards are bounded
-        return {"name": name, "kind": "integer", "required": required, "default": None, "values": None,
-                "minimum": 1, "maximum": MAX_BOARDS if robot else None}
+        return field(name, "integer", required=required, minimum=1, maximum=MAX_BOARDS if robot else MAX_DEALS)
     struct, key = (BotsIn, name[5:]) if name.startswith("bots.") else (CreateIn, name)
     info = next(f for f in mi.type_info(struct).fields if f.name == key)
     kind = info.type
@@ -52,16 +39,14 @@ def _field(name: str, required: bool, robot: bool) -> dict[str, Any]:
         kind = next(k for k in kind.types if not isinstance(k, mi.NoneType))
     default = None if info.default is mi.NODEFAULT else info.default
     default = ev.NO_SHOW_GRACE if name == "no_show_grace" else default     # null in the body: the server's
-    out: dict[str, Any] = {"name": name, "required": required, "default": default, "values": None,
-                           "minimum": None, "maximum": None}
     if isinstance(kind, mi.LiteralType):
-        return {**out, "kind": "choice", "values": [str(v) for v in kind.values]}
+        return field(name, "choice", required=required, default=default, values=[str(v) for v in kind.values])
     if isinstance(kind, mi.BoolType):
-        return {**out, "kind": "boolean"}
+        return field(name, "boolean", required=required, default=default)
     if isinstance(kind, mi.IntType):
-        return {**out, "kind": "integer", "minimum": kind.ge, "maximum": kind.le}
+        return field(name, "integer", required=required, default=default, minimum=kind.ge, maximum=kind.le)
     assert name in DATETIMES, name           # a new kind of field is described here first
-    return {**out, "kind": "datetime"}
+    return field(name, "datetime", required=required, default=default)
 
 
 def formats() -> list[dict[str, Any]]:

@@ -422,6 +422,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The games and each one's options at creation
+         * @description Every game `POST /v1/matches` and `POST /v1/tournaments` accept, each with its options (the body's `options`): a choice with its `values`, an integer with its bounds, a boolean; the game's default (null: unset, or depending on the other options).
+         */
+        get: operations["V1GamesListGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches/{match_id}/hint": {
         parameters: {
             query?: never;
@@ -2641,9 +2661,10 @@ export interface components {
         };
         /**
          * FieldOut
-         * @description A creation field: `name` is its path in the body (`bots.level` is `{"bots": {"level": …}}`,
+         * @description A field: `name` is its path in the body (`bots.level` is `{"bots": {"level": …}}`,
          *     `options.deals` the game's option); `values` a choice's, `minimum`/`maximum` a number's
-         *     bounds (null: none); `default` what the server takes when it is left out (null: nothing).
+         *     bounds (null: none); `default` what the server takes when it is left out (null: nothing,
+         *     or the game's own default).
          */
         FieldOut: {
             name: string;
@@ -2703,6 +2724,15 @@ export interface components {
         /** FormatOut */
         FormatOut: {
             format: string;
+            fields: components["schemas"]["FieldOut"][];
+        };
+        /**
+         * GameOut
+         * @description A game and its options (`options.<name>` in a creation body); an option's `default` is
+         *     the game's, null where it depends on the others (a target by variant) or is unset (`deals`).
+         */
+        GameOut: {
+            game: string;
             fields: components["schemas"]["FieldOut"][];
         };
         /**
@@ -7881,6 +7911,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RecordKeys"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    V1GamesListGames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The games */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameOut"][];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
             /** @description Too many requests from this token; see Retry-After */

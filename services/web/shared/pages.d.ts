@@ -35,6 +35,7 @@ export interface PlayerPage {
     "console-form": HTMLElementTagNameMap["form"];
     "console-format": HTMLElementTagNameMap["select"];
     "console-game": HTMLElementTagNameMap["select"];
+    "console-game-fields": HTMLElementTagNameMap["div"];
     "console-house": HTMLElementTagNameMap["select"];
     "console-list": HTMLElementTagNameMap["ul"];
     "console-name": HTMLElementTagNameMap["input"];

@@ -1,8 +1,8 @@
 // @ts-check
-// The organiser's console (docs/web-client.md, "Organiser's console"): a new tournament from a
-// form the server describes (GET /v1/tournaments/formats: each format and the creation fields
-// it reads, typed), so a format the server adds is offered here without a new client; and the
-// tournaments I organise. Shown to organisers and admins; the server's guards stay the judge.
+// The organiser's console (docs/web-client.md, "The organiser's console"): a new tournament
+// from a form the server describes (GET /v1/tournaments/formats: each format and the creation
+// fields it reads; GET /v1/games: each game and its options, all typed), so a format, a game or
+// an option the server adds is offered here without a new client; and the tournaments I organise. Shown to organisers and admins; the server's guards stay the judge.
 
 import { uuid } from "../shared/api.js";
 import { num, t, when } from "../shared/i18n.js";
@@ -14,18 +14,23 @@ import { gameLine, gameText } from "../shared/words.js";
 /** @typedef {components["schemas"]} S */
 /** @typedef {S["FieldOut"]} Field */
 
-const GAMES = ["belote", "cinch", "five_hundred"];
 const ROLES = ["organiser", "admin"];
 /** @type {S["FormatOut"][] | null} */
 let formats = null;
+/** @type {S["GameOut"][]} */
+let games = [];
 
 /** Whether the console is offered: the role /v1/players/me gave (`state.role`). */
 export const organises = () => ROLES.includes(state.role || "");
 
 // Words for a field and its values: the catalog's, else the server's own name (a field or a
-// value the server added after this catalog was written still reads).
+// value the server added after this catalog was written still reads). A game's options are
+// named as the lobby's form names them where it has them.
 /** @param {string} name */
-const fieldText = (name) => t(`console.field.${name.replace(/\./g, "_")}`, { defaultValue: name });
+function fieldText(name) {
+  const plain = name.startsWith("options.") ? t(`create.${name.slice(8)}`, { defaultValue: name.slice(8) }) : name;
+  return t(`console.field.${name.replace(/\./g, "_")}`, { defaultValue: plain });
+}
 /**
  * @param {string} name
  * @param {string} value
@@ -33,7 +38,8 @@ const fieldText = (name) => t(`console.field.${name.replace(/\./g, "_")}`, { def
 function valueText(name, value) {
   if (name.startsWith("bots.")) return t(`bot.${value}`, { defaultValue: value });
   if (name === "scoring") return t(`scoring.${value}`, { defaultValue: value });
-  return t(`console.value.${name}.${value}`, { defaultValue: value });
+  if (["options.variant", "options.rules", "options.mode"].includes(name)) return t(`${name.slice(8)}.${value}`, { defaultValue: value });
+  return t(`console.value.${name.replace(/\./g, "_")}.${value}`, { defaultValue: value });
 }
 
 /** @param {Field} field */
@@ -61,22 +67,25 @@ function control(field) {
   return h("label", {}, h("span", {}, fieldText(field.name)), " ", h("input", attrs));
 }
 
+// The format's fields, and the game's options but those the format names itself (`options.deals`,
+// which a duplicate format requires).
 function drawFields() {
   const chosen = (formats || []).find((f) => f.format === $("console-format").value);
-  $("console-fields").replaceChildren(...(chosen ? chosen.fields.map(control) : []));
+  const own = chosen ? chosen.fields : [];
+  const game = games.find((g) => g.game === $("console-game").value);
+  const options = (game ? game.fields : []).filter((f) => !own.some((o) => o.name === f.name));
+  $("console-game-fields").replaceChildren(...options.map(control));
+  $("console-fields").replaceChildren(...own.map(control));
 }
 
 // The form is drawn once (a visit back keeps what was typed); the list is read at each visit
 // and every few seconds while shown (app.js), as the tournaments' list is.
 export async function showConsole() {
-  const game = $("console-game");
-  if (!game.options.length) {
-    game.replaceChildren(...GAMES.map((g) => h("option", { value: g }, gameText(g))));
-    game.value = GAMES[0];
-  }
   try {
     if (!formats) {
-      formats = /** @type {S["FormatOut"][]} */ (await call("GET", "/v1/tournaments/formats"));
+      [formats, games] = /** @type {[S["FormatOut"][], S["GameOut"][]]} */ (await Promise.all([
+        call("GET", "/v1/tournaments/formats"), call("GET", "/v1/games")]));
+      $("console-game").replaceChildren(...games.map((g) => h("option", { value: g.game }, gameText(g.game))));
       $("console-format").replaceChildren(...formats.map((f) => h("option", { value: f.format }, t(`tformat.${f.format}`, { defaultValue: f.format }))));
       drawFields();
     }
@@ -117,7 +126,7 @@ async function createTournament(ev) {
   /** @type {{ [key: string]: any }} */
   const body = { name: $("console-name").value.trim(), game: $("console-game").value, format: $("console-format").value,
                  options: {}, command_id: uuid() };
-  for (const el of /** @type {NodeListOf<HTMLInputElement>} */ ($("console-fields").querySelectorAll("[data-field]"))) {
+  for (const el of /** @type {NodeListOf<HTMLInputElement>} */ ($("console-form").querySelectorAll("[data-field]"))) {
     const name = /** @type {string} */ (el.dataset.field);
     const kind = el.dataset.kind;
     if (kind === "boolean") put(body, name, el.checked);
@@ -136,6 +145,7 @@ async function createTournament(ev) {
 
 export function setupConsole() {
   $("console-format").addEventListener("change", drawFields);
+  $("console-game").addEventListener("change", drawFields);
   $("console-form").addEventListener("submit", createTournament);
 }
 
