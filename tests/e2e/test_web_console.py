@@ -104,6 +104,8 @@ async def test_an_organiser_runs_a_tournament_from_the_console_to_its_end(web_sy
     assert await organiser.locator("#console-pair-tables [data-table]").count() == 1
     await organiser.click("#console-pair-go")
     await organiser.wait_for_selector("#tournament-rounds li[data-round='1'] a[href^='#/match/']")
+    assert await organiser.inner_text("#console-said") == "Round 1's pairing is kept"
+    assert await organiser.locator("#console-pair").is_hidden()             # the round is paired
     line = await organiser.inner_text("#tournament-rounds li[data-round='1'] li")
     assert "Gaston & bot (random)" in line and "bot (random) & bot (random)" in line, line
     assert "watch" in line and await organiser.locator("#tournament-mine").is_hidden()

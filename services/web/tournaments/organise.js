@@ -27,6 +27,7 @@ const owns = (view) => state.role === "admin" || (state.role === "organiser" && 
  * @param {string} method
  * @param {string} path
  * @param {unknown} [body]
+ * @returns {Promise<boolean>} whether the server took it
  */
 async function command(method, path, body) {
   const said = $("console-said");
@@ -34,7 +35,8 @@ async function command(method, path, body) {
   try {
     await call(method, path, body);
     if (here.view) here.reread(here.view.tournament_id);
-  } catch (err) { said.textContent = errorText(err); }
+    return true;
+  } catch (err) { said.textContent = errorText(err); return false; }
 }
 
 /**
@@ -85,8 +87,10 @@ function submitPairing(ev) {
     ["ns", "ew"].map((slot) => /** @type {HTMLSelectElement} */ (p.querySelector(`[data-slot=${slot}]`)).value));
   const byes = [...$("console-pair-tables").querySelectorAll("[data-slot=bye]")].map((s) => /** @type {HTMLSelectElement} */ (s).value);
   if (!here.view) return;
-  void command("POST", `/v1/tournaments/${here.view.tournament_id}/pairings`,
-               /** @satisfies {S["PairingIn"]} */ ({ round: Number($("console-pair").dataset.round), tables, byes }));
+  const round = Number($("console-pair").dataset.round);
+  // Before the start a pairing is kept for round 1 and nothing else shows it: say so.
+  void command("POST", `/v1/tournaments/${here.view.tournament_id}/pairings`, /** @satisfies {S["PairingIn"]} */ ({ round, tables, byes }))
+    .then((done) => { if (done) $("console-said").textContent = t("console.paired", { round: num(round) }); });
 }
 
 /** @param {SubmitEvent} ev */
