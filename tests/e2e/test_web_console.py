@@ -14,6 +14,7 @@ import uuid
 import httpx
 import msgspec
 import pytest
+from test_web_phone import axe_check
 from web_support import ARTIFACTS, browser, new_page, web_pool, web_svc  # noqa: F401
 
 from domain.tournaments.events import FORMATS
@@ -85,6 +86,7 @@ async def test_an_organiser_runs_a_tournament_from_the_console_to_its_end(web_sy
     await organiser.fill("#console-f-options-deals", "1")
     await organiser.select_option("#console-f-bots-level", "random")
     await organiser.screenshot(path=str(ARTIFACTS / "console-form.png"), full_page=True, animations="disabled")
+    await axe_check(organiser, "console")
     await organiser.click("#console-create")
     await organiser.wait_for_function("location.hash.startsWith('#/tournament/')")
     tid = (await organiser.evaluate("location.hash")).split("/")[-1]
@@ -99,6 +101,7 @@ async def test_an_organiser_runs_a_tournament_from_the_console_to_its_end(web_sy
     await organiser.click("#console-entries li:has-text('bot (basic)') [data-withdraw]")
     await organiser.wait_for_function("document.querySelectorAll('#console-entries li').length === 2")
 
+    await axe_check(organiser, "the organiser's tournament")             # entries, pairing, export
     await organiser.click("#console-start")
     await organiser.wait_for_selector("body[data-tournament-status='running'] #console-pair:not([hidden])")
     assert await organiser.locator("#console-pair-tables [data-table]").count() == 1
