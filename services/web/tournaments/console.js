@@ -2,7 +2,8 @@
 // The organiser's console (docs/web-client.md, "The organiser's console"): a new tournament
 // from a form the server describes (GET /v1/tournaments/formats: each format and the creation
 // fields it reads; GET /v1/games: each game and its options, all typed), so a format, a game or
-// an option the server adds is offered here without a new client; and the tournaments I organise. Shown to organisers and admins; the server's guards stay the judge.
+// an option the server adds is offered here without a new client; and the tournaments I
+// organise. Shown to organisers and admins; the server's guards stay the judge.
 
 import { uuid } from "../shared/api.js";
 import { num, t, when } from "../shared/i18n.js";
