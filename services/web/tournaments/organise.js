@@ -1,9 +1,10 @@
 // @ts-check
-// The organiser's part of a tournament's screen (docs/web-client.md, "Organiser's console"):
-// its entries with a withdraw button each, an entry taken (players by id, or house bots),
-// start (or close it unstarted), the next round paired by hand, the standings exported. Drawn with the rest of the
-// screen at each event of the tournament's stream, so it follows the rounds live. Shown to
-// this tournament's organiser and to admins; the server refuses anyone else (403).
+// The organiser's part of a tournament's screen (docs/web-client.md, "The organiser's
+// console"): its entries with a withdraw button each, an entry taken (players by id, or house
+// bots), start (or close it unstarted), the next round paired by hand, the standings exported.
+// Drawn with the rest of the screen at each event of the tournament's stream, so it follows
+// the rounds live. Shown to this tournament's organiser and to admins; the server refuses
+// anyone else (403).
 
 import { num, t } from "../shared/i18n.js";
 import { $, call, errorText, state } from "../shared/session.js";
