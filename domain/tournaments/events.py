@@ -7,6 +7,20 @@ from typing import Any
 import msgspec
 
 FORMATS = ("round_robin", "swiss", "elimination", "manual", "duplicate", "robot", "teams")
+# The creation fields (`POST /v1/tournaments`, dotted into `bots` and the game's `options`) each
+# format reads: what `GET /v1/tournaments/formats` tells a client drawing a creation form, so a
+# format added here is offered without a client release. Every format reads `name`, `game`.
+_EVERY = ("options.deals", "schedule", "no_show_grace", "rated", "bots.level", "bots.standin")
+FORMAT_FIELDS: dict[str, tuple[str, ...]] = {
+    "round_robin": _EVERY,
+    "swiss": ("rounds", "seeding", *_EVERY),
+    "elimination": ("seeding", *_EVERY),
+    "manual": ("rounds", *_EVERY),
+    "duplicate": ("rounds", "scoring", *_EVERY),
+    "robot": ("options.deals", "closes_at", "scoring", "bots.level"),   # opens at once, unrated, one round
+    "teams": ("rounds", *_EVERY),
+}
+NEEDS_DEALS = ("duplicate", "robot", "teams")   # each round is `deals` boards: the option is required
 NO_SHOW_GRACE = 600                # seconds a table waits for an entry's first action of its own
 MAX_NO_SHOW_GRACE = 86_400
 BOTH = "both"                      # `forfeit` of a double no-show: neither entry came

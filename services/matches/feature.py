@@ -14,8 +14,8 @@ from services.features import Feature, plain
 
 
 def _routes() -> list[Any]:
-    from services.matches.routes import matches, play, records
-    return [*matches.ROUTES, *play.ROUTES, *records.ROUTES]
+    from services.matches.routes import games, matches, play, records
+    return [*matches.ROUTES, *play.ROUTES, *records.ROUTES, *games.ROUTES]
 
 
 def _hint_routes() -> list[Any]:

@@ -33,8 +33,8 @@ async def board_public(runtime: Runtime, match_id: str) -> bool:
 
 
 def _routes() -> list[Any]:
-    from services.tournaments.routes import live, tournaments
-    return [*tournaments.ROUTES, *live.ROUTES]
+    from services.tournaments.routes import formats, live, tournaments
+    return [*formats.ROUTES, *tournaments.ROUTES, *live.ROUTES]
 
 
 def _channels() -> list[Any]:

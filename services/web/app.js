@@ -1,7 +1,8 @@
 // @ts-check
 // Atout reference web client: the player's page. Plain ES modules, no build step
 // (docs/web-client.md): api.js talks to the API, session.js holds the guest, lobby.js,
-// match.js (the table: table.js draws the felt, actions.js the controls), tournaments.js,
+// match.js (the table: table.js draws the felt, actions.js the controls), tournaments.js
+// (console.js and organise.js: the organiser's console),
 // profiles.js (leaderboards, profiles), replay.js, notices.js the account stream; i18n.js
 // and words.js say it all in the player's language.
 
@@ -20,6 +21,8 @@ import { reportControls } from "./chat/reports.js";
 import { forgetSession, keepSession, loadSession } from "./shared/storage.js";
 import { followedTables, inviteForm, joinWithCode, pairForm, showInvitations } from "./social/social.js";
 import { leaveTournament, showTournament, showTournaments } from "./tournaments/tournaments.js";
+import { organises, refreshConsole, relabelConsole, setupConsole, showConsole } from "./tournaments/console.js";
+import { setupOrganise } from "./tournaments/organise.js";
 
 /** @import { components } from "./shared/api-types" */
 /** @import { Locale } from "./shared/i18n.js" */
@@ -30,6 +33,7 @@ const SCREENS = [
   [/^#\/match\/([\w-]+)/, (id) => enterMatch(id), "table"],
   [/^#\/tournaments/, () => showTournaments(), "tournaments"],
   [/^#\/tournament\/([\w-]+)/, (id) => showTournament(id), "tournament"],
+  [/^#\/console/, () => showConsole(), "console"],
   [/^#\/leaderboards/, () => showLeaderboard(), "leaderboards"],
   [/^#\/player\/([\w-]+)/, (id) => showPlayer(id), "player"],
   [/^#\/replay\/([\w-]+)(?:\/(\d+))?/, (id, deal) => showReplay(id, Number(deal || 0)), "replay"],
@@ -44,6 +48,7 @@ function route() {
   $("nav").hidden = !state.session;
   if (!state.session) { leaveMatch(); leaveTournament(); stopAccount(); show("signin"); return; }
   $("nav-me").href = `#/player/${state.session.player_id}`;
+  $("nav-console").hidden = !organises();
   followAccount();
   for (const [pattern, open, screen] of SCREENS) {
     const m = location.hash.match(pattern);
@@ -66,6 +71,7 @@ state.onUnauthorized = route;
 async function adoptAccountLocale() {
   try {
     const me = /** @type {S["MeOut"]} */ (await call("GET", "/v1/players/me"));
+    state.role = me.role;
     if (me.locale && me.locale !== locale()) await setLocale(me.locale);
     else if (!me.locale && localStorage.getItem("atout.locale")) await call("PATCH", "/v1/players/me", /** @satisfies {S["SetMe"]} */ ({ locale: locale() }));
   } catch { /* keep the browser's */ }
@@ -92,6 +98,7 @@ async function signIn(ev) {
     const reg = /** @type {S["Registered"]} */ (await api("POST", "/v1/players", /** @satisfies {S["Register"]} */ ({ name })));
     keepSession({ ...reg, name });
     state.session = { ...reg, name };
+    state.role = "player";                      // a new guest; an organiser is made so later
     if (storedChoice()) await call("PATCH", "/v1/players/me", /** @satisfies {S["SetMe"]} */ ({ locale: locale() }));
     route();
   } catch (err) { $("signin-error").textContent = errorText(err); }
@@ -107,6 +114,7 @@ document.addEventListener("atout:invitations", () => {
 function redrawAll() {
   $("lang").value = locale();
   relabelCreateForm();
+  relabelConsole();
   const screen = document.body.dataset.screen;
   if (screen === "table") redraw();
   else if (screen === "lobby") refreshLobby();
@@ -140,12 +148,15 @@ async function boot() {
   });
   setupCreateForm();
   setupQuickplay();
+  setupConsole();
+  setupOrganise();
   onLocale(redrawAll);
   $("lang").value = locale();
   window.addEventListener("hashchange", route);
-  setInterval(() => {              // the lists other players change: the lobby's, the tournaments'
+  setInterval(() => {              // the lists others change: the lobby's, the tournaments', the console's
     refreshLobby();
     if (document.body.dataset.screen === "tournaments") showTournaments();
+    if (document.body.dataset.screen === "console") refreshConsole();
   }, 5000);
   // for tests and the curious: the live state, and a way to drop the socket
   window.atout = { state, dropSocket: () => state.socket && state.socket.close(4000, "test") };

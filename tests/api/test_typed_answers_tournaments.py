@@ -29,7 +29,7 @@ ONE = f"{T}/{{tournament_id}}"
 ROUTES = {("get", T), ("get", f"{T}/mine"), ("post", T), ("get", ONE), ("post", f"{ONE}/entries"),
           ("delete", f"{ONE}/entries/{{entry_id}}"), ("post", f"{ONE}/start"), ("post", f"{ONE}/pairings"),
           ("get", f"{ONE}/results"), ("get", f"{ONE}/standings"), ("get", f"{ONE}/export"),
-          ("get", "/healthz"), ("get", "/readyz")}
+          ("get", f"{T}/formats"), ("get", "/v1/games"), ("post", f"{ONE}/cancel"), ("get", "/healthz"), ("get", "/readyz")}
 BODY = {"name": "Typed Swiss", "game": "belote", "format": "swiss", "rounds": 1, "options": {"deals": 1},
         "bots": {"level": "basic"}, "schedule": "2030-12-04T20:00:00Z", "no_show_grace": 600}
 
@@ -58,7 +58,11 @@ async def test_the_documents_tournament_answers_are_typed_and_their_examples_hol
 
 async def test_a_tournament_answers_as_documented_through_its_life(client, pool) -> None:
     contract = await served(client)
-    owner, alice, bob = await organiser(client, pool), await register(client), await register(client)
+    owner, alice, bob = await organiser(client, pool), await register(client, "Alice"), await register(client, "Bob")
+    formats = contract.check(await client.get(f"{T}/formats", headers=alice.headers), "get", f"{T}/formats")
+    assert "swiss" in [f["format"] for f in formats]
+    described = contract.check(await client.get("/v1/games", headers=alice.headers), "get", "/v1/games")
+    assert "belote" in [g["game"] for g in described]
     tid = contract.check(await client.post(T, json=BODY, headers=owner.headers), "post", T)["tournament_id"]
     contract.check(await client.get(f"{T}/{tid}", headers=alice.headers), "get", ONE)
     await project(pool)
@@ -68,6 +72,8 @@ async def test_a_tournament_answers_as_documented_through_its_life(client, pool)
     mine = await client.post(f"{T}/{tid}/entries", json={"players": [alice.player_id, bob.player_id], "name": "A&B"},
                              headers=alice.headers)
     entry = contract.check(mine, "post", f"{ONE}/entries")["entry_id"]
+    named = contract.check(await client.get(f"{T}/{tid}", headers=owner.headers), "get", ONE)["player_names"]
+    assert named == {alice.player_id: "Alice", bob.player_id: "Bob"}             # who plays, by name
     gone = await client.delete(f"{T}/{tid}/entries/{entry}", headers=bob.headers)
     assert contract.check(gone, "delete", f"{ONE}/entries/{{entry_id}}") == {"entry_id": entry, "withdrawn": True}
     entries = []
@@ -106,6 +112,13 @@ async def test_a_tournament_answers_as_documented_through_its_life(client, pool)
     await project(pool)
     rows = contract.check(await client.get(f"{T}/mine", headers=owner.headers), "get", f"{T}/mine")
     assert [(r["status"], r["entries"]) for r in rows] == [("closed", 4)]
+    assert (await client.post(f"{T}/{tid}/cancel", headers=owner.headers)).status_code == 409   # it ran
+    dropped = contract.check(await client.post(T, json=BODY, headers=owner.headers), "post", T)["tournament_id"]
+    assert (await client.post(f"{T}/{dropped}/cancel", headers=alice.headers)).status_code == 403
+    cancelled = contract.check(await client.post(f"{T}/{dropped}/cancel", headers=owner.headers), "post", f"{ONE}/cancel")
+    assert (cancelled["status"], cancelled["closed_reason"]) == ("closed", "cancelled")
+    again = await client.post(f"{T}/{dropped}/cancel", headers=owner.headers)
+    assert (again.status_code, again.json()["code"]) == (409, "tournament_closed")
 
 
 async def test_individual_and_duplicate_tournaments_answer_as_documented(client, pool) -> None:

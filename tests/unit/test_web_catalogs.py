@@ -33,7 +33,7 @@ PLAYER_MODULES = ("app.js",
                   "matches/actions.js", "matches/glance.js", "matches/hints.js", "matches/lobby.js", "matches/match.js",
                   "matches/match_live.js", "matches/quickplay.js", "matches/replay.js", "matches/review.js", "matches/table_side.js", "matches/verified.js",
                   "live/notices.js", "chat/chat.js", "chat/reports.js", "social/challenge.js", "social/profiles.js", "social/social.js",
-                  "tournaments/tournaments.js", "tournaments/duplicate.js")
+                  "tournaments/tournaments.js", "tournaments/duplicate.js", "tournaments/console.js", "tournaments/organise.js")
 ADMIN_MODULES = ("admin/admin.js", "admin/admin_reports.js", "admin/admin_sanctions.js")
 PAGES = ("index.html", "admin.html", "verify.html")
 

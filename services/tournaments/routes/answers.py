@@ -87,6 +87,7 @@ class TournamentOut(msgspec.Struct):
     entries: list[EntryOut]
     rounds: list[RoundOut]
     version: int
+    player_names: dict[str, str] = {}   # player id -> display name, for the entries' players (bots: none)
 
 
 class TournamentRow(msgspec.Struct):

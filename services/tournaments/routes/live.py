@@ -53,6 +53,7 @@ from services.runtime import Runtime as OpenRuntime
 from services.tournaments.routes import examples as X
 from services.tournaments.routes.views import (
     HANDLERS,
+    player_names,
     sees_all,
     service,
     standings,
@@ -100,7 +101,8 @@ async def messages(svc: TournamentService, tournament_id: str, principal: Any, a
     if state.status == "new":
         raise UnknownTournament(tournament_id)
     full = sees_all(principal, state)
-    yield _encode({"type": "snapshot", "version": state.version, "view": view(state, full),
+    names = await player_names(svc, state)
+    yield _encode({"type": "snapshot", "version": state.version, "view": view(state, full, names),
                    "standings": standings(state)["overall"]})
     if after is not None:
         for version, before, now, event in folded:

@@ -46,6 +46,7 @@ from services.tournaments.routes.views import (
     HANDLERS,
     _owner,
     owns,
+    player_names,
     sees_all,
     service,
     standings,
@@ -139,7 +140,8 @@ async def create(data: Annotated[CreateIn, Body(examples=X.CREATE_EXAMPLES)], pr
         raise ApiError(400, violation.code, violation.message,
                        {"field": "$.boards" if deal is None else f"$.boards.deals[{deal}]", **violation.details}) from None
     state = await service(runtime).load(tid)
-    return Response(view(state, True), status_code=201, headers={"Location": f"/v1/tournaments/{tid}"})
+    return Response(view(state, True, await player_names(service(runtime), state)), status_code=201,
+                    headers={"Location": f"/v1/tournaments/{tid}"})
 
 
 LIST_EXAMPLE = [{"tournament_id": "c0a8012e-4f3b-5b1a-9d2e-7f6a5b4c3d2e", "name": "Friday cup", "game": "belote",
@@ -177,8 +179,9 @@ async def my_tournaments(request: Request, principal: Caller, runtime: Runtime, 
      summary="A tournament: entries, rounds, tables; results once each round has closed",
      responses=X.answers(200, TournamentOut, [ex("round 1 under way", X.VIEW)], "The tournament", 401, 404, 429))
 async def read(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
-    state = await service(runtime).load(tournament_id)
-    return view(state, sees_all(principal, state))
+    svc = service(runtime)
+    state = await svc.load(tournament_id)
+    return view(state, sees_all(principal, state), await player_names(svc, state))
 
 
 @post("/v1/tournaments/{tournament_id:str}/entries", guards=READER, tags=TAGS, security=BEARER,
@@ -227,7 +230,23 @@ async def start(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> 
     _owner(principal, await svc.load(tournament_id))
     await svc.start(tournament_id)
     state = await svc.load(tournament_id)
-    return view(state, sees_all(principal, state))
+    return view(state, sees_all(principal, state), await player_names(svc, state))
+
+
+@post("/v1/tournaments/{tournament_id:str}/cancel", guards=ORGANISER, tags=TAGS, security=BEARER,
+      exception_handlers=HANDLERS, status_code=200, summary="Close a tournament that has not started",
+      description="Its organiser (or an admin) closes a tournament still taking entries: `tournament_closed` "
+                  "with `reason` `cancelled` (the view's `closed_reason`), which ends its live stream. Once "
+                  "started it runs to its end: 409 `already_started`; closed already: 409 `tournament_closed`.",
+      responses=X.answers(200, TournamentOut,
+                          [ex("cancelled", {**X.VIEW, "status": "closed", "closed_reason": "cancelled", "rounds": []})],
+                          "The tournament, closed", 401, 403, 404, 409, 429))
+async def cancel(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
+    svc = service(runtime)
+    _owner(principal, await svc.load(tournament_id))
+    await svc.execute(tournament_id, ev.Cancel(reason="cancelled"))
+    state = await svc.load(tournament_id)
+    return view(state, sees_all(principal, state), await player_names(svc, state))
 
 
 @post("/v1/tournaments/{tournament_id:str}/pairings", guards=ORGANISER, tags=TAGS, security=BEARER,
@@ -241,7 +260,7 @@ async def pair(tournament_id: PathStr, data: Annotated[PairingIn, Body(examples=
     _owner(principal, await svc.load(tournament_id))
     await svc.execute(tournament_id, ev.SubmitPairing(round=data.round, tables=data.tables, byes=data.byes))
     state = await svc.advance(tournament_id)
-    return view(state, sees_all(principal, state))
+    return view(state, sees_all(principal, state), await player_names(svc, state))
 
 
 @get("/v1/tournaments/{tournament_id:str}/results", guards=READER, tags=TAGS, security=BEARER,
@@ -263,6 +282,18 @@ async def get_standings(tournament_id: PathStr, runtime: Runtime) -> dict[str, A
     return standings(await service(runtime).load(tournament_id))
 
 
+def _entry_name(state: rules.State, entry: str, names: dict[str, str]) -> str:
+    """The entry's own name, else its players' (a bot as `bot:<level>`, the partner of one who
+    came alone too): a spreadsheet read away from the site has no other way to tell an unnamed
+    entry's id from a person."""
+    named = state.names.get(entry, entry)
+    if named != entry:
+        return named
+    players = state.entries.get(entry, [])
+    partner = [f"bot:{state.bots.get('level', 'basic')}"] if len(players) == 1 and not (state.individual or state.robot) else []
+    return " & ".join(names.get(p, p) for p in [*players, *partner]) or entry
+
+
 @get("/v1/tournaments/{tournament_id:str}/export", guards=READER, tags=TAGS, security=BEARER,
      exception_handlers=HANDLERS, summary="Export standings and results: `?format=json` (default) or `csv`",
      responses=X.answers(200, TournamentExport, [ex("json", {"tournament": X.VIEW, "standings": [X.LINE]})],
@@ -271,18 +302,20 @@ async def export(tournament_id: PathStr, principal: Caller, runtime: Runtime,
                  format: FromQuery[str] = "json") -> Response:
     state = await service(runtime).load(tournament_id)
     table = standings(state)["overall"]
+    names = await player_names(service(runtime), state)
     if format == "csv":
         out = io.StringIO()
         writer = csv.DictWriter(out, ["place", "entry", "name", "points", "tiebreak", "diff", "played", "wins", "byes",
                                      "bots"])
         writer.writeheader()
         for line in table:
-            writer.writerow({**line, "name": state.names.get(line["entry"], line["entry"])})
+            writer.writerow({**line, "name": _entry_name(state, line["entry"], names)})
         return Response(out.getvalue(), media_type="text/csv",  # Litestar adds "; charset=utf-8" to text types
                         headers={"Content-Disposition": f'attachment; filename="tournament-{tournament_id}.csv"'})
     if format != "json":
         raise ApiError(400, "bad_format", "format must be json or csv")
-    return Response({"tournament": view(state, sees_all(principal, state)), "standings": table})
+    return Response({"tournament": view(state, sees_all(principal, state), names), "standings": table})
 
 
-ROUTES = [list_tournaments, my_tournaments, create, read, register_entry, withdraw, start, pair, results, get_standings, export]
+ROUTES = [list_tournaments, my_tournaments, create, read, register_entry, withdraw, start, cancel, pair, results,
+          get_standings, export]

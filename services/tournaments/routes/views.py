@@ -11,7 +11,7 @@ from litestar import Request, Response
 from domain import tournaments as rules
 from domain.game import RuleViolation
 from domain.tournaments import scoring
-from infra.players import Principal
+from infra.players import PlayerStore, Principal
 from services import visibility
 from services.http.errors import ApiError, error_body
 from services.runtime import Runtime
@@ -52,9 +52,16 @@ def _owner(principal: Principal, state: rules.State) -> None:
         raise ApiError(403, "forbidden", "only this tournament's organiser (or an admin) may do this")
 
 
-def view(state: rules.State, full: bool) -> dict[str, Any]:
+async def player_names(svc: TournamentService, state: rules.State) -> dict[str, str]:
+    """The display names of the entries' players (an erased player has none): what a reader
+    shows at its tables and in its standings, read once for the whole view."""
+    people = sorted({p for entry in state.entries.values() for p in entry if not p.startswith("bot:")})
+    return await PlayerStore(svc.store.pool).names(people) if people else {}
+
+
+def view(state: rules.State, full: bool, names: dict[str, str] | None = None) -> dict[str, Any]:
     """The tournament as its reader may see it: a round's results and seeds only once closed
-    (`full` for the organiser and admins)."""
+    (`full` for the organiser and admins); `names` the players' (`player_names`)."""
     rounds = []
     for rnd in state.played:
         shown = full or rnd.closed
@@ -76,7 +83,7 @@ def view(state: rules.State, full: bool) -> dict[str, Any]:
             "board_digests": state.board_digests,
             "entries": [{"entry_id": e, "players": p, "name": state.names.get(e, e),
                          "withdrawn": e in state.withdrawn} for e, p in state.entries.items()],
-            "rounds": rounds, "version": state.version}
+            "rounds": rounds, "version": state.version, "player_names": names or {}}
 
 
 def standings(state: rules.State) -> dict[str, Any]:

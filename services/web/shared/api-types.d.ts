@@ -422,6 +422,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The games and each one's options at creation
+         * @description Every game `POST /v1/matches` and `POST /v1/tournaments` accept, each with its options (the body's `options`): a choice with its `values`, an integer with its bounds, a boolean; the game's default (null: unset, or depending on the other options).
+         */
+        get: operations["V1GamesListGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches/{match_id}/hint": {
         parameters: {
             query?: never;
@@ -451,6 +471,26 @@ export interface paths {
         };
         /** MatchStream */
         get: operations["V1MatchesMatchIdStreamMatchStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/formats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tournament formats and the creation fields each reads
+         * @description Every format `POST /v1/tournaments` accepts, each with the fields of its body it reads beside `name` and `game` (a choice with its `values`, an integer with its bounds, a boolean, a date-time with its offset), whether each is required and its default.
+         */
+        get: operations["V1TournamentsFormatsListFormats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -565,6 +605,26 @@ export interface paths {
         put?: never;
         /** Start now: commit to every board, pair round 1 */
         post: operations["V1TournamentsTournamentIdStartStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a tournament that has not started
+         * @description Its organiser (or an admin) closes a tournament still taking entries: `tournament_closed` with `reason` `cancelled` (the view's `closed_reason`), which ends its live stream. Once started it runs to its end: 409 `already_started`; closed already: 409 `tournament_closed`.
+         */
+        post: operations["V1TournamentsTournamentIdCancelCancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2605,6 +2665,23 @@ export interface components {
             last_at: string;
         };
         /**
+         * FieldOut
+         * @description A field: `name` is its path in the body (`bots.level` is `{"bots": {"level": …}}`,
+         *     `options.deals` the game's option); `values` a choice's, `minimum`/`maximum` a number's
+         *     bounds (null: none); `default` what the server takes when it is left out (null: nothing,
+         *     or the game's own default).
+         */
+        FieldOut: {
+            name: string;
+            /** @enum {unknown} */
+            kind: "boolean" | "choice" | "datetime" | "integer";
+            required: boolean;
+            default: string | number | boolean | null;
+            values: string[] | null;
+            minimum: number | null;
+            maximum: number | null;
+        };
+        /**
          * FileDispute
          * @example {
          *       "deal": 0,
@@ -2648,6 +2725,20 @@ export interface components {
             } | null;
             version?: number | null;
             sealed?: boolean;
+        };
+        /** FormatOut */
+        FormatOut: {
+            format: string;
+            fields: components["schemas"]["FieldOut"][];
+        };
+        /**
+         * GameOut
+         * @description A game and its options (`options.<name>` in a creation body); an option's `default` is
+         *     the game's, null where it depends on the others (a target by variant) or is unset (`deals`).
+         */
+        GameOut: {
+            game: string;
+            fields: components["schemas"]["FieldOut"][];
         };
         /**
          * GiveEntropy
@@ -4257,6 +4348,10 @@ export interface components {
             entries: components["schemas"]["EntryOut"][];
             rounds: components["schemas"]["RoundOut"][];
             version: number;
+            /** @default {} */
+            player_names?: {
+                [key: string]: string;
+            };
         };
         /**
          * TournamentRow
@@ -7843,6 +7938,53 @@ export interface operations {
             };
         };
     };
+    V1GamesListGames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The games */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameOut"][];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     V1MatchesMatchIdHintHint: {
         parameters: {
             query?: never;
@@ -8005,6 +8147,53 @@ export interface operations {
                 };
             };
             /** @description Live updates (Redis) or the database cannot be reached; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    V1TournamentsFormatsListFormats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The formats */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormatOut"][];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8591,6 +8780,91 @@ export interface operations {
             };
             /** @description The tournament's rules refuse it; `code` says which */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    V1TournamentsTournamentIdCancelCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tournament, closed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentOut"];
+                };
+            };
+            /** @description Malformed request: a path, query or body value that the route refuses; `details.field` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The caller's role does not allow this (`forbidden`); a tournament board not yet public (`board_sealed`); a role read beyond the seat by someone who plays in the match or its tournament (`privileged_while_playing`, written to the audit). See docs/api.md, "Who may read what". */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such tournament */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A conflict with the tournament's state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

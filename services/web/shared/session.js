@@ -31,6 +31,7 @@ export const $ = (id) => /** @type {any} */ (document.getElementById(id));
 /**
  * @typedef {object} State
  * @property {Session | null} session
+ * @property {string | null} role the account's role as GET /v1/players/me last said (the console is shown by it)
  * @property {string | null} matchId
  * @property {S["MatchViewOut"] | null} view
  * @property {number} lastVersion
@@ -63,6 +64,7 @@ export const $ = (id) => /** @type {any} */ (document.getElementById(id));
 /** @type {State} */
 export const state = {
   session: null,        // {player_id, token, name}
+  role: null,
   matchId: null,
   view: null,           // the latest view (GET /v1/matches/{id}), never older than one we had
   lastVersion: 0,       // the last version received on the live stream

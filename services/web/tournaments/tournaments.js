@@ -1,14 +1,16 @@
 // @ts-check
 // The tournaments (docs/tournaments.md): the list by status, one tournament followed live
 // (WS /v1/tournaments/{id}/ws: drawn from its snapshot, read again at each event), registering,
-// the standings and the rounds' tables with a link to watch each. All read the public API only.
+// the standings and the rounds' tables by their players' names, with a link to watch each (to
+// go to it, for my own), and the organiser's commands (organise.js). All read the public API only.
 
 import { num, t, when } from "../shared/i18n.js";
 import { grid, tr } from "../shared/grid.js";
 import { $, call, errorText, state } from "../shared/session.js";
 import { h } from "../shared/table.js";
-import { gameLine, scoreLine } from "../shared/words.js";
+import { gameLine, scoreLine, seatText } from "../shared/words.js";
 import { drawDuplicate } from "./duplicate.js";
+import { drawOrganise } from "./organise.js";
 
 /** @import { components } from "../shared/api-types" */
 /** @import { components as Live } from "../shared/live-types" */
@@ -85,15 +87,20 @@ function drawTournament(view, standings, version) {
   document.body.dataset.tournamentStatus = view.status;
   const entries = Object.fromEntries((view.entries || []).map((e) => [e.entry_id, e]));
   const me = state.session && state.session.player_id;
+  const names = view.player_names || {};
   const holder = (/** @type {string} */ p) => (p.startsWith("bot:") ? t("seat_holder.bot", { level: t(`bot.${p.slice(4)}`, { defaultValue: p.slice(4) }) })
-    : p === me ? t("seat_holder.you") : t("seat_holder.player"));
+    : names[p] || (p === me ? t("seat_holder.you") : t("seat_holder.player")));
   const entryName = (/** @type {string | null} */ id) => {
     const e = entries[/** @type {string} */ (id)];            // null: none, as an unknown id
     if (!e) return t("tournaments.entry");
-    return e.name && e.name !== id ? e.name : e.players.map(holder).join(" & ");
+    if (e.name && e.name !== id) return e.name;
+    // One player of a partnership is partnered by a bot of the tournament's level, which the entry does not list.
+    const partner = !view.individual && view.format !== "robot" && e.players.length === 1 ? [`bot:${view.bots.level || "basic"}`] : [];
+    return [...e.players, ...partner].map(holder).join(" & ");
   };
   $("tournament-name").textContent = view.name;
-  $("tournament-info").textContent = [gameLine(view), t(`tformat.${view.format}`, { defaultValue: view.format }), t(`tstatus.${view.status}`),
+  const why = view.closed_reason && view.closed_reason !== "completed" ? t(`tclosed.${view.closed_reason}`, { defaultValue: view.closed_reason }) : null;
+  $("tournament-info").textContent = [gameLine(view), t(`tformat.${view.format}`, { defaultValue: view.format }), t(`tstatus.${view.status}`), why,
     t("tournaments.entries", { count: (view.entries || []).filter((e) => !e.withdrawn).length }),
     view.schedule ? when(view.schedule) : null].filter(Boolean).join(" · ");
   const mine = (view.entries || []).some((e) => !e.withdrawn && e.players.includes(/** @type {string} */ (me)));
@@ -109,15 +116,26 @@ function drawTournament(view, standings, version) {
     catch (err) { $("tournament-live").textContent = errorText(err); }
   };
   drawDuplicate(view, entryName);
+  drawOrganise(view, entryName, reread);
+  const myEntries = new Set((view.entries || []).filter((e) => e.players.includes(/** @type {string} */ (me))).map((e) => e.entry_id));
+  const isMine = (/** @type {S["TableOut"]} */ tb) => [tb.ns, tb.ew, ...Object.values(tb.seats || {})].some((e) => e != null && myEntries.has(e));
+  const current = (view.rounds || []).filter((r) => !r.closed).flatMap((r) => r.tables).find((tb) => isMine(tb) && tb.match_id && !tb.result);
+  const go = /** @type {HTMLAnchorElement} */ ($("tournament-mine"));
+  go.hidden = !current;
+  if (current) go.href = `#/match/${current.match_id}`;
   const lines = Array.isArray(standings) ? standings : (standings && standings.overall) || [];
   grid($("tournament-standings"), [t("standings.place"), t("standings.entry"), t("standings.points"), t("standings.played"),
                                     t("standings.wins"), t("standings.diff")],
-       lines.map((l) => tr([num(l.place), entryName(l.entry), num(l.points), num(l.played), num(l.wins), num(l.diff)],
+       lines.map((l) => tr([num(l.place), entries[l.entry] && entries[l.entry].withdrawn
+                              ? `${entryName(l.entry)} (${t("tournaments.withdrawn")})` : entryName(l.entry), num(l.points), num(l.played), num(l.wins), num(l.diff)],
                            { dataset: { entry: l.entry } })));
   $("tournament-rounds").replaceChildren(...(view.rounds || []).map((r) => h("li", { dataset: { round: String(r.round) } },
     h("b", {}, t("tournaments.round", { round: num(r.round) })), r.closed ? ` (${t("tournaments.closed")})` : "",
-    h("ul", {}, ...(r.tables || []).map((tb) => h("li", {}, `${t("tournaments.table", { table: num(tb.table) })}: ${entryName(tb.ns)} — ${entryName(tb.ew)} `,
-      tb.match_id ? h("a", { href: `#/match/${tb.match_id}` }, t("tournaments.watch")) : null,
+    h("ul", {}, ...(r.tables || []).map((tb) => h("li", {}, `${t("tournaments.table", { table: num(tb.table) })}: ${tb.seats
+      ? Object.entries(tb.seats).map(([seat, e]) => `${seatText(seat)} ${entryName(e)}`).join(", ")
+      : `${entryName(tb.ns)} — ${entryName(tb.ew)}`} `,
+      tb.match_id ? h("a", { href: `#/match/${tb.match_id}`, dataset: { mine: String(isMine(tb)) } },
+                      isMine(tb) ? t("tournaments.my_table") : t("tournaments.watch")) : null,
       tb.result && tb.result.score ? ` ${scoreLine(tb.result.score)}` : "")),
       ...(r.byes || []).map((b) => h("li", {}, t("tournaments.bye", { entry: entryName(b) })))))));
 }
