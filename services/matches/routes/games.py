@@ -5,13 +5,12 @@ and a game or an option the server adds, without a release of its own."""
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import msgspec
 from litestar import get
 
-from domain.games import GAME_NAMES
+from domain.games import GAME_NAMES, GAMES
 from services.http.auth import authenticated
 from services.http.contract_requests import OPTIONS
 from services.http.fields import FieldOut, from_schema
@@ -30,7 +29,7 @@ class GameOut(msgspec.Struct):
 def games() -> list[dict[str, Any]]:
     out = []
     for game in GAME_NAMES:
-        defaults = importlib.import_module(f"domain.{game}.options").parse_options({})
+        defaults = GAMES[game].parse_options({})
         out.append({"game": game, "fields": [from_schema(f"options.{name}", schema, getattr(defaults, name, None))
                                              for name, schema in OPTIONS[game].items()]})
     return out
