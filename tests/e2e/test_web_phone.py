@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 import pytest
 from test_web_games import click_action, legal_of, play_match
-from web_support import browser, finished_deal, fresh_artifacts, web_pool, web_svc  # noqa: F401
+from web_support import browser, finished_deal, fresh_artifacts, still_cards, web_pool, web_svc  # noqa: F401
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -71,7 +71,7 @@ def shots():
 
 
 async def context_page(browser, errors: list[str], locale: str, device: dict[str, Any]):
-    context = await browser.new_context(locale=locale, **device)
+    context = await still_cards(await browser.new_context(locale=locale, **device))
     page = await context.new_page()
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
     page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)

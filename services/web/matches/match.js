@@ -17,6 +17,7 @@ import { $, call, errorText, holderLabel, say, show, state } from "../shared/ses
 import { chatControls as drawChat, closeChat, openChat } from "../chat/chat.js";
 import { renderInvite } from "../social/social.js";
 import { SEATS, auctionOf, dealScoreOf, h, lastTrickEl, renderTable, scoresOf } from "../shared/table.js";
+import { moveCards, trickToDraw } from "../shared/trick_motion.js";
 import { giveFreshEntropy as giveEntropy, renderFair as drawFair, verifyDeals as verify } from "./verified.js";
 import { cardName, contractText, describeAction, phaseText, scoreLine, seatText, seatsList, sideText } from "../shared/words.js";
 
@@ -157,7 +158,9 @@ export function render() {
   const lone = legal.length === 1 ? choiceAction(legal) : null;
   const automatic = myTurn && !!view.clock && legal.length === 1 && !(lone && lone.k !== lone.from.length);
   const plays = /** @type {Play[]} */ (legal.filter((a) => a.action === "play" && a.card));
-  const playable = new Set(myTurn && !automatic ? plays.map((a) => a.card) : []);
+  // while a completed trick is held on the felt, my next card waits for it to go
+  const trick = trickToDraw(view.match_id, table, render);
+  const playable = new Set(myTurn && !automatic && !trick.held ? plays.map((a) => a.card) : []);
   /** @type {{ [seat: string]: string }} */
   const names = {};
   for (const s of SEATS) {
@@ -170,9 +173,10 @@ export function render() {
   const pick = choice ? picking(view, choice) : null;
   const kitty = kittyOf(view);
   renderTable($("table"), table, {
-    bottom: me || "S", hands, names, toAct: view.to_act, kitty, game: view.game,
+    bottom: me || "S", hands, names, toAct: view.to_act, kitty, game: view.game, plays: trick.plays,
     playable: choice && pick ? new Set(choice.from) : playable, chosen: pick ? pick.chosen : null,
     onCard: pick ? (code) => toggle(pick, code) : (code) => playCard(code, plays) });
+  moveCards($("table"));
   document.body.dataset.status = view.status;
   document.body.dataset.myTurn = String(myTurn);
   document.body.dataset.version = String(view.version);

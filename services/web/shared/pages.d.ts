@@ -122,6 +122,8 @@ export interface PlayerPage {
     "screen-table": HTMLElementTagNameMap["section"];
     "screen-tournament": HTMLElementTagNameMap["section"];
     "screen-tournaments": HTMLElementTagNameMap["section"];
+    "setting-motion": HTMLElementTagNameMap["select"];
+    "settings-panel": HTMLElementTagNameMap["details"];
     "signin-error": HTMLElementTagNameMap["p"];
     "signin-form": HTMLElementTagNameMap["form"];
     "signin-go": HTMLElementTagNameMap["button"];
