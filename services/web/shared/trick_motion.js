@@ -15,7 +15,7 @@ import { trickPlays } from "./table.js";
 /** How long a completed trick stays, and how long a card takes to move, by speed (ms). */
 const SPEEDS = { off: [0, 0], fast: [500, 150], normal: [1000, 300], slow: [1800, 500] };
 
-const reduced = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+const reduced = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion:reduce)").matches;
 
 function timing() {
   const [hold, move] = SPEEDS[loadSettings().motion] || SPEEDS.normal;
