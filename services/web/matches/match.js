@@ -18,6 +18,7 @@ import { chatControls as drawChat, closeChat, openChat } from "../chat/chat.js";
 import { renderInvite } from "../social/social.js";
 import { SEATS, auctionOf, dealScoreOf, h, lastTrickEl, renderTable, scoresOf } from "../shared/table.js";
 import { moveCards, trickToDraw } from "../shared/trick_motion.js";
+import { hideDealSummary, noteView, showDealSummary } from "./deal_summary.js";
 import { giveFreshEntropy as giveEntropy, renderFair as drawFair, verifyDeals as verify } from "./verified.js";
 import { cardName, contractText, describeAction, phaseText, scoreLine, seatText, seatsList, sideText } from "../shared/words.js";
 
@@ -28,6 +29,7 @@ import { cardName, contractText, describeAction, phaseText, scoreLine, seatText,
 /** @import { Table } from "../shared/table.js" */
 /** @import { LegalAction } from "../shared/words.js" */
 /** @typedef {components["schemas"]["MatchViewOut"]} MatchView */
+/** @typedef {import("../shared/live-types").components["schemas"]["DealFinished"]} DealFinished */
 /** @typedef {AnyOf<Extract<LegalAction, { action: "play" }>>} Play */
 /** @typedef {NonNullable<paths["/v1/matches/{match_id}/actions"]["post"]["requestBody"]>["content"]["application/json"]} ActionBody */
 
@@ -50,13 +52,20 @@ export function enterMatch(id) {
   for (const other of /** @type {const} */ (["last-trick-box", "replay-trick"])) $(other).replaceChildren();   // no card of another match stays
   renderFair();
   refresh();
-  connect({ changed: schedule, dealOver: verifyDeals, chainRenewed: giveFreshEntropy });
+  hideDealSummary();
+  connect({ changed: schedule, dealOver, chainRenewed: giveFreshEntropy });
   verifyDeals();
   history(id);
   openChat(id);
 }
 
 // The log and the score sheet from the events so far (the live stream brings the rest).
+/** @param {DealFinished | null} finished the deal just over, when the live stream says so */
+function dealOver(finished) {
+  verifyDeals();
+  if (finished && state.view) showDealSummary(finished, state.view.game);
+}
+
 /** @param {string} id */
 async function history(id) {
   try {
@@ -160,6 +169,7 @@ export function render() {
   const plays = /** @type {Play[]} */ (legal.filter((a) => a.action === "play" && a.card));
   // while a completed trick is held on the felt, my next card waits for it to go
   const trick = trickToDraw(view.match_id, table, render);
+  noteView(table);
   const playable = new Set(myTurn && !automatic && !trick.held ? plays.map((a) => a.card) : []);
   /** @type {{ [seat: string]: string }} */
   const names = {};

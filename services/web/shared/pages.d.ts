@@ -42,6 +42,7 @@ export interface PlayerPage {
     "create-variant": HTMLElementTagNameMap["select"];
     "create-variant-label": HTMLElementTagNameMap["label"];
     "deal-history": HTMLElementTagNameMap["ul"];
+    "deal-summary": HTMLElementTagNameMap["section"];
     "dispute-deal": HTMLElementTagNameMap["input"];
     "dispute-form": HTMLElementTagNameMap["form"];
     "dispute-panel": HTMLElementTagNameMap["div"];
