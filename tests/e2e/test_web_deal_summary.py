@@ -28,9 +28,12 @@ async def test_the_deal_over_panel_shows_the_record_s_breakdown_and_hands(web_sy
 
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 60
+    titles: set[str] = set()
     while not await page.locator("#deal-summary:not([hidden])").count():
         assert loop.time() < deadline, "the deal never ended on the page"
-        if await page.evaluate("document.body.dataset.myTurn") == "true":
+        now = await page.evaluate("({ mine: document.body.dataset.myTurn, title: document.title })")
+        titles.add(now["title"] if now["mine"] == "true" else f"not mine: {now['title']}")
+        if now["mine"] == "true":
             try:
                 cards = page.locator("#table .card.legal")
                 if await cards.count():
@@ -44,6 +47,8 @@ async def test_the_deal_over_panel_shows_the_record_s_breakdown_and_hands(web_sy
                 pass
         await asyncio.sleep(0.05)
 
+    assert titles >= {"● Your turn — Atout", "not mine: Atout"}, titles      # the tab says whose turn it is
+    assert all(x.startswith("● ") for x in titles if not x.startswith("not mine")), titles
     token = await page.evaluate("JSON.parse(localStorage.getItem('atout.session')).token")
     async with httpx.AsyncClient(base_url=web_system.base, timeout=30) as http:
         record = (await http.get(f"/v1/matches/{match_id}/record", headers={"Authorization": f"Bearer {token}"})).json()

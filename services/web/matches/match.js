@@ -19,6 +19,7 @@ import { renderInvite } from "../social/social.js";
 import { SEATS, auctionOf, dealScoreOf, h, lastTrickEl, renderTable, scoresOf } from "../shared/table.js";
 import { moveCards, trickToDraw } from "../shared/trick_motion.js";
 import { hideDealSummary, noteView, showDealSummary } from "./deal_summary.js";
+import { quietCue, turnCue } from "../shared/cues.js";
 import { giveFreshEntropy as giveEntropy, renderFair as drawFair, verifyDeals as verify } from "./verified.js";
 import { cardName, contractText, describeAction, phaseText, scoreLine, seatText, seatsList, sideText } from "../shared/words.js";
 
@@ -80,6 +81,7 @@ export function leaveMatch() {
   disconnect();
   clearInterval(state.clockTimer);
   closeChat();
+  quietCue();
   state.matchId = null;
 }
 
@@ -215,6 +217,7 @@ export function render() {
     status = t("status.others", { phase, seats: seatsList(who) || "…", count: who.length });
   }
   $("status").textContent = status;
+  turnCue(myTurn && !automatic, status);
   $("status").dataset.status = view.status;
   if (!me) $("status").append(h("span", { class: "badge" }, t("badge.spectator")));
   renderGlance(view, myTurn && !automatic);

@@ -124,6 +124,10 @@ export interface PlayerPage {
     "screen-tournament": HTMLElementTagNameMap["section"];
     "screen-tournaments": HTMLElementTagNameMap["section"];
     "setting-motion": HTMLElementTagNameMap["select"];
+    "setting-notify": HTMLElementTagNameMap["input"];
+    "setting-said": HTMLElementTagNameMap["p"];
+    "setting-sound": HTMLElementTagNameMap["input"];
+    "setting-vibrate": HTMLElementTagNameMap["input"];
     "settings-panel": HTMLElementTagNameMap["details"];
     "signin-error": HTMLElementTagNameMap["p"];
     "signin-form": HTMLElementTagNameMap["form"];
