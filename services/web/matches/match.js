@@ -20,6 +20,7 @@ import { SEATS, auctionOf, dealScoreOf, h, lastTrickEl, renderTable, scoresOf } 
 import { moveCards, trickToDraw } from "../shared/trick_motion.js";
 import { hideDealSummary, noteView, showDealSummary } from "./deal_summary.js";
 import { quietCue, turnCue } from "../shared/cues.js";
+import { loadSettings } from "../shared/storage.js";
 import { giveFreshEntropy as giveEntropy, renderFair as drawFair, verifyDeals as verify } from "./verified.js";
 import { cardName, contractText, describeAction, phaseText, scoreLine, seatText, seatsList, sideText } from "../shared/words.js";
 
@@ -186,6 +187,7 @@ export function render() {
   const kitty = kittyOf(view);
   renderTable($("table"), table, {
     bottom: me || "S", hands, names, toAct: view.to_act, kitty, game: view.game, plays: trick.plays,
+    raised: raised && raised.version === view.version ? raised.code : null,
     playable: choice && pick ? new Set(choice.from) : playable, chosen: pick ? pick.chosen : null,
     onCard: pick ? (code) => toggle(pick, code) : (code) => playCard(code, plays) });
   moveCards($("table"));
@@ -296,6 +298,11 @@ function kittyOf(view) {
   return new Set(tb.kitty_taken);
 }
 
+// With "tap to raise, tap again to play" set, a card's first tap raises it (for the view drawn);
+// a tap on the raised card plays it, a tap on another raises that one instead.
+/** @type {{ version: number, code: string } | null} */
+let raised = null;
+
 /**
  * @param {string} code
  * @param {Play[]} plays
@@ -303,6 +310,14 @@ function kittyOf(view) {
 function playCard(code, plays) {
   const options = plays.filter((a) => a.card === code);
   if (!options.length) return;
+  const version = /** @type {MatchView} */ (state.view).version;
+  if (loadSettings().confirm && !(raised && raised.version === version && raised.code === code)) {
+    raised = { version, code };
+    $("announce").textContent = t("cues.raised", { card: cardName(code) });
+    render();
+    return;
+  }
+  raised = null;
   // the plainest form first (Belote's "belote": false, a Joker's named suit: pick below)
   options.sort((a, b) => Object.keys(a).length - Object.keys(b).length);
   const needsChoice = options.filter((a) => Object.keys(a).length === Object.keys(options[0]).length);

@@ -15,7 +15,7 @@ export function settingsControls() {
   const motion = /** @type {HTMLSelectElement} */ ($("setting-motion"));
   motion.value = kept.motion;
   motion.addEventListener("change", () => keepSettings({ motion: /** @type {Settings["motion"]} */ (motion.value) }));
-  for (const name of /** @type {const} */ (["sound", "vibrate"])) {
+  for (const name of /** @type {const} */ (["confirm", "sound", "vibrate"])) {
     const box = /** @type {HTMLInputElement} */ ($(`setting-${name}`));
     box.checked = kept[name];
     box.addEventListener("change", () => keepSettings({ [name]: box.checked }));

@@ -123,6 +123,7 @@ export interface PlayerPage {
     "screen-table": HTMLElementTagNameMap["section"];
     "screen-tournament": HTMLElementTagNameMap["section"];
     "screen-tournaments": HTMLElementTagNameMap["section"];
+    "setting-confirm": HTMLElementTagNameMap["input"];
     "setting-motion": HTMLElementTagNameMap["select"];
     "setting-notify": HTMLElementTagNameMap["input"];
     "setting-said": HTMLElementTagNameMap["p"];

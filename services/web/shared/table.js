@@ -365,6 +365,7 @@ function arrowKeys(hand) {
  * @property {string[]} [toAct]
  * @property {string} [game]
  * @property {string[][]} [plays] the trick to draw, when not the view's (a completed trick held)
+ * @property {string | null} [raised] my card raised by a first tap, played by a second
  */
 /**
  * @param {HTMLElement} root
@@ -399,7 +400,8 @@ export function renderTable(root, table, opts = {}) {
         const mine = seat === bottom && opts.playable;
         const playable = mine && mine.has(code);
         const cls = [playable ? "legal" : mine ? "dim" : "", chosen.has(code) && seat === bottom ? "chosen" : "",
-                     kitty.has(code) && seat === bottom ? "from-kitty" : "", trump && trumpRank(code, trump, game) !== null ? "trump" : ""].join(" ");
+                     kitty.has(code) && seat === bottom ? "from-kitty" : "", opts.raised === code && seat === bottom ? "raised" : "",
+                     trump && trumpRank(code, trump, game) !== null ? "trump" : ""].join(" ");
         return cardEl(code, { class: cls, pressed: playable && opts.chosen ? String(chosen.has(code)) : null,
                               onclick: playable && onCard ? () => onCard(code) : null });
       });
