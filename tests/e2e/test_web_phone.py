@@ -93,6 +93,29 @@ async def snap(page, shots: Path, name: str) -> None:
     await page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
 
 
+# Where the bottom of each thing a player follows is, the page scrolled to its top.
+ONE_SCREEN = """() => {
+  window.scrollTo(0, 0);
+  const parts = {hand: '.seat-bottom .hand', trick: '#trick', contract: '#glance-contract', score: '#glance-score',
+                 turn: '#glance-turn'};
+  const bottom = (sel) => { const e = document.querySelector(sel); return e ? Math.round(e.getBoundingClientRect().bottom) : null; };
+  return {parts: Object.fromEntries(Object.entries(parts).map(([k, sel]) => [k, bottom(sel)])), height: innerHeight};
+}"""
+SMALL_PHONE = {"width": 360, "height": 740}
+
+
+async def one_screen(page, where: str, shots=None) -> None:
+    """The hand, the trick, the contract, the score and whose turn on the first screen, at
+    390×844 and at 360×740."""
+    for size in (PHONE["viewport"], SMALL_PHONE):
+        await page.set_viewport_size(size)
+        g = await page.evaluate(ONE_SCREEN)
+        assert all(v is not None and 0 < v <= g["height"] for v in g["parts"].values()), f"{where} at {size}: {g}"
+        if shots is not None and size == SMALL_PHONE:
+            await page.screenshot(path=str(shots / f"{where.split(' ')[0]}-360.png"))
+    await page.set_viewport_size(PHONE["viewport"])
+
+
 async def fits(page, where: str) -> None:
     g = await page.evaluate(GEOMETRY)
     assert g["wide"] <= g["inner"], f"{where}: {g['wide']} px wide on a {g['inner']} px screen"
@@ -185,6 +208,8 @@ async def test_a_deal_of_each_game_by_tapping_on_a_phone_in_russian(web_system, 
         if seen["turns"] == 0 or (view["table"]["phase"] == "play" and not seen.get("play")):
             await snap(page, shots, f"10-{name}-{view['table']['phase']}")
             await axe_check(page, where)
+            if view["table"]["phase"] == "play":
+                await one_screen(page, where, shots)
             seen["play"] = view["table"]["phase"] == "play"
         seen["turns"] += 1
 
