@@ -20,7 +20,7 @@ import { SEATS, auctionOf, dealScoreOf, h, lastTrickEl, renderTable, scoresOf } 
 import { moveCards, trickToDraw } from "../shared/trick_motion.js";
 import { hideDealSummary, noteView, showDealSummary } from "./deal_summary.js";
 import { quietCue, turnCue } from "../shared/cues.js";
-import { loadSettings } from "../shared/storage.js";
+import { playCard, raisedCard } from "./card_taps.js";
 import { giveFreshEntropy as giveEntropy, renderFair as drawFair, verifyDeals as verify } from "./verified.js";
 import { cardName, contractText, describeAction, phaseText, scoreLine, seatText, seatsList, sideText } from "../shared/words.js";
 
@@ -32,7 +32,7 @@ import { cardName, contractText, describeAction, phaseText, scoreLine, seatText,
 /** @import { LegalAction } from "../shared/words.js" */
 /** @typedef {components["schemas"]["MatchViewOut"]} MatchView */
 /** @typedef {import("../shared/live-types").components["schemas"]["DealFinished"]} DealFinished */
-/** @typedef {AnyOf<Extract<LegalAction, { action: "play" }>>} Play */
+/** @import { Play } from "./card_taps.js" */
 /** @typedef {NonNullable<paths["/v1/matches/{match_id}/actions"]["post"]["requestBody"]>["content"]["application/json"]} ActionBody */
 
 const verifyDeals = () => verify(state, call, say);
@@ -187,9 +187,9 @@ export function render() {
   const kitty = kittyOf(view);
   renderTable($("table"), table, {
     bottom: me || "S", hands, names, toAct: view.to_act, kitty, game: view.game, plays: trick.plays,
-    raised: raised && raised.version === view.version ? raised.code : null,
+    raised: raisedCard(view.version),
     playable: choice && pick ? new Set(choice.from) : playable, chosen: pick ? pick.chosen : null,
-    onCard: pick ? (code) => toggle(pick, code) : (code) => playCard(code, plays) });
+    onCard: pick ? (code) => toggle(pick, code) : (code) => playCard(code, plays, { act, render }) });
   moveCards($("table"));
   document.body.dataset.status = view.status;
   document.body.dataset.myTurn = String(myTurn);
@@ -297,39 +297,5 @@ function kittyOf(view) {
   if (!tb || view.game !== "five_hundred" || tb.phase !== "discard" || !(tb.kitty_taken || []).length) return null;
   return new Set(tb.kitty_taken);
 }
-
-// With "tap to raise, tap again to play" set, a card's first tap raises it (for the view drawn);
-// a tap on the raised card plays it, a tap on another raises that one instead.
-/** @type {{ version: number, code: string } | null} */
-let raised = null;
-
-/**
- * @param {string} code
- * @param {Play[]} plays
- */
-function playCard(code, plays) {
-  const options = plays.filter((a) => a.card === code);
-  if (!options.length) return;
-  const version = /** @type {MatchView} */ (state.view).version;
-  if (loadSettings().confirm && !(raised && raised.version === version && raised.code === code)) {
-    raised = { version, code };
-    $("announce").textContent = t("cues.raised", { card: cardName(code) });
-    render();
-    return;
-  }
-  raised = null;
-  // the plainest form first (Belote's "belote": false, a Joker's named suit: pick below)
-  options.sort((a, b) => Object.keys(a).length - Object.keys(b).length);
-  const needsChoice = options.filter((a) => Object.keys(a).length === Object.keys(options[0]).length);
-  if (needsChoice.length > 1) {            // the forms of this card, offered until the view moves on
-    state.naming = { version: /** @type {MatchView} */ (state.view).version, options: needsChoice };
-    render();
-    /** @type {HTMLButtonElement} */ ($("actions").querySelector("button")).focus();
-    return;
-  }
-  act(options[0]);
-}
-
-
 
 export function toggleLastTrick() { state.showLast = !state.showLast; render(); }
