@@ -4,7 +4,9 @@ A guest plays the first deal of a two-deal Belote match against three bots by cl
 the deal is over the table shows its breakdown and the four hands as played: exactly the
 cards of the deal's public record, each under the seat that played it, none of them marked
 as a card of the table (`data-card`: the next deal is being dealt). Closing it leaves the
-next deal.
+next deal. While it is her turn, and only then, the tab's title says so. Her cards move
+("normal"): the deal's last trick, which the view read next no longer holds, is held on the
+felt as the panel opens: the record's last trick.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ async def test_the_deal_over_panel_shows_the_record_s_breakdown_and_hands(web_sy
     errors: list[str] = []
     page = await new_page(browser, errors)
     match_id = await guest_against_bots(page, web_system.base, "Dee", 2)
+    await page.click("#settings-panel summary")
+    await page.select_option("#setting-motion", "normal")
 
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 60
@@ -49,6 +53,8 @@ async def test_the_deal_over_panel_shows_the_record_s_breakdown_and_hands(web_sy
 
     assert titles >= {"● Your turn — Atout", "not mine: Atout"}, titles      # the tab says whose turn it is
     assert all(x.startswith("● ") for x in titles if not x.startswith("not mine")), titles
+    felt = await page.evaluate("""() => ({ held: document.body.dataset.trickHeld,
+      trick: [...document.querySelectorAll('#trick [data-card]')].map(e => e.dataset.card) })""")
     token = await page.evaluate("JSON.parse(localStorage.getItem('atout.session')).token")
     async with httpx.AsyncClient(base_url=web_system.base, timeout=30) as http:
         record = (await http.get(f"/v1/matches/{match_id}/record", headers={"Authorization": f"Bearer {token}"})).json()
@@ -57,6 +63,8 @@ async def test_the_deal_over_panel_shows_the_record_s_breakdown_and_hands(web_sy
     for a in deal["actions"]:
         if a["action"] == "play":
             played[a["seat"]].append(a["card"])
+    cards = [a["card"] for a in deal["actions"] if a["action"] == "play"]
+    assert felt["held"] == "true" and sorted(felt["trick"]) == sorted(cards[-4:]), felt
     await shot(page, "deal-summary")
     summary = page.locator("#deal-summary")
     assert await summary.locator("[data-card]").count() == 0

@@ -34,6 +34,26 @@ export function noteView(table) {
   shown.combos = table.combinations_shown.map((c) => ({ seat: c.seat, kind: c.kind, value: c.value }));
 }
 
+// Five Hundred's misère contractor's partner sits the deal out: its tricks have three cards.
+/** @param {DealFinished} event @param {string} game */
+function sitsOut(event, game) {
+  const contract = /** @type {Contract} */ (event.summary.contract);
+  return game === "five_hundred" && contract && contract.contract && event.summary.tricks.some((x) => x.cards.length === 3)
+    ? SEATS[(SEATS.indexOf(contract.seat) + 2) % 4] : null;
+}
+
+/**
+ * The deal's last trick, [seat, card] in play order, and who took it.
+ * @param {DealFinished} event
+ * @param {string} game
+ * @returns {{ plays: string[][], winner: string | null }}
+ */
+export function lastTrickOf(event, game) {
+  const tricks = (event.summary && event.summary.tricks) || [];
+  const last = tricks[tricks.length - 1];
+  return last ? { plays: trickPlays(last, game, sitsOut(event, game)), winner: last.winner } : { plays: [], winner: null };
+}
+
 /** @param {string} seat @param {string[]} sides */
 const sideOf = (seat, sides) => (sides.includes(seat) ? seat : sides.find((s) => s.includes(seat)) || seat);
 
@@ -49,8 +69,7 @@ export function showDealSummary(event, game) {
   const contract = /** @type {Contract} */ (s.contract);
   const sides = Object.keys(s.score || {}).sort((a, b) => SEATS.indexOf(a[0]) - SEATS.indexOf(b[0]));
   const tricks = s.tricks || [];
-  const sittingOut = game === "five_hundred" && contract && contract.contract && tricks.some((x) => x.cards.length === 3)
-    ? SEATS[(SEATS.indexOf(contract.seat) + 2) % 4] : null;
+  const sittingOut = sitsOut(event, game);
   /** @type {{ [seat: string]: string[] }} */
   const hands = {};
   /** @type {{ [side: string]: number }} */

@@ -17,8 +17,8 @@ import { $, call, errorText, holderLabel, say, show, state } from "../shared/ses
 import { chatControls as drawChat, closeChat, openChat } from "../chat/chat.js";
 import { renderInvite } from "../social/social.js";
 import { SEATS, auctionOf, dealScoreOf, h, lastTrickEl, renderTable, scoresOf } from "../shared/table.js";
-import { moveCards, trickToDraw } from "../shared/trick_motion.js";
-import { hideDealSummary, noteView, showDealSummary } from "./deal_summary.js";
+import { holdLastTrick, moveCards, trickToDraw } from "../shared/trick_motion.js";
+import { hideDealSummary, lastTrickOf, noteView, showDealSummary } from "./deal_summary.js";
 import { quietCue, turnCue } from "../shared/cues.js";
 import { playCard, raisedCard } from "./card_taps.js";
 import { giveFreshEntropy as giveEntropy, renderFair as drawFair, verifyDeals as verify } from "./verified.js";
@@ -65,7 +65,10 @@ export function enterMatch(id) {
 /** @param {DealFinished | null} finished the deal just over, when the live stream says so */
 function dealOver(finished) {
   verifyDeals();
-  if (finished && state.view) showDealSummary(finished, state.view.game);
+  if (!finished || !state.view) return;
+  const last = lastTrickOf(finished, state.view.game);
+  holdLastTrick(state.view.match_id, finished.deal, last.plays, last.winner, render);
+  showDealSummary(finished, state.view.game);
 }
 
 /** @param {string} id */

@@ -25,7 +25,7 @@ function timing() {
 /**
  * What the felt showed last, and the completed trick held on it.
  * @type {{ match: string | null, deal: number, tricks: number, drawn: Set<string>,
- *   held: { plays: string[][], winner: string | null, leaving: boolean } | null, timer: number | undefined }}
+ *   held: { plays: string[][], winner: string | null, leaving: boolean, deal?: number } | null, timer: number | undefined }}
  */
 const felt = { match: null, deal: -1, tricks: 0, drawn: new Set(), held: null, timer: undefined };
 
@@ -44,22 +44,51 @@ export function trickToDraw(match, table, redraw) {
     clearTimeout(felt.timer);
     Object.assign(felt, { match, deal, tricks: tricks.length, drawn: new Set(), held: null });
   }
-  const { hold, move } = timing();
-  if (hold && deal === felt.deal && tricks.length > felt.tricks && !felt.held) {
+  if (deal === felt.deal && tricks.length > felt.tricks && !felt.held) {
     const last = tricks[tricks.length - 1];
-    felt.held = { plays: trickPlays(last, table && table.game), winner: last.winner || null, leaving: false };
-    felt.timer = window.setTimeout(() => {
-      if (felt.held) felt.held.leaving = true;
-      sweep(move);
-      felt.timer = window.setTimeout(() => { felt.held = null; redraw(); }, move);
-    }, hold);
+    hold(trickPlays(last, table && table.game), last.winner || null, redraw);
   }
-  if (deal !== felt.deal) { clearTimeout(felt.timer); felt.held = null; }
+  // a new deal drops a held trick, unless it is the last trick of the deal before it
+  if (deal !== felt.deal && !(felt.held && felt.held.deal === deal - 1)) { clearTimeout(felt.timer); felt.held = null; }
   felt.deal = deal;
   felt.tricks = tricks.length;
   document.body.dataset.trickHeld = String(!!felt.held);
   if (felt.held) return { plays: felt.held.plays, held: true };
   return { plays: trickPlays(table && table.trick, table && table.game), held: false };
+}
+
+/**
+ * Hold a completed trick on the felt, then sweep it to its winner and `redraw`.
+ * @param {string[][]} plays
+ * @param {string | null} winner
+ * @param {() => void} redraw
+ * @param {number} [deal] the deal it ends, when it is a deal's last trick
+ */
+function hold(plays, winner, redraw, deal) {
+  const { hold: ms, move } = timing();
+  if (!ms) return;
+  clearTimeout(felt.timer);
+  felt.held = { plays, winner, leaving: false, deal };
+  felt.timer = window.setTimeout(() => {
+    if (felt.held) felt.held.leaving = true;
+    sweep(move);
+    felt.timer = window.setTimeout(() => { felt.held = null; redraw(); }, move);
+  }, ms);
+}
+
+/**
+ * A deal is over (its record, from the live stream): its last trick is held as any other,
+ * though the view read next is the next deal's and no longer holds it.
+ * @param {string} match
+ * @param {number} deal
+ * @param {string[][]} plays
+ * @param {string | null} winner
+ * @param {() => void} redraw
+ */
+export function holdLastTrick(match, deal, plays, winner, redraw) {
+  if (felt.match !== match || felt.deal !== deal || felt.held || !plays.length) return;
+  hold(plays, winner, redraw, deal);
+  redraw();
 }
 
 /**
