@@ -78,7 +78,7 @@ function hold(plays, winner, redraw, deal) {
 
 /**
  * A deal is over (its record, from the live stream): its last trick is held as any other,
- * though the view read next is the next deal's and no longer holds it.
+ * though the view read after it is the next deal's and no longer holds it.
  * @param {string} match
  * @param {number} deal
  * @param {string[][]} plays
@@ -86,7 +86,10 @@ function hold(plays, winner, redraw, deal) {
  * @param {() => void} redraw
  */
 export function holdLastTrick(match, deal, plays, winner, redraw) {
-  if (felt.match !== match || felt.deal !== deal || felt.held || !plays.length) return;
+  // the view may be the next deal's already (my own last card: its answer came first), as
+  // long as no trick of that deal has been played
+  const now = felt.deal === deal || (felt.deal === deal + 1 && felt.tricks === 0);
+  if (felt.match !== match || !now || felt.held || !plays.length) return;
   hold(plays, winner, redraw, deal);
   redraw();
 }
