@@ -18,6 +18,7 @@ import { showLeaderboard, showPlayer } from "./social/profiles.js";
 import { drawReplay, replayControls, showReplay } from "./matches/replay.js";
 import { $, call, errorText, show, state } from "./shared/session.js";
 import { reportControls } from "./chat/reports.js";
+import { settingsControls } from "./matches/settings.js";
 import { forgetSession, keepSession, loadSession } from "./shared/storage.js";
 import { followedTables, inviteForm, joinWithCode, pairForm, showInvitations } from "./social/social.js";
 import { leaveTournament, showTournament, showTournaments } from "./tournaments/tournaments.js";
@@ -142,6 +143,7 @@ async function boot() {
   $("chat-form").addEventListener("submit", chatForm);
   reportControls();
   replayControls();
+  settingsControls();
   $("signout").addEventListener("click", async () => {
     try { await call("DELETE", "/v1/players/me/token"); } catch { /* signed out anyway */ }
     forgetSession(); location.hash = "#/"; route();

@@ -20,7 +20,7 @@ from pathlib import Path
 import msgspec
 import pytest
 from test_web_phone import sign_in
-from web_support import browser, guest_against_bots, new_page, shot, web_pool, web_svc  # noqa: F401
+from web_support import browser, guest_against_bots, new_page, shot, still_cards, web_pool, web_svc  # noqa: F401
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -109,7 +109,7 @@ def in_russian(reason: dict) -> str:
 
 async def test_the_hint_s_reason_is_read_in_the_player_s_language(web_system, web_svc, browser):
     errors: list[str] = []
-    context = await browser.new_context(locale="ru-RU", viewport={"width": 390, "height": 844}, is_mobile=True)
+    context = await still_cards(await browser.new_context(locale="ru-RU", viewport={"width": 390, "height": 844}, is_mobile=True))
     page = await context.new_page()
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
     page.set_default_timeout(30_000)

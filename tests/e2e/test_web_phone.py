@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 import pytest
 from test_web_games import click_action, legal_of, play_match
-from web_support import browser, finished_deal, fresh_artifacts, web_pool, web_svc  # noqa: F401
+from web_support import browser, finished_deal, fresh_artifacts, still_cards, web_pool, web_svc  # noqa: F401
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -71,7 +71,7 @@ def shots():
 
 
 async def context_page(browser, errors: list[str], locale: str, device: dict[str, Any]):
-    context = await browser.new_context(locale=locale, **device)
+    context = await still_cards(await browser.new_context(locale=locale, **device))
     page = await context.new_page()
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
     page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
@@ -91,6 +91,29 @@ async def axe_check(page, where: str) -> None:
 
 async def snap(page, shots: Path, name: str) -> None:
     await page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+
+
+# Where the bottom of each thing a player follows is, the page scrolled to its top.
+ONE_SCREEN = """() => {
+  window.scrollTo(0, 0);
+  const parts = {hand: '.seat-bottom .hand', trick: '#trick', contract: '#glance-contract', score: '#glance-score',
+                 turn: '#glance-turn'};
+  const bottom = (sel) => { const e = document.querySelector(sel); return e ? Math.round(e.getBoundingClientRect().bottom) : null; };
+  return {parts: Object.fromEntries(Object.entries(parts).map(([k, sel]) => [k, bottom(sel)])), height: innerHeight};
+}"""
+SMALL_PHONE = {"width": 360, "height": 740}
+
+
+async def one_screen(page, where: str, shots=None) -> None:
+    """The hand, the trick, the contract, the score and whose turn on the first screen, at
+    390×844 and at 360×740."""
+    for size in (PHONE["viewport"], SMALL_PHONE):
+        await page.set_viewport_size(size)
+        g = await page.evaluate(ONE_SCREEN)
+        assert all(v is not None and 0 < v <= g["height"] for v in g["parts"].values()), f"{where} at {size}: {g}"
+        if shots is not None and size == SMALL_PHONE:
+            await page.screenshot(path=str(shots / f"{where.split(' ')[0]}-360.png"))
+    await page.set_viewport_size(PHONE["viewport"])
 
 
 async def fits(page, where: str) -> None:
@@ -185,6 +208,8 @@ async def test_a_deal_of_each_game_by_tapping_on_a_phone_in_russian(web_system, 
         if seen["turns"] == 0 or (view["table"]["phase"] == "play" and not seen.get("play")):
             await snap(page, shots, f"10-{name}-{view['table']['phase']}")
             await axe_check(page, where)
+            if view["table"]["phase"] == "play":
+                await one_screen(page, where, shots)
             seen["play"] = view["table"]["phase"] == "play"
         seen["turns"] += 1
 

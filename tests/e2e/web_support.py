@@ -114,10 +114,22 @@ async def browser():
             await chromium.close()
 
 
+# Cards do not move in the browser tests unless a test asks for it: a held trick would delay
+# every test that plays a card after another (the setting is kept only when none is yet).
+STILL_CARDS = """(() => { try { const k = "atout.settings"; const s = JSON.parse(localStorage.getItem(k) || "{}");
+  if (!("motion" in s)) localStorage.setItem(k, JSON.stringify({ ...s, motion: "off" })); } catch (e) {} })();"""
+
+
+async def still_cards(context: Any) -> Any:
+    """`context`, its pages' cards kept still (the table's movement setting "off")."""
+    await context.add_init_script(STILL_CARDS)
+    return context
+
+
 async def new_page(browser: Any, errors: list[str]) -> Any:
     """A page in a context of its own (its own localStorage: its own player), whose script
-    errors are collected in `errors`."""
-    context = await browser.new_context(viewport={"width": 1280, "height": 860})
+    errors are collected in `errors`; its cards do not move (`still_cards`)."""
+    context = await still_cards(await browser.new_context(viewport={"width": 1280, "height": 860}))
     page = await context.new_page()
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
     page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)

@@ -29,9 +29,9 @@ PLURALS = {"en": {"one", "other"}, "fr": {"one", "many", "other"}, "ru": {"one",
 SUFFIX = re.compile(r"_(zero|one|two|few|many|other)$")
 PLAYER_MODULES = ("app.js",
                   "shared/api.js", "shared/fair.js", "shared/grid.js", "shared/i18n.js", "shared/session.js", "shared/storage.js",
-                  "shared/table.js", "shared/words.js",
-                  "matches/actions.js", "matches/glance.js", "matches/hints.js", "matches/lobby.js", "matches/match.js",
-                  "matches/match_live.js", "matches/quickplay.js", "matches/replay.js", "matches/review.js", "matches/table_side.js", "matches/verified.js",
+                  "shared/cues.js", "shared/table.js", "shared/trick_motion.js", "shared/words.js",
+                  "matches/actions.js", "matches/card_taps.js", "matches/glance.js", "matches/hints.js", "matches/lobby.js", "matches/match.js",
+                  "matches/match_live.js", "matches/quickplay.js", "matches/replay.js", "matches/review.js", "matches/deal_summary.js", "matches/settings.js", "matches/table_side.js", "matches/verified.js",
                   "live/notices.js", "chat/chat.js", "chat/reports.js", "social/challenge.js", "social/profiles.js", "social/social.js",
                   "tournaments/tournaments.js", "tournaments/duplicate.js", "tournaments/console.js", "tournaments/organise.js")
 ADMIN_MODULES = ("admin/admin.js", "admin/admin_reports.js", "admin/admin_sanctions.js")

@@ -5,12 +5,12 @@
 import { num, t } from "../shared/i18n.js";
 import { $, state } from "../shared/session.js";
 import { h, scoresOf, trumpOf } from "../shared/table.js";
-import { contractText, eventText, seatsList, sideText, suitName, suitText } from "../shared/words.js";
+import { contractText, eventText, scoreLine, seatsList, sideText, suitName, suitText } from "../shared/words.js";
 
 /** @import { components } from "../shared/api-types" */
 /** @import { MatchEvent } from "../shared/words.js" */
 
-// The line above the felt: trump, contract (or the auction's high bid), whose turn.
+// The line above the felt: trump, contract (or the auction's high bid), whose turn, the score.
 /**
  * @param {components["schemas"]["MatchViewOut"]} view
  * @param {boolean} myTurn
@@ -33,6 +33,9 @@ export function renderGlance(view, myTurn) {
       myTurn ? t("glance.your_turn") : who.length ? t("glance.to_play", { seats: seatsList(who), count: who.length }) : "…"));
   }
   items.push(h("span", { id: "glance-clock", class: "clock-small", hidden: true }));
+  // the match score here too: on a narrow screen the side panel is far below the felt
+  const score = scoresOf(table);
+  if (Object.keys(score).length) items.push(h("span", { class: "glance-score", id: "glance-score" }, scoreLine(score)));
   $("glance").replaceChildren(...items);
 }
 

@@ -17,6 +17,10 @@ import { $, call, errorText, holderLabel, say, show, state } from "../shared/ses
 import { chatControls as drawChat, closeChat, openChat } from "../chat/chat.js";
 import { renderInvite } from "../social/social.js";
 import { SEATS, auctionOf, dealScoreOf, h, lastTrickEl, renderTable, scoresOf } from "../shared/table.js";
+import { holdLastTrick, moveCards, trickToDraw } from "../shared/trick_motion.js";
+import { hideDealSummary, lastTrickOf, noteView, showDealSummary } from "./deal_summary.js";
+import { quietCue, turnCue } from "../shared/cues.js";
+import { playCard, raisedCard } from "./card_taps.js";
 import { giveFreshEntropy as giveEntropy, renderFair as drawFair, verifyDeals as verify } from "./verified.js";
 import { cardName, contractText, describeAction, phaseText, scoreLine, seatText, seatsList, sideText } from "../shared/words.js";
 
@@ -27,7 +31,8 @@ import { cardName, contractText, describeAction, phaseText, scoreLine, seatText,
 /** @import { Table } from "../shared/table.js" */
 /** @import { LegalAction } from "../shared/words.js" */
 /** @typedef {components["schemas"]["MatchViewOut"]} MatchView */
-/** @typedef {AnyOf<Extract<LegalAction, { action: "play" }>>} Play */
+/** @typedef {import("../shared/live-types").components["schemas"]["DealFinished"]} DealFinished */
+/** @import { Play } from "./card_taps.js" */
 /** @typedef {NonNullable<paths["/v1/matches/{match_id}/actions"]["post"]["requestBody"]>["content"]["application/json"]} ActionBody */
 
 const verifyDeals = () => verify(state, call, say);
@@ -49,13 +54,23 @@ export function enterMatch(id) {
   for (const other of /** @type {const} */ (["last-trick-box", "replay-trick"])) $(other).replaceChildren();   // no card of another match stays
   renderFair();
   refresh();
-  connect({ changed: schedule, dealOver: verifyDeals, chainRenewed: giveFreshEntropy });
+  hideDealSummary();
+  connect({ changed: schedule, dealOver, chainRenewed: giveFreshEntropy });
   verifyDeals();
   history(id);
   openChat(id);
 }
 
 // The log and the score sheet from the events so far (the live stream brings the rest).
+/** @param {DealFinished | null} finished the deal just over, when the live stream says so */
+function dealOver(finished) {
+  verifyDeals();
+  if (!finished || !state.view) return;
+  const last = lastTrickOf(finished, state.view.game);
+  holdLastTrick(state.view.match_id, finished.deal, last.plays, last.winner, render);
+  showDealSummary(finished, state.view.game);
+}
+
 /** @param {string} id */
 async function history(id) {
   try {
@@ -70,6 +85,7 @@ export function leaveMatch() {
   disconnect();
   clearInterval(state.clockTimer);
   closeChat();
+  quietCue();
   state.matchId = null;
 }
 
@@ -157,7 +173,10 @@ export function render() {
   const lone = legal.length === 1 ? choiceAction(legal) : null;
   const automatic = myTurn && !!view.clock && legal.length === 1 && !(lone && lone.k !== lone.from.length);
   const plays = /** @type {Play[]} */ (legal.filter((a) => a.action === "play" && a.card));
-  const playable = new Set(myTurn && !automatic ? plays.map((a) => a.card) : []);
+  // while a completed trick is held on the felt, my next card waits for it to go
+  const trick = trickToDraw(view.match_id, table, render);
+  noteView(table);
+  const playable = new Set(myTurn && !automatic && !trick.held ? plays.map((a) => a.card) : []);
   /** @type {{ [seat: string]: string }} */
   const names = {};
   for (const s of SEATS) {
@@ -170,9 +189,11 @@ export function render() {
   const pick = choice ? picking(view, choice) : null;
   const kitty = kittyOf(view);
   renderTable($("table"), table, {
-    bottom: me || "S", hands, names, toAct: view.to_act, kitty, game: view.game,
+    bottom: me || "S", hands, names, toAct: view.to_act, kitty, game: view.game, plays: trick.plays,
+    raised: raisedCard(view.version),
     playable: choice && pick ? new Set(choice.from) : playable, chosen: pick ? pick.chosen : null,
-    onCard: pick ? (code) => toggle(pick, code) : (code) => playCard(code, plays) });
+    onCard: pick ? (code) => toggle(pick, code) : (code) => playCard(code, plays, { act, render }) });
+  moveCards($("table"));
   document.body.dataset.status = view.status;
   document.body.dataset.myTurn = String(myTurn);
   document.body.dataset.version = String(view.version);
@@ -201,6 +222,7 @@ export function render() {
     status = t("status.others", { phase, seats: seatsList(who) || "…", count: who.length });
   }
   $("status").textContent = status;
+  turnCue(myTurn && !automatic, status);
   $("status").dataset.status = view.status;
   if (!me) $("status").append(h("span", { class: "badge" }, t("badge.spectator")));
   renderGlance(view, myTurn && !automatic);
@@ -278,26 +300,5 @@ function kittyOf(view) {
   if (!tb || view.game !== "five_hundred" || tb.phase !== "discard" || !(tb.kitty_taken || []).length) return null;
   return new Set(tb.kitty_taken);
 }
-
-/**
- * @param {string} code
- * @param {Play[]} plays
- */
-function playCard(code, plays) {
-  const options = plays.filter((a) => a.card === code);
-  if (!options.length) return;
-  // the plainest form first (Belote's "belote": false, a Joker's named suit: pick below)
-  options.sort((a, b) => Object.keys(a).length - Object.keys(b).length);
-  const needsChoice = options.filter((a) => Object.keys(a).length === Object.keys(options[0]).length);
-  if (needsChoice.length > 1) {            // the forms of this card, offered until the view moves on
-    state.naming = { version: /** @type {MatchView} */ (state.view).version, options: needsChoice };
-    render();
-    /** @type {HTMLButtonElement} */ ($("actions").querySelector("button")).focus();
-    return;
-  }
-  act(options[0]);
-}
-
-
 
 export function toggleLastTrick() { state.showLast = !state.showLast; render(); }

@@ -3,7 +3,8 @@
 // happened at version V" (the page reads its view again: the rules stay on the server). It
 // dedupes at-least-once deliveries, resumes after the last version seen, and reconnects with
 // a growing delay; `on` says what the page does: `changed(ms)` (read the view in ms),
-// `dealOver()` (verify the deals), `chainRenewed()` (give fresh entropy).
+// `dealOver(event)` (verify the deals; `event` the record of a deal that finished),
+// `chainRenewed()` (give fresh entropy).
 
 import { addLog } from "./glance.js";
 import { t } from "../shared/i18n.js";
@@ -14,7 +15,7 @@ import { forgetSession } from "../shared/storage.js";
 /** @import { Session } from "../shared/storage.js" */
 /** @typedef {components["schemas"]} L */
 /** A message of a match's WebSocket (the AsyncAPI document's `matchSocket`). @typedef {L["Snapshot"] | L["Event"] | L["Error"]} Message */
-/** @typedef {{ changed: (ms: number) => void, dealOver: () => void, chainRenewed: () => void }} Handlers */
+/** @typedef {{ changed: (ms: number) => void, dealOver: (event: L["DealFinished"] | null) => void, chainRenewed: () => void }} Handlers */
 
 /** @typedef {"idle" | "connecting" | "open" | "closed" | "done"} Conn */
 
@@ -53,7 +54,7 @@ export function connect(handlers = on) {
       state.lastVersion = m.version;
       if (m.event) addLog(m.version, m.event);
       if (m.event && m.event.type === "match_finished") state.finished = true;
-      if (m.event && (m.event.type === "deal_finished" || m.event.type === "match_finished")) to.dealOver();
+      if (m.event && (m.event.type === "deal_finished" || m.event.type === "match_finished")) to.dealOver(m.event.type === "deal_finished" ? m.event : null);
       if (m.event && m.event.type === "chain_renewed") {
         state.renewed = Math.max(state.renewed || 0, m.event.chain);
         to.chainRenewed();

@@ -65,6 +65,7 @@ export interface PlayerPage {
     "create-variant": HTMLElementTagNameMap["select"];
     "create-variant-label": HTMLElementTagNameMap["label"];
     "deal-history": HTMLElementTagNameMap["ul"];
+    "deal-summary": HTMLElementTagNameMap["section"];
     "dispute-deal": HTMLElementTagNameMap["input"];
     "dispute-form": HTMLElementTagNameMap["form"];
     "dispute-panel": HTMLElementTagNameMap["div"];
@@ -147,6 +148,13 @@ export interface PlayerPage {
     "screen-table": HTMLElementTagNameMap["section"];
     "screen-tournament": HTMLElementTagNameMap["section"];
     "screen-tournaments": HTMLElementTagNameMap["section"];
+    "setting-confirm": HTMLElementTagNameMap["input"];
+    "setting-motion": HTMLElementTagNameMap["select"];
+    "setting-notify": HTMLElementTagNameMap["input"];
+    "setting-said": HTMLElementTagNameMap["p"];
+    "setting-sound": HTMLElementTagNameMap["input"];
+    "setting-vibrate": HTMLElementTagNameMap["input"];
+    "settings-panel": HTMLElementTagNameMap["details"];
     "signin-error": HTMLElementTagNameMap["p"];
     "signin-form": HTMLElementTagNameMap["form"];
     "signin-go": HTMLElementTagNameMap["button"];

@@ -67,3 +67,19 @@ export function rememberEntropy(matchId, text) {
  */
 export const keepQuickplay = (entryId) => (entryId ? localStorage.setItem(QUICKPLAY_KEY, entryId) : localStorage.removeItem(QUICKPLAY_KEY));
 export const quickplayKept = () => localStorage.getItem(QUICKPLAY_KEY) !== null;
+
+/**
+ * The player's table settings (the table's settings panel): how fast cards move, and how the
+ * page says it is my turn when I look elsewhere.
+ * @typedef {{ motion: "off" | "fast" | "normal" | "slow", sound: boolean, vibrate: boolean,
+ *   notify: boolean, confirm: boolean }} Settings
+ */
+const SETTINGS_KEY = "atout.settings";
+/** @type {Settings} */
+const DEFAULTS = { motion: "normal", sound: false, vibrate: true, notify: false, confirm: false };
+/** @returns {Settings} */
+export function loadSettings() {
+  try { return { ...DEFAULTS, ...(JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? "null") || {}) }; } catch { return { ...DEFAULTS }; }
+}
+/** @param {Partial<Settings>} change */
+export const keepSettings = (change) => localStorage.setItem(SETTINGS_KEY, JSON.stringify({ ...loadSettings(), ...change }));

@@ -364,6 +364,8 @@ function arrowKeys(hand) {
  * @property {{ [seat: string]: string }} [names]
  * @property {string[]} [toAct]
  * @property {string} [game]
+ * @property {string[][]} [plays] the trick to draw, when not the view's (a completed trick held)
+ * @property {string | null} [raised] my card raised by a first tap, played by a second
  */
 /**
  * @param {HTMLElement} root
@@ -381,7 +383,7 @@ export function renderTable(root, table, opts = {}) {
   // `to_act` also holds the seats that may coinche out of turn), else every seat to act
   const toAct = new Set(table && table.turn ? [table.turn] : opts.toAct || []);
   const hands = opts.hands || {};
-  const plays = trickPlays(table && table.trick, table && table.game);
+  const plays = opts.plays || trickPlays(table && table.trick, table && table.game);
   const exposed = (table && table.exposed) || {};
   const chosen = opts.chosen || new Set();
   const kitty = opts.kitty || new Set();
@@ -398,7 +400,8 @@ export function renderTable(root, table, opts = {}) {
         const mine = seat === bottom && opts.playable;
         const playable = mine && mine.has(code);
         const cls = [playable ? "legal" : mine ? "dim" : "", chosen.has(code) && seat === bottom ? "chosen" : "",
-                     kitty.has(code) && seat === bottom ? "from-kitty" : "", trump && trumpRank(code, trump, game) !== null ? "trump" : ""].join(" ");
+                     kitty.has(code) && seat === bottom ? "from-kitty" : "", opts.raised === code && seat === bottom ? "raised" : "",
+                     trump && trumpRank(code, trump, game) !== null ? "trump" : ""].join(" ");
         return cardEl(code, { class: cls, pressed: playable && opts.chosen ? String(chosen.has(code)) : null,
                               onclick: playable && onCard ? () => onCard(code) : null });
       });
@@ -421,7 +424,7 @@ export function renderTable(root, table, opts = {}) {
   const centre = h("div", { class: "trick", id: "trick", role: "group", "aria-label": t("table.trick") });
   for (const [place, seat] of Object.entries(places)) {
     const play = plays.find(([s]) => s === seat);
-    centre.append(h("div", { class: `slot slot-${place}` }, play ? cardEl(play[1]) : null));
+    centre.append(h("div", { class: `slot slot-${place}`, dataset: { seat } }, play ? cardEl(play[1]) : null));
   }
   root.append(centre);
   const pile = centrePile(table, { ...opts, chosen });
