@@ -10,7 +10,8 @@ import { cardName } from "../shared/words.js";
 
 /** @import { AnyOf } from "../shared/api.js" */
 /** @import { LegalAction } from "../shared/words.js" */
-/** @typedef {import("../shared/api-types").components["schemas"]["MatchViewOut"]} MatchView */
+/** @import { components } from "../shared/api-types" */
+/** @typedef {components["schemas"]["MatchViewOut"]} MatchView */
 /** @typedef {AnyOf<Extract<LegalAction, { action: "play" }>>} Play */
 
 // With "tap to raise, tap again to play" set, a card's first tap raises it (for the view drawn);

@@ -31,7 +31,8 @@ import { cardName, contractText, describeAction, phaseText, scoreLine, seatText,
 /** @import { Table } from "../shared/table.js" */
 /** @import { LegalAction } from "../shared/words.js" */
 /** @typedef {components["schemas"]["MatchViewOut"]} MatchView */
-/** @typedef {import("../shared/live-types").components["schemas"]["DealFinished"]} DealFinished */
+/** @import { components as live } from "../shared/live-types" */
+/** @typedef {live["schemas"]["DealFinished"]} DealFinished */
 /** @import { Play } from "./card_taps.js" */
 /** @typedef {NonNullable<paths["/v1/matches/{match_id}/actions"]["post"]["requestBody"]>["content"]["application/json"]} ActionBody */
 
