@@ -52,14 +52,6 @@ def _bonuses(state: State, taker_team: str) -> tuple[dict[str, int], dict[str, i
     return B, K
 
 
-def _act(state: State, seat: Any, **action: Any) -> State:
-    return RULES.act(state, seat, **action)
-
-
-def _dealt(options: Options, dealer: str, deck: Sequence[str]) -> State:
-    return RULES.dealt(options, dealer, deck)
-
-
 # --- classic and sans atout: every ending of the auction, played through the decider ----------
 
 def _classic(state: State) -> Par:
@@ -78,7 +70,7 @@ def _classic(state: State) -> Par:
     seat = deal.turn
     best: Par | None = None
     for action in legal_actions(state, seat):
-        outcome = _classic(_act(state, seat, **action))
+        outcome = _classic(RULES.act(state, seat, **action))
         if best is None or margin(outcome, TEAM[seat]) > margin(best, TEAM[seat]):
             best = outcome
     assert best is not None
@@ -93,9 +85,9 @@ def _contracts(state: State) -> dict[str, State]:
     eldest = state.deal.turn
     out = {}
     for suit in BELOTE_SUITS:
-        s = _act(state, eldest, action="bid", value=MIN_BID, suit=suit)
+        s = RULES.act(state, eldest, action="bid", value=MIN_BID, suit=suit)
         while s.deal.phase == "auction":
-            s = _act(s, s.deal.turn, action="pass")
+            s = RULES.act(s, s.deal.turn, action="pass")
         out[suit] = s
     return out
 
@@ -156,7 +148,7 @@ def _coinche(state: State, solved: dict[str, tuple[dict[str, int], str | None]],
 def par(options: Options, dealer: str, deck: Sequence[str]) -> Par:
     """The board's par: its contract (None when everybody passes), each team's score and card
     points, with both the auction and the play perfect."""
-    state = _dealt(options, dealer, deck)
+    state = RULES.dealt(options, dealer, deck)
     if state.options.variant != "coinche":
         return _classic(state)
     deals = _contracts(state)

@@ -52,3 +52,12 @@ def scale_of(game: str, options: dict[str, Any]) -> tuple[tuple[int, ...], int]:
     rules = GAMES.get(game)
     fitted = rules.imp_scale(options) if rules is not None and rules.imp_scale is not None else None
     return fitted or (imps.WBF, 10)
+
+
+def entry_players(state: Any, entry: str) -> list[str]:
+    """An entry's players as its tables seat them: in a partnership event one who came alone
+    plays beside a bot of the tournament's level (`bot:<level>`)."""
+    players = list(state.entries.get(entry, []))
+    if len(players) == 1 and not (state.individual or state.robot):
+        players.append(f"bot:{state.bots.get('level', 'basic')}")
+    return players

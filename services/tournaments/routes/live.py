@@ -32,6 +32,7 @@ from litestar.response import Stream
 
 from domain import tournaments as rules
 from domain.tournaments import events as ev
+from infra.players import PlayerStore
 from services.http import asyncapi as A
 from services.http.asyncapi import Channel
 from services.http.auth import authenticated, bearer_token, principal_from_token
@@ -88,7 +89,7 @@ def shown(before: rules.State, after: rules.State, event: Any, full: bool) -> di
 
 
 async def messages(svc: TournamentService, tournament_id: str, principal: Any, after: int | None,
-                   poll: float = POLL) -> AsyncIterator[bytes | None]:
+                   poll: float = POLL, players: PlayerStore | None = None) -> AsyncIterator[bytes | None]:
     """The reader's messages; None is "nothing new" (for keep-alives). UnknownTournament
     before the first message for an unknown id."""
     recorded = await svc.store.read_stream(stream_of(tournament_id))
@@ -101,7 +102,7 @@ async def messages(svc: TournamentService, tournament_id: str, principal: Any, a
     if state.status == "new":
         raise UnknownTournament(tournament_id)
     full = sees_all(principal, state)
-    names = await player_names(svc, state)
+    names = await player_names(players, state) if players is not None else {}
     yield _encode({"type": "snapshot", "version": state.version, "view": view(state, full, names),
                    "standings": standings(state)["overall"]})
     if after is not None:
@@ -127,7 +128,8 @@ def _event(version: int, body: dict[str, Any] | None) -> bytes:
 
 def _messages(runtime: OpenRuntime, tournament_id: str, principal: Any,
               after: int | None) -> AsyncIterator[bytes | None]:
-    return messages(service(runtime), tournament_id, principal, after, runtime.settings.tournament_live_poll)
+    return messages(service(runtime), tournament_id, principal, after, runtime.settings.tournament_live_poll,
+                    runtime.players)
 
 
 @get("/v1/tournaments/{tournament_id:str}/live", guards=[authenticated, rate_limited], tags=["tournaments"],

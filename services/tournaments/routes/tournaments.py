@@ -23,11 +23,11 @@ from litestar.params import Body
 from domain import tournaments as rules
 from domain.game import RuleViolation
 from domain.tournaments import events as ev
+from domain.tournaments.standing import entry_players
 from infra.projections import standings as standings_projection
 from services.http import paging
 from services.http.auth import authenticated, requires
 from services.http.bodies import shown
-
 from services.http.errors import ApiError
 from services.http.ratelimit import rate_limited
 from services.http.schemas import BEARER, Caller, FromQuery, Limit, PathStr, Runtime, ex
@@ -47,6 +47,7 @@ from services.tournaments.routes.views import (
     _owner,
     owns,
     player_names,
+    reader_view,
     sees_all,
     service,
     standings,
@@ -140,7 +141,7 @@ async def create(data: Annotated[CreateIn, Body(examples=X.CREATE_EXAMPLES)], pr
         raise ApiError(400, violation.code, violation.message,
                        {"field": "$.boards" if deal is None else f"$.boards.deals[{deal}]", **violation.details}) from None
     state = await service(runtime).load(tid)
-    return Response(view(state, True, await player_names(service(runtime), state)), status_code=201,
+    return Response(view(state, True, await player_names(runtime.players, state)), status_code=201,
                     headers={"Location": f"/v1/tournaments/{tid}"})
 
 
@@ -181,7 +182,7 @@ async def my_tournaments(request: Request, principal: Caller, runtime: Runtime, 
 async def read(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
     svc = service(runtime)
     state = await svc.load(tournament_id)
-    return view(state, sees_all(principal, state), await player_names(svc, state))
+    return await reader_view(runtime, principal, state)
 
 
 @post("/v1/tournaments/{tournament_id:str}/entries", guards=READER, tags=TAGS, security=BEARER,
@@ -230,7 +231,7 @@ async def start(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> 
     _owner(principal, await svc.load(tournament_id))
     await svc.start(tournament_id)
     state = await svc.load(tournament_id)
-    return view(state, sees_all(principal, state), await player_names(svc, state))
+    return await reader_view(runtime, principal, state)
 
 
 @post("/v1/tournaments/{tournament_id:str}/cancel", guards=ORGANISER, tags=TAGS, security=BEARER,
@@ -246,7 +247,7 @@ async def cancel(tournament_id: PathStr, principal: Caller, runtime: Runtime) ->
     _owner(principal, await svc.load(tournament_id))
     await svc.execute(tournament_id, ev.Cancel(reason="cancelled"))
     state = await svc.load(tournament_id)
-    return view(state, sees_all(principal, state), await player_names(svc, state))
+    return await reader_view(runtime, principal, state)
 
 
 @post("/v1/tournaments/{tournament_id:str}/pairings", guards=ORGANISER, tags=TAGS, security=BEARER,
@@ -260,7 +261,7 @@ async def pair(tournament_id: PathStr, data: Annotated[PairingIn, Body(examples=
     _owner(principal, await svc.load(tournament_id))
     await svc.execute(tournament_id, ev.SubmitPairing(round=data.round, tables=data.tables, byes=data.byes))
     state = await svc.advance(tournament_id)
-    return view(state, sees_all(principal, state), await player_names(svc, state))
+    return await reader_view(runtime, principal, state)
 
 
 @get("/v1/tournaments/{tournament_id:str}/results", guards=READER, tags=TAGS, security=BEARER,
@@ -283,15 +284,12 @@ async def get_standings(tournament_id: PathStr, runtime: Runtime) -> dict[str, A
 
 
 def _entry_name(state: rules.State, entry: str, names: dict[str, str]) -> str:
-    """The entry's own name, else its players' (a bot as `bot:<level>`, the partner of one who
-    came alone too): a spreadsheet read away from the site has no other way to tell an unnamed
-    entry's id from a person."""
-    named = state.names.get(entry, entry)
+    """The entry's own name, else its players': a spreadsheet read away from the site has no
+    other way to tell an unnamed entry's id from a person."""
+    named = state.names.get(entry, entry)              # an unnamed entry may be kept under its id
     if named != entry:
         return named
-    players = state.entries.get(entry, [])
-    partner = [f"bot:{state.bots.get('level', 'basic')}"] if len(players) == 1 and not (state.individual or state.robot) else []
-    return " & ".join(names.get(p, p) for p in [*players, *partner]) or entry
+    return " & ".join(names.get(p, p) for p in entry_players(state, entry)) or entry
 
 
 @get("/v1/tournaments/{tournament_id:str}/export", guards=READER, tags=TAGS, security=BEARER,
@@ -302,7 +300,7 @@ async def export(tournament_id: PathStr, principal: Caller, runtime: Runtime,
                  format: FromQuery[str] = "json") -> Response:
     state = await service(runtime).load(tournament_id)
     table = standings(state)["overall"]
-    names = await player_names(service(runtime), state)
+    names = await player_names(runtime.players, state)
     if format == "csv":
         out = io.StringIO()
         writer = csv.DictWriter(out, ["place", "entry", "name", "points", "tiebreak", "diff", "played", "wins", "byes",

@@ -52,11 +52,16 @@ def _owner(principal: Principal, state: rules.State) -> None:
         raise ApiError(403, "forbidden", "only this tournament's organiser (or an admin) may do this")
 
 
-async def player_names(svc: TournamentService, state: rules.State) -> dict[str, str]:
+async def player_names(players: PlayerStore, state: rules.State) -> dict[str, str]:
     """The display names of the entries' players (an erased player has none): what a reader
     shows at its tables and in its standings, read once for the whole view."""
     people = sorted({p for entry in state.entries.values() for p in entry if not p.startswith("bot:")})
-    return await PlayerStore(svc.store.pool).names(people) if people else {}
+    return await players.names(people) if people else {}
+
+
+async def reader_view(runtime: Runtime, principal: Principal, state: rules.State) -> dict[str, Any]:
+    """`view` as this reader may see it, with the players' names."""
+    return view(state, sees_all(principal, state), await player_names(runtime.players, state))
 
 
 def view(state: rules.State, full: bool, names: dict[str, str] | None = None) -> dict[str, Any]:

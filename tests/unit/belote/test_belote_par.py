@@ -15,7 +15,7 @@ import pytest
 from domain.belote import GAME
 from domain.belote.doubledummy import card_points
 from domain.belote.events import DealScored
-from domain.belote.par import _bonuses, _contracts, _dealt, par
+from domain.belote.par import RULES, _bonuses, _contracts, par
 from domain.belote.scoring import coinche_score
 from domain.belote.state import OTHER_TEAM
 from domain.cards import DECK_32, TEAM
@@ -73,7 +73,7 @@ def test_the_par_contract_played_perfectly_scores_the_par(raw: dict[str, Any]) -
     random.Random(f"par {raw}").shuffle(deck)
     board = par(options, "E", deck)
     assert board.contract is not None            # these decks are not passed out
-    scored = played_out(auction_to(_dealt(options, "E", deck), board.contract))
+    scored = played_out(auction_to(RULES.dealt(options, "E", deck), board.contract))
     assert dict(scored.score) == board.score
     assert dict(scored.points) == board.card_points
 
@@ -81,7 +81,7 @@ def test_the_par_contract_played_perfectly_scores_the_par(raw: dict[str, Any]) -
 def minimax_auction(options: Any, dealer: str, deck: list[str]) -> dict[str, int]:
     """The Coinche auction searched seat by seat through the decider (each seat's legal calls
     in turn), leaves scored from the same solved deals: the reference for the par's search."""
-    start = _dealt(options, dealer, deck)
+    start = RULES.dealt(options, dealer, deck)
     deals = _contracts(start)
     solved = {suit: card_points(s) for suit, s in deals.items()}
 
