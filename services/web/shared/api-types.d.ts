@@ -4485,6 +4485,8 @@ export interface components {
             target?: number | null;
             /** @description null: not set (the default) */
             deals?: number | null;
+            /** @enum {unknown} */
+            contracts?: "suits" | "suits_ta_sa";
         };
         /** BeloteRecordIn */
         BeloteRecordIn: {
@@ -4672,7 +4674,8 @@ export interface components {
         /**
          * BeloteOptions
          * @description `official` is the §6 switch; `deals` (when set) replaces the target: the match is
-         *     exactly that many deals and the side ahead wins.
+         *     exactly that many deals and the side ahead wins. `contracts` is Coinche's: "suits_ta_sa"
+         *     lets a bid name tout atout (TA) or sans atout (SA) besides a suit.
          */
         BeloteOptions: {
             /** @default classic */
@@ -4685,6 +4688,8 @@ export interface components {
             target?: number;
             /** @default null */
             deals?: number | null;
+            /** @default suits */
+            contracts?: string;
         };
         /**
          * BeloteCall

@@ -520,7 +520,8 @@ export interface components {
         /**
          * BeloteOptions
          * @description `official` is the §6 switch; `deals` (when set) replaces the target: the match is
-         *     exactly that many deals and the side ahead wins.
+         *     exactly that many deals and the side ahead wins. `contracts` is Coinche's: "suits_ta_sa"
+         *     lets a bid name tout atout (TA) or sans atout (SA) besides a suit.
          */
         BeloteOptions: {
             /** @default classic */
@@ -533,6 +534,8 @@ export interface components {
             target?: number;
             /** @default null */
             deals?: number | null;
+            /** @default suits */
+            contracts?: string;
         };
         /**
          * BeloteCall
