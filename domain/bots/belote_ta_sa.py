@@ -13,9 +13,10 @@ double-dummy points these contracts take (docstring of BASE), less a safety marg
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
-from domain.belote.combinations import choose as choose_combos, find as find_combos
+from domain.belote.combinations import choose as choose_combos
+from domain.belote.combinations import find as find_combos
 from domain.belote.ranking import ALL_TRUMPS, BELOTE_SUITS, NO_TRUMPS
 from domain.cards import Seat
 

@@ -2776,8 +2776,11 @@ export interface components {
                 /** @constant */
                 action: "bid";
                 value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                /**
+                 * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+                 * @enum {string}
+                 */
+                suit: "S" | "H" | "D" | "C" | "TA" | "SA";
             } | {
                 /** @constant */
                 action: "name";
@@ -2890,8 +2893,11 @@ export interface components {
                 /** @constant */
                 action: "bid";
                 value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                /**
+                 * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+                 * @enum {string}
+                 */
+                suit: "S" | "H" | "D" | "C" | "TA" | "SA";
             } | {
                 /** @constant */
                 action: "name";
@@ -3482,8 +3488,11 @@ export interface components {
                 /** @constant */
                 action: "bid";
                 value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                /**
+                 * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+                 * @enum {string}
+                 */
+                suit: "S" | "H" | "D" | "C" | "TA" | "SA";
             } | {
                 /** @constant */
                 action: "name";
@@ -3609,7 +3618,7 @@ export interface components {
                 contract: {
                     /** @enum {string} */
                     seat: "N" | "E" | "S" | "W";
-                    trump: ("S" | "H" | "D" | "C") | null;
+                    trump: ("S" | "H" | "D" | "C" | "TA") | null;
                     team?: string;
                 } | null;
                 result: string;
@@ -3673,7 +3682,7 @@ export interface components {
                 contract: {
                     /** @enum {string} */
                     seat: "N" | "E" | "S" | "W";
-                    trump: ("S" | "H" | "D" | "C") | null;
+                    trump: ("S" | "H" | "D" | "C" | "TA") | null;
                     team?: string;
                 } | null;
                 result: string;
@@ -4721,8 +4730,11 @@ export interface components {
             /** @constant */
             action: "bid";
             value: number | "capot";
-            /** @enum {string} */
-            suit: "S" | "H" | "D" | "C";
+            /**
+             * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+             * @enum {string}
+             */
+            suit: "S" | "H" | "D" | "C" | "TA" | "SA";
         };
         /** BeloteNameLegal */
         BeloteNameLegal: {
@@ -5148,8 +5160,11 @@ export interface components {
                 /** @constant */
                 action: "bid";
                 value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                /**
+                 * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+                 * @enum {string}
+                 */
+                suit: "S" | "H" | "D" | "C" | "TA" | "SA";
             } | {
                 /** @constant */
                 action: "name";
@@ -5262,8 +5277,11 @@ export interface components {
                 /** @constant */
                 action: "bid";
                 value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                /**
+                 * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+                 * @enum {string}
+                 */
+                suit: "S" | "H" | "D" | "C" | "TA" | "SA";
             } | {
                 /** @constant */
                 action: "name";
@@ -5349,7 +5367,7 @@ export interface components {
                 contract: {
                     /** @enum {string} */
                     seat: "N" | "E" | "S" | "W";
-                    trump: ("S" | "H" | "D" | "C") | null;
+                    trump: ("S" | "H" | "D" | "C" | "TA") | null;
                     team?: string;
                 } | null;
                 result: string;
@@ -5931,8 +5949,11 @@ export interface components {
             /** @constant */
             action: "bid";
             value: number | "capot";
-            /** @enum {string} */
-            suit: "S" | "H" | "D" | "C";
+            /**
+             * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+             * @enum {string}
+             */
+            suit: "S" | "H" | "D" | "C" | "TA" | "SA";
         };
         /** BeloteNameCommand */
         BeloteNameCommand: {

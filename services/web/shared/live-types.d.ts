@@ -567,8 +567,11 @@ export interface components {
             /** @constant */
             action: "bid";
             value: number | "capot";
-            /** @enum {string} */
-            suit: "S" | "H" | "D" | "C";
+            /**
+             * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+             * @enum {string}
+             */
+            suit: "S" | "H" | "D" | "C" | "TA" | "SA";
         };
         /** BeloteNameLegal */
         BeloteNameLegal: {
@@ -988,8 +991,11 @@ export interface components {
                 /** @constant */
                 action: "bid";
                 value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                /**
+                 * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+                 * @enum {string}
+                 */
+                suit: "S" | "H" | "D" | "C" | "TA" | "SA";
             } | {
                 /** @constant */
                 action: "name";
@@ -1101,8 +1107,11 @@ export interface components {
                 /** @constant */
                 action: "bid";
                 value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                /**
+                 * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+                 * @enum {string}
+                 */
+                suit: "S" | "H" | "D" | "C" | "TA" | "SA";
             } | {
                 /** @constant */
                 action: "name";
@@ -1188,7 +1197,7 @@ export interface components {
                 contract: {
                     /** @enum {string} */
                     seat: "N" | "E" | "S" | "W";
-                    trump: ("S" | "H" | "D" | "C") | null;
+                    trump: ("S" | "H" | "D" | "C" | "TA") | null;
                     team?: string;
                 } | null;
                 result: string;
