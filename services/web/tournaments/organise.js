@@ -1,7 +1,8 @@
 // @ts-check
 // The organiser's part of a tournament's screen (docs/web-client.md, "The organiser's
 // console"): its entries with a withdraw button each, an entry taken (players by id, or house
-// bots), start (or close it unstarted), the next round paired by hand, the standings exported.
+// bots), start (or close it unstarted), the next round paired by hand, the round in play made
+// the last, the standings exported.
 // Drawn with the rest of the screen at each event of the tournament's stream, so it follows
 // the rounds live. Shown to this tournament's organiser and to admins; the server refuses
 // anyone else (403).
@@ -54,6 +55,16 @@ function pairable(view) {
   if (view.format !== "manual" || (last && !last.closed)) return null;
   const next = rounds.length + 1;
   return view.rounds_planned != null && next > view.rounds_planned ? null : next;
+}
+
+/**
+ * Whether the organiser may still make the round in play the last: a running tournament that
+ * has rounds after it, not an elimination bracket nor a robot event (they run to their end).
+ * @param {View} view
+ */
+function finishable(view) {
+  if (view.status !== "running" || ["elimination", "robot"].includes(view.format)) return false;
+  return view.rounds_planned == null || (view.rounds || []).length < view.rounds_planned;
 }
 
 /**
@@ -131,6 +142,10 @@ export function setupOrganise() {
     // Irreversible: the entries are dropped and the tournament never reopens.
     if (here.view && confirm(t("console.cancel_sure"))) void command("POST", `/v1/tournaments/${here.view.tournament_id}/cancel`);
   });
+  $("console-finish").addEventListener("click", () => {
+    // The tables of the round play on; only the rounds after it are given up.
+    if (here.view && confirm(t("console.finish_sure"))) void command("POST", `/v1/tournaments/${here.view.tournament_id}/finish`);
+  });
   $("console-export-csv").addEventListener("click", () => exportStandings("csv"));
   $("console-export-json").addEventListener("click", () => exportStandings("json"));
 }
@@ -161,6 +176,7 @@ export function drawOrganise(view, entryName, reread) {
   }
   $("console-start").hidden = !open;
   $("console-cancel").hidden = !open;
+  $("console-finish").hidden = !finishable(view);
   const round = pairable(view);
   const form = $("console-pair");
   form.hidden = round == null;
