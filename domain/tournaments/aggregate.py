@@ -13,13 +13,14 @@ import msgspec
 
 from domain.game import RuleViolation, verify
 from domain.tournaments import elimination, forfeits, individual, pairing, robot, scoring, teams
+from domain.tournaments.finish import closing, finish
 from domain.tournaments.standing import lines
 from domain.tournaments.events import (FORMATS, MAX_NO_SHOW_GRACE, NO_SHOW_GRACE, Cancel, CloseWindow, Create, Enter,
                                        EntryRegistered,
-                                       EntryWithdrawn, Forfeit, OpenTable, PairingSubmitted, PairNext, Register,
+                                       EntryWithdrawn, Finish, Forfeit, OpenTable, PairingSubmitted, PairNext, Register,
                                        RecordResult, ResultRecorded, RoundClosed, RoundPaired, Start, SubmitPairing,
-                                       Table, TableAdded, TableOpened, TournamentClosed, TournamentCreated, TournamentStarted,
-                                       Withdraw)
+                                       Table, TableAdded, TableOpened, TournamentClosed, TournamentCreated,
+                                       TournamentShortened, TournamentStarted, Withdraw)
 
 MAX_ROUNDS = 50
 SEEDINGS = ("registration", "rating")
@@ -63,6 +64,7 @@ class State(msgspec.Struct, frozen=True):
     names: dict[str, str] = {}
     withdrawn: list[str] = []
     rounds: int = 0
+    shortened: bool = False        # its organiser made the round in play the last
     boards_per_round: int = 0
     board_count: int = 0
     commitment: str | None = None
@@ -181,6 +183,10 @@ def decide(state: State, command: Any) -> list[Any]:
         pairing.check_manual(command.tables, command.byes, state.active)
         return [PairingSubmitted(round=command.round, tables=[list(t) for t in command.tables],
                                  byes=list(command.byes))]
+    if isinstance(command, Finish):
+        verify(state.status != "registering", "not_started", "a tournament not started is cancelled, not finished")
+        verify(state.status != "closed", "tournament_closed", "the tournament is closed")
+        return finish(state)
     verify(state.status == "running", "not_running", "the tournament is not running")
     if isinstance(command, PairNext):
         return _pair_next(state, command.round)
@@ -244,7 +250,7 @@ def _pair_next(state: State, number: int) -> list[Any]:
     if not tables:  # only byes (one entry left): the round closes at once
         events.append(RoundClosed(round=number, seeds={}))
         if number >= state.rounds:
-            events.append(TournamentClosed())
+            events.append(closing(state))
     return events
 
 
@@ -268,7 +274,7 @@ def _close(state: State, result: ResultRecorded, seeds_known: dict[str, str]) ->
         seeds = {str(b): seeds_known[str(b)] for b in rnd.boards if str(b) in seeds_known}
         events.append(RoundClosed(round=rnd.number, seeds=seeds))
         if rnd.number >= state.rounds:
-            events.append(TournamentClosed())
+            events.append(closing(state))
     return events
 
 
@@ -308,6 +314,8 @@ def evolve(state: State, event: Any) -> State:
         return _with_round(state, s(rnd, results={**rnd.results, event.table: event}))
     if isinstance(event, RoundClosed) and rnd is not None:
         return _with_round(state, s(rnd, closed=True, seeds=dict(event.seeds)))
+    if isinstance(event, TournamentShortened):
+        return s(state, rounds=event.rounds, shortened=True)
     if isinstance(event, TournamentClosed):
         return s(state, status="closed", closed_reason=event.reason)
     return state

@@ -119,8 +119,16 @@ class TournamentClosed(msgspec.Struct, frozen=True, tag="tournament_closed"):
     reason: str = "completed"
 
 
+class TournamentShortened(msgspec.Struct, frozen=True, tag="tournament_shortened"):
+    """Its organiser ends it early: `rounds` is the round in play (or the last one played);
+    no round after it is paired, and the tournament closes when that round does, with
+    `reason: "finished_early"`."""
+
+    rounds: int
+
+
 EVENTS = (TournamentCreated, EntryRegistered, EntryWithdrawn, TournamentStarted, PairingSubmitted, RoundPaired,
-          TableOpened, ResultRecorded, RoundClosed, TournamentClosed, TableAdded)
+          TableOpened, ResultRecorded, RoundClosed, TournamentClosed, TableAdded, TournamentShortened)
 
 
 # --- Commands -----------------------------------------------------------------------------
@@ -183,6 +191,11 @@ class Cancel(msgspec.Struct, frozen=True):
     came with fewer entries than a table needs)."""
 
     reason: str
+
+
+class Finish(msgspec.Struct, frozen=True):
+    """End a running tournament with the round in play: its tables play on, nothing after
+    it is paired. The standings are final when it closes."""
 
 
 class SubmitPairing(msgspec.Struct, frozen=True):

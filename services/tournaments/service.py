@@ -91,6 +91,8 @@ class TournamentService:
                     if first is not None:
                         return [REGISTRY.decode_recorded(r) for r in first.events]
                 raise
+            if not events:                   # nothing to change (a repeat the rules answer with no event)
+                return []
             try:
                 result = await self.store.append(stream_of(tournament_id), state.version,
                                                  [REGISTRY.encode(e) for e in events],

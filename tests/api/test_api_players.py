@@ -88,6 +88,32 @@ async def test_roles_admin_cli_and_erasure(client, database_url: str) -> None:
     assert (await client.get("/v1/players/me", headers=other.headers)).status_code == 401
 
 
+async def test_an_organiser_finds_players_by_their_exact_name(client, database_url: str) -> None:
+    admin = await admin_via_cli(database_url)
+    name = f"Zoé {time.time_ns()}"                          # the database outlives this test
+    twins = [await register(client, name), await register(client, name)]
+    other = await register(client, f"{name}!")
+    organiser = await register(client, "Org")
+    await client.put(f"/v1/players/{organiser.player_id}/role", json={"role": "organiser"}, headers=admin.headers)
+    found = await client.get("/v1/players", params={"name": f"  {name} "}, headers=organiser.headers)
+    assert found.status_code == 200
+    assert found.json() == [{"player_id": p.player_id, "name": name, "role": "player"}
+                            for p in sorted(twins, key=lambda p: p.player_id)]      # exact, never partial
+    by_id = await client.get("/v1/players", params={"name": other.player_id}, headers=organiser.headers)
+    assert [p["name"] for p in by_id.json()] == [f"{name}!"]
+    assert (await client.get("/v1/players", params={"name": "nobody at all"}, headers=admin.headers)).json() == []
+    refused = await client.get("/v1/players", params={"name": name}, headers=other.headers)
+    assert (refused.status_code, refused.json()["code"]) == (403, "forbidden")      # players do not look people up
+    for bad in ({}, {"name": ""}, {"name": "x" * 65}):
+        answer = await client.get("/v1/players", params=bad, headers=organiser.headers)
+        assert (answer.status_code, answer.json()["code"]) == (400, "invalid_field"), (bad, answer.text)
+    assert (await client.delete(f"/v1/players/{twins[0].player_id}", headers=admin.headers)).status_code == 204
+    left = await client.get("/v1/players", params={"name": twins[0].player_id}, headers=organiser.headers)
+    assert left.json() == []                                                        # an erased person is not found
+    assert [p["player_id"] for p in (await client.get("/v1/players", params={"name": name},
+                                                      headers=organiser.headers)).json()] == [twins[1].player_id]
+
+
 async def test_rate_limit_answers_429_with_retry_after(api_settings, redis_client) -> None:
     app = create_app(api_settings, rate_limit=RateLimit(requests=3, window=30))
     async with AsyncTestClient(app=app) as limited:

@@ -29,7 +29,7 @@ ONE = f"{T}/{{tournament_id}}"
 ROUTES = {("get", T), ("get", f"{T}/mine"), ("post", T), ("get", ONE), ("post", f"{ONE}/entries"),
           ("delete", f"{ONE}/entries/{{entry_id}}"), ("post", f"{ONE}/start"), ("post", f"{ONE}/pairings"),
           ("get", f"{ONE}/results"), ("get", f"{ONE}/standings"), ("get", f"{ONE}/export"),
-          ("get", f"{T}/formats"), ("get", "/v1/games"), ("post", f"{ONE}/cancel"), ("get", "/healthz"), ("get", "/readyz")}
+          ("get", f"{T}/formats"), ("get", "/v1/games"), ("post", f"{ONE}/cancel"), ("post", f"{ONE}/finish"), ("get", "/healthz"), ("get", "/readyz")}
 BODY = {"name": "Typed Swiss", "game": "belote", "format": "swiss", "rounds": 1, "options": {"deals": 1},
         "bots": {"level": "basic"}, "schedule": "2030-12-04T20:00:00Z", "no_show_grace": 600}
 
@@ -119,6 +119,35 @@ async def test_a_tournament_answers_as_documented_through_its_life(client, pool)
     assert (cancelled["status"], cancelled["closed_reason"]) == ("closed", "cancelled")
     again = await client.post(f"{T}/{dropped}/cancel", headers=owner.headers)
     assert (again.status_code, again.json()["code"]) == (409, "tournament_closed")
+
+
+async def test_an_organiser_ends_a_swiss_with_the_round_in_play(client, pool) -> None:
+    contract = await served(client)
+    owner, alice = await organiser(client, pool), await register(client, "Alice")
+    tid = contract.check(await client.post(T, json={**BODY, "rounds": 3}, headers=owner.headers), "post",
+                         T)["tournament_id"]
+    early = await client.post(f"{T}/{tid}/finish", headers=owner.headers)
+    assert (early.status_code, early.json()["code"]) == (409, "not_started")
+    for _ in range(4):
+        await client.post(f"{T}/{tid}/entries", json={"players": ["bot:random", "bot:random"]}, headers=owner.headers)
+    started = contract.check(await client.post(f"{T}/{tid}/start", headers=owner.headers), "post", f"{ONE}/start")
+    assert (await client.post(f"{T}/{tid}/finish", headers=alice.headers)).status_code == 403
+    ending = contract.check(await client.post(f"{T}/{tid}/finish", headers=owner.headers), "post", f"{ONE}/finish")
+    assert (ending["status"], ending["rounds_planned"]) == ("running", 1)
+    again = contract.check(await client.post(f"{T}/{tid}/finish", headers=owner.headers), "post", f"{ONE}/finish")
+    assert again["rounds_planned"] == 1
+    store = PostgresEventStore(pool)
+    svc = TournamentService(store, MatchService(store, Vault(pool)))
+    for seed, table in enumerate(started["rounds"][0]["tables"]):
+        await play_out(svc.matches, table["match_id"], random.Random(seed))
+    await svc.advance(tid)
+    closed = contract.check(await client.get(f"{T}/{tid}", headers=alice.headers), "get", ONE)
+    assert (closed["status"], closed["closed_reason"], len(closed["rounds"])) == ("closed", "finished_early", 1)
+    standings = contract.check(await client.get(f"{T}/{tid}/standings", headers=alice.headers), "get",
+                               f"{ONE}/standings")
+    assert list(standings["by_round"]) == ["1"]
+    late = await client.post(f"{T}/{tid}/finish", headers=owner.headers)
+    assert (late.status_code, late.json()["code"]) == (409, "tournament_closed")
 
 
 async def test_individual_and_duplicate_tournaments_answer_as_documented(client, pool) -> None:

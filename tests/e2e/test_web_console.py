@@ -1,8 +1,9 @@
 """The organiser's console in the web client (headless Chromium, Playwright): an organiser
 creates a tournament from the form the server describes (every format it runs offered, a
 format's fields and the game's options as controls), takes entries (a guest registers himself from his own page, house
-bots from the console, one withdrawn), starts it, pairs its round by hand, follows it live to
-its close and exports its standings, then closes another before it starts; both pages name the players (never "you / player"), and
+bots and two people by name from the console, one withdrawn), starts it, pairs its round by hand, follows it live to
+its close — ending it with the round in play, so the second round is never paired — and exports
+its standings, then closes another before it starts; both pages name the players (never "you / player"), and
 the entrant's link to his table reads "go to my table"."""
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ async def test_an_organiser_runs_a_tournament_from_the_console_to_its_end(web_sy
     await organiser.select_option("#console-f-options-variant", "classic")
     await organiser.fill("#console-name", "Console cup")
     await organiser.select_option("#console-format", "manual")
-    await organiser.fill("#console-f-rounds", "1")
+    await organiser.fill("#console-f-rounds", "2")
     await organiser.fill("#console-f-options-deals", "1")
     await organiser.select_option("#console-f-bots-level", "random")
     await organiser.screenshot(path=str(ARTIFACTS / "console-form.png"), full_page=True, animations="disabled")
@@ -94,11 +95,20 @@ async def test_an_organiser_runs_a_tournament_from_the_console_to_its_end(web_sy
     await guest.evaluate(f"location.hash = '#/tournament/{tid}'")
     await guest.click("#tournament-register:not([disabled])")
     await organiser.wait_for_selector("#console-entries li:has-text('Gaston & bot (random)')")   # live, by name
-    for level in ("random", "basic"):
-        await organiser.select_option("#console-house", level)
-        await organiser.click("#console-enter")
-    await organiser.wait_for_function("document.querySelectorAll('#console-entries li').length === 3")
-    await organiser.click("#console-entries li:has-text('bot (basic)') [data-withdraw]")
+    await organiser.select_option("#console-house", "random")
+    await organiser.click("#console-enter")
+    await organiser.wait_for_function("document.querySelectorAll('#console-entries li').length === 2")
+    marcel, renee = f"Marcel {uuid.uuid4().hex[:6]}", f"Renée {uuid.uuid4().hex[:6]}"   # entered by name
+    async with httpx.AsyncClient(base_url=web_system.base, timeout=30) as http:
+        for name in (marcel, renee):
+            await http.post("/v1/players", json={"name": name})
+    await organiser.fill("#console-players", f"{marcel}, Nobody {uuid.uuid4().hex}")
+    await organiser.click("#console-enter")
+    await organiser.wait_for_selector("#console-said:has-text('No player is named Nobody')")
+    await organiser.fill("#console-players", f" {marcel} , {renee}")
+    await organiser.click("#console-enter")
+    await organiser.wait_for_selector(f"#console-entries li:has-text('{marcel} & {renee}')")
+    await organiser.click(f"#console-entries li:has-text('{marcel}') [data-withdraw]")
     await organiser.wait_for_function("document.querySelectorAll('#console-entries li').length === 2")
 
     await axe_check(organiser, "the organiser's tournament")             # entries, pairing, export
@@ -112,6 +122,9 @@ async def test_an_organiser_runs_a_tournament_from_the_console_to_its_end(web_sy
     line = await organiser.inner_text("#tournament-rounds li[data-round='1'] li")
     assert "Gaston & bot (random)" in line and "bot (random) & bot (random)" in line, line
     assert "watch" in line and await organiser.locator("#tournament-mine").is_hidden()
+    organiser.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
+    await organiser.click("#console-finish")                                # this round is the last
+    await organiser.wait_for_selector("#console-finish", state="hidden")
 
     mine = guest.locator("#tournament-rounds a[data-mine='true']")
     await mine.wait_for()
@@ -126,8 +139,10 @@ async def test_an_organiser_runs_a_tournament_from_the_console_to_its_end(web_sy
                                       ".some(r => r.textContent.includes('Gaston') && r.cells[3].textContent === '1')")
     standings = await organiser.inner_text("#tournament-standings")
     assert "Gaston & bot (random)" in standings and "bot (random) & bot (random)" in standings, standings
-    assert "bot (basic) & bot (basic) (withdrawn)" in standings, standings
-    assert await organiser.locator("#console-start, #console-pair, #console-entry-form").evaluate_all(
+    assert f"{marcel} & {renee} (withdrawn)" in standings, standings
+    assert "ended early by its organiser" in await organiser.inner_text("#tournament-info")
+    assert await organiser.locator("#tournament-rounds li[data-round='2']").count() == 0
+    assert await organiser.locator("#console-start, #console-pair, #console-entry-form, #console-finish").evaluate_all(
         "els => els.every(e => e.hidden)")
     async with organiser.expect_download() as download:
         await organiser.click("#console-export-csv")

@@ -179,7 +179,8 @@ async def finish(page, name: str, errors: list[str]) -> None:
 
 async def test_cinch_discard_and_rob_by_picking_cards(web_system, web_svc, browser):
     """Deal 0: S (eldest) bids 14 in hearts holding nine trumps and sheds three; deal 1: S deals
-    and robs the pack, choosing six of his nine and the stock."""
+    and robs the pack, choosing six of his nine and the stock. The last deal's panel counts its
+    six points card by card."""
     started = time.monotonic()
     errors: list[str] = []
     page = await sign_in(browser, web_system.base, "Cy", errors)
@@ -222,6 +223,18 @@ async def test_cinch_discard_and_rob_by_picking_cards(web_system, web_svc, brows
     assert done["picks"] == 2 and 6 <= done["cards"] <= 12, done   # the discard, the rob; a lone legal card plays itself
     assert seen["discards"] and seen["stock"], seen
     await finish(page, "22-cinch-over", errors)
+    # The last deal's panel counts the six points card by card, as its deal_scored credits them.
+    scored = await page.evaluate("""async (id) => {
+        const token = JSON.parse(localStorage.getItem('atout.session')).token;
+        const out = await (await fetch(`/v1/matches/${id}/events?after=0`, {headers: {Authorization: `Bearer ${token}`}})).json();
+        return (out.events || out).map(e => e.event || e).filter(e => e.type === 'deal_scored').pop();
+    }""", match_id)
+    lines = await page.eval_on_selector_all("#deal-summary:not([hidden]) [data-counted]",
+                                            "els => els.map(e => [e.dataset.counted, e.textContent])")
+    assert [card for card, _ in lines] == [card for card, _ in scored["credits"]], (lines, scored)
+    sides = {"NS": "NS", "EW": "EW", None: "dead"}
+    assert all(text.endswith(sides[side]) or (side is None and "dead" in text)
+               for (_, text), (_, side) in zip(lines, scored["credits"])), lines
     assert time.monotonic() - started < 60
 
 

@@ -77,8 +77,10 @@ class RoundClosed(_Notice, tag="round_closed"):
 
 
 class TournamentClosed(_Notice, tag="tournament_closed"):
-    """`reason`: `completed` after its last round, or why it closed without starting
-    (`too_few_entries`, `too_many_boards`, `not_enough_boards`: docs/tournaments.md)."""
+    """`reason`: `completed` after its last round, `finished_early` when its organiser made a
+    round in play the last, `cancelled` by its organiser before the start, or why it closed
+    without starting (`too_few_entries`, `too_many_boards`, `not_enough_boards`:
+    docs/tournaments.md)."""
 
     tournament_id: str
     reason: str = "completed"

@@ -12,7 +12,7 @@ from typing import Annotated
 
 from litestar import Request, delete, get, patch, post, put
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.params import Body
+from litestar.params import Body, QueryParameter
 
 from services.http.auth import authenticated, requires
 from services.http.bodies import shown
@@ -38,7 +38,10 @@ from services.http.schemas import (
 
 TAGS = ["players"]
 PLAYER = [authenticated, rate_limited]
+ORGANISER = [authenticated, rate_limited, requires("organiser")]
 ADMIN = [authenticated, rate_limited, requires("admin")]
+FOUND_AT_MOST = 20
+NameQuery = Annotated[str, QueryParameter(min_length=1, max_length=64, description="a display name, or an id")]
 TOKEN = "atk_Jd8x2m…"
 REGISTRATION_429 = ResponseSpec(
     data_container=ErrorOut, generate_examples=False,
@@ -111,6 +114,23 @@ async def player(player_id: PathStr, runtime: Runtime) -> PlayerOut:
     return PlayerOut(player_id=info.player_id, name=info.name, role=info.role)
 
 
+@get("/v1/players", guards=ORGANISER, tags=TAGS, security=BEARER,
+     summary="Players by display name (organisers and admins)",
+     description="`?name=`: the player with that id, else every player whose display name is exactly `name` "
+                 f"(several may share one), by id, at most {FOUND_AT_MOST}; none: `[]`. What an organiser "
+                 "needs to take an entry for people he knows by name. Not a search: nothing partial matches.",
+     responses=responses(200, list[PlayerOut], [ex("one Ada", [{"player_id": PLAYER_ID, "name": "Ada",
+                                                                 "role": "player"}])],
+                         "The players so named", 400, 401, 403, 429))
+async def find_players(name: NameQuery, runtime: Runtime) -> list[PlayerOut]:
+    found = []
+    for player_id in (await runtime.players.named(name.strip()))[:FOUND_AT_MOST]:
+        info = await runtime.players.get(player_id)
+        if info is not None and info.name is not None:          # an erased person is found by nobody
+            found.append(PlayerOut(player_id=info.player_id, name=info.name, role=info.role))
+    return found
+
+
 @put("/v1/players/{player_id:str}/role", guards=ADMIN, tags=TAGS, summary="Grant a role (admin)", security=BEARER,
      responses=responses(200, PlayerOut, [ex("now an organiser", {"player_id": PLAYER_ID, "name": "Ada",
                                                                    "role": "organiser"})],
@@ -136,4 +156,4 @@ async def erase(player_id: PathStr, principal: Caller, runtime: Runtime) -> None
     await runtime.players.erase(player_id)
 
 
-ROUTES = [register, me, update_me, revoke_token, player, set_role, erase]
+ROUTES = [register, me, update_me, revoke_token, find_players, player, set_role, erase]

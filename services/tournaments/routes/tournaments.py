@@ -250,6 +250,24 @@ async def cancel(tournament_id: PathStr, principal: Caller, runtime: Runtime) ->
     return await reader_view(runtime, principal, state)
 
 
+@post("/v1/tournaments/{tournament_id:str}/finish", guards=ORGANISER, tags=TAGS, security=BEARER,
+      exception_handlers=HANDLERS, status_code=200, summary="End a running tournament with the round in play",
+      description="Its organiser (or an admin) makes the round in play the last: its tables play on and are "
+                  "scored, no later round is paired, and the tournament closes when the round does (at once "
+                  "between rounds) with `reason` `finished_early`; `rounds_planned` becomes that round "
+                  "(`tournament_shortened` on the live stream). Asked again, it changes nothing. Not started: "
+                  "409 `not_started` (cancel it instead); closed: 409 `tournament_closed`; an elimination "
+                  "bracket or a robot event: 409 `runs_to_its_end`.",
+      responses=X.answers(200, TournamentOut, [ex("finishing", X.VIEW)], "The tournament, ending with its round "
+                          "in play", 401, 403, 404, 409, 429))
+async def finish(tournament_id: PathStr, principal: Caller, runtime: Runtime) -> dict[str, Any]:
+    svc = service(runtime)
+    _owner(principal, await svc.load(tournament_id))
+    await svc.execute(tournament_id, ev.Finish())
+    state = await svc.load(tournament_id)
+    return await reader_view(runtime, principal, state)
+
+
 @post("/v1/tournaments/{tournament_id:str}/pairings", guards=ORGANISER, tags=TAGS, security=BEARER,
       exception_handlers=HANDLERS, status_code=200,
       summary="Pair the next round by hand (all or nothing); it replaces the automatic pairing",
@@ -315,5 +333,5 @@ async def export(tournament_id: PathStr, principal: Caller, runtime: Runtime,
     return Response({"tournament": view(state, sees_all(principal, state), names), "standings": table})
 
 
-ROUTES = [list_tournaments, my_tournaments, create, read, register_entry, withdraw, start, cancel, pair, results,
+ROUTES = [list_tournaments, my_tournaments, create, read, register_entry, withdraw, start, cancel, finish, pair, results,
           get_standings, export]

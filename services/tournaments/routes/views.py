@@ -18,7 +18,7 @@ from services.runtime import Runtime
 from services.tournaments.service import TournamentService, UnknownTournament
 
 CONFLICTS = {"already_started", "bad_round", "round_open", "entry_exists", "already_registered", "tournament_closed",
-             "registration_closed"}
+             "registration_closed", "not_started", "runs_to_its_end"}
 
 
 def service(runtime: Runtime) -> TournamentService:

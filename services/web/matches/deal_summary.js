@@ -11,7 +11,7 @@
 import { num, t } from "../shared/i18n.js";
 import { $ } from "../shared/session.js";
 import { SEATS, cardEl, h, sortHand, trickPlays } from "../shared/table.js";
-import { comboText, contractText, resultText, seatText, sideText } from "../shared/words.js";
+import { cardShort, comboText, contractText, resultText, seatText, sideText } from "../shared/words.js";
 
 /** @import { components } from "../shared/live-types" */
 /** @import { Table } from "../shared/table.js" */
@@ -23,6 +23,23 @@ import { comboText, contractText, resultText, seatText, sideText } from "../shar
  * @type {{ deal: number, combos: { seat: string, kind: string, value: number }[] }}
  */
 const shown = { deal: -1, combos: [] };
+
+/**
+ * Cinch's counting cards of the deal just scored, each with the side it went to (null: dead),
+ * as its `deal_scored` event says: the record sums the points up without them.
+ * @type {{ deal: number, credits: (string | null)[][] }}
+ */
+const counted = { deal: -1, credits: [] };
+
+/**
+ * Keep a Cinch deal's credits from its `deal_scored` event (before its `deal_finished`).
+ * @param {{ type: string, deal?: number, credits?: unknown }} event
+ */
+export function noteCredits(event) {
+  if (event.type !== "deal_scored" || !Array.isArray(event.credits) || typeof event.deal !== "number") return;
+  counted.deal = event.deal;
+  counted.credits = /** @type {(string | null)[][]} */ (event.credits);
+}
 
 /**
  * Keep what the view shows of the deal in play that its record will not say.
@@ -92,7 +109,7 @@ export function showDealSummary(event, game) {
       h("thead", {}, h("tr", {}, h("th", {}), ...sides.map((x) => h("th", { scope: "col" }, sideText(x))))),
       h("tbody", {}, ...rows.map(([label, values]) => h("tr", {}, h("th", { scope: "row" }, label),
         ...sides.map((x) => h("td", {}, num(values[x] || 0))))))),
-    ...(game === "belote" ? beloteLines(event, tricks) : []),
+    ...(game === "belote" ? beloteLines(event, tricks) : game === "cinch" ? cinchLines(event, contract) : []),
     h("h3", { class: "h3" }, t("deal_summary.hands")),
     h("div", { class: "deal-hands" }, ...SEATS.filter((x) => hands[x]).map((x) => h("div", { class: "deal-hand", dataset: { seat: x } },
       h("b", {}, seatText(x)), " ",
@@ -116,6 +133,25 @@ function beloteLines(event, tricks) {
   const last = tricks[tricks.length - 1];
   if (last && last.winner) lines.push(t("deal_summary.last_trick", { seat: seatText(last.winner) }));
   return lines.length ? [h("ul", { class: "deal-lines" }, ...lines.map((x) => h("li", {}, x)))] : [];
+}
+
+// Cinch's six points, each a fixed card of trumps (A.2.1): who counted it, or "dead" when a
+// trump its own side shed face up scores for nobody.
+/**
+ * @param {DealFinished} event
+ * @param {Contract} contract
+ */
+function cinchLines(event, contract) {
+  if (counted.deal !== event.deal || !contract || !contract.trump) return [];
+  const trump = contract.trump;
+  /** @param {string} card */
+  const point = (card) => (card[0] === "5" ? (card[1] === trump ? "right_pedro" : "left_pedro")
+    : { A: "high", "2": "low", J: "jack", T: "game" }[card[0]] || "game");
+  return [h("ul", { class: "deal-lines" }, ...counted.credits.map(([card, side]) => {
+    const code = String(card);
+    return h("li", { dataset: { counted: code } }, t("deal_summary.counted", {
+      point: t(`cinch_point.${point(code)}`), card: cardShort(code), side: side ? sideText(side) : t("deal_summary.dead") }));
+  }))];
 }
 
 // A card of the finished deal: marked `data-played`, not `data-card`, which names the cards of

@@ -6,6 +6,7 @@
 // `dealOver(event)` (verify the deals; `event` the record of a deal that finished),
 // `chainRenewed()` (give fresh entropy).
 
+import { noteCredits } from "./deal_summary.js";
 import { addLog } from "./glance.js";
 import { t } from "../shared/i18n.js";
 import { $, state } from "../shared/session.js";
@@ -53,6 +54,7 @@ export function connect(handlers = on) {
       if (m.version <= state.lastVersion && m.version !== undefined) return;  // at least once: dedupe
       state.lastVersion = m.version;
       if (m.event) addLog(m.version, m.event);
+      if (m.event && m.event.type === "deal_scored") noteCredits(m.event);
       if (m.event && m.event.type === "match_finished") state.finished = true;
       if (m.event && (m.event.type === "deal_finished" || m.event.type === "match_finished")) to.dealOver(m.event.type === "deal_finished" ? m.event : null);
       if (m.event && m.event.type === "chain_renewed") {

@@ -82,7 +82,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Players by display name (organisers and admins)
+         * @description `?name=`: the player with that id, else every player whose display name is exactly `name` (several may share one), by id, at most 20; none: `[]`. What an organiser needs to take an entry for people he knows by name. Not a search: nothing partial matches.
+         */
+        get: operations["V1PlayersFindPlayers"];
         put?: never;
         /**
          * Register a player
@@ -625,6 +629,26 @@ export interface paths {
          * @description Its organiser (or an admin) closes a tournament still taking entries: `tournament_closed` with `reason` `cancelled` (the view's `closed_reason`), which ends its live stream. Once started it runs to its end: 409 `already_started`; closed already: 409 `tournament_closed`.
          */
         post: operations["V1TournamentsTournamentIdCancelCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/finish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a running tournament with the round in play
+         * @description Its organiser (or an admin) makes the round in play the last: its tables play on and are scored, no later round is paired, and the tournament closes when the round does (at once between rounds) with `reason` `finished_early`; `rounds_planned` becomes that round (`tournament_shortened` on the live stream). Asked again, it changes nothing. Not started: 409 `not_started` (cancel it instead); closed: 409 `tournament_closed`; an elimination bracket or a robot event: 409 `runs_to_its_end`.
+         */
+        post: operations["V1TournamentsTournamentIdFinishFinish"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6305,6 +6329,74 @@ export interface operations {
             };
         };
     };
+    V1PlayersFindPlayers: {
+        parameters: {
+            query: {
+                /** @description a display name, or an id */
+                name: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The players so named */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerOut"][];
+                };
+            };
+            /** @description Malformed request: bad JSON, a wrong type, an unknown game or option */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The caller's role does not allow this (`forbidden`); a tournament board not yet public (`board_sealed`); a role read beyond the seat by someone who plays in the match or its tournament (`privileged_while_playing`, written to the audit). See docs/api.md, "Who may read what". */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     V1PlayersRegister: {
         parameters: {
             query?: never;
@@ -8845,6 +8937,91 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The tournament, closed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentOut"];
+                };
+            };
+            /** @description Malformed request: a path, query or body value that the route refuses; `details.field` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No token, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The caller's role does not allow this (`forbidden`); a tournament board not yet public (`board_sealed`); a role read beyond the seat by someone who plays in the match or its tournament (`privileged_while_playing`, written to the audit). See docs/api.md, "Who may read what". */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such tournament */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A conflict with the tournament's state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests from this token; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database cannot be reached (down, restarting, out of connections); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    V1TournamentsTournamentIdFinishFinish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tournament, ending with its round in play */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -202,8 +202,10 @@ export interface components {
         };
         /**
          * TournamentClosed
-         * @description `reason`: `completed` after its last round, or why it closed without starting
-         *     (`too_few_entries`, `too_many_boards`, `not_enough_boards`: docs/tournaments.md).
+         * @description `reason`: `completed` after its last round, `finished_early` when its organiser made a
+         *     round in play the last, `cancelled` by its organiser before the start, or why it closed
+         *     without starting (`too_few_entries`, `too_many_boards`, `not_enough_boards`:
+         *     docs/tournaments.md).
          */
         TournamentClosed: {
             /** @enum {unknown} */

@@ -32,6 +32,7 @@ export interface PlayerPage {
     "console-export-csv": HTMLElementTagNameMap["button"];
     "console-export-json": HTMLElementTagNameMap["button"];
     "console-fields": HTMLElementTagNameMap["div"];
+    "console-finish": HTMLElementTagNameMap["button"];
     "console-form": HTMLElementTagNameMap["form"];
     "console-format": HTMLElementTagNameMap["select"];
     "console-game": HTMLElementTagNameMap["select"];

@@ -1,7 +1,8 @@
 // @ts-check
 // The organiser's part of a tournament's screen (docs/web-client.md, "The organiser's
-// console"): its entries with a withdraw button each, an entry taken (players by id, or house
-// bots), start (or close it unstarted), the next round paired by hand, the standings exported.
+// console"): its entries with a withdraw button each, an entry taken (players by name or id, or
+// house bots), start (or close it unstarted), the next round paired by hand, the round in play made
+// the last, the standings exported.
 // Drawn with the rest of the screen at each event of the tournament's stream, so it follows
 // the rounds live. Shown to this tournament's organiser and to admins; the server refuses
 // anyone else (403).
@@ -57,6 +58,16 @@ function pairable(view) {
 }
 
 /**
+ * Whether the organiser may still make the round in play the last: a running tournament that
+ * has rounds after it, not an elimination bracket nor a robot event (they run to their end).
+ * @param {View} view
+ */
+function finishable(view) {
+  if (view.status !== "running" || ["elimination", "robot"].includes(view.format)) return false;
+  return view.rounds_planned == null || (view.rounds || []).length < view.rounds_planned;
+}
+
+/**
  * @param {View} view
  * @param {(entry: string) => string} entryName
  * @param {number} round
@@ -94,15 +105,35 @@ function submitPairing(ev) {
     .then((done) => { if (done) $("console-said").textContent = t("console.paired", { round: num(round) }); });
 }
 
+/** A name that names nobody, or several people: its message is the organiser's to read. */
+class Unnamed extends Error {}
+
+/**
+ * The player a name (or an id) the organiser typed means, or why it means none: several people
+ * may share a display name, and then only the id tells them apart.
+ * @param {string} name
+ * @returns {Promise<string>} the player id
+ */
+async function playerNamed(name) {
+  const found = /** @type {S["PlayerOut"][]} */ (await call("GET", `/v1/players?name=${encodeURIComponent(name)}`));
+  if (found.length === 1) return found[0].player_id;
+  throw new Unnamed(found.length ? t("console.named_several", { name, ids: found.map((p) => p.player_id).join(", ") })
+                               : t("console.named_none", { name }));
+}
+
 /** @param {SubmitEvent} ev */
-function submitEntry(ev) {
+async function submitEntry(ev) {
   ev.preventDefault();
   if (!here.view) return;
-  const people = $("console-players").value.split(/[\s,]+/).filter(Boolean);
+  const view = here.view;
+  const typed = $("console-players").value.split(",").map((p) => p.trim()).filter(Boolean);
   const level = $("console-house").value;
-  const players = people.length ? people : [`bot:${level}`, `bot:${level}`];
+  let players;
+  try {
+    players = typed.length ? await Promise.all(typed.map(playerNamed)) : [`bot:${level}`, `bot:${level}`];
+  } catch (err) { $("console-said").textContent = err instanceof Unnamed ? err.message : errorText(err); return; }
   $("console-players").value = "";
-  void command("POST", `/v1/tournaments/${here.view.tournament_id}/entries`, /** @satisfies {S["EntryIn"]} */ ({ players }));
+  void command("POST", `/v1/tournaments/${view.tournament_id}/entries`, /** @satisfies {S["EntryIn"]} */ ({ players }));
 }
 
 /**
@@ -124,12 +155,16 @@ async function exportStandings(format) {
 }
 
 export function setupOrganise() {
-  $("console-entry-form").addEventListener("submit", submitEntry);
+  $("console-entry-form").addEventListener("submit", (ev) => void submitEntry(ev));
   $("console-pair").addEventListener("submit", submitPairing);
   $("console-start").addEventListener("click", () => here.view && command("POST", `/v1/tournaments/${here.view.tournament_id}/start`));
   $("console-cancel").addEventListener("click", () => {
     // Irreversible: the entries are dropped and the tournament never reopens.
     if (here.view && confirm(t("console.cancel_sure"))) void command("POST", `/v1/tournaments/${here.view.tournament_id}/cancel`);
+  });
+  $("console-finish").addEventListener("click", () => {
+    // The tables of the round play on; only the rounds after it are given up.
+    if (here.view && confirm(t("console.finish_sure"))) void command("POST", `/v1/tournaments/${here.view.tournament_id}/finish`);
   });
   $("console-export-csv").addEventListener("click", () => exportStandings("csv"));
   $("console-export-json").addEventListener("click", () => exportStandings("json"));
@@ -161,6 +196,7 @@ export function drawOrganise(view, entryName, reread) {
   }
   $("console-start").hidden = !open;
   $("console-cancel").hidden = !open;
+  $("console-finish").hidden = !finishable(view);
   const round = pairable(view);
   const form = $("console-pair");
   form.hidden = round == null;
