@@ -85,6 +85,7 @@ def test_the_option_is_coinche_s_and_named_when_refused():
             GAME.parse_options(raw)
         assert error.value.code == "bad_option" and error.value.details == {"option": "contracts"}
     assert GAME.parse_options({"variant": "classic", "contracts": "suits"}).contracts == "suits"
+    assert GAME.rating_pool(TA_SA) == GAME.rating_pool({"variant": "coinche"}) == "belote_coinche"   # D-23
 
 
 def test_ta_and_sa_are_bid_only_with_the_option():
