@@ -174,7 +174,7 @@ TA_CASES = [  # auction, rules, combinations -> (result, points, score)
 
 @pytest.mark.parametrize("auction,rules,combinations,expected", TA_CASES)
 def test_a_tout_atout_deal(auction, rules, combinations, expected):
-    state, events = play_all(deal(auction, rules, combinations), TA_PLAYS)
+    _, events = play_all(deal(auction, rules, combinations), TA_PLAYS)
     result, points, score = expected
     assert events[-1] == DealScored(0, result, points, score, 0)
 
@@ -201,7 +201,7 @@ SA_CASES = [
 
 @pytest.mark.parametrize("auction,rules,combinations,expected", SA_CASES)
 def test_a_sans_atout_deal(auction, rules, combinations, expected):
-    state, events = play_all(deal(auction, rules, combinations), SA_PLAYS)
+    _, events = play_all(deal(auction, rules, combinations), SA_PLAYS)
     result, points, score = expected
     assert events[-1] == DealScored(0, result, points, score, 0)
 
