@@ -67,10 +67,6 @@ def card_values(trump: str | None, official: bool) -> dict[Card, int]:
     return POINTS[trump]
 
 
-def is_trump(card: Card, trump: str | None) -> bool:
-    return trump == ALL_TRUMPS or (trump is not None and SUIT[card] == trump)
-
-
 def _trick_rules(trump: str | None) -> TrickRules:
     suit, plain, trumps = SUIT, PLAIN_STRENGTH, TRUMP_STRENGTH
     if trump == ALL_TRUMPS:

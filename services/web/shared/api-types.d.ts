@@ -4677,7 +4677,8 @@ export interface components {
         };
         /**
          * BeloteContract
-         * @description The contract once the auction is over. `trump` is None in sans atout; `value`
+         * @description The contract once the auction is over. `trump` is a suit, "TA" in Coinche's tout atout,
+         *     None in sans atout (the variant, or Coinche's SA bid); `value`
          *     (an integer or "capot") and `multiplier` (1, 2, 4) are Coinche's.
          */
         BeloteContract: {
