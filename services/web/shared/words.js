@@ -133,9 +133,10 @@ export const gameText = (g) => t(`game.${g}`, { defaultValue: String(g) });
 export const variantText = (v) => t(`variant.${v}`, { defaultValue: String(v ?? "") });
 /** @type {(r: Word) => string} */
 export const resultText = (r) => t(`result.${r}`, { defaultValue: String(r ?? "") });
-// A game and its variant: "Belote · Classic".
+// A game and its variant: "Belote · Classic"; Coinche with TA/SA bids says so.
 /** @type {(x: { game: string, options?: { [option: string]: unknown } }) => string} */
-export const gameLine = (x) => `${gameText(x.game)}${x.options && x.options.variant ? ` · ${variantText(x.options.variant)}` : ""}`;
+export const gameLine = (x) => `${gameText(x.game)}${x.options && x.options.variant ? ` · ${variantText(x.options.variant)}` : ""}`
+  + (x.options && x.options.contracts === "suits_ta_sa" ? ` · ${t("variant.ta_sa")}` : "");
 /** @type {(values: { [side: string]: number } | null | undefined) => string} */
 export const scoreLine = (values) => Object.entries(values || {}).map(([k, v]) => `${sideText(k)} ${num(v)}`).join(" · ");
 
