@@ -57,7 +57,8 @@ def test_every_level_plays_ta_and_sa_deals(level):
     """Bots at every seat, on decks where N's TA or SA (a carré or two with it) is the contract
     at every level; every action goes through decide."""
     options = GAME.parse_options({"variant": "coinche", "contracts": "suits_ta_sa", "rules": "official"})
-    policy = policy_for("belote", level)
+    settings = {} if level == "basic" else {"budget": None, "worlds": 6}   # no clock: the same search every run
+    policy = policy_for("belote", level, **settings)
     for hand, trump in ((EVERY_JACK_AND_NINE, "TA"), (ACES_TENS, None)):
         rest = [c for c in DECK_32 if c not in hand]
         deck = [*hand[:3], *rest[:9], *hand[3:5], *rest[9:15], *hand[5:], *rest[15:]]   # N gets `hand` 3-2-3
