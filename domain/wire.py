@@ -55,7 +55,9 @@ TRICK_SUMMARY: dict[str, Any] = {"type": "object", "required": ["leader", "cards
 GAME_CONTRACT: dict[str, Any] = {
     "type": "object", "required": ["seat", "trump"], "description": "the game's contract: always the contractor's "
     "`seat` and `trump` (null: no trump), with the game's own fields (team, value, tricks, contract, coinche...)",
-    "properties": {"seat": SEAT, "trump": nullable(SUIT), "team": {"type": "string"}}}
+    "properties": {"seat": SEAT, "trump": nullable({"type": "string", "enum": [*SUIT["enum"], "TA"],
+                                                    "description": "a suit, or TA: every suit trumps (Coinche's tout atout)"}),
+                   "team": {"type": "string"}}}
 DEAL_SUMMARY: dict[str, Any] = {
     "type": "object", "required": ["contract", "result", "tricks", "points", "score"],
     "description": "a deal as the match record's result object sums it up (the rules' README)",

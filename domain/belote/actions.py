@@ -15,7 +15,7 @@ from domain.game import RuleViolation
 
 from domain.belote import auction, coinche, play
 from domain.belote.commands import Bid, Coinche, Declare, Name, Pass, Play, Surcoinche, Take
-from domain.belote.ranking import BELOTE_SUITS, SUIT
+from domain.belote.ranking import BELOTE_SUITS, DENOMINATIONS, SUIT
 from domain.belote.state import State
 
 
@@ -27,6 +27,14 @@ def _suit(raw: Mapping[str, Any]) -> str:
     suit = raw.get("suit")
     if suit not in BELOTE_SUITS:
         raise _bad(f"'suit' must be one of S, H, D, C, got {suit!r}")
+    return suit
+
+
+def _denomination(raw: Mapping[str, Any]) -> str:
+    """A bid's `suit`: a suit, or TA / SA (whether the match allows them is the rules' call)."""
+    suit = raw.get("suit")
+    if suit not in DENOMINATIONS:
+        raise _bad(f"a bid's 'suit' must be one of S, H, D, C, TA, SA, got {suit!r}")
     return suit
 
 
@@ -67,7 +75,7 @@ _PARSERS: Final[dict[str, tuple[frozenset[str], Callable[[Mapping[str, Any], Sea
     "pass": (frozenset(), lambda raw, seat: Pass(seat)),
     "take": (frozenset(), lambda raw, seat: Take(seat)),
     "name": (frozenset({"suit"}), lambda raw, seat: Name(seat, _suit(raw))),
-    "bid": (frozenset({"value", "suit"}), lambda raw, seat: Bid(seat, _value(raw), _suit(raw))),
+    "bid": (frozenset({"value", "suit"}), lambda raw, seat: Bid(seat, _value(raw), _denomination(raw))),
     "coinche": (frozenset(), lambda raw, seat: Coinche(seat)),
     "surcoinche": (frozenset(), lambda raw, seat: Surcoinche(seat)),
     "play": (frozenset({"card", "belote"}),

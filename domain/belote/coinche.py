@@ -17,7 +17,7 @@ from domain.game import RuleViolation, verify
 from domain.belote.commands import Bid, Coinche, Pass, Surcoinche
 from domain.belote.events import AuctionClosed, BidMade, Coinched, Contract, Passed, Surcoinched, ThrownIn
 from domain.belote.options import Options
-from domain.belote.ranking import BELOTE_SUITS
+from domain.belote.ranking import BELOTE_SUITS, DENOMINATIONS, NO_TRUMPS
 from domain.belote.state import COINCHE, NEXT, PARTNER, TEAM, Auction, Call, Deal, State, deal_in, verify_turn
 
 MIN_BID = 80
@@ -45,7 +45,20 @@ def bid_bounds(options: Options, auction: Auction) -> tuple[int, int] | None:
     return (MIN_BID if high is None else high.value + 10), max_bid(options)
 
 
-def can_bid(options: Options, auction: Auction, value: int | str) -> None:
+def denominations(options: Options) -> tuple[str, ...]:
+    """What a bid's `suit` may name: the four suits, and TA and SA with `contracts` "suits_ta_sa"."""
+    return DENOMINATIONS if options.ta_sa else BELOTE_SUITS
+
+
+def trump_of(denomination: str) -> str | None:
+    """The contract's `trump` for a bid's `suit`: the suit, "TA", or None for sans atout."""
+    return None if denomination == NO_TRUMPS else denomination
+
+
+def can_bid(options: Options, auction: Auction, value: int | str, suit: str = "S") -> None:
+    verify(suit in denominations(options), "illegal_bid",
+           "tout atout (TA) and sans atout (SA) are bid only with the contracts option suits_ta_sa",
+           suit=suit)
     bounds = bid_bounds(options, auction)
     if bounds is None:
         verify(auction.coincher is None, "illegal_bid", "after a coinche no further bid is allowed (A-25)")
@@ -94,13 +107,13 @@ def can_surcoinche(auction: Auction, seat: Seat) -> None:
 
 def _contract(auction: Auction, multiplier: int) -> AuctionClosed:
     high = auction.high
-    return AuctionClosed(Contract(high.seat, TEAM[high.seat], high.suit, high.value, multiplier))
+    return AuctionClosed(Contract(high.seat, TEAM[high.seat], trump_of(high.suit), high.value, multiplier))
 
 
 def decide_bid(state: State, command: Bid) -> list[Any]:
     deal = deal_in(state, "auction", "bid", COINCHE)
     verify_turn(deal.turn, command.seat)
-    can_bid(state.options, deal.auction, command.value)
+    can_bid(state.options, deal.auction, command.value, command.suit)
     return [BidMade(command.seat, command.value, command.suit)]
 
 
@@ -172,9 +185,11 @@ def evolve_surcoinched(state: State, event: Surcoinched) -> State:
 
 # --- legal actions ------------------------------------------------------------------------
 
-_NUMBERED_BIDS = tuple({"action": "bid", "value": value, "suit": s}
-                       for value in range(MIN_BID, HIGHEST_BID + 1, 10) for s in BELOTE_SUITS)
-_CAPOT_BIDS = tuple({"action": "bid", "value": CAPOT, "suit": s} for s in BELOTE_SUITS)
+_NUMBERED_BIDS = {names: tuple({"action": "bid", "value": value, "suit": s}
+                               for value in range(MIN_BID, HIGHEST_BID + 1, 10) for s in names)
+                  for names in (BELOTE_SUITS, DENOMINATIONS)}
+_CAPOT_BIDS = {names: tuple({"action": "bid", "value": CAPOT, "suit": s} for s in names)
+               for names in (BELOTE_SUITS, DENOMINATIONS)}
 """Every bid once, in the order the legal list gives them; each legal list holds copies
 (an auction's list of seventy-odd bids is built in every view and every bot's turn)."""
 
@@ -188,10 +203,11 @@ def legal_bids(options: Options, deal: Deal, seat: Seat) -> list[dict[str, Any]]
         bounds = bid_bounds(options, auction)
         if bounds is not None:
             low, top = bounds
-            first = (low - MIN_BID) // 10 * len(BELOTE_SUITS)
-            last = (top - MIN_BID) // 10 * len(BELOTE_SUITS) + len(BELOTE_SUITS)
-            out.extend(map(dict.copy, _NUMBERED_BIDS[first:last]))
-            out.extend(map(dict.copy, _CAPOT_BIDS))
+            names = denominations(options)
+            first = (low - MIN_BID) // 10 * len(names)
+            last = (top - MIN_BID) // 10 * len(names) + len(names)
+            out.extend(map(dict.copy, _NUMBERED_BIDS[names][first:last]))
+            out.extend(map(dict.copy, _CAPOT_BIDS[names]))
     if in_turn or not options.official:
         if coinche_refused(auction, seat) is None:
             out.append({"action": "coinche"})

@@ -13,7 +13,7 @@ from typing import Final, Iterable, Mapping
 from domain.cards import Seat
 
 from domain.belote.events import Combination
-from domain.belote.ranking import BELOTE_SUITS, NATURAL, NATURAL_INDEX, PLAIN_RANK_ORDER, SUIT
+from domain.belote.ranking import ALL_TRUMPS, BELOTE_SUITS, NATURAL, NATURAL_INDEX, PLAIN_RANK_ORDER, SUIT
 
 SEQUENCE_KIND: Final = {3: ("tierce", 20), 4: ("cinquante", 50)}
 CENT: Final = ("cent", 100)
@@ -71,6 +71,11 @@ def find(seat: Seat, hand: Iterable[str], no_trump_table: bool) -> list[Combinat
     return found
 
 
+def in_trumps(c: Combination, trump: str | None) -> bool:
+    """A sequence in the trump suit; in tout atout every sequence is."""
+    return c.suit is not None and (c.suit == trump or trump == ALL_TRUMPS)
+
+
 def _disjoint(chosen: tuple[Combination, ...]) -> bool:
     seen: set[str] = set()
     for c in chosen:
@@ -92,7 +97,7 @@ def choose(found: list[Combination], official: bool, trump: str | None) -> tuple
             if not _disjoint(chosen):
                 continue
             key = (max(strength(c) for c in chosen), sum(c.value for c in chosen),
-                   sum(1 for c in chosen if c.suit is not None and c.suit == trump))
+                   sum(1 for c in chosen if in_trumps(c, trump)))
             if best_key is None or key > best_key:
                 best_key, best = key, chosen
     return tuple(sorted(best, key=strength, reverse=True))
@@ -111,6 +116,5 @@ def compare(declared: Mapping[str, list[Combination]], taker_team: str, trump: s
         return "NS" if best["NS"] > best["EW"] else "EW"
     if not official:
         return taker_team                              # House: the taking team (§6 row 5)
-    in_trump = [t for t in teams if any(strength(c) == best[t] and c.suit == trump and trump is not None
-                                        for c in declared[t])]
-    return in_trump[0] if len(in_trump) == 1 else None  # Official: trump sequence, else nobody
+    in_trump = [t for t in teams if any(strength(c) == best[t] and in_trumps(c, trump) for c in declared[t])]
+    return in_trump[0] if len(in_trump) == 1 else None  # Official: trump sequence, else nobody (both, in TA)

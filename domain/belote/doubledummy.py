@@ -18,11 +18,11 @@ from functools import cache
 from typing import Any
 
 from domain.belote.ranking import (
+    ALL_TRUMPS,
     BELOTE_SUITS,
-    NO_TRUMP_POINTS,
     PLAIN_STRENGTH,
-    POINTS,
     TRUMP_STRENGTH,
+    card_values,
     deal_points,
 )
 from domain.belote.state import OTHER_TEAM, State
@@ -37,19 +37,22 @@ NO_TRUMP_LABEL = "SA"
 
 @cache
 def table(trump: str | None, official: bool) -> Table:
-    """Each suit's cards in trick order, trumps ranked above every plain card."""
+    """Each suit's cards in trick order, trumps ranked above every plain card. Tout atout
+    has no suit above the others: each is in trump order, and the led suit is played
+    "overtake" (over its best card when able)."""
     codes: list[str] = []
     for suit in BELOTE_SUITS:
-        order = TRUMP_STRENGTH if suit == trump else PLAIN_STRENGTH
+        order = TRUMP_STRENGTH if suit == trump or trump == ALL_TRUMPS else PLAIN_STRENGTH
         codes += sorted((c for c in order if c[1] == suit), key=order.__getitem__)
-    values = POINTS[trump] if trump is not None else NO_TRUMP_POINTS[official]
+    values = card_values(trump, official)
     suit_index = tuple(BELOTE_SUITS.index(c[1]) for c in codes)
-    t = -1 if trump is None else BELOTE_SUITS.index(trump)
+    t = -1 if trump is None or trump == ALL_TRUMPS else BELOTE_SUITS.index(trump)
+    rule = "overtake" if trump == ALL_TRUMPS else "overtrump" if official else "overtrump_or_trump"
     return Table(codes=tuple(codes), suit=suit_index,
                  suit_mask=tuple(sum(1 << i for i, s in enumerate(suit_index) if s == k) for k in range(5)),
                  bonus=tuple(1000 if s == t else 0 for s in suit_index),
                  points=tuple(values[c] for c in codes), trump=t,
-                 rule="overtrump" if official else "overtrump_or_trump", nxt=NEXT_INDEX,
+                 rule=rule, nxt=NEXT_INDEX,
                  mode="diff", last_bonus=LAST_TRICK, capot_bonus=CAPOT_TRICK)
 
 
@@ -130,8 +133,8 @@ def solve(state: State) -> Solution:
 
 
 def contract_table(state: State) -> dict[str, dict[str, int]]:
-    """Each contract the variant plays (a trump suit, or SA) -> each team -> its card points,
-    from the hands as dealt, eldest leading (belote.md §1.3)."""
+    """Each contract the variant plays (a trump suit, TA, or SA) -> each team -> its card
+    points, from the hands as dealt, eldest leading (belote.md §1.3)."""
     deal = state.deal
     official = state.options.official
     start = [list(h) for h in deal.hands]
@@ -139,6 +142,8 @@ def contract_table(state: State) -> dict[str, dict[str, int]]:
         for seat, card in trick.plays:
             start[SEAT_INDEX[seat]].append(card)
     trumps: tuple[str | None, ...] = (None,) if state.options.variant == "sans_atout" else BELOTE_SUITS
+    if state.options.ta_sa:
+        trumps += (ALL_TRUMPS, None)
     out: dict[str, dict[str, int]] = {}
     for trump in trumps:
         t = table(trump, official)
@@ -146,7 +151,7 @@ def contract_table(state: State) -> dict[str, dict[str, int]]:
         mine = tuple(TEAM[s] == "NS" for s in SEATS)
         diff = rest_value(t, pos, mine)
         row = {"NS": _points(diff, trump, official), "EW": _points(-diff, trump, official)}
-        if trump is not None:
+        if trump is not None and trump != ALL_TRUMPS:
             for seat, hand in zip(SEATS, start):
                 if "K" + trump in hand and "Q" + trump in hand:
                     row[TEAM[seat]] += BELOTE

@@ -17,7 +17,8 @@ from domain.game import DealVoided, ScoreAdjusted  # noqa: F401  (part of this g
 
 
 class Contract(msgspec.Struct, frozen=True, omit_defaults=True):
-    """The contract once the auction is over. `trump` is None in sans atout; `value`
+    """The contract once the auction is over. `trump` is a suit, "TA" in Coinche's tout atout,
+    None in sans atout (the variant, or Coinche's SA bid); `value`
     (an integer or "capot") and `multiplier` (1, 2, 4) are Coinche's."""
 
     seat: Seat

@@ -22,11 +22,11 @@ from typing import Any
 
 from domain.belote import combinations as combos
 from domain.belote.actions import legal_actions, parse_action
-from domain.belote.coinche import CAPOT, MIN_BID, max_bid
+from domain.belote.coinche import CAPOT, MIN_BID, denominations, max_bid
 from domain.belote.decider import decide, evolve
 from domain.belote.doubledummy import BELOTE, card_points
 from domain.belote.options import Options
-from domain.belote.ranking import BELOTE_SUITS, deal_points
+from domain.belote.ranking import deal_points
 from domain.belote.scoring import classic_score, coinche_score
 from domain.belote.state import FROM, OTHER_TEAM, State, initial
 from domain.cards import TEAM
@@ -80,11 +80,11 @@ def _classic(state: State) -> Par:
 # --- Coinche: one solve per trump, then the rising bids ----------------------------------------
 
 def _contracts(state: State) -> dict[str, State]:
-    """Each trump -> the deal at its first card, eldest having bid it and the others passed
-    (who took and for how much change only the score)."""
+    """Each denomination (a suit, TA, SA) -> the deal at its first card, eldest having bid it
+    and the others passed (who took and for how much change only the score)."""
     eldest = state.deal.turn
     out = {}
-    for suit in BELOTE_SUITS:
+    for suit in denominations(state.options):
         s = RULES.act(state, eldest, action="bid", value=MIN_BID, suit=suit)
         while s.deal.phase == "auction":
             s = RULES.act(s, s.deal.turn, action="pass")
@@ -121,7 +121,7 @@ def _coinche(state: State, solved: dict[str, tuple[dict[str, int], str | None]],
         row = {}
         for team in ("NS", "EW"):
             row[team] = max((_coinche_outcome(deals[suit], *solved[suit], team, bidder[team], value)
-                             for suit in BELOTE_SUITS), key=lambda par: margin(par, team))
+                             for suit in deals), key=lambda par: margin(par, team))
         best_at.append(row)
     # held[i][X]: X holds level i's contract, the other team to answer (pass, or bid higher).
     overcall: dict[str, Par | None] = {"NS": None, "EW": None}

@@ -18,7 +18,7 @@ from domain.belote.events import (AuctionClosed, CardPlayed, CombinationDeclared
                                   CombinationsDeclined, Contract, DealScored, TrickWon)
 from domain.belote.options import Options
 from domain.belote.scoring import classic_score, coinche_score
-from domain.belote.ranking import (NO_TRUMP_POINTS, POINTS, RANK, SUIT, TRICK_RULES, TRUMP_STRENGTH,
+from domain.belote.ranking import (ALL_TRUMPS, RANK, SUIT, TRICK_RULES, TRUMP_STRENGTH, card_values,
                                   deal_points)
 from domain.belote.state import FROM, NEXT, PARTNER, TEAM, Deal, State, deal_in, verify_turn
 
@@ -27,7 +27,8 @@ BELOTE_RANKS = frozenset({"K", "Q"})
 
 def legal_cards(hand: tuple[str, ...], trick: Trick, trump: str | None, house: bool,
                 seat: Seat) -> Sequence[str]:
-    """The reference pseudo-code of §2.5, rule by rule."""
+    """The reference pseudo-code of §2.5, rule by rule; in tout atout every suit is played
+    as the trump suit: follow and go over the best card of the led suit when able, else any."""
     plays = trick.plays
     if not plays:
         return hand
@@ -35,6 +36,11 @@ def legal_cards(hand: tuple[str, ...], trick: Trick, trump: str | None, house: b
     follow = [c for c in hand if SUIT[c] == led]
     if trump is None:
         return follow or hand                                   # no trump: follow if able
+    if trump == ALL_TRUMPS:
+        if not follow:
+            return hand
+        best = max(TRUMP_STRENGTH[c] for _, c in plays if SUIT[c] == led)
+        return [c for c in follow if TRUMP_STRENGTH[c] > best] or follow
     if follow:
         if led != trump:
             return follow                                       # R1
@@ -58,8 +64,9 @@ def legal_cards(hand: tuple[str, ...], trick: Trick, trump: str | None, house: b
 
 
 def belote_holder(hands: Hands, trump: str | None) -> Seat | None:
-    """The seat holding K and Q of trump after the full deal (§2.6.1)."""
-    if trump is None:
+    """The seat holding K and Q of trump after the full deal (§2.6.1); none in sans atout
+    (§2.6.5) nor in tout atout (docs/rules-belote.md)."""
+    if trump is None or trump == ALL_TRUMPS:
         return None
     for seat, hand in zip(SEATS, hands):
         if "K" + trump in hand and "Q" + trump in hand:
@@ -72,7 +79,7 @@ def is_belote_card(card: str, trump: str | None) -> bool:
 
 
 def card_points(contract: Contract, official: bool) -> dict[str, int]:
-    return POINTS[contract.trump] if contract.trump is not None else NO_TRUMP_POINTS[official]
+    return card_values(contract.trump, official)
 
 
 def may_decline(options: Options, deal: Deal, seat: Seat) -> bool:

@@ -17,7 +17,7 @@ from domain.belote.combinations import choose as choose_combos, find as find_com
 from domain.belote.commands import Play
 from domain.belote.events import Combination, DealScored
 from domain.belote.play import card_points, legal_for
-from domain.belote.ranking import SUIT, TRICK_RULES
+from domain.belote.ranking import ALL_TRUMPS, SUIT, TRICK_RULES
 from domain.belote.state import NEXT, PARTNER, TEAM, Deal, State
 from domain.bots import belote_auction, cardplay
 from domain.bots.sampling import deal_hidden
@@ -29,7 +29,7 @@ from domain.tricks import Trick, current_winner
 def _voids(tricks: tuple[Trick, ...], trick: Trick | None, trump: str | None) -> dict[Seat, str]:
     """Suits each seat has shown void in: it did not follow; and in a trump contract, it
     neither followed nor trumped while an opponent held the trick (R4 would have made it
-    trump), so it has no trump either."""
+    trump), so it has no trump either (tout atout has no trump apart from the suit led)."""
     voids: dict[Seat, str] = {}
     rules = TRICK_RULES[trump]
     for t in (*tricks, *((trick,) if trick is not None and trick.plays else ())):
@@ -39,7 +39,7 @@ def _voids(tricks: tuple[Trick, ...], trick: Trick | None, trump: str | None) ->
             if suit == led:
                 continue
             voids[seat] = voids.get(seat, "") + led
-            if trump is not None and suit != trump and led != trump:
+            if trump is not None and trump != ALL_TRUMPS and suit != trump and led != trump:
                 so_far = Trick(t.leader, t.plays[:i], led)
                 if current_winner(so_far, rules) != PARTNER[seat]:
                     voids[seat] += trump

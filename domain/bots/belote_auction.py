@@ -16,7 +16,8 @@ raise the supporter's whole support, so neither partner has anything left to add
 side raises its own partner at most once. Coinche when the hand takes the opponents under
 their bid (`COINCHE_AT`, set by duplicate duels: about 60% of the contracts it coinches
 fail), surcoinche when the side's value clears the coinched contract by a margin, capot
-when the hand alone can draw trumps and has no losing card.
+when the hand alone can draw trumps and has no losing card. Tout atout and sans atout are
+valued by `belote_ta_sa` and bid the same way.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from domain.belote.combinations import choose as choose_combos, find as find_combos
-from domain.belote.ranking import BELOTE_SUITS
+from domain.belote.ranking import BELOTE_SUITS, DENOMINATIONS
 from domain.belote.state import PARTNER, TEAM
+from domain.bots import belote_ta_sa
 from domain.cards import Seat
 
 TRUMP_VALUE = {"J": 35, "9": 25, "A": 15, "T": 12, "K": 8, "Q": 8, "8": 5, "7": 5}
@@ -138,6 +140,9 @@ def _values(hand: tuple[str, ...], trump: str, official: bool) -> tuple[int, int
     come within one world, so a small cache catches them; a large one only keeps more
     objects for the garbage collector to walk (measured: 7x its time, and collections of
     20-40 ms inside a decision)."""
+    if trump in belote_ta_sa.KINDS:
+        return (belote_ta_sa.own_value(hand, trump, official), belote_ta_sa.support_value(hand, trump, official),
+                belote_ta_sa.defence_value(hand, trump))
     features = _features(hand, trump)
     combos = combination_points(hand, trump, official)
     return (OPEN["base"] + _weigh(OPEN, features) + combos,
@@ -170,6 +175,8 @@ def sure_capot(hand: Iterable[str], trump: str) -> bool:
 
 @lru_cache(maxsize=1024)
 def _sure_capot(hand: tuple[str, ...], trump: str) -> bool:
+    if trump in belote_ta_sa.KINDS:
+        return False
     hand = list(hand)
     trumps = [c[0] for c in hand if c[1] == trump]
     top = next((i for i, r in enumerate(TRUMP_ORDER) if r not in trumps), len(TRUMP_ORDER))
@@ -187,6 +194,8 @@ def _sure_capot(hand: tuple[str, ...], trump: str) -> bool:
 
 def guaranteed_trick(hand: Iterable[str], trump: str) -> bool:
     """A defender's trick against a capot: the master trump, or the nine guarded."""
+    if trump in belote_ta_sa.KINDS:
+        return belote_ta_sa.guaranteed_trick(hand, trump)
     trumps = {c[0] for c in hand if c[1] == trump}
     return "J" in trumps or ("9" in trumps and len(trumps) >= 2)
 
@@ -238,7 +247,7 @@ def bid_coinche(view: Any, seat: Seat, legal: list[dict[str, Any]]) -> dict[str,
         return {"action": "pass"}                       # the side has raised its partner once already
     mine = {c.suit for c in bids if c.seat == seat}
     best: tuple[int, str] | None = None
-    for suit in BELOTE_SUITS:
+    for suit in (d for d in DENOMINATIONS if any(s == d for _, s in offered)):
         if over_partner and suit in mine:
             continue                                    # this hand is already counted in that suit
         if ("capot", suit) in offered and sure_capot(hand, suit):

@@ -36,6 +36,8 @@ REASONS: dict[str, str] = {
     "take_no_trumps": "Take: {aces} aces make a strong hand without trumps.",
     "bid_suit": "Bid {level} in {suit_name}: you hold {trumps} of them{honours}.",
     "bid_points": "Bid {level}: your best suit is {suit_name} ({trumps} cards).",
+    "bid_all_trumps": "Bid {level} in all trumps: jacks and nines, the masters of every suit, in your hand: {masters}.",
+    "bid_no_trumps": "Bid {level} without trumps: aces and tens, the masters of every suit, in your hand: {masters}.",
     "bid_misere": "Misère: the hand has no card sure to take a trick.",
     "raise_partner": "Partner bid {suit_name}, and your hand supports it.",
     "pass_partner": "Partner holds the contract: leave it to him.",
@@ -200,6 +202,10 @@ def _bid(game_name: str, table: Any, action: dict[str, Any]) -> Reason:
     if game_name == "cinch":
         best = max("SHDC", key=lambda s: (_count(hand, s, game_name), s))
         return _reason("bid_points", level=action.get("value"), suit=best, trumps=_count(hand, best, game_name))
+    if game_name == "belote" and suit in ("TA", "SA"):
+        masters = sum(1 for c in hand if c[0] in ("J9" if suit == "TA" else "AT"))
+        return _reason("bid_all_trumps" if suit == "TA" else "bid_no_trumps", level=action.get("value"),
+                       masters=masters)
     if suit is None and game_name == "belote" and table.turn_up:
         suit = table.turn_up[1]
         hand = hand + [table.turn_up]

@@ -19,9 +19,9 @@ from numba import njit
 INF = 1 << 20
 # params: one contract of one game, as `Table` describes it
 TRUMP, RULE, PLAYERS, DIFF, BASE, LAST, CAPOT, STOP, JOKER, STOP_VALUE = range(10)
-FOLLOW, FOLLOW_OR_TRUMP, OVERTRUMP, OVERTRUMP_OR_TRUMP = range(4)
+FOLLOW, FOLLOW_OR_TRUMP, OVERTRUMP, OVERTRUMP_OR_TRUMP, OVERTAKE = range(5)
 RULES = {"follow": FOLLOW, "follow_or_trump": FOLLOW_OR_TRUMP, "overtrump": OVERTRUMP,
-         "overtrump_or_trump": OVERTRUMP_OR_TRUMP}
+         "overtrump_or_trump": OVERTRUMP_OR_TRUMP, "overtake": OVERTAKE}
 # tab rows: per card
 SUIT, BONUS, POINTS, RANK, RUN = range(5)
 TT_BITS = 18
@@ -35,6 +35,11 @@ def _legal(hand: int, led: int, win_seat: int, win_card: int, partner: int, tab:
     if led < 0:
         return hand
     follow = hand & sm[led]
+    if rule == OVERTAKE:
+        if not follow:
+            return hand
+        over = follow & ~((2 << win_card) - 1)
+        return over if over else follow
     if rule == FOLLOW or trump < 0:
         return follow if follow else hand
     if rule == FOLLOW_OR_TRUMP:

@@ -16,7 +16,8 @@ class Table:
     rule: "follow" (follow the led suit, else any card), "follow_or_trump" (trump led: trump
     if able; plain led: follow or trump, else any: Cinch), "overtrump" / "overtrump_or_trump"
     (follow, else trump, over the best trump in the trick when able; the second forces a trump
-    even when none is higher: belote.md §2.5 and its House R4d).
+    even when none is higher: belote.md §2.5 and its House R4d), "overtake" (follow, over the
+    best card of the led suit when able, else any card: tout atout, every suit a trump suit).
 
     mode: "capture" (a trick adds its points to the side that wins it, `trick_base` more per
     trick) or "diff" (a trick adds its points with the winner's sign, the last one
@@ -77,6 +78,8 @@ def legal_mask(t: Table, hand: int, led: int, win_seat: int, win_card: int, part
     rule = t.rule
     if rule == "follow":
         return follow or hand
+    if rule == "overtake":
+        return ((follow & ~((2 << win_card) - 1)) or follow) if follow else hand
     trump = t.trump
     if rule == "follow_or_trump":
         if led == trump:

@@ -330,19 +330,29 @@ async def test_five_hundred_kitty_and_discard_from_the_lobby_with_a_clock(web_sy
 
 
 async def test_coinche_with_a_coinche_combinations_and_belote(web_system, web_svc, browser):
-    """Official rules (a coinche only in turn). E (eldest) holds strong hearts and bids; S coinches. S holds a tierce (declared at trick 1
-    by playing, shown to all at trick 2 if it counts) and the king and queen of hearts."""
+    """Official rules (a coinche only in turn), tout atout and sans atout bids on. E (eldest) holds strong hearts and bids; S coinches.
+    S holds a tierce (declared at trick 1 by playing, shown to all at trick 2 if it counts) and the king and queen of hearts.
+    Wherever S may bid, the level's buttons offer the four suits, all trumps and no trumps."""
     started = time.monotonic()
     errors: list[str] = []
     page = await sign_in(browser, web_system.base, "Coco", errors)
     wanted = {"E": ["JH", "9H", "AH", "TH", "7H", "AS", "AD", "AC"], "S": ["KH", "QH", "7S", "8S", "9S", "KC", "QC", "7D"]}
-    options = {"variant": "coinche", "rules": "official", "deals": 1}   # official: a coinche only in turn
+    options = {"variant": "coinche", "rules": "official", "deals": 1,    # official: a coinche only in turn
+               "contracts": "suits_ta_sa"}
     deals = [{"dealer": "N", "deck": arranged_deck("belote", options, "N", wanted, seed=3), "actions": []}]
     match_id = await create_with_record(page, web_system.base, "belote", options, deals)
-    seen: dict[str, Any] = {"coinche": False, "shown": [], "announces": set(), "badge": ""}
+    seen: dict[str, Any] = {"coinche": False, "shown": [], "announces": set(), "badge": "", "ta_sa": False}
 
     async def choose(page, view):
         legal, calls = legal_of(view), view["table"]["calls"]
+        bids = [a for a in legal if a["action"] == "bid"]
+        if bids and not seen["ta_sa"]:
+            await page.select_option("#bid-level", str(bids[0]["value"]))
+            offered = await page.locator("#bid-buttons [data-action]").evaluate_all(
+                "els => els.map(e => [JSON.parse(e.dataset.action).suit, e.textContent])")
+            assert [suit for suit, _ in offered] == ["S", "H", "D", "C", "TA", "SA"], offered
+            assert "all trumps" in offered[4][1] and "no trumps" in offered[5][1], offered
+            seen["ta_sa"] = True
         for wish in ({"action": "coinche"}, {"action": "surcoinche"}):
             if wish in legal:
                 await click_action(page, wish)
@@ -379,6 +389,6 @@ async def test_coinche_with_a_coinche_combinations_and_belote(web_system, web_sv
     assert 4 <= done["cards"] <= 8, done
     final = await page.evaluate("window.atout.state.view")
     assert {"seat": "S", "action": "coinche"} in final["table"]["calls"], final["table"]["calls"]
-    assert seen["coinche"] and "coinch" in seen["badge"] and seen["shown"], seen
+    assert seen["coinche"] and "coinch" in seen["badge"] and seen["shown"] and seen["ta_sa"], seen
     await finish(page, "27-coinche-over", errors)
     assert time.monotonic() - started < 60

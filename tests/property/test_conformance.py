@@ -39,12 +39,22 @@ from domain.games import GAMES
 from domain.playout import concrete, play_deal
 
 
+def _accepted(game: GameRules, options: dict[str, Any]) -> bool:
+    try:
+        game.parse_options(options)
+    except RuleViolation:
+        return False
+    return True
+
+
 def _ways(game: GameRules) -> list[dict[str, Any]]:
-    """Every combination of the game's enumerated and yes/no options (the rest at default)."""
+    """Every combination of the game's enumerated and yes/no options (the rest at default)
+    that the game accepts (an option of one variant is refused with the others)."""
     choices = {name: schema["enum"] if "enum" in schema else [False, True]
                for name, schema in game.options_schema.items()
                if "enum" in schema or schema.get("type") == "boolean"}
-    return [dict(zip(choices, values)) for values in itertools.product(*choices.values())]
+    ways = [dict(zip(choices, values)) for values in itertools.product(*choices.values())]
+    return [options for options in ways if _accepted(game, options)]
 
 
 CONFIGS = [(game.name, options) for game in GAMES.values() for options in _ways(game)]

@@ -22,11 +22,11 @@ const $ = (id) => /** @type {any} */ (document.getElementById(id));
 export function reasonText(reason) {
   if (!reason) return "";
   // each code's params as docs/bots.md ("Hints for humans") lists them
-  const p = /** @type {{ trumps?: number, aces?: number, level?: number, suit?: string, honours?: string[], needs?: string,
-    tricks_needed?: number }} */ (reason.params || {});
+  const p = /** @type {{ trumps?: number, aces?: number, masters?: number, level?: number, suit?: string, honours?: string[],
+    needs?: string, tricks_needed?: number }} */ (reason.params || {});
   const count = p.trumps ?? p.aces;
   const honours = (p.honours || []).map((n) => t(`hint_honour.${String(n).toLowerCase().replace(/ /g, "_")}`, { defaultValue: n }));
-  const fill = { ...(count === undefined ? {} : { count }), trumps: num(p.trumps), aces: num(p.aces), level: num(p.level),
+  const fill = { ...(count === undefined ? {} : { count }), trumps: num(p.trumps), aces: num(p.aces), masters: num(p.masters), level: num(p.level),
                  suit: !p.suit ? "" : p.suit === "NT" ? t("term.no_trump") : t(`suit_name.${p.suit}`, { defaultValue: p.suit }),
                  honours: honours.length ? t("hint_honour.with", { list: list(honours) }) : "" };
   const key = `hint_reason.${reason.code}`;

@@ -93,6 +93,7 @@ async function chooseRecord(game, sync) {
   $("create-variant").value = String(options.variant || "classic");
   $("create-rules").value = String(options.rules || "house");
   $("create-combinations").checked = options.combinations !== false;
+  $("create-ta-sa").checked = options.contracts === "suits_ta_sa";
   $("create-mode").value = String(options.mode || "partnership");
   $("create-misere").checked = options.misere !== false;
   $("create-target").value = "";
@@ -103,7 +104,7 @@ async function chooseRecord(game, sync) {
 }
 
 // The options the form has controls for; a record's others go with it as they are.
-const CONTROLLED = ["variant", "rules", "combinations", "mode", "misere", "target", "deals"];
+const CONTROLLED = ["variant", "rules", "combinations", "contracts", "mode", "misere", "target", "deals"];
 
 /** @type {(chosen: RecordFile) => Options} */
 const optionsOf = (chosen) => (chosen.options && typeof chosen.options === "object" ? /** @type {Options} */ (chosen.options) : {});
@@ -128,6 +129,7 @@ function chosenOptions(game) {
     options.variant = $("create-variant").value;
     if ($("create-rules").value !== "house") options.rules = $("create-rules").value;
     if (!$("create-combinations").checked) options.combinations = false;
+    if (options.variant === "coinche" && $("create-ta-sa").checked) options.contracts = "suits_ta_sa";
   }
   if (game === "cinch" && $("create-mode").value !== "partnership") options.mode = $("create-mode").value;
   if (game === "five_hundred" && !$("create-misere").checked) options.misere = false;

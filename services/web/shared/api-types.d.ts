@@ -2800,8 +2800,11 @@ export interface components {
                 /** @constant */
                 action: "bid";
                 value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                /**
+                 * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+                 * @enum {string}
+                 */
+                suit: "S" | "H" | "D" | "C" | "TA" | "SA";
             } | {
                 /** @constant */
                 action: "name";
@@ -2914,8 +2917,11 @@ export interface components {
                 /** @constant */
                 action: "bid";
                 value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                /**
+                 * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+                 * @enum {string}
+                 */
+                suit: "S" | "H" | "D" | "C" | "TA" | "SA";
             } | {
                 /** @constant */
                 action: "name";
@@ -3506,8 +3512,11 @@ export interface components {
                 /** @constant */
                 action: "bid";
                 value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                /**
+                 * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+                 * @enum {string}
+                 */
+                suit: "S" | "H" | "D" | "C" | "TA" | "SA";
             } | {
                 /** @constant */
                 action: "name";
@@ -3633,7 +3642,7 @@ export interface components {
                 contract: {
                     /** @enum {string} */
                     seat: "N" | "E" | "S" | "W";
-                    trump: ("S" | "H" | "D" | "C") | null;
+                    trump: ("S" | "H" | "D" | "C" | "TA") | null;
                     team?: string;
                 } | null;
                 result: string;
@@ -3697,7 +3706,7 @@ export interface components {
                 contract: {
                     /** @enum {string} */
                     seat: "N" | "E" | "S" | "W";
-                    trump: ("S" | "H" | "D" | "C") | null;
+                    trump: ("S" | "H" | "D" | "C" | "TA") | null;
                     team?: string;
                 } | null;
                 result: string;
@@ -4509,6 +4518,8 @@ export interface components {
             target?: number | null;
             /** @description null: not set (the default) */
             deals?: number | null;
+            /** @enum {unknown} */
+            contracts?: "suits" | "suits_ta_sa";
         };
         /** BeloteRecordIn */
         BeloteRecordIn: {
@@ -4666,7 +4677,8 @@ export interface components {
         };
         /**
          * BeloteContract
-         * @description The contract once the auction is over. `trump` is None in sans atout; `value`
+         * @description The contract once the auction is over. `trump` is a suit, "TA" in Coinche's tout atout,
+         *     None in sans atout (the variant, or Coinche's SA bid); `value`
          *     (an integer or "capot") and `multiplier` (1, 2, 4) are Coinche's.
          */
         BeloteContract: {
@@ -4696,7 +4708,8 @@ export interface components {
         /**
          * BeloteOptions
          * @description `official` is the §6 switch; `deals` (when set) replaces the target: the match is
-         *     exactly that many deals and the side ahead wins.
+         *     exactly that many deals and the side ahead wins. `contracts` is Coinche's: "suits_ta_sa"
+         *     lets a bid name tout atout (TA) or sans atout (SA) besides a suit.
          */
         BeloteOptions: {
             /** @default classic */
@@ -4709,6 +4722,8 @@ export interface components {
             target?: number;
             /** @default null */
             deals?: number | null;
+            /** @default suits */
+            contracts?: string;
         };
         /**
          * BeloteCall
@@ -4740,8 +4755,11 @@ export interface components {
             /** @constant */
             action: "bid";
             value: number | "capot";
-            /** @enum {string} */
-            suit: "S" | "H" | "D" | "C";
+            /**
+             * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+             * @enum {string}
+             */
+            suit: "S" | "H" | "D" | "C" | "TA" | "SA";
         };
         /** BeloteNameLegal */
         BeloteNameLegal: {
@@ -5167,8 +5185,11 @@ export interface components {
                 /** @constant */
                 action: "bid";
                 value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                /**
+                 * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+                 * @enum {string}
+                 */
+                suit: "S" | "H" | "D" | "C" | "TA" | "SA";
             } | {
                 /** @constant */
                 action: "name";
@@ -5281,8 +5302,11 @@ export interface components {
                 /** @constant */
                 action: "bid";
                 value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                /**
+                 * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+                 * @enum {string}
+                 */
+                suit: "S" | "H" | "D" | "C" | "TA" | "SA";
             } | {
                 /** @constant */
                 action: "name";
@@ -5368,7 +5392,7 @@ export interface components {
                 contract: {
                     /** @enum {string} */
                     seat: "N" | "E" | "S" | "W";
-                    trump: ("S" | "H" | "D" | "C") | null;
+                    trump: ("S" | "H" | "D" | "C" | "TA") | null;
                     team?: string;
                 } | null;
                 result: string;
@@ -5950,8 +5974,11 @@ export interface components {
             /** @constant */
             action: "bid";
             value: number | "capot";
-            /** @enum {string} */
-            suit: "S" | "H" | "D" | "C";
+            /**
+             * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+             * @enum {string}
+             */
+            suit: "S" | "H" | "D" | "C" | "TA" | "SA";
         };
         /** BeloteNameCommand */
         BeloteNameCommand: {

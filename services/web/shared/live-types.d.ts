@@ -492,7 +492,8 @@ export interface components {
         };
         /**
          * BeloteContract
-         * @description The contract once the auction is over. `trump` is None in sans atout; `value`
+         * @description The contract once the auction is over. `trump` is a suit, "TA" in Coinche's tout atout,
+         *     None in sans atout (the variant, or Coinche's SA bid); `value`
          *     (an integer or "capot") and `multiplier` (1, 2, 4) are Coinche's.
          */
         BeloteContract: {
@@ -522,7 +523,8 @@ export interface components {
         /**
          * BeloteOptions
          * @description `official` is the §6 switch; `deals` (when set) replaces the target: the match is
-         *     exactly that many deals and the side ahead wins.
+         *     exactly that many deals and the side ahead wins. `contracts` is Coinche's: "suits_ta_sa"
+         *     lets a bid name tout atout (TA) or sans atout (SA) besides a suit.
          */
         BeloteOptions: {
             /** @default classic */
@@ -535,6 +537,8 @@ export interface components {
             target?: number;
             /** @default null */
             deals?: number | null;
+            /** @default suits */
+            contracts?: string;
         };
         /**
          * BeloteCall
@@ -566,8 +570,11 @@ export interface components {
             /** @constant */
             action: "bid";
             value: number | "capot";
-            /** @enum {string} */
-            suit: "S" | "H" | "D" | "C";
+            /**
+             * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+             * @enum {string}
+             */
+            suit: "S" | "H" | "D" | "C" | "TA" | "SA";
         };
         /** BeloteNameLegal */
         BeloteNameLegal: {
@@ -987,8 +994,11 @@ export interface components {
                 /** @constant */
                 action: "bid";
                 value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                /**
+                 * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+                 * @enum {string}
+                 */
+                suit: "S" | "H" | "D" | "C" | "TA" | "SA";
             } | {
                 /** @constant */
                 action: "name";
@@ -1100,8 +1110,11 @@ export interface components {
                 /** @constant */
                 action: "bid";
                 value: number | "capot";
-                /** @enum {string} */
-                suit: "S" | "H" | "D" | "C";
+                /**
+                 * @description a suit, or Coinche's TA (tout atout) or SA (sans atout) with the contracts option
+                 * @enum {string}
+                 */
+                suit: "S" | "H" | "D" | "C" | "TA" | "SA";
             } | {
                 /** @constant */
                 action: "name";
@@ -1187,7 +1200,7 @@ export interface components {
                 contract: {
                     /** @enum {string} */
                     seat: "N" | "E" | "S" | "W";
-                    trump: ("S" | "H" | "D" | "C") | null;
+                    trump: ("S" | "H" | "D" | "C" | "TA") | null;
                     team?: string;
                 } | null;
                 result: string;

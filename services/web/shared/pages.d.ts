@@ -62,6 +62,7 @@ export interface PlayerPage {
     "create-record": HTMLElementTagNameMap["input"];
     "create-record-said": HTMLElementTagNameMap["p"];
     "create-rules": HTMLElementTagNameMap["select"];
+    "create-ta-sa": HTMLElementTagNameMap["input"];
     "create-target": HTMLElementTagNameMap["input"];
     "create-variant": HTMLElementTagNameMap["select"];
     "create-variant-label": HTMLElementTagNameMap["label"];

@@ -177,6 +177,7 @@ export const trumpOf = (table) => (table && table.contract ? table.contract.trum
 // as a trump sorts with the trumps: the Joker first, then in Five Hundred the right and left
 // bowers (the jacks of the trump suit and of its colour's other suit), and in Cinch the Left
 // Pedro (the five of the trump's colour's other suit) just below the five of trumps.
+// In tout atout each suit runs in the trump order.
 const SUITS = ["S", "H", "C", "D"];
 const PLAIN = "AKQJT98765432";
 const BELOTE_TRUMP = "J9ATKQ87";
@@ -216,7 +217,8 @@ export function sortHand(cards, trump, game) {
     const same = SUITS.find((x) => x !== trump && red(x) === red(trump));
     suits = [trump, other[0], same, other[1]];
   }
-  const order = game === "belote" ? BELOTE_PLAIN : PLAIN;
+  // Coinche's tout atout (TA): every suit in the trump order, none before the others
+  const order = game === "belote" ? (trump === "TA" ? BELOTE_TRUMP : BELOTE_PLAIN) : PLAIN;
   const key = (/** @type {string} */ c) => {
     if (c === "JK") return [-1, 0];
     const rank = trumpRank(c, trump, game);       // a trump is one only when trump is a suit: suits[0]

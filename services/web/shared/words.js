@@ -42,13 +42,17 @@ export function sideText(side) {
   return seatText(side);
 }
 
+// A bid's or contract's denomination: a suit's symbol, or no trumps (NT, a Coinche bid's SA, a
+// contract's null), or Coinche's all trumps (TA).
 /** @param {Word} s */
 export function suitText(s) {
-  if (s === null || s === undefined || s === "NT") return t("term.no_trump");
+  if (s === null || s === undefined || s === "NT" || s === "SA") return t("term.no_trump");
+  if (s === "TA") return t("term.all_trumps");
   return SYMBOL[/** @type {keyof SYMBOL} */ (s)] || String(s);
 }
 /** @type {(s: Word) => string} */
-export const suitName = (s) => (s === "NT" || s == null ? t("term.no_trump") : t(`suit_name.${s}`, { defaultValue: String(s) }));
+export const suitName = (s) => (s === "NT" || s === "SA" || s == null ? t("term.no_trump")
+  : s === "TA" ? t("term.all_trumps") : t(`suit_name.${s}`, { defaultValue: String(s) }));
 
 // Rank and suit as printed on the card in this language; the name for a screen reader.
 /** @param {string} code */
@@ -129,9 +133,10 @@ export const gameText = (g) => t(`game.${g}`, { defaultValue: String(g) });
 export const variantText = (v) => t(`variant.${v}`, { defaultValue: String(v ?? "") });
 /** @type {(r: Word) => string} */
 export const resultText = (r) => t(`result.${r}`, { defaultValue: String(r ?? "") });
-// A game and its variant: "Belote · Classic".
+// A game and its variant: "Belote · Classic"; Coinche with TA/SA bids says so.
 /** @type {(x: { game: string, options?: { [option: string]: unknown } }) => string} */
-export const gameLine = (x) => `${gameText(x.game)}${x.options && x.options.variant ? ` · ${variantText(x.options.variant)}` : ""}`;
+export const gameLine = (x) => `${gameText(x.game)}${x.options && x.options.variant ? ` · ${variantText(x.options.variant)}` : ""}`
+  + (x.options && x.options.contracts === "suits_ta_sa" ? ` · ${t("variant.ta_sa")}` : "");
 /** @type {(values: { [side: string]: number } | null | undefined) => string} */
 export const scoreLine = (values) => Object.entries(values || {}).map(([k, v]) => `${sideText(k)} ${num(v)}`).join(" · ");
 

@@ -124,3 +124,19 @@ def test_the_coinche_par_is_the_minimax_of_the_real_auction(rules: str) -> None:
         deck = list(DECK_32)
         rng.shuffle(deck)
         assert par(options, "S", deck).score == minimax_auction(options, "S", deck)
+
+
+def test_coinche_par_bids_tout_atout_when_it_is_the_best_contract():
+    """N holds every jack and nine: in tout atout they are the masters of every suit and take
+    all eight tricks (252 + the capot bid's 250); in any one trump suit W or E holds four
+    trumps over his two and the other jacks and nines are losers. Without the option the par is a suit contract, and worth less."""
+    from belote_support import coinche_deck
+
+    deck = coinche_deck("E", {"N": "JS JH JD JC 9S 9H 9D 9C".split(), "S": "7S 8S 7H 8H 7D 8D 7C 8C".split(),
+                              "W": "AS TS KS QS AH TH KH QH".split(), "E": "AD TD KD QD AC TC KC QC".split()})
+    options = GAME.parse_options({"variant": "coinche", "contracts": "suits_ta_sa", "combinations": False})
+    best = par(options, "E", deck)
+    assert best.contract == {"seat": "N", "team": "NS", "trump": "TA", "value": "capot", "multiplier": 1}
+    assert best.score == {"NS": 502, "EW": 0}
+    suits = par(GAME.parse_options({"variant": "coinche", "combinations": False}), "E", deck)
+    assert suits.contract["trump"] in ("S", "H", "D", "C") and suits.score["NS"] < 502

@@ -192,3 +192,23 @@ def test_through_the_cli(tmp_path):
     run = subprocess.run([str(atout), "record", "play", str(path)], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode != 0 and json.loads(run.stdout)["code"] == "bad_record"
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("suit,trump,score", [("TA", "TA", {"NS": 46, "EW": 196}), ("SA", None, {"NS": 240, "EW": 0})])
+def test_tout_atout_and_sans_atout_records(suit, trump, score):
+    """A bid's `suit` is "TA" or "SA"; the contract's `trump` is "TA", or null for SA, as in
+    Variant B (the worked deals of test_belote_ta_sa.py, W taking at 80: made in TA, failed
+    in SA, where EW take 48 of 130)."""
+    from test_belote_ta_sa import HANDS, SA_PLAYS, TA_PLAYS
+
+    plays = TA_PLAYS if suit == "TA" else SA_PLAYS
+    actions = [{"seat": "N", "action": "pass"}, {"seat": "W", "action": "bid", "value": 80, "suit": suit},
+               *({"seat": s, "action": "pass"} for s in "SEN")]
+    actions += [{"seat": s, "action": "play", "card": c} for s, c in zip(plays[::2], plays[1::2])]
+    record = {"game": "belote", "options": {"variant": "coinche", "contracts": "suits_ta_sa", "combinations": False},
+              "deals": [{"dealer": "E", "deck": coinche_deck("E", HANDS), "actions": actions}]}
+    deal = play_record(record)["deals"][0]
+    assert deal["contract"] == {"seat": "W", "team": "EW", "trump": trump, "value": 80, "multiplier": 1}
+    assert deal["score"] == score
+    record["options"].pop("contracts")
+    assert play_record(record)["ok"] is False                  # without the option, TA and SA are illegal bids
