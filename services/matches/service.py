@@ -1,7 +1,8 @@
 """The game service: one small handler per command — load, decide, append.
 
 Every handler loads the match (from an in-process cache brought up to date with the
-events appended since, so a cache hit costs one indexed read), asks the pure rules in
+events appended since, so a cache hit costs one indexed read; an action at the cached
+version costs none, see `act`), asks the pure rules in
 `domain.match` to decide, appends the events with the expected version and the command's
 id in one short transaction, and answers with the new version and the events. Nothing is
 awaited inside the append's transaction: publishing happens in the store's after-commit hook.
@@ -34,6 +35,10 @@ class UnknownMatch(LookupError):
     def __init__(self, match_id: str) -> None:
         super().__init__(f"no match {match_id!r}")
         self.match_id = match_id
+
+
+class _Unsure(Exception):
+    """A step failed on a cached state: the answer is the fresh state's to give."""
 
 
 class Outcome(msgspec.Struct, frozen=True):
@@ -222,14 +227,34 @@ class MatchService:
                   expected_version: int | None = None, command_id: uuid.UUID | None = None,
                   by: str = "player") -> Outcome:
         """A decision of a seat. Order of answers: a retried command gets its first answer;
-        a stale expected version a ConcurrencyError; an illegal action the rules' violation."""
-        state = await self.load(match_id)
+        a stale expected version a ConcurrencyError; an illegal action the rules' violation.
+
+        When the cached state is at the caller's expected version the action is decided on it
+        without reading the store: the append at that version succeeds only if nothing came
+        after it, which proves the cache was the match, and a cache behind another process's
+        append is refused there. Any refusal on the cached state (stale, a rule, a follow-up
+        that failed) is decided again on a fresh load, so every answer is the fresh one's."""
         fingerprint = _fingerprint("act", [match_id, dict(action), player_id, expected_version, by])
+        cached = self._cache.get(match_id)
+        if cached is not None and expected_version is not None and cached.version == expected_version:
+            try:
+                return await self._act(match_id, cached, action, player_id, expected_version, command_id, by,
+                                       fingerprint, fresh=False)
+            except (ConcurrencyError, RuleViolation, _Unsure):
+                pass
+        return await self._act(match_id, await self.load(match_id), action, player_id, expected_version, command_id,
+                               by, fingerprint, fresh=True)
+
+    async def _act(self, match_id: str, state: rules.MatchState, action: Mapping[str, Any], player_id: str | None,
+                   expected_version: int | None, command_id: uuid.UUID | None, by: str, fingerprint: bytes,
+                   *, fresh: bool) -> Outcome:
         try:
             if expected_version is not None and expected_version != state.version:
                 raise ConcurrencyError(stream_of(match_id), expected_version, state.version)
             events = rules.decide(state, rules.Act(action=dict(action), player_id=player_id, by=by))
         except (ConcurrencyError, RuleViolation):
+            if not fresh:
+                raise
             first = await self._first_answer(match_id, command_id, fingerprint)
             if first is not None:
                 return first
@@ -237,6 +262,8 @@ class MatchService:
         try:
             more, after = await self.dealing.follow_up(state, events)
         except Exception as error:
+            if not fresh:
+                raise _Unsure() from error
             # What follows the action (the seed revealed, the next deal) is the server's work:
             # when it cannot be done no action can end this deal, so `on_stuck` (the composition
             # root's: services.matches.suspensions.on_stuck) suspends the match, and the caller is told.
