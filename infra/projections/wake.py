@@ -84,7 +84,8 @@ class WakeWire:
                 message, self._owed = self._owed, None
                 self._send(message)
             while True:
-                self._unanswered -= len(await wire.frames())
+                replies = len(await wire.frames())   # counted after the wait: sends go on meanwhile
+                self._unanswered -= replies
                 if self._unanswered <= 0 and self._owed is not None:
                     message, self._owed = self._owed, None
                     self._unanswered = 0
