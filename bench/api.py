@@ -283,6 +283,7 @@ def _wait_ready(port: int, proc: subprocess.Popen, seconds: float = 60) -> None:
 
 
 async def bench(args: argparse.Namespace) -> dict:
+    from infra.heap import settle_heap
     from infra.store import PostgresEventStore, create_pool, migrate
     from infra.vault import Vault
     from services.matches.service import MatchService
@@ -324,6 +325,7 @@ async def bench(args: argparse.Namespace) -> dict:
             table = Table(port, seated, svc, random.Random(rng.random()))
             await table.open(port, {"deals": 500}, sockets=not args.no_sockets)
             tables.append(table)
+        settle_heap()   # the load generator's own collections take the shared cores too
         pids = {"serve": procs[0].pid, "projector": procs[1].pid, "bench": os.getpid()}
         spies = _profile(args, {"serve": procs[0].pid, "projector": procs[1].pid})
         result["max"] = await phase(tables, 0, args.seconds, conn, pids)
@@ -384,6 +386,7 @@ async def projector_role() -> None:
     """The projector process of the run: the read models and the publisher."""
     import signal
 
+    from infra.heap import settle_heap
     from infra.projections import ProjectionRunner, default_projections, run_projector
     from infra.projections.publisher import Publisher
     from infra.settings import load_settings
@@ -394,6 +397,7 @@ async def projector_role() -> None:
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     pool = await create_pool(settings.database_url, max_size=4)
     runner = ProjectionRunner(PostgresEventStore(pool))
+    settle_heap()   # as `atout projector` does
     await run_projector(runner, [*default_projections(), Publisher()], redis_url=settings.redis_url,
                         redis_prefix=settings.redis_prefix, poll_interval=0.5, stop=stop)
     await pool.close()
