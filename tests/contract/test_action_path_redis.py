@@ -31,8 +31,8 @@ def counted(limiter: RateLimiter) -> list[int]:
 
 async def test_a_limit_shared_by_two_processes_is_never_passed_and_costs_a_call_per_block(
         redis_client, redis_prefix: str) -> None:
-    limit = RateLimit(requests=160, window=60)
-    if 60 - time.time() % 60 < 5:
+    limit = RateLimit(requests=160, window=3600)
+    if 3600 - time.time() % 3600 < 5:
         await asyncio.sleep(6)   # one window for the whole test
     processes = [RateLimiter(redis_client, f"{redis_prefix}:blocks", limit) for _ in range(2)]
     calls = [counted(limiter) for limiter in processes]
@@ -43,8 +43,8 @@ async def test_a_limit_shared_by_two_processes_is_never_passed_and_costs_a_call_
     # At most the limit; at most one unused block per process short of it (blocks up to 160/16).
     assert 160 - 2 * (10 - 1) <= allowed <= 160
     assert all(answer is None for answer in answers[:100])
-    assert all(answer is not None and 0 < answer <= 60 for answer in answers[-50:])
-    shared = int(await redis_client.get(f"{redis_prefix}:blocks:ratelimit:t:steady:{int(time.time() // 60)}"))
+    assert all(answer is not None and 0 < answer <= 3600 for answer in answers[-50:])
+    shared = int(await redis_client.get(f"{redis_prefix}:blocks:ratelimit:t:steady:{int(time.time() // 3600)}"))
     assert shared >= allowed
     # Blocks of 1, 2, 4, 8, then 10: far fewer calls than requests; none once the window is spent.
     assert sum(len(c) for c in calls) < 60 and all(max(c) == 10 for c in calls)
