@@ -56,6 +56,7 @@ from infra.projections import (
     Projection,
     ProjectionRunner,
     WakePublisher,
+    WakeWire,
     close_projections,
     run_projector,
 )
@@ -199,7 +200,10 @@ async def open_runtime(settings: Settings, *, features: Sequence[Feature] = FEAT
     pool = track_pool("runtime", await create_pool(settings.database_url, min_size=0, max_size=pool_size))
     redis = shared_redis(settings.redis_url) if settings.redis_url else None
     hooks: list[AfterCommit] = []
-    if redis is not None:
+    wire = WakeWire(settings.redis_url, settings.redis_prefix) if redis is not None and broker_thread else None
+    if wire is not None:   # a loop serving requests: the wake-up costs no round trip
+        hooks.append(wire)
+    elif redis is not None:
         hooks.append(WakePublisher(redis, settings.redis_prefix))
     store = PostgresEventStore(pool, after_append=_after_commit(hooks))
     vault = Vault(pool)
@@ -212,6 +216,8 @@ async def open_runtime(settings: Settings, *, features: Sequence[Feature] = FEAT
                                       for kind in ("public_checks", "organiser_lookups", "entrant_lookups",
                                                    "audience_lookups")))
     runtime.gauges = [_bound(gauge, runtime) for gauge in each(features, "gauges")]
+    if wire is not None:
+        runtime.closing.push_async_callback(wire.close)
     stop = asyncio.Event()
     try:
         for factory in each(features, "after_commit"):

@@ -97,6 +97,62 @@ class MatchServiceCases:
         assert (await service().load(match_id)).version == version
         assert not table.get("hand")
 
+    async def test_a_cached_state_behind_another_process_is_never_acted_on(self, service) -> None:
+        """Two processes: `here` holds the match at version v in its cache, `there` appends
+        v+1. Whatever `here` is then asked, the answer is the fresh state's and each command
+        is applied once: a stale expected version is refused, before the rules, with the
+        true current version; a retry of the command `there` applied gets its first answer;
+        an action at the new version is applied."""
+        here, there = service(), service()
+        match_id = await seated_match(here, "belote", {"variant": "classic"})
+        state = await here.load(match_id)
+        first_seat, action = self._to_act(state)
+        command_id = uuid.uuid4()
+        done = await there.act(match_id, action, player_id=state.seats[first_seat].player_id,
+                               expected_version=state.version, command_id=command_id)
+        assert (await here.peek(match_id)).version == state.version          # here's cache is behind
+
+        retried = await here.act(match_id, action, player_id=state.seats[first_seat].player_id,
+                                 expected_version=state.version, command_id=command_id)
+        assert retried.replayed and retried.version == done.version and retried.events == done.events
+        moved = await there.load(match_id)
+        next_seat, next_action = self._to_act(moved)
+        with pytest.raises(ConcurrencyError) as stale:   # illegal on the cached state, stale on the fresh one
+            await here.act(match_id, next_action, player_id=moved.seats[next_seat].player_id,
+                           expected_version=state.version, command_id=uuid.uuid4())
+        assert stale.value.current_version == done.version
+        assert (await service().load(match_id)).version == done.version
+
+        applied = await here.act(match_id, next_action, player_id=moved.seats[next_seat].player_id,
+                                 expected_version=moved.version, command_id=uuid.uuid4())
+        assert not applied.replayed and applied.version > moved.version
+        assert (await service().load(match_id)).version == applied.version
+
+    async def test_an_action_at_the_cached_version_reads_nothing(self, service, monkeypatch) -> None:
+        svc = service()
+        match_id = await seated_match(svc, "belote", {"variant": "classic"})
+        state = await svc.load(match_id)
+        seat, action = self._to_act(state)
+        reads = []
+        read_stream = svc.store.read_stream
+        monkeypatch.setattr(svc.store, "read_stream", lambda *a, **k: reads.append(a) or read_stream(*a, **k))
+        outcome = await svc.act(match_id, action, player_id=state.seats[seat].player_id,
+                                expected_version=state.version, command_id=uuid.uuid4())
+        assert reads == [] and outcome.version > state.version and not outcome.replayed
+        monkeypatch.undo()
+        assert await service().load(match_id) == await svc.peek(match_id)
+
+    @staticmethod
+    def _to_act(state: rules.MatchState) -> tuple[str, dict]:
+        """A seat that may act and its first legal action, as its client would send it."""
+        from domain.playout import concrete
+
+        for seat in Seat:
+            legal = msgspec.to_builtins(rules.view(state, seat).table)["legal"]
+            if legal:
+                return seat.value, {"seat": seat.value, **concrete(legal[0], random.Random(1))}
+        raise AssertionError("nobody may act")
+
     async def test_unknown_match_and_seat_rules(self, service) -> None:
         svc = service()
         with pytest.raises(UnknownMatch):

@@ -11,7 +11,7 @@ from infra.projections.match_summaries import MATCH_EVENTS, MatchSummaries
 from infra.projections.projector import close_projections, run_projector
 from infra.projections.rebuild import RebuildBusy, RebuildReport, rebuild
 from infra.projections.runner import ProjectionRunner
-from infra.projections.wake import WakeListener, WakePublisher, events_channel
+from infra.projections.wake import WakeListener, WakePublisher, WakeWire, events_channel
 
 
 def default_projections() -> list[Projection]:
@@ -31,6 +31,7 @@ __all__ = [
     "RowProjection",
     "WakeListener",
     "WakePublisher",
+    "WakeWire",
     "close_projections",
     "default_projections",
     "events_channel",

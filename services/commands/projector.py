@@ -11,6 +11,7 @@ import sys
 
 import msgspec
 
+from infra.heap import settle_heap
 from infra.projections import ProjectionRunner, close_projections, run_projector
 from infra.settings import Settings, SettingsError, load_settings
 from infra.store import PostgresEventStore, create_pool
@@ -51,6 +52,7 @@ async def _run(settings: Settings, args: argparse.Namespace) -> None:
             raise SystemExit(f"atout projector: unknown projection(s) {', '.join(sorted(unknown))}")
         projections = [p for p in projections if p.name in wanted]
     pool = await create_pool(settings.database_url, max_size=4)
+    settle_heap()
     try:
         runner = ProjectionRunner(PostgresEventStore(pool), batch_size=args.batch_size)
         await run_projector(

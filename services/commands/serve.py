@@ -133,11 +133,13 @@ def run(args: argparse.Namespace) -> int:
 def _serve_http(settings: Settings, *, projector: bool, apply_migrations: bool) -> None:
     import uvicorn
 
+    from infra.heap import settle_heap
     from infra.observability import HttpMetrics
     from services.commands.header_timeout import protocol
     from services.http.app import create_app
 
     app = create_app(settings, projector=projector, apply_migrations=apply_migrations)
+    settle_heap()   # after the imports and the app: what lives as long as the process
     config = uvicorn.Config(
         HttpMetrics(app),  # atout_http_responses_total (infra/observability.py)
         host=settings.host,

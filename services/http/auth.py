@@ -82,7 +82,9 @@ def requires(role: str) -> Any:
     return guard
 
 
-async def _provide_principal(request: Request) -> Principal:
+async def _provide_principal(request: Request, runtime: Any) -> Principal:
+    """`runtime` is asked for only to order the two: dependencies that do not depend on each
+    other are resolved in an anyio task group, a task group and two tasks per request."""
     return await authenticate(request)
 
 

@@ -1,7 +1,8 @@
 """The game service: one small handler per command — load, decide, append.
 
 Every handler loads the match (from an in-process cache brought up to date with the
-events appended since, so a cache hit costs one indexed read), asks the pure rules in
+events appended since, so a cache hit costs one indexed read; an action at the cached
+version costs none, see `act`), asks the pure rules in
 `domain.match` to decide, appends the events with the expected version and the command's
 id in one short transaction, and answers with the new version and the events. Nothing is
 awaited inside the append's transaction: publishing happens in the store's after-commit hook.
@@ -9,7 +10,6 @@ awaited inside the append's transaction: publishing happens in the store's after
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 import uuid
 from collections.abc import Awaitable, Callable
@@ -24,34 +24,16 @@ from domain.game import RuleViolation
 from infra.lru import Lru
 from infra.match_registry import registry_for
 from infra.store import AppendResult, ConcurrencyError, EventStore
-from infra.streams import match_stream
 from infra.vault import MatchVault
 from services.matches.dealing import Dealing, latest_chain
+from services.matches.outcome import (
+    Outcome,
+    UnknownMatch,
+    Unsure,
+    command_fingerprint,
+    stream_of,
+)
 from services.matches.requests import check_entropy, check_predefined, seat_holder
-
-
-class UnknownMatch(LookupError):
-    def __init__(self, match_id: str) -> None:
-        super().__init__(f"no match {match_id!r}")
-        self.match_id = match_id
-
-
-class Outcome(msgspec.Struct, frozen=True):
-    """What a command produced: the stream version after it and its events with versions.
-    `replayed` marks the first answer given again to a retried command."""
-
-    match_id: str
-    version: int
-    events: list[tuple[int, Any]]
-    replayed: bool = False
-
-
-def stream_of(match_id: str) -> str:
-    return match_stream(match_id)
-
-
-def _fingerprint(kind: str, body: Any) -> bytes:
-    return hashlib.sha256(kind.encode() + b"\0" + msgspec.json.encode(body)).digest()
 
 
 class MatchService:
@@ -64,6 +46,7 @@ class MatchService:
         self.dealing = Dealing(vault, chain_length)
         self.rng = rng or secrets.SystemRandom()
         self._cache: Lru[str, rules.MatchState] = Lru(cache_size)
+        self._folding: dict[str, tuple[bytes, rules.MatchState]] = {}   # appends in flight: see `advance_cache`
 
     # --- loading --------------------------------------------------------------------------
 
@@ -91,7 +74,14 @@ class MatchService:
 
     def advance_cache(self, match_id: str, result: AppendResult) -> rules.MatchState | None:
         """Fold a just-committed append into the cached state, without reading the store;
-        None when the cache is not exactly one append behind (then `load`)."""
+        None when the cache is not exactly one append behind (then `load`). An append of this
+        service's own, which folded its events before appending, hands over its state."""
+        folded = self._folding.get(match_id)
+        if folded is not None and not result.replayed and result.events and result.events[0].data is folded[0]:
+            cached = self._cache.get(match_id)
+            if cached is None or cached.version < folded[1].version:
+                self._remember(match_id, folded[1])
+            return folded[1]
         state = self._cache.get(match_id)
         if state is None or state.version != result.first_version - 1 or result.replayed:
             return None
@@ -144,7 +134,7 @@ class MatchService:
                 **({"private": True} if private else {}),
                 **({"tournament": msgspec.to_builtins(tournament)} if tournament else {})}
         outcome = await self._append(match_id, rules.initial(), 0, events, command_id,
-                                     _fingerprint("create", body))
+                                     command_fingerprint("create", body))
         if entropy is not None and not outcome.replayed:
             for seat, holder in holders.items():
                 if holder is not None and holder.player_id == player_id:
@@ -160,7 +150,7 @@ class MatchService:
             rules.SeatHolder(kind="player", player_id=player_id)
         events = rules.decide(state, rules.TakeSeat(seat=seat, holder=holder))
         outcome = await self._append(match_id, state, state.version, events, command_id,
-                                     _fingerprint("take", [match_id, seat, player_id, bot_level]))
+                                     command_fingerprint("take", [match_id, seat, player_id, bot_level]))
         # Only the seat's winner gives entropy, and before anyone can start the match: the
         # start is a later command. A lost race raised above and wrote nothing.
         if entropy is not None and not outcome.replayed:
@@ -186,7 +176,7 @@ class MatchService:
         state = await self.load(match_id)
         events = rules.decide(state, rules.LeaveSeat(seat=seat, player_id=player_id))
         outcome = await self._append(match_id, state, state.version, events, command_id,
-                                     _fingerprint("leave", [match_id, seat, player_id]))
+                                     command_fingerprint("leave", [match_id, seat, player_id]))
         if not outcome.replayed:
             await self.vault.forget_entropy(match_id, str(seat))
         return outcome
@@ -199,14 +189,14 @@ class MatchService:
         first = await self.dealing.next_deal(after, self.rng.choice(SEATS))
         events = renewed + rules.decide(after, rules.StartMatch(first_dealer=first.dealer, first_deal=first))
         return await self._append(match_id, state, state.version, events, command_id,
-                                  _fingerprint("start", [match_id]))
+                                  command_fingerprint("start", [match_id]))
 
     async def command(self, match_id: str, command: Any, *, kind: str, command_id: uuid.UUID,
                       expected_version: int | None = None) -> Outcome:
         """Any other command of the match layer (suspend, resume, void, an admin's abandon):
         load, decide, append; a retried command id gets its first answer."""
         state = await self.load(match_id)
-        fingerprint = _fingerprint(kind, [match_id, msgspec.to_builtins(command), expected_version])
+        fingerprint = command_fingerprint(kind, [match_id, msgspec.to_builtins(command), expected_version])
         try:
             if expected_version is not None and expected_version != state.version:
                 raise ConcurrencyError(stream_of(match_id), expected_version, state.version)
@@ -222,14 +212,34 @@ class MatchService:
                   expected_version: int | None = None, command_id: uuid.UUID | None = None,
                   by: str = "player") -> Outcome:
         """A decision of a seat. Order of answers: a retried command gets its first answer;
-        a stale expected version a ConcurrencyError; an illegal action the rules' violation."""
-        state = await self.load(match_id)
-        fingerprint = _fingerprint("act", [match_id, dict(action), player_id, expected_version, by])
+        a stale expected version a ConcurrencyError; an illegal action the rules' violation.
+
+        When the cached state is at the caller's expected version the action is decided on it
+        without reading the store: the append at that version succeeds only if nothing came
+        after it, which proves the cache was the match, and a cache behind another process's
+        append is refused there. Any refusal on the cached state (stale, a rule, a follow-up
+        that failed) is decided again on a fresh load, so every answer is the fresh one's."""
+        fingerprint = command_fingerprint("act", [match_id, dict(action), player_id, expected_version, by])
+        cached = self._cache.get(match_id)
+        if cached is not None and expected_version is not None and cached.version == expected_version:
+            try:
+                return await self._act(match_id, cached, action, player_id, expected_version, command_id, by,
+                                       fingerprint, fresh=False)
+            except (ConcurrencyError, RuleViolation, Unsure):
+                pass
+        return await self._act(match_id, await self.load(match_id), action, player_id, expected_version, command_id,
+                               by, fingerprint, fresh=True)
+
+    async def _act(self, match_id: str, state: rules.MatchState, action: Mapping[str, Any], player_id: str | None,
+                   expected_version: int | None, command_id: uuid.UUID | None, by: str, fingerprint: bytes,
+                   *, fresh: bool) -> Outcome:
         try:
             if expected_version is not None and expected_version != state.version:
                 raise ConcurrencyError(stream_of(match_id), expected_version, state.version)
             events = rules.decide(state, rules.Act(action=dict(action), player_id=player_id, by=by))
         except (ConcurrencyError, RuleViolation):
+            if not fresh:
+                raise
             first = await self._first_answer(match_id, command_id, fingerprint)
             if first is not None:
                 return first
@@ -237,6 +247,8 @@ class MatchService:
         try:
             more, after = await self.dealing.follow_up(state, events)
         except Exception as error:
+            if not fresh:
+                raise Unsure() from error
             # What follows the action (the seed revealed, the next deal) is the server's work:
             # when it cannot be done no action can end this deal, so `on_stuck` (the composition
             # root's: services.matches.suspensions.on_stuck) suspends the match, and the caller is told.
@@ -256,7 +268,7 @@ class MatchService:
         events = rules.decide(state, rules.Abandon(idle_seconds=idle_seconds))
         return await self._append(match_id, state, state.version, events,
                                   uuid.uuid5(uuid.NAMESPACE_URL, f"atout:abandon:{match_id}/{expected_version}"),
-                                  _fingerprint("abandon", [match_id, expected_version]))
+                                  command_fingerprint("abandon", [match_id, expected_version]))
 
     # --- the steps a handler shares -----------------------------------------------------------
 
@@ -275,8 +287,15 @@ class MatchService:
         game_name = state.game_name or (events[0].game if isinstance(events[0], rules.MatchCreated) else None)
         registry = registry_for(game_name)
         meta = {"command_id": str(command_id)} if command_id else None
-        result = await self.store.append(stream_of(match_id), expected, [registry.encode(e, meta) for e in events],
-                                         command_id=command_id or uuid.uuid4(), request_hash=fingerprint)
+        encoded = [registry.encode(e, meta) for e in events]
+        if after is not None:   # for the after-commit hooks: this very append (its bytes) leads to `after`
+            self._folding[match_id] = (encoded[0].data, after)
+        try:
+            result = await self.store.append(stream_of(match_id), expected, encoded,
+                                             command_id=command_id or uuid.uuid4(), request_hash=fingerprint)
+        finally:
+            if after is not None and self._folding.get(match_id, (None,))[0] is encoded[0].data:
+                del self._folding[match_id]
         if result.replayed:
             return self._outcome(match_id, result)
         cached = self._cache.get(match_id)

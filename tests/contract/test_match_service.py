@@ -12,6 +12,7 @@ import pytest
 from domain import fair
 from domain import match as rules
 from domain.cards import Seat
+from infra.match_registry import registry_for
 from infra.store import PostgresEventStore, create_pool
 from infra.vault import Vault
 from services.matches.service import MatchService
@@ -71,7 +72,7 @@ async def test_a_lost_seat_race_leaves_the_winners_entropy(pool) -> None:
     assert (await Vault(pool).entropy(created.match_id)) == {}
 
 
-async def test_an_after_commit_hook_can_advance_the_cache_without_a_read(pool) -> None:
+async def test_an_after_commit_hook_can_advance_the_cache_without_a_read(pool, monkeypatch) -> None:
     seen: list[rules.MatchState | None] = []
     svc: MatchService | None = None
 
@@ -82,8 +83,14 @@ async def test_an_after_commit_hook_can_advance_the_cache_without_a_read(pool) -
                        rng=random.Random(3))
     match_id = await seated_match(svc, "cinch", {"deals": 1})
     seen.clear()
+    registry = registry_for("cinch")
+    decoded = []
+    decode = registry.decode_recorded
+    monkeypatch.setattr(registry, "decode_recorded", lambda recorded: decoded.append(recorded) or decode(recorded))
     live = await play_out(svc, match_id, random.Random(4))
     advanced = [s for s in seen if s is not None]
     assert len(advanced) == len(seen) > 10          # every action's hook found the cache one append behind
+    assert decoded == []                            # ... and was handed the state its append had folded
+    monkeypatch.undo()
     assert advanced[-1] == live == await service(pool).load(match_id)
 
