@@ -15,7 +15,7 @@ from typing import Any
 
 from litestar import Request
 from litestar.connection import ASGIConnection
-from litestar.di import Provide
+from litestar.di import NamedDependency, Provide
 from litestar.handlers import BaseRouteHandler
 
 from infra.players import Principal
@@ -82,7 +82,7 @@ def requires(role: str) -> Any:
     return guard
 
 
-async def _provide_principal(request: Request, runtime: Any) -> Principal:
+async def _provide_principal(request: Request, runtime: NamedDependency[Any]) -> Principal:
     """`runtime` is asked for only to order the two: dependencies that do not depend on each
     other are resolved in an anyio task group, a task group and two tasks per request."""
     return await authenticate(request)
