@@ -216,26 +216,38 @@ def test_solves_from_several_threads_give_the_values_of_one() -> None:
 def test_a_solve_in_a_thread_leaves_the_interpreter_to_the_others() -> None:
     """The compiled search releases the GIL: a solve run off an event loop (a board's par, a
     hint) must not stop the loop for as long as a probe lasts (about 90 ms on these deals
-    when the kernel held it)."""
+    when the kernel held it). A busy machine may also keep the loop's thread off a core for a
+    while, so the measure is taken up to three times: a kernel holding the GIL stalls every
+    one of them, a loaded scheduler seldom all three."""
     import threading
     import time
 
     game = GAMES["five_hundred"]
     positions = [states[0] for states in deals("five_hundred", {"deals": 1}, None, random.Random(3), 12)]
     game.double_dummy.value(positions[0])                   # compiled before the clock starts
-    done = threading.Event()
 
-    def solve_all() -> None:
-        for position in positions:
-            game.double_dummy.value(position)
-        done.set()
+    def longest_wait() -> float:
+        done = threading.Event()
 
-    worker = threading.Thread(target=solve_all)
-    gap, last = 0.0, time.perf_counter()
-    worker.start()
-    while not done.is_set():
-        time.sleep(0.002)
-        now = time.perf_counter()
-        gap, last = max(gap, now - last), now
-    worker.join()
-    assert gap < 0.03, f"the interpreter waited {gap * 1000:.0f} ms behind a solve"
+        def solve_all() -> None:
+            for position in positions:
+                game.double_dummy.value(position)
+            done.set()
+
+        worker = threading.Thread(target=solve_all)
+        gap, last = 0.0, time.perf_counter()
+        worker.start()
+        while not done.is_set():
+            time.sleep(0.002)
+            now = time.perf_counter()
+            gap, last = max(gap, now - last), now
+        worker.join()
+        return gap
+
+    gaps = []
+    for _ in range(3):
+        gaps.append(longest_wait())
+        if gaps[-1] < 0.03:
+            break
+    gap = min(gaps)
+    assert gap < 0.03, f"the interpreter waited {gap * 1000:.0f} ms behind a solve (each try: {gaps})"
