@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 import pytest
 from test_web_games import click_action, legal_of, play_match
-from web_support import browser, finished_deal, fresh_artifacts, still_cards, web_pool, web_svc  # noqa: F401
+from web_support import browser, finished_deal, fresh_artifacts, laid_out, still_cards, web_pool, web_svc  # noqa: F401
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -117,6 +117,7 @@ async def one_screen(page, where: str, shots=None) -> None:
 
 
 async def fits(page, where: str) -> None:
+    await laid_out(page, where)
     g = await page.evaluate(GEOMETRY)
     assert g["wide"] <= g["inner"], f"{where}: {g['wide']} px wide on a {g['inner']} px screen"
     assert not g["small"], f"{where}: tap targets under 44 px: {g['small']}"
