@@ -5,8 +5,9 @@ the deal is over the table shows its breakdown and the four hands as played: exa
 cards of the deal's public record, each under the seat that played it, none of them marked
 as a card of the table (`data-card`: the next deal is being dealt). Closing it leaves the
 next deal. While it is her turn, and only then, the tab's title says so. Her cards move
-("normal"): the deal's last trick, which the view read next no longer holds, is held on the
-felt as the panel opens: the record's last trick.
+("normal") from her last card on (still before, as in every browser test, so that the deal
+takes seconds, not a second per trick): the deal's last trick, which the view read next no
+longer holds, is held on the felt as the panel opens: the record's last trick.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ async def test_the_deal_over_panel_shows_the_record_s_breakdown_and_hands(web_sy
     page = await new_page(browser, errors)
     match_id = await guest_against_bots(page, web_system.base, "Dee", 2)
     await page.click("#settings-panel summary")
-    await page.select_option("#setting-motion", "normal")
+    moving = False
 
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 60
@@ -38,6 +39,9 @@ async def test_the_deal_over_panel_shows_the_record_s_breakdown_and_hands(web_sy
         now = await page.evaluate("({ mine: document.body.dataset.myTurn, title: document.title })")
         titles.add(now["title"] if now["mine"] == "true" else f"not mine: {now['title']}")
         if now["mine"] == "true":
+            if not moving and await page.locator("#table .seat-bottom .hand .card").count() == 1:
+                await page.select_option("#setting-motion", "normal")      # her last card: the last trick moves
+                moving = True
             try:
                 cards = page.locator("#table .card.legal")
                 if await cards.count():
@@ -51,6 +55,7 @@ async def test_the_deal_over_panel_shows_the_record_s_breakdown_and_hands(web_sy
                 pass
         await asyncio.sleep(0.05)
 
+    assert moving, "she never held her last card"
     assert titles >= {"● Your turn — Atout", "not mine: Atout"}, titles      # the tab says whose turn it is
     assert all(x.startswith("● ") for x in titles if not x.startswith("not mine")), titles
     felt = await page.evaluate("""() => ({ held: document.body.dataset.trickHeld,
