@@ -276,8 +276,8 @@ LAYOUT = """() => {
     if ((r.left < -0.5 || r.right > width + 0.5) && !held(e) && !parked(e, r)) off.push(`${name(e)} ${Math.round(r.left)}..${Math.round(r.right)}`);
   }
   // a control's part one can see: its box cut by every box that clips or scrolls it
-  const seen = (e) => { let r = e.getBoundingClientRect(), [l, t, rt, b] = [r.left, r.top, r.right, r.bottom];
-    for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+  const seen = (e, r = e.getBoundingClientRect(), from = e.parentElement) => { let [l, t, rt, b] = [r.left, r.top, r.right, r.bottom];
+    for (let p = from; p && p !== document.body; p = p.parentElement) {
       const s = getComputedStyle(p); if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
       const q = p.getBoundingClientRect(); l = Math.max(l, q.left); t = Math.max(t, q.top); rt = Math.min(rt, q.right); b = Math.min(b, q.bottom); }
     return {left: l, top: t, right: rt, bottom: b, width: rt - l, height: b - t}; };
@@ -289,6 +289,22 @@ LAYOUT = """() => {
     if (a.contains(b) || b.contains(a)) continue;
     const w = Math.min(p.right, q.right) - Math.max(p.left, q.left), h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
     if (w > 1 && h > 1) overlaps.push(`${name(a)} × ${name(b)} (${Math.round(w)}×${Math.round(h)})`);
+  }
+  // and no control drawn over words outside it (a raised card over its seat's name)
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const holder = n.parentElement;
+    if (!n.textContent.trim() || !holder || !shown(holder)) continue;
+    const range = document.createRange(); range.selectNodeContents(n);
+    for (const box of range.getClientRects()) {
+      const t = seen(holder, box, holder);              // words cut by what clips them (a visually hidden label)
+      if (t.width < 2 || t.height < 2) continue;
+      for (const [c, q] of controls) {
+        if (c.contains(holder) || holder.contains(c)) continue;
+        const w = Math.min(t.right, q.right) - Math.max(t.left, q.left), h = Math.min(t.bottom, q.bottom) - Math.max(t.top, q.top);
+        if (w > 1 && h > 1) overlaps.push(`${name(c)} over "${n.textContent.trim().slice(0, 20)}" (${Math.round(w)}×${Math.round(h)})`);
+      }
+    }
   }
   return {wide: document.scrollingElement.scrollWidth, width, off: off.slice(0, 12), overlaps: overlaps.slice(0, 12)};
 }"""
