@@ -1,9 +1,10 @@
 """The web client in a player's hand and in his language (headless Chromium, Playwright).
 
-One system and one browser for the module. A guest on a phone (390×844, `ru-RU`) plays one
+The session's system and browser. A guest on a phone (390×844, `ru-RU`) plays one
 deal of each of classic Belote, Sans Atout, Coinche, Cinch (in partnership and each for
 himself) and Five Hundred by tapping,
-created from the lobby's controls; at every turn nothing is wider than the screen, every
+created from the lobby's controls; at every turn the layout holds (`web_support.laid_out`:
+nothing off the screen, no two controls overlapping), every
 control and playable card is at least 44 px, the cards are written as Russian players write
 them (В Д К Т), the log speaks Russian and the trump is shown large once known. A guest at
 a desktop in French plays a deal, switches to Polish (kept on his account: another browser
@@ -263,8 +264,9 @@ async def test_a_desktop_deal_in_french_then_polish_kept_on_the_account(web_syst
     await page.wait_for_selector("#status[data-status=finished]")
     assert keyboard, "the hand was never walked with the keyboard"
     assert "Partie finie" in await page.inner_text("#status")
-    sheet = await page.locator("#score-sheet tbody tr").count()
-    assert sheet >= 1, "the score sheet has a row per finished deal"
+    # the score sheet has a row per finished deal (drawn from the deal's event, which may
+    # reach the page a moment after the view that says the match is over)
+    await page.wait_for_selector("#score-sheet tbody tr[data-deal='0']", timeout=10_000)
 
     # the switch: the page speaks Polish at once, and the account keeps it
     menu = await page.eval_on_selector_all("#lang option", "els => els.map(e => [e.value, e.lang, e.textContent])")
