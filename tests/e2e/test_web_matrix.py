@@ -2,9 +2,11 @@
 Chromium, Playwright).
 
 * The games: classic Belote, Sans Atout, Coinche, Cinch and Five Hundred, one deal each,
-  created from the lobby and played by clicking at 360×740 and at a desktop's 1280×860 (the
-  390×844 phone plays each in Russian: test_web_phone.py), the language turning from one play
-  to the next so that each game is read in three languages. At every turn the page's layout
+  created from the lobby and played by clicking at 360×740, and Sans Atout at a desktop's
+  1280×860: with the plays of test_web_phone.py (each game at 390×844 in Russian, classic
+  Belote at a desktop in French) and test_web_games.py (Coinche, Cinch and Five Hundred at a
+  desktop in English), each game is played at each size, and read in three languages
+  (`CELLS`). At every turn the page's layout
   holds (`web_support.laid_out`: nothing off the screen's width, no two controls overlapping),
   a phone's controls and playable cards are big enough to tap, and the cards are written as
   the language's players write them; on the first turn of each phase and at the end, axe-core
@@ -44,11 +46,13 @@ LANGS = ("en", "fr", "pl", "ru")
 LOCALES = {"en": "en-GB", "fr": "fr-FR", "pl": "pl-PL", "ru": "ru-RU"}
 RANKS = {"en": {}, "fr": FR_RANKS, "pl": PL_RANKS, "ru": RU_RANKS}
 NAMES = {"en": "Alice", "fr": "Aimée", "pl": "Zofia", "ru": "Вера"}
-GAMES = [("belote", "classic"), ("belote", "sans_atout"), ("belote", "coinche"), ("cinch", None), ("five_hundred", None)]
-# The language turns with each play: the phone's column is Russian, these two take the other
-# three in turn, a game never twice in one language.
-CELLS = [(game, variant, device, ("en", "fr", "pl")[(g + d) % 3])
-         for d, device in enumerate(DEVICES) for g, (game, variant) in enumerate(GAMES)]
+# A play of each game at each size, the language turning so that each game is read in
+# three: at 390×844 each in Russian (test_web_phone.py); at a desktop classic Belote in French
+# (test_web_phone.py), Coinche, Cinch and Five Hundred in English (test_web_games.py), Sans
+# Atout in Polish (here); at 360×740 the others (here).
+CELLS = [("belote", "classic", "360x740", "pl"), ("belote", "sans_atout", "360x740", "en"),
+         ("belote", "coinche", "360x740", "fr"), ("cinch", None, "360x740", "fr"),
+         ("five_hundred", None, "360x740", "pl"), ("belote", "sans_atout", "desktop", "pl")]
 
 
 def catalog(lang: str) -> dict[str, Any]:

@@ -25,8 +25,9 @@ from typing import Any
 
 import httpx
 import pytest
-from test_web_games import click_action, legal_of, play_match
-from web_support import browser, finished_deal, fresh_artifacts, laid_out, still_cards, web_pool, web_svc  # noqa: F401
+from test_web_games import click_action, legal_of, looked_at, play_match
+from web_support import (axe_check, browser, finished_deal, fresh_artifacts, laid_out, still_cards, web_pool,  # noqa: F401
+                         web_svc)
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -79,15 +80,6 @@ async def context_page(browser, errors: list[str], locale: str, device: dict[str
     page.on("response", lambda r: errors.append(f"{r.status} {r.request.method} {r.url}") if r.status >= 400 else None)
     page.set_default_timeout(30_000)
     return page
-
-
-async def axe_check(page, where: str) -> None:
-    from axe_playwright_python.async_playwright import Axe
-
-    results = await Axe().run(page)
-    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in results.response["violations"]
-           if v["impact"] in ("serious", "critical")]
-    assert not bad, f"{where}: {bad}"
 
 
 async def snap(page, shots: Path, name: str) -> None:
@@ -243,8 +235,10 @@ async def test_a_desktop_deal_in_french_then_polish_kept_on_the_account(web_syst
     match_id = await create_from_lobby(page, "belote", "classic")
 
     keyboard: dict[str, Any] = {}
+    phases: set[str] = set()
 
     async def on_turn(view):
+        await looked_at(page, view, phases, "desktop-classic-fr")
         await in_words(page, FR_RANKS, f"fr v{view['version']}")
         status = await page.inner_text("#status")
         assert "À vous" in status, status
@@ -262,6 +256,7 @@ async def test_a_desktop_deal_in_french_then_polish_kept_on_the_account(web_syst
 
     await play_match(page, web_svc, match_id, choose, on_turn)
     await page.wait_for_selector("#status[data-status=finished]")
+    await looked_at(page, None, phases, "desktop-classic-fr")
     assert keyboard, "the hand was never walked with the keyboard"
     assert "Partie finie" in await page.inner_text("#status")
     # the score sheet has a row per finished deal (drawn from the deal's event, which may

@@ -310,6 +310,16 @@ LAYOUT = """() => {
 }"""
 
 
+async def axe_check(page: Any, where: str) -> None:
+    """axe-core (axe-playwright-python) finds no serious or critical violation on the page."""
+    from axe_playwright_python.async_playwright import Axe
+
+    results = await Axe().run(page)
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in results.response["violations"]
+           if v["impact"] in ("serious", "critical")]
+    assert not bad, f"{where}: {bad}"
+
+
 async def laid_out(page: Any, where: str) -> None:
     """The page's layout holds (`LAYOUT`): nothing off the screen's width, no overlapping controls."""
     g = await page.evaluate(LAYOUT)
