@@ -25,7 +25,17 @@ from typing import Any, Awaitable, Callable
 
 import httpx
 import pytest
-from web_support import axe_check, browser, card_codes, laid_out, new_page, shot, truth, web_pool, web_svc  # noqa: F401
+from web_support import (  # noqa: F401
+    axe_check,
+    browser,
+    card_codes,
+    laid_out,
+    new_page,
+    shot,
+    truth,
+    web_pool,
+    web_svc,
+)
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 

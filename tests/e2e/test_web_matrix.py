@@ -32,10 +32,28 @@ from typing import Any
 
 import httpx
 import pytest
-from test_web_phone import (DESKTOP, FR_RANKS, PL_RANKS, RU_RANKS, axe_check, choose, context_page, create_from_lobby,
-                            fits, in_words, sign_in)
 from test_web_games import play_match
-from web_support import browser, finished_deal, fresh_artifacts, laid_out, web_pool, web_svc  # noqa: F401
+from test_web_phone import (
+    DESKTOP,
+    FR_RANKS,
+    PL_RANKS,
+    RU_RANKS,
+    axe_check,
+    choose,
+    context_page,
+    create_from_lobby,
+    fits,
+    in_words,
+    sign_in,
+)
+from web_support import (  # noqa: F401
+    browser,
+    finished_deal,
+    fresh_artifacts,
+    laid_out,
+    web_pool,
+    web_svc,
+)
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -161,7 +179,7 @@ async def test_every_screen_in_every_language(web_system, web_svc, web_pool, bro
                                                           "rounds": 1, "options": {"deals": 1}})).json()["tournament_id"]
         for level in ("random", "basic"):
             assert (await http.post(f"/v1/tournaments/{swiss}/entries", json={"players": [f"bot:{level}"] * 2})).status_code == 201
-        closes = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=1)).isoformat()
+        closes = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)).isoformat()
         duplicate = (await http.post("/v1/tournaments", json={
             "name": "Robots", "game": "belote", "format": "robot", "options": {"deals": 1}, "bots": {"level": "basic"},
             "scoring": "neuberg", "closes_at": closes})).json()["tournament_id"]

@@ -26,8 +26,16 @@ from typing import Any
 import httpx
 import pytest
 from test_web_games import click_action, legal_of, looked_at, play_match
-from web_support import (axe_check, browser, finished_deal, fresh_artifacts, laid_out, still_cards, web_pool,  # noqa: F401
-                         web_svc)
+from web_support import (  # noqa: F401
+    axe_check,
+    browser,
+    finished_deal,
+    fresh_artifacts,
+    laid_out,
+    still_cards,
+    web_pool,
+    web_svc,
+)
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
