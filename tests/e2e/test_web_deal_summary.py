@@ -36,7 +36,8 @@ async def test_the_deal_over_panel_shows_the_record_s_breakdown_and_hands(web_sy
     titles: set[str] = set()
     while not await page.locator("#deal-summary:not([hidden])").count():
         assert loop.time() < deadline, "the deal never ended on the page"
-        now = await page.evaluate("({ mine: document.body.dataset.myTurn, title: document.title })")
+        now = await page.evaluate("({ mine: document.body.dataset.myTurn, title: document.title, "
+                                  "version: document.body.dataset.version })")
         titles.add(now["title"] if now["mine"] == "true" else f"not mine: {now['title']}")
         if now["mine"] == "true":
             if not moving and await page.locator("#table .seat-bottom .hand .card").count() == 1:
@@ -51,6 +52,12 @@ async def test_the_deal_over_panel_shows_the_record_s_breakdown_and_hands(web_sy
                     best = next((a for a in sent if json.loads(a)["action"] in PREFERRED), sent[0] if sent else None)
                     if best:
                         await page.locator(f"#actions [data-action='{best}']").click(timeout=2000)
+                # one action per view: the next once the page has read the table again, whose
+                # title is read at once (the bots answer within a moment: then it is not her turn)
+                after = await (await page.wait_for_function(
+                    f"(document.body.dataset.version !== '{now['version']}' || !document.getElementById('deal-summary').hidden)"
+                    " && ({ mine: document.body.dataset.myTurn, title: document.title })", timeout=10_000)).json_value()
+                titles.add(after["title"] if after["mine"] == "true" else f"not mine: {after['title']}")
             except Exception:  # noqa: BLE001 - redrawn under the click: read the page again
                 pass
         await asyncio.sleep(0.05)
