@@ -10,6 +10,9 @@ deck by the game's own dealing. At each of the guest's turns every card code in 
 compared with the true hands in the store (nothing still hidden in another hand is shown),
 the clickable cards are exactly the view's legal ones, and what each game's view holds
 beside the hands (face-up discards, trumps shown, the kitty, combinations shown) is drawn.
+At every turn the layout holds, and axe-core finds nothing serious or critical at each
+phase's first turn and at the end (`looked_at`): these are the desktop's plays of Coinche,
+Cinch and Five Hundred in English in test_web_matrix.py's rotation.
 """
 
 from __future__ import annotations
@@ -22,7 +25,17 @@ from typing import Any, Awaitable, Callable
 
 import httpx
 import pytest
-from web_support import browser, card_codes, new_page, shot, truth, web_pool, web_svc  # noqa: F401
+from web_support import (  # noqa: F401
+    axe_check,
+    browser,
+    card_codes,
+    laid_out,
+    new_page,
+    shot,
+    truth,
+    web_pool,
+    web_svc,
+)
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -171,8 +184,23 @@ async def play_match(page, svc, match_id: str, choose: Choose, on_turn: Callable
             timeout=30_000)
 
 
-async def finish(page, name: str, errors: list[str]) -> None:
+async def looked_at(page, view: dict[str, Any] | None, phases: set[str], name: str) -> None:
+    """The layout holds (`web_support.laid_out`) at every turn; at each phase's first turn,
+    and at the end (`view` None), the table is shot and axe-core finds no serious or critical
+    violation: these plays are the desktop's in test_web_matrix.py's rotation."""
+    phase = view["table"]["phase"] if view else "over"
+    where = f"{name} v{view['version'] if view else 'end'} {phase}"
+    await laid_out(page, where)
+    if phase not in phases:
+        phases.add(phase)
+        await shot(page, f"{name}-{phase}")
+        await axe_check(page, where)
+
+
+async def finish(page, name: str, errors: list[str], phases: set[str] | None = None) -> None:
     await page.wait_for_selector("#status[data-status=finished]")
+    if phases is not None:
+        await looked_at(page, None, phases, name)
     await shot(page, name)
     assert not errors, errors
 
@@ -199,7 +227,10 @@ async def test_cinch_discard_and_rob_by_picking_cards(web_system, web_svc, brows
         else:                                     # naming trumps
             await click_action(page, {"action": "trump", "suit": "H"} if table["deal_number"] == 0 else legal[0])
 
+    phases: set[str] = set()
+
     async def on_turn(view):
+        await looked_at(page, view, phases, "desktop-cinch-en")
         table = view["table"]
         # the face-up non-trumps and the trumps shown, seat by seat, exactly as the view has them
         reused = {c for _, c in table["reused"]}
@@ -222,7 +253,7 @@ async def test_cinch_discard_and_rob_by_picking_cards(web_system, web_svc, brows
     done = await play_match(page, web_svc, match_id, choose, on_turn)
     assert done["picks"] == 2 and 6 <= done["cards"] <= 12, done   # the discard, the rob; a lone legal card plays itself
     assert seen["discards"] and seen["stock"], seen
-    await finish(page, "22-cinch-over", errors)
+    await finish(page, "22-cinch-over", errors, phases)
     # The last deal's panel counts the six points card by card, as its deal_scored credits them.
     scored = await page.evaluate("""async (id) => {
         const token = JSON.parse(localStorage.getItem('atout.session')).token;
@@ -304,7 +335,10 @@ async def test_five_hundred_kitty_and_discard_from_the_lobby_with_a_clock(web_sy
         top = {"action": "bid", "tricks": 10, "suit": "NT"}
         await click_action(page, top if top in legal else {"action": "pass"})
 
+    phases: set[str] = set()
+
     async def on_turn(view):
+        await looked_at(page, view, phases, "desktop-five_hundred-en")
         table = view["table"]
         if await page.locator("#clock:not([hidden])").count():
             seen["clock"] = True
@@ -325,7 +359,7 @@ async def test_five_hundred_kitty_and_discard_from_the_lobby_with_a_clock(web_sy
     done = await play_match(page, web_svc, match_id, choose, on_turn, clock=True)
     assert done["picks"] == 1 and 5 <= done["cards"] <= 10, done
     assert seen["kitty"] and seen["clock"] and seen["level_kept"], seen
-    await finish(page, "24-five-hundred-over", errors)
+    await finish(page, "24-five-hundred-over", errors, phases)
     assert time.monotonic() - started < 60
 
 
@@ -364,7 +398,10 @@ async def test_coinche_with_a_coinche_combinations_and_belote(web_system, web_sv
         else:
             await click_action(page, {"action": "pass"})
 
+    phases: set[str] = set()
+
     async def on_turn(view):
+        await looked_at(page, view, phases, "desktop-coinche-en")
         table = view["table"]
         if table["phase"] == "auction" and any(c["action"] == "bid" for c in table["calls"]):
             assert await page.locator(".pile .auction-state").count() == 1
@@ -390,5 +427,5 @@ async def test_coinche_with_a_coinche_combinations_and_belote(web_system, web_sv
     final = await page.evaluate("window.atout.state.view")
     assert {"seat": "S", "action": "coinche"} in final["table"]["calls"], final["table"]["calls"]
     assert seen["coinche"] and "coinch" in seen["badge"] and seen["shown"] and seen["ta_sa"], seen
-    await finish(page, "27-coinche-over", errors)
+    await finish(page, "27-coinche-over", errors, phases)
     assert time.monotonic() - started < 60

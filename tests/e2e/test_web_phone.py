@@ -1,9 +1,10 @@
 """The web client in a player's hand and in his language (headless Chromium, Playwright).
 
-One system and one browser for the module. A guest on a phone (390×844, `ru-RU`) plays one
+The session's system and browser. A guest on a phone (390×844, `ru-RU`) plays one
 deal of each of classic Belote, Sans Atout, Coinche, Cinch (in partnership and each for
 himself) and Five Hundred by tapping,
-created from the lobby's controls; at every turn nothing is wider than the screen, every
+created from the lobby's controls; at every turn the layout holds (`web_support.laid_out`:
+nothing off the screen, no two controls overlapping), every
 control and playable card is at least 44 px, the cards are written as Russian players write
 them (В Д К Т), the log speaks Russian and the trump is shown large once known. A guest at
 a desktop in French plays a deal, switches to Polish (kept on his account: another browser
@@ -24,8 +25,17 @@ from typing import Any
 
 import httpx
 import pytest
-from test_web_games import click_action, legal_of, play_match
-from web_support import browser, finished_deal, fresh_artifacts, still_cards, web_pool, web_svc  # noqa: F401
+from test_web_games import click_action, legal_of, looked_at, play_match
+from web_support import (  # noqa: F401
+    axe_check,
+    browser,
+    finished_deal,
+    fresh_artifacts,
+    laid_out,
+    still_cards,
+    web_pool,
+    web_svc,
+)
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -80,15 +90,6 @@ async def context_page(browser, errors: list[str], locale: str, device: dict[str
     return page
 
 
-async def axe_check(page, where: str) -> None:
-    from axe_playwright_python.async_playwright import Axe
-
-    results = await Axe().run(page)
-    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in results.response["violations"]
-           if v["impact"] in ("serious", "critical")]
-    assert not bad, f"{where}: {bad}"
-
-
 async def snap(page, shots: Path, name: str) -> None:
     await page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
 
@@ -117,6 +118,7 @@ async def one_screen(page, where: str, shots=None) -> None:
 
 
 async def fits(page, where: str) -> None:
+    await laid_out(page, where)
     g = await page.evaluate(GEOMETRY)
     assert g["wide"] <= g["inner"], f"{where}: {g['wide']} px wide on a {g['inner']} px screen"
     assert not g["small"], f"{where}: tap targets under 44 px: {g['small']}"
@@ -241,8 +243,10 @@ async def test_a_desktop_deal_in_french_then_polish_kept_on_the_account(web_syst
     match_id = await create_from_lobby(page, "belote", "classic")
 
     keyboard: dict[str, Any] = {}
+    phases: set[str] = set()
 
     async def on_turn(view):
+        await looked_at(page, view, phases, "desktop-classic-fr")
         await in_words(page, FR_RANKS, f"fr v{view['version']}")
         status = await page.inner_text("#status")
         assert "À vous" in status, status
@@ -260,10 +264,12 @@ async def test_a_desktop_deal_in_french_then_polish_kept_on_the_account(web_syst
 
     await play_match(page, web_svc, match_id, choose, on_turn)
     await page.wait_for_selector("#status[data-status=finished]")
+    await looked_at(page, None, phases, "desktop-classic-fr")
     assert keyboard, "the hand was never walked with the keyboard"
     assert "Partie finie" in await page.inner_text("#status")
-    sheet = await page.locator("#score-sheet tbody tr").count()
-    assert sheet >= 1, "the score sheet has a row per finished deal"
+    # the score sheet has a row per finished deal (drawn from the deal's event, which may
+    # reach the page a moment after the view that says the match is over)
+    await page.wait_for_selector("#score-sheet tbody tr[data-deal='0']", timeout=10_000)
 
     # the switch: the page speaks Polish at once, and the account keeps it
     menu = await page.eval_on_selector_all("#lang option", "els => els.map(e => [e.value, e.lang, e.textContent])")

@@ -6,7 +6,8 @@
   worker only; one for the whole session, shared by every browser test module (provided by
   tests/e2e/conftest.py: a test module must not import it, or it would get one of its own).
 * `browser`: Debian's Chromium (`/usr/bin/chromium`, or `ATOUT_CHROMIUM`) driven by the
-  Playwright package pinned in the `test` extras; browsers are never downloaded. Without
+  Playwright package pinned in the `test` extras; browsers are never downloaded. One for the
+  session (`chromium`, from tests/e2e/conftest.py), its pages closed after each module. Without
   Chromium or Playwright the tests skip and say why (`.ci/run` installs Chromium).
 * `truth`: what the store says, to compare the DOM with: every seat's hand read through
   the game's own view of each seat, and the cards the table has shown to everyone.
@@ -83,8 +84,9 @@ def web_system(web_database_url: str, redis_url: str, redis_prefix: str, tmp_pat
     costs about 25 s and each test makes its own players and matches."""
     # Reviews on 2 worlds, not 8: the browser tests read that a review is drawn, not its
     # figures, and every deal of the session is reviewed on the machine the browsers share.
+    # Quick play's cooldown after leaving a queue 2 s, not 10: the test that leaves one waits it out.
     with running_system(tmp_path_factory.mktemp("web"), web_database_url, redis_url, f"{redis_prefix}web",
-                        reviews=True, ATOUT_REVIEW_WORLDS="2") as system:
+                        reviews=True, ATOUT_REVIEW_WORLDS="2", ATOUT_QUICKPLAY_COOLDOWN="2") as system:
         yield system
 
 
@@ -97,8 +99,10 @@ async def web_svc(web_pool):
     return MatchService(PostgresEventStore(web_pool), Vault(web_pool))
 
 
-@pytest.fixture(scope="module")
-async def browser():
+@pytest.fixture(scope="session")
+async def chromium():
+    """One Chromium for the session's browser tests (tests/e2e/conftest.py provides it, as it
+    does `web_system`): launching one costs about a second per module."""
     reason = browser_missing()
     if reason:
         pytest.skip(reason)
@@ -107,11 +111,20 @@ async def browser():
     shutil.rmtree(ARTIFACTS, ignore_errors=True)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     async with async_playwright() as pw:
-        chromium = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+        launched = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
         try:
-            yield chromium
+            yield launched
         finally:
-            await chromium.close()
+            await launched.close()
+
+
+@pytest.fixture(scope="module")
+async def browser(chromium):
+    """The session's Chromium, for one module: the pages the module opened are closed after it,
+    so that none of them keeps polling or listening while the next modules run."""
+    yield chromium
+    for context in list(chromium.contexts):
+        await context.close()
 
 
 # Cards do not move in the browser tests unless a test asks for it: a held trick would delay
@@ -239,3 +252,77 @@ async def guest_against_bots(page: Any, base: str, name: str, deals: int) -> str
     await page.wait_for_url("**/#/match/*")
     await page.wait_for_selector("body[data-seat=S]")
     return page.url.rsplit("/match/", 1)[1]
+
+
+# Nothing wider than the screen, and no two controls a finger or a pointer could mistake for
+# each other: every visible element's box within the page's width (unless a scrolling or
+# clipping box holds it: that box is checked itself), and no two visible interactive controls
+# overlapping (one inside the other is a control's own part, not an overlap).
+LAYOUT = """() => {
+  const width = document.documentElement.clientWidth;
+  // (a closed <details>'s content keeps boxes in Chromium, not shown: checkVisibility knows)
+  const shown = (e) => e.checkVisibility({opacityProperty: true, visibilityProperty: true});
+  // a skip link waits beyond the left edge until it is focused: placed there, not pushed there
+  const parked = (e, r) => r.right <= 0 && ['absolute', 'fixed'].includes(getComputedStyle(e).position);
+  const held = (e) => { for (let p = e.parentElement; p && p !== document.body; p = p.parentElement)
+    if (getComputedStyle(p).overflowX !== 'visible') return true; return false; };
+  const name = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
+    + (typeof e.className === 'string' && e.className.trim() ? '.' + e.className.trim().split(/\\s+/).join('.') : '')
+    + (e.dataset.card ? `[${e.dataset.card}]` : '');
+  const off = [];
+  for (const e of document.body.querySelectorAll('*')) {
+    const r = e.getBoundingClientRect();
+    if (r.width <= 1 || r.height <= 1 || !shown(e)) continue;
+    if ((r.left < -0.5 || r.right > width + 0.5) && !held(e) && !parked(e, r)) off.push(`${name(e)} ${Math.round(r.left)}..${Math.round(r.right)}`);
+  }
+  // a control's part one can see: its box cut by every box that clips or scrolls it
+  const seen = (e, r = e.getBoundingClientRect(), from = e.parentElement) => { let [l, t, rt, b] = [r.left, r.top, r.right, r.bottom];
+    for (let p = from; p && p !== document.body; p = p.parentElement) {
+      const s = getComputedStyle(p); if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const q = p.getBoundingClientRect(); l = Math.max(l, q.left); t = Math.max(t, q.top); rt = Math.min(rt, q.right); b = Math.min(b, q.bottom); }
+    return {left: l, top: t, right: rt, bottom: b, width: rt - l, height: b - t}; };
+  const controls = [...document.querySelectorAll('a[href], button, select, input:not([type=hidden]), textarea, summary, [role=button]')]
+    .filter(e => shown(e)).map(e => [e, seen(e)]).filter(([, r]) => r.width > 1 && r.height > 1);
+  const overlaps = [];
+  for (let i = 0; i < controls.length; i++) for (let j = i + 1; j < controls.length; j++) {
+    const [a, p] = controls[i], [b, q] = controls[j];
+    if (a.contains(b) || b.contains(a)) continue;
+    const w = Math.min(p.right, q.right) - Math.max(p.left, q.left), h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+    if (w > 1 && h > 1) overlaps.push(`${name(a)} × ${name(b)} (${Math.round(w)}×${Math.round(h)})`);
+  }
+  // and no control drawn over words outside it (a raised card over its seat's name)
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const holder = n.parentElement;
+    if (!n.textContent.trim() || !holder || !shown(holder)) continue;
+    const range = document.createRange(); range.selectNodeContents(n);
+    for (const box of range.getClientRects()) {
+      const t = seen(holder, box, holder);              // words cut by what clips them (a visually hidden label)
+      if (t.width < 2 || t.height < 2) continue;
+      for (const [c, q] of controls) {
+        if (c.contains(holder) || holder.contains(c)) continue;
+        const w = Math.min(t.right, q.right) - Math.max(t.left, q.left), h = Math.min(t.bottom, q.bottom) - Math.max(t.top, q.top);
+        if (w > 1 && h > 1) overlaps.push(`${name(c)} over "${n.textContent.trim().slice(0, 20)}" (${Math.round(w)}×${Math.round(h)})`);
+      }
+    }
+  }
+  return {wide: document.scrollingElement.scrollWidth, width, off: off.slice(0, 12), overlaps: overlaps.slice(0, 12)};
+}"""
+
+
+async def axe_check(page: Any, where: str) -> None:
+    """axe-core (axe-playwright-python) finds no serious or critical violation on the page."""
+    from axe_playwright_python.async_playwright import Axe
+
+    results = await Axe().run(page)
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in results.response["violations"]
+           if v["impact"] in ("serious", "critical")]
+    assert not bad, f"{where}: {bad}"
+
+
+async def laid_out(page: Any, where: str) -> None:
+    """The page's layout holds (`LAYOUT`): nothing off the screen's width, no overlapping controls."""
+    g = await page.evaluate(LAYOUT)
+    if g["wide"] > g["width"] or g["off"] or g["overlaps"]:
+        await page.screenshot(path=str(ARTIFACTS / f"layout-{where.replace(' ', '-').replace('/', '-')}.png"), full_page=True)
+    assert g["wide"] <= g["width"] and not g["off"] and not g["overlaps"], f"{where}: {g}"
