@@ -17,6 +17,7 @@ thing that takes it down.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import time
@@ -74,6 +75,7 @@ class RateLimiter:
         self._warned_at = 0.0
         self._lease = redis.register_script(LEASE) if redis is not None else None
         self._held: dict[str, _Held] = {}
+        self._leasing: dict[str, asyncio.Future[None]] = {}   # a caller's lease in flight, by key
         self._swept_at = 0.0
 
     async def hit(self, who: str, limit: RateLimit | None = None) -> float | None:
@@ -82,22 +84,30 @@ class RateLimiter:
         limit = limit or self.limit
         if self.redis is None or self.limit.requests <= 0 or limit.requests <= 0:
             return None
-        now = time.time()
-        window = int(now // limit.window)
-        key = f"{self.prefix}:ratelimit:{who}:{window}"
-        held = self._held.get(key)
-        if held is not None:
+        while True:
+            now = time.time()
+            window = int(now // limit.window)
+            key = f"{self.prefix}:ratelimit:{who}:{window}"
+            held = self._held.get(key)
+            if held is None:
+                if now - self._swept_at > 10:
+                    self._sweep(now)
+                held = self._held[key] = _Held(0, 1, False, (window + 1) * limit.window)
             if held.left > 0:
                 held.left -= 1
                 return None
             if held.spent:
                 return held.ends - now
-        else:
-            if now - self._swept_at > 10:
-                self._sweep(now)
-            held = self._held[key] = _Held(0, 1, False, (window + 1) * limit.window)
+            leasing = self._leasing.get(key)
+            if leasing is None:
+                break
+            # A lease for this caller is on its way (a browser sends its requests side by
+            # side): wait for it and take from what it brings, rather than lease a block of
+            # our own each, which would spend the window on requests nobody makes.
+            await asyncio.shield(leasing)
         block = held.block
         held.block = min(2 * block, max(1, limit.requests // BLOCK_SHARE))
+        done = self._leasing[key] = asyncio.get_running_loop().create_future()
         try:
             count = await self._lease(keys=[key], args=[math.ceil(limit.window) + 1, block])
         except Exception as exc:  # fail open, see the module docstring
@@ -105,6 +115,9 @@ class RateLimiter:
                 log.warning("rate limiter: Redis unavailable (%s); not limiting", exc)
                 self._warned_at = now
             return None
+        finally:
+            del self._leasing[key]
+            done.set_result(None)
         granted = min(block, limit.requests - (count - block))
         if granted <= 0:
             held.spent = True
