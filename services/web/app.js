@@ -13,7 +13,7 @@ import { createMatch, refreshLobby, relabelCreateForm, setupCreateForm } from ".
 import { enterMatch, leaveMatch, redraw, toggleLastTrick } from "./matches/match.js";
 import { setupQuickplay, showQuickplay } from "./matches/quickplay.js";
 import { askHint, fileDispute, rematch } from "./matches/table_side.js";
-import { followAccount, stopAccount } from "./live/notices.js";
+import { dropNoticesOfScreen, followAccount, stopAccount } from "./live/notices.js";
 import { showLeaderboard, showPlayer } from "./social/profiles.js";
 import { drawReplay, replayControls, showReplay } from "./matches/replay.js";
 import { $, call, errorText, show, state } from "./shared/session.js";
@@ -155,6 +155,7 @@ async function boot() {
   onLocale(redrawAll);
   $("lang").value = locale();
   window.addEventListener("hashchange", route);
+  window.addEventListener("hashchange", dropNoticesOfScreen);
   setInterval(() => {              // the lists others change: the lobby's, the tournaments', the console's
     refreshLobby();
     if (document.body.dataset.screen === "tournaments") showTournaments();

@@ -27,6 +27,7 @@ import httpx
 import pytest
 from test_web_games import click_action, legal_of, looked_at, play_match
 from web_support import (  # noqa: F401
+    ARTIFACTS,
     axe_check,
     browser,
     finished_deal,
@@ -111,6 +112,9 @@ async def one_screen(page, where: str, shots=None) -> None:
     for size in (PHONE["viewport"], SMALL_PHONE):
         await page.set_viewport_size(size)
         g = await page.evaluate(ONE_SCREEN)
+        if not all(v is not None and 0 < v <= g["height"] for v in g["parts"].values()):
+            await page.screenshot(path=str(ARTIFACTS / f"one-screen-{where.replace(' ', '-')}-{size['width']}.png"),
+                                  full_page=True)
         assert all(v is not None and 0 < v <= g["height"] for v in g["parts"].values()), f"{where} at {size}: {g}"
         if shots is not None and size == SMALL_PHONE:
             await page.screenshot(path=str(shots / f"{where.split(' ')[0]}-360.png"))

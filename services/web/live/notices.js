@@ -22,7 +22,8 @@ const account = { socket: null, after: 0, retry: 0, timer: undefined, token: nul
 /** @param {Notice} e */
 function notice(e) {
   const match = e.match_id ? `#/match/${e.match_id}` : e.tournament_id ? `#/tournament/${e.tournament_id}` : null;
-  if (e.match_id && state.matchId === e.match_id && !e.type.startsWith("invitation")) return null;   // the table on screen says it already
+  // the table on screen (or the one just opened, not yet drawn) says it already
+  if (e.match_id && (state.matchId === e.match_id || location.hash === match) && !e.type.startsWith("invitation")) return null;
   let text;
   switch (e.type) {
     case "your_turn": text = t("notice.your_turn", { seat: seatText(e.seat) }); break;
@@ -81,6 +82,19 @@ export function followAccount() {
     if (ev.code === 4401) return;
     account.timer = setTimeout(followAccount, Math.min(10000, 500 * 2 ** account.retry++));
   };
+}
+
+/**
+ * The notices about the screen now open (`location.hash`, e.g. `#/match/{id}`) go: that screen
+ * says it now, and a notice that came just before it opened (the match I created began, my
+ * first turn in it) would only push the table down.
+ */
+export function dropNoticesOfScreen() {
+  const box = document.getElementById("notices");
+  if (!box) return;
+  for (const a of box.querySelectorAll("li > a")) {
+    if (a.getAttribute("href") === location.hash) /** @type {HTMLElement} */ (a.parentElement).remove();
+  }
 }
 
 export function stopAccount() {
