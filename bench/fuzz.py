@@ -64,6 +64,9 @@ BEYOND_SCHEMA = {
                   "GET /v1/admin/reports", "GET /v1/admin/fairplay")},
     ("GET /v1/admin/audit", "invalid_field"): "since..until spans 1 to 31 days (and since <= until)",
     ("POST /v1/tournaments", "not_enough_boards"): "imported boards cover every round's deals",
+    # An option that only one variant has: a rule across two options (docs/rules-belote.md D-16).
+    **{(op, "bad_option $.options.contracts"): "`contracts: suits_ta_sa` is Coinche's: another `variant` refuses it"
+       for op in ("POST /v1/matches", "POST /v1/tournaments", "POST /v1/quickplay")},
     # What others are shown: no bidi control, something visible (Unicode categories; domain/text.py).
     **{(op, code): "a shown text holds no bidi control and at least one visible character"
        for op in ("POST /v1/players", "POST /v1/tournaments", "POST /v1/tournaments/{tournament_id}/entries",
@@ -164,7 +167,12 @@ def figures(report: Path, operations: set[str] | None = None, paths: str | None 
                 request, response = interaction.get("request", {}), interaction.get("response") or {}
                 if check["name"] == "positive_data_acceptance":
                     try:
-                        code = json.loads(_decoded(response.get("content"))).get("code", "?")
+                        answer = json.loads(_decoded(response.get("content")))
+                        code = answer.get("code", "?")
+                        if code == "bad_option":     # an option's refusal is explained option by option
+                            details = answer.get("details") or {}
+                            option = details.get("option")
+                            code = f"{code} {details.get('field') or (f'$.options.{option}' if option else '?')}"
                     except (ValueError, AttributeError):
                         code = "?"
                     case = ((recorder.get("cases") or {}).get(case_id) or {}).get("value") or {}
