@@ -21,10 +21,13 @@ get from the table's other bots; a solved play would value every contract as if 
 sides played perfectly.
 
 Budget: worlds are solved until `worlds` (`play_worlds`, when smaller, caps the play alone:
-the hints' setting) or until the slowest solve so far would end past the time `budget`
-(worlds of one decision cost about the same); at least `min_worlds` (1)
-is always solved, so a slow solve runs past the budget rather than play blind. When no
-world could be dealt, `basic`'s card is played.
+the hints' setting) or until the time `budget` is spent. Each solve is given the nodes the
+time left allows, at the rate this process measured (`domain.doubledummy.node_budget`), and
+one that would run past it is stopped and its world dropped; a world is not begun when the
+slowest solve so far would end past the budget. The first world may run to `ceiling` (a
+little more than the budget, under the 200 ms a decision may take): a deal's first tricks
+can need one long solve. When no world was solved by then, or none could be dealt,
+`basic`'s card is played.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ import time
 from types import ModuleType
 from typing import Any
 
+import domain.doubledummy as dd
 from domain.bots import conventions
 from domain.bots.expert import Expert
 from domain.bots.sampling import Unsatisfiable
@@ -42,8 +46,11 @@ from domain.bots.seat_view import unwrap
 
 log = logging.getLogger(__name__)
 
-DEFAULT_BUDGET = 0.15       # seconds per decision: p99 under 200 ms leaves room for one slow solve
+DEFAULT_BUDGET = 0.15       # seconds per decision
+DEFAULT_CEILING = 0.19      # seconds the first world may take: a decision stays under 200 ms
 DEFAULT_WORLDS = 48
+RATE_PRIOR = 150e-9         # seconds per node before this process has measured its own
+RATE_SAMPLE = 20_000        # a solve of fewer nodes is mostly the driver's cost: not a sample
 
 
 class Master(Expert):
@@ -51,9 +58,15 @@ class Master(Expert):
     `last_worlds` is how many worlds the last decision searched, `last_phase` its phase
     (the bench reports both)."""
 
+    rate = RATE_PRIOR
+    """Seconds per node of the process's last long solves: how a time left becomes nodes."""
+
     def __init__(self, family: ModuleType, game_name: str, *, budget: float | None = DEFAULT_BUDGET,
-                 worlds: int = DEFAULT_WORLDS, play_worlds: int | None = None, **settings: Any) -> None:
+                 worlds: int = DEFAULT_WORLDS, play_worlds: int | None = None,
+                 ceiling: float | None = DEFAULT_CEILING, **settings: Any) -> None:
         super().__init__(family, game_name, budget=budget, worlds=worlds, **settings)
+        self.ceiling = None if budget is None else max(budget, ceiling or budget)
+        self.last_stopped = 0
         self.play_worlds = worlds if play_worlds is None else min(worlds, play_worlds)
         if self.game.double_dummy is None:
             raise ValueError(f"no double-dummy solver for {game_name!r}")
@@ -108,22 +121,27 @@ class Master(Expert):
     def solve_worlds(self, table: Any, candidates: list[dict[str, Any]], rng: random.Random,
                      options: Any) -> list[float]:
         """Each candidate's total over the worlds solved in the budget."""
-        deadline = None if self.budget is None else time.perf_counter() + self.budget
+        begun = time.perf_counter()
         solver = self.game.double_dummy
         cards = [c["card"] for c in candidates]
         totals = [0.0] * len(candidates)
         solved = failures = 0
         slowest = 0.0
+        self.last_stopped = 0
         while solved < self.play_worlds and failures < 3 * self.play_worlds:
             started = time.perf_counter()
-            if deadline is not None and solved >= self.min_worlds and started + slowest > deadline:
+            if self.budget is not None and solved and started + slowest > begun + self.budget:
                 break                  # the next solve would likely end past the budget
             try:
                 state = self.play_world(table, rng, options)
             except Unsatisfiable:
                 failures += 1
                 continue
-            values = solver.solve(state).cards
+            try:
+                values = self._solve(solver, state, begun, first=not solved)
+            except dd.OutOfNodes:
+                self.last_stopped += 1
+                break                  # the time is spent: what was solved stands
             slowest = max(slowest, time.perf_counter() - started)
             row = {i: float(values[c]) for i, c in enumerate(cards)}
             for i, v in row.items():
@@ -133,5 +151,17 @@ class Master(Expert):
         self.last_worlds = solved
         return totals
 
+    def _solve(self, solver: Any, state: Any, begun: float, first: bool) -> dict[str, int]:
+        """One world's values, within the nodes the time left allows (no limit without a budget)."""
+        if self.budget is None or self.ceiling is None:
+            return solver.solve(state).cards
+        end = begun + (self.ceiling if first else self.budget)
+        with dd.node_budget(int((end - time.perf_counter()) / Master.rate)):
+            t, n = time.perf_counter(), dd.nodes_visited()
+            cards = solver.solve(state).cards
+            t, n = time.perf_counter() - t, dd.nodes_visited() - n
+        if n >= RATE_SAMPLE:
+            Master.rate = 0.7 * Master.rate + 0.3 * t / n
+        return cards
 
-__all__ = ["DEFAULT_BUDGET", "DEFAULT_WORLDS", "Master"]
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_CEILING", "DEFAULT_WORLDS", "Master"]

@@ -18,11 +18,14 @@ pure-Python `search.py` gives the same values, slower.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import msgspec
 
 from domain.cards import SEAT_INDEX
-from domain.doubledummy import cache
+from domain.doubledummy import cache, search
+from domain.doubledummy.budget import LIMIT, OutOfNodes
 from domain.doubledummy.search import INF, Search
 from domain.doubledummy.search import make_search as python_search
 from domain.doubledummy.table import (
@@ -36,6 +39,7 @@ from domain.doubledummy.table import (
 
 cache.choose()
 try:
+    from domain.doubledummy import compiled
     from domain.doubledummy.compiled import make_search as compiled_search
 except ImportError:                     # numba absent: the same values from the pure-Python search
     compiled_search = None
@@ -44,6 +48,7 @@ make_search = compiled_search or python_search
 
 __all__ = [
     "INF",
+    "OutOfNodes",
     "UNITS",
     "Position",
     "Solution",
@@ -52,6 +57,8 @@ __all__ = [
     "classes",
     "legal_mask",
     "masks",
+    "node_budget",
+    "nodes_visited",
     "representatives",
     "rest_value",
     "rest_values",
@@ -110,6 +117,28 @@ ONE_SOLVE = threading.RLock()
 """One solve at a time in a process: the compiled search's transposition table and stacks are
 the process's own, and a solve's probes must not interleave with another's (a worker's thread
 reviewing a deal beside the API's hint, two reviews in threads)."""
+
+
+def nodes_visited() -> int:
+    """The nodes the process's searches have visited so far: a caller's measure of a solve's
+    cost, and of its rate against the clock."""
+    if compiled_search is not None and SEARCH[0] is compiled_search:
+        return compiled.visited()
+    return search.visited()
+
+
+@contextmanager
+def node_budget(nodes: int) -> Iterator[None]:
+    """Within the block, the solves together visit at most `nodes` more nodes; the one
+    that would visit more raises `OutOfNodes` and gives nothing. The block holds the
+    process's one solve (`ONE_SOLVE`), so nobody else's nodes count against it."""
+    with ONE_SOLVE:
+        before = LIMIT[0]
+        LIMIT[0] = min(before, nodes_visited() + max(0, nodes))
+        try:
+            yield
+        finally:
+            LIMIT[0] = before
 
 
 def rest_value(t: Table, pos: Position, mine: tuple[bool, ...]) -> int:

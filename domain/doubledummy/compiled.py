@@ -12,8 +12,10 @@ from typing import Any
 
 import numpy as np
 
+from domain.doubledummy.budget import LIMIT, OutOfNodes
 from domain.doubledummy.kernel import (
     _CTZ16,
+    ABORTED,
     ALPHA,
     BASE,
     BETA,
@@ -111,7 +113,15 @@ def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Any, None]:
         fr[0, ALPHA], fr[0, BETA], fr[0, RESTRICT], fr[0, CARD] = alpha, beta, restrict, -1
         every = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
         fr[0, REM] = sum(t.points[c] for c in range(len(t.codes)) if every >> c & 1)
-        return int(run(hands, np.array(pos.voids, np.int64), fr, tab, sm, nxt, mine_a, params, _MOVES, _PRIO,
-                       keys, values, gen, _CTZ16))
+        v = int(run(hands, np.array(pos.voids, np.int64), fr, tab, sm, nxt, mine_a, params, _MOVES, _PRIO,
+                    keys, values, gen, _CTZ16, LIMIT[0]))
+        if v == ABORTED:
+            raise OutOfNodes
+        return v
 
     return search, None
+
+
+def visited() -> int:
+    """The nodes every compiled search of the process has visited (the kernel's counter)."""
+    return int(_FRAMES[-1, 0])

@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 INF = 1 << 20
+ABORTED = 1 << 40                   # `run`'s answer when it reached its node limit: no value
 # params: one contract of one game, as `Table` describes it
 TRUMP, RULE, PLAYERS, DIFF, BASE, LAST, CAPOT, STOP, JOKER, STOP_VALUE = range(10)
 FOLLOW, FOLLOW_OR_TRUMP, OVERTRUMP, OVERTRUMP_OR_TRUMP, OVERTAKE = range(5)
@@ -311,8 +312,10 @@ ENTER, NEXT, RETURN, CHILD_DONE = range(4)
 @njit(cache=True, nogil=True)
 def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, sm: np.ndarray, nxt: np.ndarray,
         mine: np.ndarray, params: np.ndarray, moves: np.ndarray, prio: np.ndarray, tt_keys: np.ndarray,
-        tt_vals: np.ndarray, gen: int, ctz: np.ndarray) -> int:
-    """Alpha-beta from the position in frame 0 (`search.py`'s `node`, unrolled onto `fr`)."""
+        tt_vals: np.ndarray, gen: int, ctz: np.ndarray, limit: int) -> int:
+    """Alpha-beta from the position in frame 0 (`search.py`'s `node`, unrolled onto `fr`);
+    `ABORTED` once the node counter passes `limit` (nothing unproved is left in the table:
+    an entry is written only when its node is done)."""
     joker = params[JOKER]
     players = params[PLAYERS]
     stop = params[STOP]
@@ -325,6 +328,8 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
     while True:
         if state == ENTER:
             fr[last_row, 0] += 1
+            if fr[last_row, 0] > limit:
+                return ABORTED
             seat = fr[d, SEAT]
             nplayed = fr[d, NPLAYED]
             led = fr[d, LED]

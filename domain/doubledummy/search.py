@@ -11,12 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from domain.doubledummy.budget import LIMIT, OutOfNodes
 from domain.doubledummy.table import Position, Table, classes, legal_mask
 
 INF = 1 << 20
 PARTNER = (2, 3, 0, 1)
 
 Search = Callable[[Position, int, int, int], int]
+NODES = [0]
+"""The nodes every pure-Python search of the process has visited."""
+
+
+def visited() -> int:
+    return NODES[0]
 
 
 def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Search, dict]:
@@ -54,6 +61,9 @@ def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Search, dict]:
     def node(hands: list[int], seat: int, nplayed: int, led: int, win_seat: int, win_key: int,
              win_card: int, pts: int, tmask: int, flags: int, left: int, voids: list[int],
              alpha: int, beta: int, restrict: int = -1) -> int:
+        NODES[0] += 1
+        if NODES[0] > LIMIT[0]:
+            raise OutOfNodes
         key = None
         best_first = -1
         if nplayed == 0 and restrict == -1:

@@ -251,3 +251,26 @@ def test_a_solve_in_a_thread_leaves_the_interpreter_to_the_others() -> None:
             break
     gap = min(gaps)
     assert gap < 0.03, f"the interpreter waited {gap * 1000:.0f} ms behind a solve (each try: {gaps})"
+
+
+@pytest.mark.parametrize("search", ["compiled", "python"])
+def test_a_node_budget_stops_a_solve_and_leaves_the_next_exact(search: str) -> None:
+    """A caller on a clock gives a solve its nodes: past them the solve raises and gives no
+    value, and neither it nor the budget changes what the next solve finds."""
+    game = GAMES["belote"]
+    state = deals("belote", {}, None, random.Random(31), 1)[0][-12 if search == "python" else 0]
+    dd.SEARCH[0] = dd.make_search if search == "compiled" else dd.python_search
+    try:
+        exact = game.double_dummy.solve(state)
+        before = dd.nodes_visited()
+        game.double_dummy.solve(state)
+        cost = dd.nodes_visited() - before
+        assert cost > 100
+        with pytest.raises(dd.OutOfNodes), dd.node_budget(cost // 4):
+            game.double_dummy.solve(state)
+        assert dd.nodes_visited() - before <= cost + cost // 4 + 1
+        assert game.double_dummy.solve(state) == exact
+        with dd.node_budget(3 * cost):
+            assert game.double_dummy.solve(state) == exact
+    finally:
+        dd.SEARCH[0] = dd.make_search

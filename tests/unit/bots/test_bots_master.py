@@ -64,3 +64,22 @@ def test_bot_master_is_a_seat_level() -> None:
 
     holder = seat_holder("E", "bot:master", None)
     assert holder is not None and holder.kind == "bot" and holder.level == "master"
+
+
+@pytest.mark.parametrize("game_name,raw", [CONFIGS[1], CONFIGS[6]], ids=[IDS[1], IDS[6]])
+def test_a_solve_past_the_budget_is_stopped_and_the_master_still_plays(game_name, raw, monkeypatch) -> None:
+    """At a deal's first trick one solve can outlast the decision's time: it is stopped at
+    the nodes the time left allows. With no world solved, `basic`'s card is played; with
+    some, they stand."""
+    game, state, me = _midplay(game_name, raw, 6, 0)
+    view = game.view(state, me)
+    basic = FAMILIES[game_name].basic(view, random.Random(6))
+    master = policy_for(game_name, "master", budget=0.15, worlds=8, options=raw)
+    monkeypatch.setattr(Master, "rate", 10.0)           # ten seconds a node: no node fits
+    assert master(view, random.Random(6)) == basic
+    assert master.last_worlds == 0 and master.last_stopped == 1
+    monkeypatch.setattr(Master, "rate", 1e-12)          # every node fits: worlds are solved
+    master = policy_for(game_name, "master", budget=30.0, worlds=2, options=raw)
+    action = master(view, random.Random(6))
+    assert master.last_worlds == 2 and master.last_stopped == 0
+    assert {k: v for k, v in action.items() if k != "seat"} in view.legal
