@@ -76,7 +76,11 @@ def _arrays(t: Table) -> tuple:
     params[TRUMP], params[RULE], params[PLAYERS] = t.trump, RULES[t.rule], t.players
     params[DIFF], params[BASE] = t.mode == "diff", t.trick_base
     params[LAST], params[CAPOT], params[STOP], params[JOKER] = t.last_bonus, t.capot_bonus, t.stop_seat, t.joker
-    got = (t, tab, np.array(t.suit_mask, np.int64), np.array(t.nxt, np.int64), params)
+    spans: dict[int, int] = {}
+    for c in range(n):
+        spans[run[c]] = spans.get(run[c], 0) | (1 << c)
+    runs = np.array([m for m in spans.values() if m & (m - 1)], np.int64)
+    got = (t, tab, np.array(t.suit_mask, np.int64), runs, np.array(t.nxt, np.int64), params)
     _ARRAYS[id(t)] = got
     return got
 
@@ -84,7 +88,7 @@ def _arrays(t: Table) -> tuple:
 def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Any, None]:
     """The compiled twin of `search.make_search`: a search for the side `mine` with its own
     (numbered) share of the transposition table."""
-    _, tab, sm, nxt, base_params = _arrays(t)
+    _, tab, sm, runs, nxt, base_params = _arrays(t)
     params = base_params.copy()
     if t.stop_seat >= 0:
         params[STOP_VALUE] = -1 if mine[t.stop_seat] else 1
@@ -113,7 +117,7 @@ def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Any, None]:
         fr[0, ALPHA], fr[0, BETA], fr[0, RESTRICT], fr[0, CARD] = alpha, beta, restrict, -1
         every = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
         fr[0, REM] = sum(t.points[c] for c in range(len(t.codes)) if every >> c & 1)
-        v = int(run(hands, np.array(pos.voids, np.int64), fr, tab, sm, nxt, mine_a, params, _MOVES, _PRIO,
+        v = int(run(hands, np.array(pos.voids, np.int64), fr, tab, sm, runs, nxt, mine_a, params, _MOVES, _PRIO,
                     keys, values, gen, _CTZ16, LIMIT[0]))
         if v == ABORTED:
             raise OutOfNodes

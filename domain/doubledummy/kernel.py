@@ -273,33 +273,39 @@ def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
 
 
 @njit(cache=True, nogil=True)
-def _packed(h0: int, h1: int, h2: int, h3: int, tab: np.ndarray, ctz: np.ndarray) -> tuple:
+def _packed(h0: int, h1: int, h2: int, h3: int, runs: np.ndarray, ctz: np.ndarray) -> tuple:
     """The hands with each run of touching equal-point cards packed to its bottom, owners kept
-    in order: deals differing only in which small cards are gone share their entries."""
-    k0 = 0
-    k1 = 0
-    k2 = 0
-    k3 = 0
+    in order: deals differing only in which small cards are gone share their entries. Only
+    the runs of two cards or more (`runs`, their masks) can move, and only once a card below
+    another of the run is gone."""
     every = h0 | h1 | h2 | h3
-    p = -1
-    run = -1
-    while every:
-        c = _low(every, ctz)
-        every &= every - 1
-        if tab[RUN, c] != run:
-            run = tab[RUN, c]
-            p = run
-        bit = 1 << p
-        if (h0 >> c) & 1:
-            k0 |= bit
-        elif (h1 >> c) & 1:
-            k1 |= bit
-        elif (h2 >> c) & 1:
-            k2 |= bit
-        else:
-            k3 |= bit
-        p += 1
-    return k0, k1, k2, k3
+    for r in range(runs.shape[0]):
+        m = runs[r]
+        e = every & m
+        start = _low(m, ctz)
+        low = e >> start
+        if low & (low + 1) == 0:
+            continue                    # what is left of the run sits at its bottom already
+        k0 = h0 & ~m
+        k1 = h1 & ~m
+        k2 = h2 & ~m
+        k3 = h3 & ~m
+        p = start
+        while e:
+            c = _low(e, ctz)
+            e &= e - 1
+            bit = 1 << p
+            if (h0 >> c) & 1:
+                k0 |= bit
+            elif (h1 >> c) & 1:
+                k1 |= bit
+            elif (h2 >> c) & 1:
+                k2 |= bit
+            else:
+                k3 |= bit
+            p += 1
+        h0, h1, h2, h3 = k0, k1, k2, k3
+    return h0, h1, h2, h3
 
 
 # frame fields: one row per ply of the explicit stack (numba cannot cache a recursive function)
@@ -310,7 +316,8 @@ ENTER, NEXT, RETURN, CHILD_DONE = range(4)
 
 
 @njit(cache=True, nogil=True)
-def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, sm: np.ndarray, nxt: np.ndarray,
+def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, sm: np.ndarray, runs: np.ndarray,
+        nxt: np.ndarray,
         mine: np.ndarray, params: np.ndarray, moves: np.ndarray, prio: np.ndarray, tt_keys: np.ndarray,
         tt_vals: np.ndarray, gen: int, ctz: np.ndarray, limit: int) -> int:
     """Alpha-beta from the position in frame 0 (`search.py`'s `node`, unrolled onto `fr`);
@@ -408,7 +415,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                             jv = voids[s] + 16 * s
                 # the key: each run of touching equal-point cards packed to its bottom, owners kept in
                 # order, so deals differing only in which small cards are gone share their entries
-                k0, k1, k2, k3 = _packed(hands[0], hands[1], hands[2], hands[3], tab, ctz)
+                k0, k1, k2, k3 = _packed(hands[0], hands[1], hands[2], hands[3], runs, ctz)
                 fr[d, K0] = k0
                 fr[d, K1] = k1
                 fr[d, K2] = k2
