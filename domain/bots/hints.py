@@ -5,7 +5,9 @@ action)` says why in a few words. Both read the seat's view only (the same objec
 seat's client gets), so a hint can never tell more than the seat already knows. The
 expert's random numbers are seeded from the view itself and its time budget is off
 (`EXPERT_SETTINGS`): the same view always gives the same hint, whatever the cards the
-seat cannot see and however loaded the machine is. Its play solves at most 16 worlds.
+seat cannot see and however loaded the machine is. Its play solves at most 16 worlds, in
+at most `HINT_NODES` nodes of the solver between them: a count, not a time, so it cuts a
+long search the same way on any machine.
 
 A reason is a stable `code` (a client may translate it), `params` for the numbers and
 suits it names, and `words`, its English text. The codes and their params are listed in
@@ -24,9 +26,11 @@ from domain.bots import cardplay, policy_for, unwrap
 from domain.bots.hint_tables import card_table, contract_tricks, high_bidder
 from domain.cards import PARTNER
 
-EXPERT_SETTINGS: dict[str, Any] = {"budget": None, "play_worlds": 16}
-"""Worlds only, so the view alone decides; the play's solved worlds capped, since hints run
-in the API process (docs/bots.md, "Hints")."""
+HINT_NODES = 3_000_000
+"""About 0.2 s of one core: what the worst of a deal's first tricks may cost a hint."""
+EXPERT_SETTINGS: dict[str, Any] = {"budget": None, "play_worlds": 16, "nodes": HINT_NODES}
+"""Worlds and nodes only, so the view alone decides; the play's solved worlds capped, since
+hints run in the API process (docs/bots.md, "Hints")."""
 
 # code -> English template over its params; a code is never renamed, only added.
 REASONS: dict[str, str] = {
@@ -275,4 +279,4 @@ def _card(game_name: str, table: Any, card: str) -> Reason:
     return _reason("duck", **extra)
 
 
-__all__ = ["EXPERT_SETTINGS", "FIVE_HUNDRED_HONOURS", "HONOUR_NAMES", "Hint", "NEEDS", "REASONS", "Reason", "reason", "seed_of", "suggest"]
+__all__ = ["EXPERT_SETTINGS", "FIVE_HUNDRED_HONOURS", "HINT_NODES", "HONOUR_NAMES", "Hint", "NEEDS", "REASONS", "Reason", "reason", "seed_of", "suggest"]

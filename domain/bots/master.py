@@ -26,8 +26,10 @@ time left allows, at the rate this process measured (`domain.doubledummy.node_bu
 one that would run past it is stopped and its world dropped; a world is not begun when the
 slowest solve so far would end past the budget. The first world may run to `ceiling` (a
 little more than the budget, under the 200 ms a decision may take): a deal's first tricks
-can need one long solve. When no world was solved by then, or none could be dealt,
-`basic`'s card is played.
+can need one long solve. `nodes` caps the nodes a decision's solves visit in all (the
+hints' setting): unlike time, a count cuts the same way on any machine, since a position
+costs the same nodes whatever the process solved before. When no world was solved by then,
+or none could be dealt, `basic`'s card is played.
 """
 
 from __future__ import annotations
@@ -63,10 +65,11 @@ class Master(Expert):
 
     def __init__(self, family: ModuleType, game_name: str, *, budget: float | None = DEFAULT_BUDGET,
                  worlds: int = DEFAULT_WORLDS, play_worlds: int | None = None,
-                 ceiling: float | None = DEFAULT_CEILING, **settings: Any) -> None:
+                 ceiling: float | None = DEFAULT_CEILING, nodes: int | None = None, **settings: Any) -> None:
         super().__init__(family, game_name, budget=budget, worlds=worlds, **settings)
         self.ceiling = None if budget is None else max(budget, ceiling or budget)
-        self.last_stopped = 0
+        self.nodes = nodes
+        self.last_stopped = self.last_nodes = 0
         self.play_worlds = worlds if play_worlds is None else min(worlds, play_worlds)
         if self.game.double_dummy is None:
             raise ValueError(f"no double-dummy solver for {game_name!r}")
@@ -127,7 +130,7 @@ class Master(Expert):
         totals = [0.0] * len(candidates)
         solved = failures = 0
         slowest = 0.0
-        self.last_stopped = 0
+        self.last_stopped = self.last_nodes = 0
         while solved < self.play_worlds and failures < 3 * self.play_worlds:
             started = time.perf_counter()
             if self.budget is not None and solved and started + slowest > begun + self.budget:
@@ -152,13 +155,22 @@ class Master(Expert):
         return totals
 
     def _solve(self, solver: Any, state: Any, begun: float, first: bool) -> dict[str, int]:
-        """One world's values, within the nodes the time left allows (no limit without a budget)."""
-        if self.budget is None or self.ceiling is None:
+        """One world's values, within the nodes the time left allows and what is left of
+        the decision's `nodes` (no limit without either)."""
+        limit = None
+        if self.budget is not None and self.ceiling is not None:
+            end = begun + (self.ceiling if first else self.budget)
+            limit = int((end - time.perf_counter()) / Master.rate)
+        if self.nodes is not None:
+            limit = min(limit if limit is not None else self.nodes, self.nodes - self.last_nodes)
+        if limit is None:
             return solver.solve(state).cards
-        end = begun + (self.ceiling if first else self.budget)
-        with dd.node_budget(int((end - time.perf_counter()) / Master.rate)):
+        with dd.node_budget(limit):
             t, n = time.perf_counter(), dd.nodes_visited()
-            cards = solver.solve(state).cards
+            try:
+                cards = solver.solve(state).cards
+            finally:
+                self.last_nodes += dd.nodes_visited() - n
             t, n = time.perf_counter() - t, dd.nodes_visited() - n
         if n >= RATE_SAMPLE:
             Master.rate = 0.7 * Master.rate + 0.3 * t / n

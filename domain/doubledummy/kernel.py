@@ -317,12 +317,11 @@ ENTER, NEXT, RETURN, CHILD_DONE = range(4)
 
 @njit(cache=True, nogil=True)
 def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, sm: np.ndarray, runs: np.ndarray,
-        nxt: np.ndarray,
-        mine: np.ndarray, params: np.ndarray, moves: np.ndarray, prio: np.ndarray, tt_keys: np.ndarray,
-        tt_vals: np.ndarray, gen: int, ctz: np.ndarray, limit: int) -> int:
+        nxt: np.ndarray, mine: np.ndarray, params: np.ndarray, moves: np.ndarray, prio: np.ndarray,
+        tt_keys: np.ndarray, tt_vals: np.ndarray, gen: int, ctz: np.ndarray, limit: int) -> int:
     """Alpha-beta from the position in frame 0 (`search.py`'s `node`, unrolled onto `fr`);
-    `ABORTED` once the node counter passes `limit` (nothing unproved is left in the table:
-    an entry is written only when its node is done)."""
+    `ABORTED` rather than visit a node past `limit` on the node counter (nothing unproved is
+    left in the table: an entry is written only when its node is done)."""
     joker = params[JOKER]
     players = params[PLAYERS]
     stop = params[STOP]
@@ -334,9 +333,9 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
     state = ENTER
     while True:
         if state == ENTER:
-            fr[last_row, 0] += 1
-            if fr[last_row, 0] > limit:
+            if fr[last_row, 0] >= limit:
                 return ABORTED
+            fr[last_row, 0] += 1
             seat = fr[d, SEAT]
             nplayed = fr[d, NPLAYED]
             led = fr[d, LED]
@@ -420,8 +419,12 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 fr[d, K1] = k1
                 fr[d, K2] = k2
                 fr[d, K3] = k3
-                meta = seat | (fr[d, FLAGS] << 2) | (jv << 4) | (gen << 12)
+                # the slot leaves out the search's number (the entry's tag keeps it): an older
+                # search's entries are misses either way, and so a position costs the same
+                # nodes whatever the process solved before, which a node budget relies on
+                meta = seat | (fr[d, FLAGS] << 2) | (jv << 4)
                 slot = _slot(k0, k1, k2, k3, meta, mask)
+                meta |= gen << 12
                 fr[d, SLOT] = slot
                 fr[d, META] = meta
                 if (tt_keys[slot, 4] == meta and tt_keys[slot, 0] == k0 and tt_keys[slot, 1] == k1

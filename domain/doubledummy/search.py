@@ -61,9 +61,9 @@ def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Search, dict]:
     def node(hands: list[int], seat: int, nplayed: int, led: int, win_seat: int, win_key: int,
              win_card: int, pts: int, tmask: int, flags: int, left: int, voids: list[int],
              alpha: int, beta: int, restrict: int = -1) -> int:
-        NODES[0] += 1
-        if NODES[0] > LIMIT[0]:
+        if NODES[0] >= LIMIT[0]:
             raise OutOfNodes
+        NODES[0] += 1
         key = None
         best_first = -1
         if nplayed == 0 and restrict == -1:

@@ -83,3 +83,28 @@ def test_a_solve_past_the_budget_is_stopped_and_the_master_still_plays(game_name
     action = master(view, random.Random(6))
     assert master.last_worlds == 2 and master.last_stopped == 0
     assert {k: v for k, v in action.items() if k != "seat"} in view.legal
+
+
+def test_a_node_cap_cuts_the_search_the_same_way_every_time() -> None:
+    """The hints' cap is a count of nodes, not a time: the same view gives the same worlds
+    solved and the same card, whatever the process solved in between."""
+    game_name, raw = CONFIGS[1]
+    game, state, me = _midplay(game_name, raw, 6, 0)
+    view = game.view(state, me)
+    first = policy_for(game_name, "master", budget=None, worlds=1, nodes=10**12, options=raw)
+    first(view, random.Random(6))
+    assert first.last_worlds == 1 and first.last_stopped == 0
+    cap = first.last_nodes + 1000                      # the first world, and hardly more
+    runs = []
+    for other in (None, 2, None):
+        if other is not None:                        # something else solved in between
+            _, other_state, _ = _midplay("five_hundred", {}, other, 0)
+            load("five_hundred").double_dummy.solve(other_state)
+        capped = policy_for(game_name, "master", budget=None, worlds=6, nodes=cap, options=raw)
+        action = capped(view, random.Random(6))
+        runs.append((action, capped.last_worlds, capped.last_rows, capped.last_nodes))
+        assert 0 < capped.last_worlds < 6 and capped.last_stopped == 1 and capped.last_nodes <= cap
+    assert runs[0] == runs[1] == runs[2]
+    none = policy_for(game_name, "master", budget=None, worlds=6, nodes=1, options=raw)
+    assert none(view, random.Random(6)) == FAMILIES[game_name].basic(view, random.Random(6))
+    assert none.last_worlds == 0
