@@ -167,6 +167,18 @@ class PlayerStore:
                                      " ORDER BY player_id", id_or_name)
         return [r["player_id"] for r in rows]
 
+    async def found(self, id_or_name: str, limit: int) -> list[PlayerInfo]:
+        """What `named` means, as the players themselves, in one query: the one with that id,
+        else those with that display name, at most `limit`. An erased person has no name, so
+        nobody finds him."""
+        rows = await self.pool.fetch(
+            "SELECT p.player_id, n.display_name, p.role, p.locale FROM players p"
+            " JOIN player_names n USING (player_id)"
+            " WHERE CASE WHEN EXISTS (SELECT 1 FROM players WHERE player_id = $1)"
+            "  THEN p.player_id = $1 ELSE n.display_name = $1 END"
+            " ORDER BY p.player_id LIMIT $2", id_or_name, limit)
+        return [PlayerInfo(r[0], r[1], r[2], r[3]) for r in rows]
+
     async def names(self, player_ids: list[str]) -> dict[str, str]:
         rows = await self.pool.fetch(
             "SELECT player_id, display_name FROM player_names WHERE player_id = ANY($1::text[])", player_ids)

@@ -123,12 +123,8 @@ async def player(player_id: PathStr, runtime: Runtime) -> PlayerOut:
                                                                  "role": "player"}])],
                          "The players so named", 400, 401, 403, 429))
 async def find_players(name: NameQuery, runtime: Runtime) -> list[PlayerOut]:
-    found = []
-    for player_id in (await runtime.players.named(name.strip()))[:FOUND_AT_MOST]:
-        info = await runtime.players.get(player_id)
-        if info is not None and info.name is not None:          # an erased person is found by nobody
-            found.append(PlayerOut(player_id=info.player_id, name=info.name, role=info.role))
-    return found
+    return [PlayerOut(player_id=info.player_id, name=info.name, role=info.role)
+            for info in await runtime.players.found(name.strip(), FOUND_AT_MOST)]
 
 
 @put("/v1/players/{player_id:str}/role", guards=ADMIN, tags=TAGS, summary="Grant a role (admin)", security=BEARER,
