@@ -19,7 +19,8 @@
   deal solved double dummy in the play, its calls sampled as the master's) and master−basic
   on the same boards, with the master's share of the bound's margin. `--decision-level
   master` times the master's decisions instead of the expert's, with the worlds searched
-  per phase.
+  per phase, the decisions that had a solve stopped at the time left (`solve_stopped`) and
+  those of them that solved no world and played `basic`'s card (`no_world_basic_played`).
 * `bound`: the perfect-information bound (`bench/bound.py`) against basic on the first
   boards of the expert−basic duel, and the expert's share of its margin there.
 * `decision`: time of an `expert` decision (the policy call, from the seat's view to the
@@ -401,11 +402,15 @@ def decisions(games: list[str], deals: int, level: str = "expert") -> dict[str, 
             _warm(game, raw)
 
         def record(seat: Seat, seconds: float, expert: Any = expert) -> None:
-            if expert.last_worlds:
+            stopped = getattr(expert, "last_stopped", 0)
+            if expert.last_worlds or stopped:      # searched, if only to have its one solve stopped
                 searched.append(seconds)
-                phase = phases.setdefault(str(getattr(expert, "last_phase", None) or "all"), {"ms": [], "worlds": []})
+                phase = phases.setdefault(str(getattr(expert, "last_phase", None) or "all"),
+                                          {"ms": [], "worlds": [], "stopped": 0, "blind": 0})
                 phase["ms"].append(seconds)
                 phase["worlds"].append(expert.last_worlds)
+                phase["stopped"] += bool(stopped)
+                phase["blind"] += not expert.last_worlds
 
         for k in range(deals):
             rng = random.Random(f"decision/{k}")
@@ -417,7 +422,8 @@ def decisions(games: list[str], deals: int, level: str = "expert") -> dict[str, 
         if level == "master":
             out[key]["phases"] = {name: {**figures(p["ms"]), "worlds_min": min(p["worlds"]),
                                          "worlds_p50": percentile(p["worlds"], 50),
-                                         "worlds_mean": round(sum(p["worlds"]) / len(p["worlds"]), 1)}
+                                         "worlds_mean": round(sum(p["worlds"]) / len(p["worlds"]), 1),
+                                         "solve_stopped": p["stopped"], "no_world_basic_played": p["blind"]}
                                   for name, p in phases.items()}
     out["load_average_1min_after"] = round(os.getloadavg()[0], 2)
     return out
