@@ -22,9 +22,9 @@ sides played perfectly.
 
 Budget: worlds are solved until `worlds` (`play_worlds`, when smaller, caps the play alone:
 the hints' setting) or until the time `budget` is spent. Each solve is given the nodes the
-time left allows, at the rate this process measured (`domain.doubledummy.node_budget`), and
-one that would run past it is stopped and its world dropped; a world is not begun when the
-slowest solve so far would end past the budget. The first world may run to `ceiling` (a
+time left allows, at the rate this process measured for the game
+(`domain.doubledummy.node_budget`), and one that would run past it is stopped and its world
+dropped; a world is not begun when the slowest solve so far would end past the budget. The first world may run to `ceiling` (a
 little more than the budget, under the 200 ms a decision may take): a deal's first tricks
 can need one long solve. `nodes` caps the nodes a decision's solves visit in all (the
 hints' setting): unlike time, a count cuts the same way on any machine, since a position
@@ -60,8 +60,9 @@ class Master(Expert):
     `last_worlds` is how many worlds the last decision searched, `last_phase` its phase
     (the bench reports both)."""
 
-    rate = RATE_PRIOR
-    """Seconds per node of the process's last long solves: how a time left becomes nodes."""
+    rates: dict[str, float] = {}
+    """Seconds per node of the process's last long solves, per game (a Five Hundred node
+    costs about twice a Belote one): how a time left becomes nodes."""
 
     def __init__(self, family: ModuleType, game_name: str, *, budget: float | None = DEFAULT_BUDGET,
                  worlds: int = DEFAULT_WORLDS, play_worlds: int | None = None,
@@ -160,7 +161,7 @@ class Master(Expert):
         limit = None
         if self.budget is not None and self.ceiling is not None:
             end = begun + (self.ceiling if first else self.budget)
-            limit = int((end - time.perf_counter()) / Master.rate)
+            limit = int((end - time.perf_counter()) / Master.rates.get(self.game.name, RATE_PRIOR))
         if self.nodes is not None:
             limit = min(limit if limit is not None else self.nodes, self.nodes - self.last_nodes)
         if limit is None:
@@ -173,7 +174,8 @@ class Master(Expert):
                 self.last_nodes += dd.nodes_visited() - n
             t, n = time.perf_counter() - t, dd.nodes_visited() - n
         if n >= RATE_SAMPLE:
-            Master.rate = 0.7 * Master.rate + 0.3 * t / n
+            rate = Master.rates.get(self.game.name, RATE_PRIOR)
+            Master.rates[self.game.name] = 0.7 * rate + 0.3 * t / n
         return cards
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_CEILING", "DEFAULT_WORLDS", "Master"]

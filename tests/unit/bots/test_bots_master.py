@@ -75,10 +75,10 @@ def test_a_solve_past_the_budget_is_stopped_and_the_master_still_plays(game_name
     view = game.view(state, me)
     basic = FAMILIES[game_name].basic(view, random.Random(6))
     master = policy_for(game_name, "master", budget=0.15, worlds=8, options=raw)
-    monkeypatch.setattr(Master, "rate", 10.0)           # ten seconds a node: no node fits
+    monkeypatch.setitem(Master.rates, game_name, 10.0)  # ten seconds a node: no node fits
     assert master(view, random.Random(6)) == basic
     assert master.last_worlds == 0 and master.last_stopped == 1
-    monkeypatch.setattr(Master, "rate", 1e-12)          # every node fits: worlds are solved
+    monkeypatch.setitem(Master.rates, game_name, 1e-12)  # every node fits: worlds are solved
     master = policy_for(game_name, "master", budget=30.0, worlds=2, options=raw)
     action = master(view, random.Random(6))
     assert master.last_worlds == 2 and master.last_stopped == 0
