@@ -24,9 +24,9 @@ Budget: worlds are solved until `worlds` (`play_worlds`, when smaller, caps the 
 the hints' setting) or until the time `budget` is spent. Each solve is given the nodes the
 time left allows, at the rate this process measured for the game
 (`domain.doubledummy.node_budget`), and one that would run past it is stopped and its world
-dropped; a world is not begun when the slowest solve so far would end past the budget. The first world may run to `ceiling` (a
-little more than the budget, under the 200 ms a decision may take): a deal's first tricks
-can need one long solve. `nodes` caps the nodes a decision's solves visit in all (the
+dropped; a world is not begun when the slowest solve so far would end past the budget.
+The first world may run to `ceiling` (a little more than the budget, under the 200 ms a
+decision may take): a deal's first tricks can need one long solve. `nodes` caps the nodes a decision's solves visit in all (the
 hints' setting): unlike time, a count cuts the same way on any machine, since a position
 costs the same nodes whatever the process solved before. When no world was solved by then,
 or none could be dealt, `basic`'s card is played.
@@ -166,16 +166,17 @@ class Master(Expert):
             limit = min(limit if limit is not None else self.nodes, self.nodes - self.last_nodes)
         if limit is None:
             return solver.solve(state).cards
-        with dd.node_budget(limit):
-            t, n = time.perf_counter(), dd.nodes_visited()
+        with dd.node_budget(limit):        # holds the process's one solve: the count is ours
+            started, before = time.perf_counter(), dd.nodes_visited()
             try:
                 cards = solver.solve(state).cards
             finally:
-                self.last_nodes += dd.nodes_visited() - n
-            t, n = time.perf_counter() - t, dd.nodes_visited() - n
-        if n >= RATE_SAMPLE:
+                used = dd.nodes_visited() - before
+                self.last_nodes += used
+        if used >= RATE_SAMPLE:
             rate = Master.rates.get(self.game.name, RATE_PRIOR)
-            Master.rates[self.game.name] = 0.7 * rate + 0.3 * t / n
+            Master.rates[self.game.name] = 0.7 * rate + 0.3 * (time.perf_counter() - started) / used
         return cards
+
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_CEILING", "DEFAULT_WORLDS", "Master"]
