@@ -25,6 +25,7 @@ from domain.belote.ranking import (
     card_values,
     deal_points,
 )
+from domain.belote.scoring import contract_score
 from domain.belote.state import OTHER_TEAM, State
 from domain.cards import SEAT_INDEX, SEATS, TEAM
 from domain.doubledummy import Position, Solution, Table, rest_value, rest_values
@@ -115,13 +116,32 @@ def card_points(state: State) -> tuple[dict[str, int], str | None]:
     score formulas take, belote and combinations apart. The difference is what the search
     plays on; a capot is its extreme, so it cannot be mistaken for a team's zero points."""
     t, pos, mine, team, done = _setup(state)
+    return _split(state, team, done + rest_value(t, pos, mine))
+
+
+def _split(state: State, team: str, diff: int) -> tuple[dict[str, int], str | None]:
     total, capot = _totals(state.deal.contract.trump, state.options.official)
-    diff, other = done + rest_value(t, pos, mine), OTHER_TEAM[team]
+    other = OTHER_TEAM[team]
     if abs(diff) == capot:
         winner = team if diff > 0 else other
         return {winner: capot, OTHER_TEAM[winner]: 0}, winner
     points = (diff + total) // 2
     return {team: points, other: total - points}, None
+
+
+def margins(state: State) -> dict[str, int]:
+    """Each legal card of the seat to act -> the deal's score margin for its team (its score
+    less the other's under the contract, every seat declaring), perfect play from here. The
+    score never falls as the card points rise, so the best card of one deal is the same; but
+    a mean over sampled deals is not: a line sure to make the contract beats one with more
+    points on average and a chance of failing it, as the deal's score has it."""
+    t, pos, mine, team, done = _setup(state)
+    other = OTHER_TEAM[team]
+    out = {}
+    for c, v in rest_values(t, pos, mine).items():
+        score = contract_score(state, *_split(state, team, done + v))
+        out[t.codes[c]] = score[team] - score[other]
+    return out
 
 
 def solve(state: State) -> Solution:

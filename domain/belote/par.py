@@ -20,36 +20,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from domain.belote import combinations as combos
 from domain.belote.actions import legal_actions, parse_action
 from domain.belote.coinche import CAPOT, MIN_BID, denominations, max_bid
 from domain.belote.decider import decide, evolve
 from domain.belote.doubledummy import BELOTE, card_points
 from domain.belote.options import Options
 from domain.belote.ranking import deal_points
-from domain.belote.scoring import classic_score, coinche_score
+from domain.belote.scoring import classic_score, coinche_score, declared_bonuses as _bonuses
 from domain.belote.state import FROM, OTHER_TEAM, State, initial
 from domain.cards import TEAM
 from domain.par import NOBODY, Driver, Par, margin
 
 RULES = Driver(initial, decide, evolve, parse_action)
-
-
-def _bonuses(state: State, taker_team: str) -> tuple[dict[str, int], dict[str, int]]:
-    """(B, K) of the score formulas: belote to its holder's team, combinations to the team whose
-    best one counts, every seat declaring."""
-    deal, options = state.deal, state.options
-    B = dict(NOBODY)
-    if deal.belote_holder is not None:
-        B[TEAM[deal.belote_holder]] = BELOTE
-    declared: dict[str, list[Any]] = {"NS": [], "EW": []}
-    for seat in FROM[deal.eldest]:
-        declared[TEAM[seat]].extend(deal.combinations.get(seat, ()))
-    K = dict(NOBODY)
-    team = combos.compare(declared, taker_team, deal.contract.trump, options.official)
-    if team is not None:
-        K[team] = sum(c.value for c in declared[team])
-    return B, K
 
 
 # --- classic and sans atout: every ending of the auction, played through the decider ----------

@@ -8,21 +8,28 @@ the document's pseudo-code, kept literal so each line can be checked against it.
 
 from __future__ import annotations
 
-from typing import Mapping, NamedTuple
+from typing import Any, Mapping, NamedTuple
 
 from msgspec.structs import replace
 
 from domain.tricks import add_scores, leader_after_deals, leader_at_target
 
+from domain.cards import TEAM
+
+from domain.belote import combinations as combos
 from domain.belote.coinche import CAPOT, contract_value
 from domain.belote.events import DealScored, ThrownIn
-from domain.belote.state import OTHER_TEAM, State, in_deal, no_points
+from domain.belote.ranking import deal_points
+from domain.belote.state import FROM, OTHER_TEAM, State, in_deal, no_points
 
 
 class DealScore(NamedTuple):
     result: str                 # "made", "failed", "litige"
     score: dict[str, int]
     pool: int                   # the litige pool after this deal
+
+
+BELOTE = 20                     # belote-rebelote's points
 
 
 def round_to_ten(points: int) -> int:
@@ -91,6 +98,37 @@ def coinche_score(A: str, P: Mapping[str, int], B: Mapping[str, int], K: Mapping
     else:
         s = {D: (160 + K[D] + B[D] + C) * m, A: B[A] + K[A]}
     return DealScore("made" if made else "failed", _pay_pool(s, A if made else D, pool), 0)
+
+
+def declared_bonuses(state: State, taker_team: str) -> tuple[dict[str, int], dict[str, int]]:
+    """(B, K) of the score formulas: belote to its holder's team, combinations to the team whose
+    best one counts, every seat declaring (declaring never costs its team points)."""
+    deal, options = state.deal, state.options
+    B = {"NS": 0, "EW": 0}
+    if deal.belote_holder is not None:
+        B[TEAM[deal.belote_holder]] = BELOTE
+    declared: dict[str, list[Any]] = {"NS": [], "EW": []}
+    for seat in FROM[deal.eldest]:
+        declared[TEAM[seat]].extend(deal.combinations.get(seat, ()))
+    K = {"NS": 0, "EW": 0}
+    team = combos.compare(declared, taker_team, deal.contract.trump, options.official)
+    if team is not None:
+        K[team] = sum(c.value for c in declared[team])
+    return B, K
+
+
+def contract_score(state: State, P: Mapping[str, int], capot: str | None) -> dict[str, int]:
+    """The deal's score under its contract from each team's card points `P` (and the team that
+    took every trick, if one did), every seat declaring: what the card points a deal could
+    end with are worth (the par, the master bot's worlds). A litige pool is left out."""
+    deal, options = state.deal, state.options
+    contract = deal.contract
+    B, K = declared_bonuses(state, contract.team)
+    if options.variant == "coinche":
+        return coinche_score(contract.team, P, B, K, capot, contract.value, contract.multiplier,
+                             options.official).score
+    total, capot_total = deal_points(None if contract.trump is not None else options.official)
+    return classic_score(contract.team, P, B, K, capot, options.official, total, capot_total, 0).score
 
 
 # --- the match standing -------------------------------------------------------------------

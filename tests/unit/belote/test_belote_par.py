@@ -140,3 +140,26 @@ def test_coinche_par_bids_tout_atout_when_it_is_the_best_contract():
     assert best.score == {"NS": 502, "EW": 0}
     suits = par(GAME.parse_options({"variant": "coinche", "combinations": False}), "E", deck)
     assert suits.contract["trump"] in ("S", "H", "D", "C") and suits.score["NS"] < 502
+
+
+@pytest.mark.parametrize("raw", VARIANTS, ids=lambda raw: "-".join(map(str, raw.values())))
+def test_a_cards_margin_is_the_score_its_perfect_line_ends_with(raw: dict[str, Any]) -> None:
+    """`margins` turns each card's solved points into the deal's score margin: the best card's
+    is what the solver's line scores through the real rules, and a card with more points
+    never has a smaller margin."""
+    options = GAME.parse_options(raw)
+    deck = list(DECK_32)
+    random.Random(f"margins {raw}").shuffle(deck)
+    board = par(options, "E", deck)
+    assert board.contract is not None
+    state = auction_to(RULES.dealt(options, "E", deck), board.contract)
+    team = TEAM[state.deal.turn]
+    margins = GAME.double_dummy.margins(state)
+    points = GAME.double_dummy.solve(state).cards
+    assert margins.keys() == points.keys()
+    for a in points:
+        for b in points:
+            if points[a] > points[b]:
+                assert margins[a] >= margins[b]
+    scored = played_out(state)
+    assert max(margins.values()) == scored.score[team] - scored.score[OTHER_TEAM[team]]
