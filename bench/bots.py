@@ -19,8 +19,10 @@
   deal solved double dummy in the play, its calls sampled as the master's) and master−basic
   on the same boards, with the master's share of the bound's margin. `--decision-level
   master` times the master's decisions instead of the expert's, with the worlds searched
-  per phase, the decisions that had a solve stopped at the time left (`solve_stopped`) and
-  those of them that solved no world and played `basic`'s card (`no_world_basic_played`).
+  per phase, the decisions that had a solve stopped at the time left (`solve_stopped`),
+  those whose first world could not be solved in an eighth of the budget and were searched
+  the expert's way (`played_out`), and those that searched no world and played `basic`'s
+  card (`no_world_basic_played`).
 * `bound`: the perfect-information bound (`bench/bound.py`) against basic on the first
   boards of the expert−basic duel, and the expert's share of its margin there.
 * `decision`: time of an `expert` decision (the policy call, from the seat's view to the
@@ -406,11 +408,12 @@ def decisions(games: list[str], deals: int, level: str = "expert") -> dict[str, 
             if expert.last_worlds or stopped:      # searched, if only to have its one solve stopped
                 searched.append(seconds)
                 phase = phases.setdefault(str(getattr(expert, "last_phase", None) or "all"),
-                                          {"ms": [], "worlds": [], "stopped": 0, "blind": 0})
+                                          {"ms": [], "worlds": [], "stopped": 0, "blind": 0, "played_out": 0})
                 phase["ms"].append(seconds)
                 phase["worlds"].append(expert.last_worlds)
                 phase["stopped"] += bool(stopped)
                 phase["blind"] += not expert.last_worlds
+                phase["played_out"] += getattr(expert, "last_way", None) == "played out"
 
         for k in range(deals):
             rng = random.Random(f"decision/{k}")
@@ -423,7 +426,8 @@ def decisions(games: list[str], deals: int, level: str = "expert") -> dict[str, 
             out[key]["phases"] = {name: {**figures(p["ms"]), "worlds_min": min(p["worlds"]),
                                          "worlds_p50": percentile(p["worlds"], 50),
                                          "worlds_mean": round(sum(p["worlds"]) / len(p["worlds"]), 1),
-                                         "solve_stopped": p["stopped"], "no_world_basic_played": p["blind"]}
+                                         "solve_stopped": p["stopped"], "no_world_basic_played": p["blind"],
+                                         "played_out": p["played_out"]}
                                   for name, p in phases.items()}
     out["load_average_1min_after"] = round(os.getloadavg()[0], 2)
     return out

@@ -6,9 +6,10 @@ voids, the auction's evidence, kitty and discards), exactly as the expert deals 
 game's double-dummy solver (`GameRules.double_dummy.solve`) then gives the result of the
 deal, for the seat's side, after each legal card — one solve prices every candidate, so
 there is no pruning and no playout noise. The card with the best mean over the worlds is
-played (ties: `basic`'s card, then the first). The mean is over the game's own unit (card
-points, tricks, Cinch points), which is what the deal's score is made of; a risk-aware
-choice (the chance of making the contract) was not measured and is not made.
+played (ties: `basic`'s card, then the first). The mean is of the deal's score margin where
+the solver gives it (`margins`: Belote, Five Hundred), else of the game's own unit (Cinch
+points): one world's best card is the same by either, but a mean is not — a contract made in
+every world beats more points on average with a chance of failing it, as the score has it.
 
 Five Hundred's conventions (`conventions.py`) hold the candidates: no bid of 8 or more
 without the hand's own valuation behind it, no-trumps only with the Joker, the contractor's
@@ -25,11 +26,14 @@ the hints' setting) or until the time `budget` is spent. Each solve is given the
 time left allows, at the rate this process measured for the game
 (`domain.doubledummy.node_budget`), and one that would run past it is stopped and its world
 dropped; a world is not begun when the slowest solve so far would end past the budget.
-The first world may run to `ceiling` (a little more than the budget, under the 200 ms a
-decision may take): a deal's first tricks can need one long solve. `nodes` caps the nodes a decision's solves visit in all (the
-hints' setting): unlike time, a count cuts the same way on any machine, since a position
-costs the same nodes whatever the process solved before. When no world was solved by then,
-or none could be dealt, `basic`'s card is played.
+A mean over a handful of worlds is a guess: the first world must be solved within an
+eighth of the budget (`MIN_WORLDS`), or the card is chosen the expert's way (its worlds
+played out by `basic`) in the time left — at a Belote or Five Hundred deal's first trick,
+where one solve of the whole deal can take the whole budget. `nodes` caps the nodes a
+decision's solves visit in all (the hints' setting, no time budget): unlike time, a count
+cuts the same way on any machine, since a position costs the same nodes whatever the
+process solved before. When no world was solved, played out or dealt, `basic`'s card is
+played.
 """
 
 from __future__ import annotations
@@ -49,16 +53,17 @@ from domain.bots.seat_view import unwrap
 log = logging.getLogger(__name__)
 
 DEFAULT_BUDGET = 0.15       # seconds per decision
-DEFAULT_CEILING = 0.19      # seconds the first world may take: a decision stays under 200 ms
 DEFAULT_WORLDS = 48
+MIN_WORLDS = 8              # the first world within budget / MIN_WORLDS, else the expert's search
 RATE_PRIOR = 150e-9         # seconds per node before this process has measured its own
 RATE_SAMPLE = 20_000        # a solve of fewer nodes is mostly the driver's cost: not a sample
 
 
 class Master(Expert):
     """A policy object: `master(view, rng) -> action | None`; see the module docstring.
-    `last_worlds` is how many worlds the last decision searched, `last_phase` its phase
-    (the bench reports both)."""
+    `last_worlds` is how many worlds the last decision searched, `last_phase` its phase,
+    `last_way` how it chose ("solved", "played out": the expert's search, "basic"), and
+    `last_stopped` how many of its solves were stopped (the bench reports them)."""
 
     rates: dict[str, float] = {}
     """Seconds per node of the process's last long solves, per game (a Five Hundred node
@@ -66,10 +71,10 @@ class Master(Expert):
 
     def __init__(self, family: ModuleType, game_name: str, *, budget: float | None = DEFAULT_BUDGET,
                  worlds: int = DEFAULT_WORLDS, play_worlds: int | None = None,
-                 ceiling: float | None = DEFAULT_CEILING, nodes: int | None = None, **settings: Any) -> None:
+                 nodes: int | None = None, **settings: Any) -> None:
         super().__init__(family, game_name, budget=budget, worlds=worlds, **settings)
-        self.ceiling = None if budget is None else max(budget, ceiling or budget)
         self.nodes = nodes
+        self.last_way: str | None = None
         self.last_stopped = self.last_nodes = 0
         self.play_worlds = worlds if play_worlds is None else min(worlds, play_worlds)
         if self.game.double_dummy is None:
@@ -80,8 +85,10 @@ class Master(Expert):
         table, raw = unwrap(view)
         self.last_phase = None if table is None else str(table.phase)
         if table is None or not self.family.searchable(table):
+            self.last_way = None               # the calls: the expert's
             return super().__call__(view, rng)
-        self.last_worlds, self.last_rows = 0, []
+        begun = time.perf_counter()
+        self.last_worlds, self.last_rows, self.last_way = 0, [], "basic"
         basic = self.family.basic(table, rng)
         candidates = self.held_plays(table)
         if basic is None or not candidates:
@@ -89,14 +96,31 @@ class Master(Expert):
         fallback = basic if basic in candidates else candidates[0]     # the conventions hold it too
         if len(candidates) == 1:
             return fallback
+        options = self._options(table, raw)
         try:
-            totals = self.solve_worlds(table, candidates, rng, self._options(table, raw))
+            totals = self.solve_worlds(table, candidates, rng, options, begun)
+            self.last_way = "solved"
+            if self.last_worlds == 0 and self.budget is not None:
+                totals = self._played_out(table, candidates, rng, options, begun)
         except Exception:              # a view the sampler or solver cannot handle: never stall a turn
             log.exception("master search failed; playing the basic action")
+            self.last_way = "basic"
             return fallback
         if self.last_worlds == 0:
+            self.last_way = "basic"
             return fallback
         return candidates[max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == basic, -i))]
+
+    def _played_out(self, table: Any, candidates: list[dict[str, Any]], rng: random.Random, options: Any,
+                    begun: float) -> list[float]:
+        """The expert's search (each world played out by `basic`) in what is left of the budget."""
+        assert self.budget is not None
+        budget, self.budget = self.budget, begun + self.budget - time.perf_counter()
+        try:
+            self.last_way = "played out"
+            return self.search(table, candidates, rng, lambda r: self.play_world(table, r, options))
+        finally:
+            self.budget = budget
 
     def play_world(self, table: Any, rng: random.Random, options: Any) -> Any:
         if self.game.name == "five_hundred":
@@ -123,9 +147,8 @@ class Master(Expert):
         return [p for p in plays if p["card"] in allowed]
 
     def solve_worlds(self, table: Any, candidates: list[dict[str, Any]], rng: random.Random,
-                     options: Any) -> list[float]:
+                     options: Any, begun: float) -> list[float]:
         """Each candidate's total over the worlds solved in the budget."""
-        begun = time.perf_counter()
         solver = self.game.double_dummy
         cards = [c["card"] for c in candidates]
         totals = [0.0] * len(candidates)
@@ -159,17 +182,17 @@ class Master(Expert):
         """One world's values, within the nodes the time left allows and what is left of
         the decision's `nodes` (no limit without either)."""
         limit = None
-        if self.budget is not None and self.ceiling is not None:
-            end = begun + (self.ceiling if first else self.budget)
+        if self.budget is not None:
+            end = begun + (self.budget / MIN_WORLDS if first else self.budget)
             limit = int((end - time.perf_counter()) / Master.rates.get(self.game.name, RATE_PRIOR))
         if self.nodes is not None:
             limit = min(limit if limit is not None else self.nodes, self.nodes - self.last_nodes)
         if limit is None:
-            return solver.solve(state).cards
+            return _values(solver, state)
         with dd.node_budget(limit):        # holds the process's one solve: the count is ours
             started, before = time.perf_counter(), dd.nodes_visited()
             try:
-                cards = solver.solve(state).cards
+                cards = _values(solver, state)
             finally:
                 used = dd.nodes_visited() - before
                 self.last_nodes += used
@@ -179,4 +202,12 @@ class Master(Expert):
         return cards
 
 
-__all__ = ["DEFAULT_BUDGET", "DEFAULT_CEILING", "DEFAULT_WORLDS", "Master"]
+def _values(solver: Any, state: Any) -> dict[str, int]:
+    """Each legal card's worth in one solved world: the deal's score margin where the game
+    gives it (`margins`: a contract made or failed weighs as the score weighs it), else the
+    solver's value in the game's unit."""
+    margins = getattr(solver, "margins", None)
+    return margins(state) if margins is not None else solver.solve(state).cards
+
+
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_WORLDS", "MIN_WORLDS", "Master"]

@@ -11,7 +11,8 @@ import pytest
 from domain.bots import FAMILIES, policy_for
 from domain.bots.arena import play_deal
 from domain.bots.master import Master
-from domain.cards import SEATS
+from domain.cards import SEAT_INDEX, SEATS
+from domain.five_hundred.state import SIDE_OF
 from domain.games import load
 from tests.unit.bots.test_bots_hidden import CONFIGS, IDS, _midplay
 
@@ -27,6 +28,8 @@ class Seeing(Master):
 
 @pytest.mark.parametrize("game_name,raw", CONFIGS, ids=IDS)
 def test_given_the_true_deal_the_master_plays_a_best_card(game_name, raw) -> None:
+    """Best by the deal's score margin where the game gives one (a card with fewer points may
+    tie the best: the contract fails or is made either way), else by the solver's value."""
     seeing = Seeing(FAMILIES[game_name], game_name, budget=None, worlds=1, options=raw)
     for seed, done in ((3, 0), (4, 2)):
         game, state, me = _midplay(game_name, raw, seed, done)
@@ -34,7 +37,8 @@ def test_given_the_true_deal_the_master_plays_a_best_card(game_name, raw) -> Non
         solution = game.double_dummy.solve(state)
         action = seeing(game.view(state, me), random.Random(seed))
         assert seeing.last_worlds == 1
-        assert solution.cards[action["card"]] == solution.value
+        worth = solution.cards if getattr(game.double_dummy, "margins", None) is None else game.double_dummy.margins(state)
+        assert worth[action["card"]] == max(worth.values())
 
 
 @pytest.mark.parametrize("game_name,raw", [CONFIGS[1], CONFIGS[5], CONFIGS[6]], ids=[IDS[1], IDS[5], IDS[6]])
@@ -69,19 +73,20 @@ def test_bot_master_is_a_seat_level() -> None:
 @pytest.mark.parametrize("game_name,raw", [CONFIGS[1], CONFIGS[6]], ids=[IDS[1], IDS[6]])
 def test_a_solve_past_the_budget_is_stopped_and_the_master_still_plays(game_name, raw, monkeypatch) -> None:
     """At a deal's first trick one solve can outlast the decision's time: it is stopped at
-    the nodes the time left allows. With no world solved, `basic`'s card is played; with
-    some, they stand."""
+    the nodes an eighth of the budget allows, and the card is chosen by the expert's search
+    (worlds played out by `basic`) in the time left; with worlds solved, they stand."""
     game, state, me = _midplay(game_name, raw, 6, 0)
     view = game.view(state, me)
-    basic = FAMILIES[game_name].basic(view, random.Random(6))
     master = policy_for(game_name, "master", budget=0.15, worlds=8, options=raw)
     monkeypatch.setitem(Master.rates, game_name, 10.0)  # ten seconds a node: no node fits
-    assert master(view, random.Random(6)) == basic
-    assert master.last_worlds == 0 and master.last_stopped == 1
+    action = master(view, random.Random(6))
+    assert master.last_way == "played out" and master.last_stopped == 1 and master.last_worlds >= 1
+    assert {k: v for k, v in action.items() if k != "seat"} in view.legal
+    assert master.budget == 0.15                        # the time left was lent, not kept
     monkeypatch.setitem(Master.rates, game_name, 1e-12)  # every node fits: worlds are solved
     master = policy_for(game_name, "master", budget=30.0, worlds=2, options=raw)
     action = master(view, random.Random(6))
-    assert master.last_worlds == 2 and master.last_stopped == 0
+    assert master.last_way == "solved" and master.last_worlds == 2 and master.last_stopped == 0
     assert {k: v for k, v in action.items() if k != "seat"} in view.legal
 
 
@@ -108,3 +113,42 @@ def test_a_node_cap_cuts_the_search_the_same_way_every_time() -> None:
     none = policy_for(game_name, "master", budget=None, worlds=6, nodes=1, options=raw)
     assert none(view, random.Random(6)) == FAMILIES[game_name].basic(view, random.Random(6))
     assert none.last_worlds == 0
+
+
+@pytest.mark.parametrize("tricks_done", [0, 3, 7])
+def test_a_five_hundred_cards_margin_is_the_score_its_perfect_line_ends_with(tricks_done) -> None:
+    """`margins` turns each card's solved tricks into the deal's score margin (the contract's
+    value won or lost, the defenders' ten a trick): the best card's is what the solver's line
+    scores through the real rules, and a card with more tricks never has a smaller margin."""
+    game = load("five_hundred")
+    solver, family = game.double_dummy, FAMILIES["five_hundred"]
+    for seed in (3, 4, 5):
+        _, state, me = _midplay("five_hundred", {}, seed, tricks_done)
+        margins, tricks = solver.margins(state), solver.solve(state).cards
+        for a in tricks:
+            for b in tricks:
+                if tricks[a] > tricks[b]:
+                    assert margins[a] >= margins[b]
+        best, side = max(margins.values()), SIDE_OF[SEAT_INDEX[me]]
+        scored = None
+        while scored is None:             # each seat plays to the best margin for its side
+            seat = state.deal.turn
+            worth = []                    # (margin for `me`'s side, the state after, or None)
+            for action in (a for a in game.view(state, seat).legal if a.get("action") == "play"):
+                after, end = state, None
+                for event in game.decide(state, game.parse_action({"seat": str(seat), **action})):
+                    end = family.deal_value(event, me)
+                    if end is not None:
+                        break
+                    after = game.evolve(after, event)
+                if end is None:
+                    m = max(solver.margins(after).values())
+                    end = m if SIDE_OF[SEAT_INDEX[after.deal.turn]] == side else -m
+                    worth.append((end, after))
+                else:
+                    worth.append((end, None))
+            pick = max if SIDE_OF[SEAT_INDEX[seat]] == side else min
+            value, state = pick(worth, key=lambda w: (w[0], w[1] is None))
+            if state is None:
+                scored = value
+        assert scored == best
