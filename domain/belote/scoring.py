@@ -101,16 +101,23 @@ def coinche_score(A: str, P: Mapping[str, int], B: Mapping[str, int], K: Mapping
 
 
 def declared_bonuses(state: State, taker_team: str) -> tuple[dict[str, int], dict[str, int]]:
-    """(B, K) of the score formulas: belote to its holder's team, combinations to the team whose
-    best one counts, every seat declaring (declaring never costs its team points)."""
+    """(B, K) of the score formulas for a deal in its play: belote to its holder's team unless
+    he declined it; the combinations that count — once compared (at the second trick's first
+    card) those the comparison kept, before that every seat's that has not declined them, as
+    if declared (declaring never costs its team points)."""
     deal, options = state.deal, state.options
     B = {"NS": 0, "EW": 0}
-    if deal.belote_holder is not None:
+    if deal.belote_holder is not None and deal.belote != "declined":
         B[TEAM[deal.belote_holder]] = BELOTE
+    K = {"NS": 0, "EW": 0}
+    if len(deal.tricks) > 1 or (len(deal.tricks) == 1 and deal.trick is not None and deal.trick.plays):
+        if deal.combination_team is not None:
+            K[deal.combination_team] = deal.combination_points
+        return B, K
     declared: dict[str, list[Any]] = {"NS": [], "EW": []}
     for seat in FROM[deal.eldest]:
-        declared[TEAM[seat]].extend(deal.combinations.get(seat, ()))
-    K = {"NS": 0, "EW": 0}
+        if seat not in deal.declined:
+            declared[TEAM[seat]].extend(deal.combinations.get(seat, ()))
     team = combos.compare(declared, taker_team, deal.contract.trump, options.official)
     if team is not None:
         K[team] = sum(c.value for c in declared[team])

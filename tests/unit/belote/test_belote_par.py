@@ -163,3 +163,10 @@ def test_a_cards_margin_is_the_score_its_perfect_line_ends_with(raw: dict[str, A
                 assert margins[a] >= margins[b]
     scored = played_out(state)
     assert max(margins.values()) == scored.score[team] - scored.score[OTHER_TEAM[team]]
+    for _ in range(6):                  # into the second trick: the combinations compared
+        solution = GAME.double_dummy.solve(state)
+        card = next(c for c, v in solution.cards.items() if v == solution.value)
+        state = act(state, state.deal.turn, action="play", card=card)[0]
+    team = TEAM[state.deal.turn]
+    assert max(GAME.double_dummy.margins(state).values()) == \
+        scored.score[team] - scored.score[OTHER_TEAM[team]]

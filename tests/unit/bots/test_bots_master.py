@@ -152,3 +152,22 @@ def test_a_five_hundred_cards_margin_is_the_score_its_perfect_line_ends_with(tri
             if state is None:
                 scored = value
         assert scored == best
+
+
+def test_a_belote_world_scores_the_combinations_the_table_compared() -> None:
+    """Past the first trick a sampled world knows only the combinations shown: its margins
+    count those the comparison kept, as the deal's score will, and belote for its holder."""
+    from domain.belote.scoring import declared_bonuses
+
+    raw = {"variant": "classic", "combinations": True}
+    for seed in range(40):
+        game, state, me = _midplay("belote", raw, seed, 2)
+        if state.deal.combination_team is not None:
+            break
+    else:
+        raise AssertionError("no deal with a combination that counts")
+    world = FAMILIES["belote"].determinize(game.view(state, me), random.Random(seed))
+    team = state.deal.contract.team
+    assert declared_bonuses(world, team)[1] == declared_bonuses(state, team)[1] == \
+        {state.deal.combination_team: state.deal.combination_points,
+         {"NS": "EW", "EW": "NS"}[state.deal.combination_team]: 0}
