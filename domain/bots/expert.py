@@ -129,11 +129,14 @@ class Expert:
 
     # --- the search ----------------------------------------------------------------------------
 
-    def search(self, table: Any, candidates: list[dict[str, Any]], rng: random.Random, sample: Any) -> list[float]:
-        """Totals per candidate over the worlds played (-inf for one dropped early). After
-        `prune_at` worlds only the best `keep` go on; the search ends early once the leader's
-        lead over the runner-up, world by world, is `sure` standard errors or nothing at all."""
-        deadline = None if self.budget is None else time.perf_counter() + self.budget
+    def search(self, table: Any, candidates: list[dict[str, Any]], rng: random.Random, sample: Any,
+               budget: float | None = None) -> list[float]:
+        """Totals per candidate over the worlds played (-inf for one dropped early), in `budget`
+        seconds (the level's own by default). After `prune_at` worlds only the best `keep` go on;
+        the search ends early once the leader's lead over the runner-up, world by world, is
+        `sure` standard errors or nothing at all."""
+        budget = self.budget if budget is None else budget
+        deadline = None if budget is None else time.perf_counter() + budget
         commands = [self.game.parse_action(a) for a in candidates]
         rows: list[dict[int, float]] = []
         alive = list(range(len(candidates)))

@@ -115,12 +115,9 @@ class Master(Expert):
                     begun: float) -> list[float]:
         """The expert's search (each world played out by `basic`) in what is left of the budget."""
         assert self.budget is not None
-        budget, self.budget = self.budget, begun + self.budget - time.perf_counter()
-        try:
-            self.last_way = "played out"
-            return self.search(table, candidates, rng, lambda r: self.play_world(table, r, options))
-        finally:
-            self.budget = budget
+        self.last_way = "played out"
+        return self.search(table, candidates, rng, lambda r: self.play_world(table, r, options),
+                           budget=max(0.0, begun + self.budget - time.perf_counter()))
 
     def play_world(self, table: Any, rng: random.Random, options: Any) -> Any:
         if self.game.name == "five_hundred":

@@ -82,7 +82,6 @@ def test_a_solve_past_the_budget_is_stopped_and_the_master_still_plays(game_name
     action = master(view, random.Random(6))
     assert master.last_way == "played out" and master.last_stopped == 1 and master.last_worlds >= 1
     assert {k: v for k, v in action.items() if k != "seat"} in view.legal
-    assert master.budget == 0.15                        # the time left was lent, not kept
     monkeypatch.setitem(Master.rates, game_name, 1e-12)  # every node fits: worlds are solved
     master = policy_for(game_name, "master", budget=30.0, worlds=2, options=raw)
     action = master(view, random.Random(6))
