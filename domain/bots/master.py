@@ -84,6 +84,7 @@ class Master(Expert):
     def __call__(self, view: Any, rng: random.Random) -> dict[str, Any] | None:
         table, raw = unwrap(view)
         self.last_phase = None if table is None else str(table.phase)
+        self.last_stopped = self.last_nodes = 0
         if table is None or not self.family.searchable(table):
             self.last_way = None               # the calls: the expert's
             return super().__call__(view, rng)
