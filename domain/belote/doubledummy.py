@@ -25,14 +25,13 @@ from domain.belote.ranking import (
     card_values,
     deal_points,
 )
-from domain.belote.scoring import contract_score
+from domain.belote.scoring import BELOTE, contract_score
 from domain.belote.state import OTHER_TEAM, State
 from domain.cards import SEAT_INDEX, SEATS, TEAM
 from domain.doubledummy import Position, Solution, Table, rest_value, rest_values
 
 NEXT_INDEX = (3, 0, 1, 2)          # N -> W -> S -> E (counter-clockwise)
 LAST_TRICK, CAPOT_TRICK = 10, 100
-BELOTE = 20
 NO_TRUMP_LABEL = "SA"
 
 

@@ -18,15 +18,14 @@ Ties go to the lower contract, and to passing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from domain.belote.actions import legal_actions, parse_action
 from domain.belote.coinche import CAPOT, MIN_BID, denominations, max_bid
 from domain.belote.decider import decide, evolve
-from domain.belote.doubledummy import BELOTE, card_points
+from domain.belote.doubledummy import card_points
 from domain.belote.options import Options
 from domain.belote.ranking import deal_points
-from domain.belote.scoring import classic_score, coinche_score, declared_bonuses as _bonuses
+from domain.belote.scoring import classic_score, coinche_score, declared_bonuses
 from domain.belote.state import FROM, OTHER_TEAM, State, initial
 from domain.cards import TEAM
 from domain.par import NOBODY, Driver, Par, margin
@@ -41,7 +40,7 @@ def _classic(state: State) -> Par:
     if deal.phase == "play":
         P, capot = card_points(state)
         contract = deal.contract
-        B, K = _bonuses(state, contract.team)
+        B, K = declared_bonuses(state, contract.team)
         official = state.options.official
         total, capot_total = deal_points(None if contract.trump is not None else official)
         scored = classic_score(contract.team, P, B, K, capot, official, total, capot_total, 0)
@@ -78,7 +77,7 @@ def _coinche_outcome(state: State, P: dict[str, int], capot: str | None, team: s
                      value: int | str) -> Par:
     """The contract `value` in the deal's trump taken by `team`: the defenders coinche when it
     pays them, the takers then surcoinche when it pays them."""
-    B, K = _bonuses(state, team)
+    B, K = declared_bonuses(state, team)
     official = state.options.official
     trump = state.deal.contract.trump
 

@@ -12,9 +12,8 @@ from typing import Any, Mapping, NamedTuple
 
 from msgspec.structs import replace
 
-from domain.tricks import add_scores, leader_after_deals, leader_at_target
-
 from domain.cards import TEAM
+from domain.tricks import add_scores, leader_after_deals, leader_at_target
 
 from domain.belote import combinations as combos
 from domain.belote.coinche import CAPOT, contract_value

@@ -15,8 +15,8 @@ import pytest
 from domain.belote import GAME
 from domain.belote.doubledummy import card_points
 from domain.belote.events import DealScored
-from domain.belote.par import RULES, _bonuses, _contracts, par
-from domain.belote.scoring import coinche_score
+from domain.belote.par import RULES, _contracts, par
+from domain.belote.scoring import coinche_score, declared_bonuses
 from domain.belote.state import OTHER_TEAM
 from domain.cards import DECK_32, TEAM
 
@@ -92,7 +92,7 @@ def minimax_auction(options: Any, dealer: str, deck: list[str]) -> dict[str, int
         if deal.phase == "play":
             contract = deal.contract
             P, capot = solved[contract.trump]
-            B, K = _bonuses(deals[contract.trump], contract.team)
+            B, K = declared_bonuses(deals[contract.trump], contract.team)
             return coinche_score(contract.team, P, B, K, capot, contract.value, contract.multiplier,
                                  options.official).score
         if deal.phase != "auction":
