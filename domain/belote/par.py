@@ -24,8 +24,7 @@ from domain.belote.coinche import CAPOT, MIN_BID, denominations, max_bid
 from domain.belote.decider import decide, evolve
 from domain.belote.doubledummy import card_points
 from domain.belote.options import Options
-from domain.belote.ranking import deal_points
-from domain.belote.scoring import classic_score, coinche_score, declared_bonuses
+from domain.belote.scoring import coinche_score, contract_result, declared_bonuses
 from domain.belote.state import FROM, OTHER_TEAM, State, initial
 from domain.cards import TEAM
 from domain.par import NOBODY, Driver, Par, margin
@@ -41,9 +40,7 @@ def _classic(state: State) -> Par:
         P, capot = card_points(state)
         contract = deal.contract
         B, K = declared_bonuses(state, contract.team)
-        official = state.options.official
-        total, capot_total = deal_points(None if contract.trump is not None else official)
-        scored = classic_score(contract.team, P, B, K, capot, official, total, capot_total, 0)
+        scored = contract_result(state.options, contract, P, B, K, capot)
         return Par({"seat": str(contract.seat), "team": contract.team, "trump": contract.trump},
                    scored.score, P)
     if deal.phase != "auction":

@@ -17,9 +17,8 @@ from domain.belote.commands import Declare, Play
 from domain.belote.events import (AuctionClosed, CardPlayed, CombinationDeclared, CombinationsCompared,
                                   CombinationsDeclined, Contract, DealScored, TrickWon)
 from domain.belote.options import Options
-from domain.belote.scoring import classic_score, coinche_score
-from domain.belote.ranking import (ALL_TRUMPS, RANK, SUIT, TRICK_RULES, TRUMP_STRENGTH, card_values,
-                                  deal_points)
+from domain.belote.scoring import contract_result
+from domain.belote.ranking import (ALL_TRUMPS, RANK, SUIT, TRICK_RULES, TRUMP_STRENGTH, card_values)
 from domain.belote.state import FROM, NEXT, PARTNER, TEAM, Deal, State, deal_in, verify_turn
 
 BELOTE_RANKS = frozenset({"K", "Q"})
@@ -165,13 +164,7 @@ def score_deal(options: Options, deal: Deal, last_winner: Seat, last_points: int
     K = {"NS": 0, "EW": 0}
     if deal.combination_team is not None:
         K[deal.combination_team] = deal.combination_points
-    if options.variant == "coinche":
-        result = coinche_score(contract.team, P, B, K, capot, contract.value, contract.multiplier,
-                               options.official, pool)
-    else:
-        no_trump = None if contract.trump is not None else options.official
-        total, capot_total = deal_points(no_trump)
-        result = classic_score(contract.team, P, B, K, capot, options.official, total, capot_total, pool)
+    result = contract_result(options, contract, P, B, K, capot, pool)
     return DealScored(deal.number, result.result, P, result.score, result.pool)
 
 

@@ -17,7 +17,8 @@ from domain.tricks import add_scores, leader_after_deals, leader_at_target
 
 from domain.belote import combinations as combos
 from domain.belote.coinche import CAPOT, contract_value
-from domain.belote.events import DealScored, ThrownIn
+from domain.belote.events import Contract, DealScored, ThrownIn
+from domain.belote.options import Options
 from domain.belote.ranking import deal_points
 from domain.belote.state import FROM, OTHER_TEAM, State, in_deal, no_points
 
@@ -127,14 +128,20 @@ def contract_score(state: State, P: Mapping[str, int], capot: str | None) -> dic
     """The deal's score under its contract from each team's card points `P` (and the team that
     took every trick, if one did), every seat declaring: what the card points a deal could
     end with are worth (the par, the master bot's worlds). A litige pool is left out."""
-    deal, options = state.deal, state.options
-    contract = deal.contract
+    contract = state.deal.contract
     B, K = declared_bonuses(state, contract.team)
+    return contract_result(state.options, contract, P, B, K, capot).score
+
+
+def contract_result(options: Options, contract: Contract, P: Mapping[str, int], B: Mapping[str, int],
+                    K: Mapping[str, int], capot: str | None, pool: int = 0) -> DealScore:
+    """The deal's score under `contract` by the variant's formulas: Coinche's, else classic's
+    (whose totals depend on the trump: sans atout's)."""
     if options.variant == "coinche":
         return coinche_score(contract.team, P, B, K, capot, contract.value, contract.multiplier,
-                             options.official).score
+                             options.official, pool)
     total, capot_total = deal_points(None if contract.trump is not None else options.official)
-    return classic_score(contract.team, P, B, K, capot, options.official, total, capot_total, 0).score
+    return classic_score(contract.team, P, B, K, capot, options.official, total, capot_total, pool)
 
 
 # --- the match standing -------------------------------------------------------------------
