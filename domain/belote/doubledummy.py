@@ -28,7 +28,7 @@ from domain.belote.ranking import (
 from domain.belote.scoring import BELOTE, contract_score
 from domain.belote.state import OTHER_TEAM, State
 from domain.cards import SEAT_INDEX, SEATS, TEAM
-from domain.doubledummy import Position, Solution, Table, rest_value, rest_values
+from domain.doubledummy import Position, Solution, Table, rest_reaches, rest_value, rest_values
 
 NEXT_INDEX = (3, 0, 1, 2)          # N -> W -> S -> E (counter-clockwise)
 LAST_TRICK, CAPOT_TRICK = 10, 100
@@ -107,6 +107,20 @@ def value(state: State) -> int:
     t, pos, mine, team, done = _setup(state)
     trump, official = state.deal.contract.trump, state.options.official
     return _points(done + rest_value(t, pos, mine), trump, official) + _belote(state, team)
+
+
+def reaches(state: State, team: str, points: int) -> bool:
+    """Whether `team` ends the deal with at least `points` card points (tricks, the dix de der,
+    a capot's total when it takes every trick; belote and combinations apart), perfect play
+    from here: one null-window probe, a fraction of what `card_points` costs (which bisects)."""
+    if points <= 0:
+        return True
+    t, pos, _, _, _ = _setup(state)
+    deal = state.deal
+    total, capot = _totals(deal.contract.trump, state.options.official)
+    done = deal.points[team] - deal.points[OTHER_TEAM[team]]
+    diff = 2 * points - total if points <= total else capot     # `_points`, inverted
+    return rest_reaches(t, pos, tuple(TEAM[s] == team for s in SEATS), diff - done)
 
 
 def card_points(state: State) -> tuple[dict[str, int], str | None]:

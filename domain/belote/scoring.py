@@ -128,9 +128,14 @@ def contract_score(state: State, P: Mapping[str, int], capot: str | None) -> dic
     """The deal's score under its contract from each team's card points `P` (and the team that
     took every trick, if one did), every seat declaring: what the card points a deal could
     end with are worth (the par, the master bot's worlds). A litige pool is left out."""
+    return contract_outcome(state, P, capot).score
+
+
+def contract_outcome(state: State, P: Mapping[str, int], capot: str | None) -> DealScore:
+    """`contract_score`, with whether the contract is made."""
     contract = state.deal.contract
     B, K = declared_bonuses(state, contract.team)
-    return contract_result(state.options, contract, P, B, K, capot).score
+    return contract_result(state.options, contract, P, B, K, capot)
 
 
 def contract_result(options: Options, contract: Contract, P: Mapping[str, int], B: Mapping[str, int],

@@ -69,16 +69,15 @@ class Expert:
         searching_play = self.family.searchable(table)
         if searching_play:
             candidates = self._plays(table)
-            sample = lambda r: self.play_world(table, r, options)          # noqa: E731
         elif self.bid and table.phase in ("auction", "trump") and table.turn == table.seat:
             candidates = [{"seat": seat, **a} for a in self.calls(table, basic)]
-            sample = lambda r: self.auction_world(table, r, options)       # noqa: E731
         else:
             return basic
         if len(candidates) <= 1:
             return basic
         try:
-            totals = self.search(table, candidates, rng, sample)
+            totals = (self.search(table, candidates, rng, lambda r: self.play_world(table, r, options))
+                      if searching_play else self.search_calls(table, candidates, rng, options))
         except Exception:              # a view the sampler cannot handle: never stall a turn
             log.exception("expert search failed; playing the basic action")
             return basic
@@ -93,10 +92,19 @@ class Expert:
         anchor = self._anchor(candidates, basic)
         if anchor is None:
             return candidates[best]
-        z = bidding.confidence(self.game.name, table, self.bid_confidence)
+        z = self.call_confidence(table)
         clear = [i for i in range(len(candidates)) if i != anchor and totals[i] > totals[anchor]
                  and _beats([r[i] - r[anchor] for r in self.last_rows if i in r and anchor in r], z)]
         return candidates[max(clear, key=lambda i: totals[i])] if clear else candidates[anchor]
+
+    def search_calls(self, table: Any, candidates: list[dict[str, Any]], rng: random.Random,
+                     options: Any) -> list[float]:
+        """Each candidate call's total over its worlds, each played out (`search`)."""
+        return self.search(table, candidates, rng, lambda r: self.auction_world(table, r, options))
+
+    def call_confidence(self, table: Any) -> float:
+        """The standard errors by which a call must beat the anchor, world by world."""
+        return bidding.confidence(self.game.name, table, self.bid_confidence)
 
     def calls(self, table: Any, basic: dict[str, Any]) -> list[dict[str, Any]]:
         """The auction actions (without "seat") this level simulates."""

@@ -15,16 +15,16 @@ Five Hundred's conventions (`conventions.py`) hold the candidates: no bid of 8 o
 without the hand's own valuation behind it, no-trumps only with the Joker, the contractor's
 unsupporting partner leads a trump first, no overtaking a misère bidder's winning card.
 
-The calls, the kitty, the discards and the robbing are the expert's: its auction search
-(worlds replayed on the calls, each call played out), `basic`'s discards. The worlds'
-playouts there are `basic`'s, so the search sees a call through the play it will really
-get from the table's other bots; a solved play would value every contract as if both
-sides played perfectly.
+Coinche's calls are solved too (`solved_calls.py`): each candidate is called in each world,
+the rest of the auction is `basic`'s, and the contract reached is worth its score with the
+points the solver says its strain takes. The other games' calls, the kitty, the discards
+and the robbing are the expert's: its auction search (worlds replayed on the calls, each
+call played out by `basic`), `basic`'s discards.
 
-Budget: worlds are solved until `worlds` (`play_worlds`, when smaller, caps the play alone:
-the hints' setting) or until the time `budget` is spent. Each solve is given the nodes the
-time left allows, at the rate this process measured for the game
-(`domain.doubledummy.node_budget`), and one that would run past it is stopped and its world
+Budget: worlds are solved until `worlds` (`play_worlds`, when smaller, caps the solved
+worlds alone, the play's and Coinche's calls: the hints' setting) or until the time `budget`
+is spent. Each solve is given the nodes the time left allows, at the rate this process
+measured for the game (`domain.doubledummy.node_budget`), and one that would run past it is stopped and its world
 dropped; a world is not begun when the slowest solve so far would end past the budget.
 A mean over a handful of worlds is a guess: the first world must be solved within an
 eighth of the budget (`MIN_WORLDS`), or the card is chosen the expert's way (its worlds
@@ -42,15 +42,16 @@ import logging
 import random
 import time
 from types import ModuleType
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 import domain.doubledummy as dd
-from domain.bots import conventions
+from domain.bots import conventions, solved_calls
 from domain.bots.expert import Expert
 from domain.bots.sampling import Unsatisfiable
 from domain.bots.seat_view import unwrap
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 DEFAULT_BUDGET = 0.15       # seconds per decision
 DEFAULT_WORLDS = 48
@@ -111,6 +112,26 @@ class Master(Expert):
             self.last_way = "basic"
             return fallback
         return candidates[max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == basic, -i))]
+
+    def search_calls(self, table: Any, candidates: list[dict[str, Any]], rng: random.Random,
+                     options: Any) -> list[float]:
+        """Coinche's calls judged by solved worlds (`solved_calls.py`), the others by the
+        expert's search — and Coinche's too, in the time left, when no world was solved."""
+        if not solved_calls.solved(self.game.name, options):
+            return super().search_calls(table, candidates, rng, options)
+        begun = time.perf_counter()
+        self.last_way = "solved"
+        totals = solved_calls.search(self, table, candidates, rng, options, begun, solved_calls.FIRST_WORLD_SHARE)
+        if self.last_worlds or self.budget is None:
+            return totals
+        self.last_way = "played out"
+        return self.search(table, candidates, rng, lambda r: self.auction_world(table, r, options),
+                           budget=max(0.0, begun + self.budget - time.perf_counter()))
+
+    def call_confidence(self, table: Any) -> float:
+        if self.last_way == "solved":
+            return solved_calls.CONFIDENCE
+        return super().call_confidence(table)
 
     def _played_out(self, table: Any, candidates: list[dict[str, Any]], rng: random.Random, options: Any,
                     begun: float) -> list[float]:
@@ -177,27 +198,34 @@ class Master(Expert):
         return totals
 
     def _solve(self, solver: Any, state: Any, begun: float, first: bool) -> dict[str, int]:
-        """One world's values, within the nodes the time left allows and what is left of
-        the decision's `nodes` (no limit without either)."""
+        """One world's values; the first world within an eighth of the budget."""
+        return self.solve_within(lambda: _values(solver, state), begun, 1 / MIN_WORLDS if first else 1.0)
+
+    def solve_within(self, solve: Callable[[], T], begun: float, share: float = 1.0) -> T:
+        """`solve()` within the nodes the time left of `share` of the budget allows and what is
+        left of the decision's `nodes` (no limit without either): `dd.OutOfNodes` past them."""
         limit = None
         if self.budget is not None:
-            end = begun + (self.budget / MIN_WORLDS if first else self.budget)
+            end = begun + self.budget * share
             limit = int((end - time.perf_counter()) / Master.rates.get(self.game.name, RATE_PRIOR))
         if self.nodes is not None:
             limit = min(limit if limit is not None else self.nodes, self.nodes - self.last_nodes)
         if limit is None:
-            return _values(solver, state)
+            return solve()
         with dd.node_budget(limit):        # holds the process's one solve: the count is ours
             started, before = time.perf_counter(), dd.nodes_visited()
             try:
-                cards = _values(solver, state)
+                out = solve()
             finally:
                 used = dd.nodes_visited() - before
                 self.last_nodes += used
         if used >= RATE_SAMPLE:
+            # A sample counts at most twice the rate: the kernel's first load or a collection
+            # inside a solve must not make the next solves' budgets a tenth of what they are.
             rate = Master.rates.get(self.game.name, RATE_PRIOR)
-            Master.rates[self.game.name] = 0.7 * rate + 0.3 * (time.perf_counter() - started) / used
-        return cards
+            sample = min(2 * rate, (time.perf_counter() - started) / used)
+            Master.rates[self.game.name] = 0.7 * rate + 0.3 * sample
+        return out
 
 
 def _values(solver: Any, state: Any) -> dict[str, int]:

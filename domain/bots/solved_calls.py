@@ -1,0 +1,164 @@
+"""The master's calls in Coinche: each candidate call judged by the contract it leads to,
+that contract's play SOLVED double dummy in worlds dealt from the seat's view — GIB's and
+BEN's Monte-Carlo bidding.
+
+A world is the expert's (`auction_worlds`: the seat's own hand, the calls so far replayed,
+worlds whose calls `basic` explains preferred). In it each candidate is called, and the rest
+of the auction is `basic`'s at every seat — the auction the table will really give — up to
+the first lead; four passes are a thrown-in deal, worth 0. The contract reached is then
+worth its score margin for the seat's side under the contract's own formulas
+(`scoring.contract_score`: the value bid, coinche and surcoinche, belote, combinations).
+
+A contract is made or failed by the card points its strain takes, and that is all a failed
+or a coinched contract's score needs; so a world asks the solver only whether the taker
+reaches the contract's threshold (`needed`, found by the score formulas themselves): one
+null-window probe (`reaches`), about a tenth of an exact value, and the probes of one
+strain share the solver's table. A made plain contract also scores its card points: it gets
+the middle of the range the world's probes leave them (the threshold made, the next one
+failed or the deal's total), the same for every candidate that reaches it. So a world costs
+a few milliseconds, and the budget buys tens of worlds, where exact values would buy five.
+
+The choice is the expert's rule: `basic`'s call stands unless another beats it world by
+world by `CONFIDENCE` standard errors; of those that do, the best mean. With no world solved
+within half the budget, the expert's search chooses in the time left.
+
+Only Coinche's calls are solved. Classic's and Sans Atout's take-or-pass see five cards of
+eight and are left to the expert's search, as are Cinch's and Five Hundred's.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Callable
+
+import domain.doubledummy as dd
+from domain.belote.doubledummy import reaches
+from domain.belote.ranking import deal_points
+from domain.belote.scoring import contract_outcome, contract_score
+from domain.belote.state import OTHER_TEAM
+from domain.bots.sampling import Unsatisfiable
+from domain.cards import TEAM
+
+CONFIDENCE = 2.5            # standard errors by which a call must beat `basic`'s, world by world
+FIRST_WORLD_SHARE = 0.5     # of the budget: past it unsolved, the calls are the expert's search
+MAX_CALLS = 64              # calls after the candidate before a rollout gives up (an auction has ~10)
+
+
+def solved(game_name: str, options: Any) -> bool:
+    """Whether this game's calls are judged by solved worlds."""
+    return game_name == "belote" and getattr(options, "variant", None) == "coinche"
+
+
+def contract_reached(game: Any, basic: Callable[[Any, Any], Any], state: Any, command: Any,
+                     rng: random.Random) -> Any | None:
+    """The state at the first lead after `command` and `basic`'s calls at every seat whose
+    turn it is (a House coinche out of turn left out, as in the expert's playouts); None
+    when the deal is thrown in."""
+    for _ in range(MAX_CALLS):
+        for event in game.decide(state, command):
+            state = game.evolve(state, event)
+        deal = state.deal
+        if deal is None or deal.phase != "auction":
+            return state if deal is not None and deal.phase == "play" else None
+        action = basic(game.view(state, deal.turn), rng)
+        if action is None:
+            return None
+        command = game.parse_action({"seat": str(deal.turn), **action})
+    return None
+
+
+def needed(state: Any) -> int:
+    """The least card points with which the contract's team makes it, as the score formulas
+    judge (belote and combinations counted); past the deal's total, a capot."""
+    contract = state.deal.contract
+    taker, other = contract.team, OTHER_TEAM[contract.team]
+    total, capot_total = deal_points(None if contract.trump is not None else state.options.official)
+    lo, hi = 0, total + 1
+    while lo < hi:                   # made or not never turns back as the points rise
+        p = (lo + hi) // 2
+        P, capot = ({taker: capot_total, other: 0}, taker) if p > total else ({taker: p, other: total - p}, None)
+        if contract_outcome(state, P, capot).result == "made":
+            hi = p
+        else:
+            lo = p + 1
+    return capot_total if lo > total else lo
+
+
+def _points(state: Any, known: dict[int, bool]) -> tuple[dict[str, int], str | None]:
+    """The taker's card points as the probes bound them (the middle of what they allow; only
+    a plain contract made scores them), the other team's the rest."""
+    contract = state.deal.contract
+    taker, other = contract.team, OTHER_TEAM[contract.team]
+    total, capot_total = deal_points(None if contract.trump is not None else state.options.official)
+    lo = max((x for x, ok in known.items() if ok), default=0)
+    hi = min((x - 1 for x, ok in known.items() if not ok), default=total)
+    if lo > total:
+        return {taker: capot_total, other: 0}, taker
+    p = (lo + min(hi, total)) // 2
+    return {taker: p, other: total - p}, None
+
+
+def world_values(game: Any, basic: Callable[[Any, Any], Any], world: Any, commands: list[Any], seat: Any,
+                 rng: random.Random, probe: Callable[[Any, str, int], bool]) -> dict[int, float]:
+    """Each candidate's score margin for `seat`'s side in one world. `probe(state, team,
+    points)` says whether the team takes that many card points from the first lead; it is
+    asked once per contract's threshold (a trump and taker's thresholds share the solver's
+    table), and every threshold is probed before any candidate is scored, so the points a
+    made contract is scored with are bound alike for all."""
+    reached = [contract_reached(game, basic, world, command, rng) for command in commands]
+    probes: dict[tuple[str, Any], dict[int, bool]] = {}
+    for state in reached:
+        if state is not None:
+            contract = state.deal.contract
+            known = probes.setdefault((contract.team, contract.trump), {})
+            points = needed(state)
+            if points not in known:
+                known[points] = probe(state, contract.team, points)
+    mine = TEAM[seat]
+    row: dict[int, float] = {}
+    for i, state in enumerate(reached):
+        if state is None:
+            row[i] = 0.0
+            continue
+        contract = state.deal.contract
+        score = contract_score(state, *_points(state, probes[(contract.team, contract.trump)]))
+        row[i] = float(score[mine] - score[OTHER_TEAM[mine]])
+    return row
+
+
+def search(master: Any, table: Any, candidates: list[dict[str, Any]], rng: random.Random, options: Any,
+           begun: float, first_share: float) -> list[float]:
+    """Each candidate's total over the worlds solved in the master's budget (rows in
+    `master.last_rows`, the count in `master.last_worlds`). The first world must be solved
+    within `first_share` of the budget; a world whose solve runs past the time left is
+    dropped, and none is begun that the slowest so far would end past the budget."""
+    game = master.game
+    commands = [game.parse_action(c) for c in candidates]
+    basic = master.family.basic
+    rows: list[dict[int, float]] = []
+    failures, slowest = 0, 0.0
+    while len(rows) < master.play_worlds and failures < 3 * master.play_worlds:
+        started = time.perf_counter()
+        if master.budget is not None and rows and started + slowest > begun + master.budget:
+            break
+        try:
+            world = master.auction_world(table, rng, options)
+        except Unsatisfiable:
+            failures += 1
+            continue
+        share = 1.0 if rows else first_share
+        try:
+            row = world_values(game, basic, world, commands, table.seat, rng,
+                               lambda s, team, points, share=share: master.solve_within(
+                                   lambda: reaches(s, team, points), begun, share))
+        except dd.OutOfNodes:
+            master.last_stopped += 1
+            break
+        slowest = max(slowest, time.perf_counter() - started)
+        rows.append(row)
+    master.last_worlds, master.last_rows = len(rows), rows
+    return [sum(r[i] for r in rows) for i in range(len(candidates))]
+
+
+__all__ = ["contract_reached", "needed", "search", "solved", "world_values"]

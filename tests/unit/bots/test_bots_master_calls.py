@@ -1,0 +1,147 @@
+"""The `master`'s Coinche calls: each candidate judged by the contract `basic`'s auction
+reaches after it, that contract's play solved double dummy. A candidate's worth in a world
+is the score the solver's card points give the contract reached; knowing the deal, the
+master calls the best of them."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from domain.belote import doubledummy as belote_dd
+from domain.belote.scoring import contract_outcome
+from domain.belote.state import OTHER_TEAM
+from domain.bots import FAMILIES, bidding, solved_calls
+from domain.bots.master import Master
+from domain.cards import TEAM, Seat
+from domain.game import StartDeal
+from domain.games import load
+
+COINCHES = [{"variant": "coinche"}, {"variant": "coinche", "rules": "official"},
+            {"variant": "coinche", "contracts": "suits_ta_sa"}]
+IDS = ["house", "official", "ta_sa"]
+
+
+def _auction(raw: dict, seed: int, calls: int):
+    """A Coinche deal after `calls` of `basic`'s calls (fewer if its auction ends first)."""
+    game = load("belote")
+    rng = random.Random(seed)
+    deck = list(game.deck)
+    rng.shuffle(deck)
+    state, _ = game.apply(game.initial(game.parse_options(raw)), StartDeal(dealer=Seat.N, deck=tuple(deck)))
+    for _ in range(calls):
+        seat = state.deal.turn
+        action = FAMILIES["belote"].basic(game.view(state, seat), rng)
+        following, _ = game.apply(state, game.parse_action({"seat": str(seat), **action}))
+        if following.deal.phase != "auction":
+            break
+        state = following
+    return game, state, state.deal.turn
+
+
+def _exact_margin(state, seat, points) -> int:
+    """The seat's side's score margin under the contract reached, every card played perfectly
+    (`points`: the solver's card points of the contract's trump)."""
+    score = contract_outcome(state, *points).score
+    return score[TEAM[seat]] - score[OTHER_TEAM[TEAM[seat]]]
+
+
+@pytest.mark.parametrize("raw", COINCHES, ids=IDS)
+def test_a_coinche_call_is_worth_the_solved_score_of_the_contract_it_reaches(raw) -> None:
+    """Coinched and failed contracts score no card points: their worth is exact. A made plain
+    contract is scored with the points the probes bound, so it is made, and within the margins
+    its least and most points give."""
+    basic = FAMILIES["belote"].basic
+    checked = {"exact": 0, "bounded": 0, "thrown in": 0}
+    for seed in range(6):
+        game, state, seat = _auction(raw, seed, seed % 4)
+        view = game.view(state, seat)
+        candidates = [{"seat": str(seat), **a} for a in bidding.candidates("belote", view, basic(view, random.Random(0)))]
+        commands = [game.parse_action(c) for c in candidates]
+        row = solved_calls.world_values(game, basic, state, commands, seat, random.Random(seed), belote_dd.reaches)
+        solved = {}
+        assert set(row) == set(range(len(candidates)))
+        for i, command in enumerate(commands):
+            reached = solved_calls.contract_reached(game, basic, state, command, random.Random(seed))
+            if reached is None:
+                assert row[i] == 0.0
+                checked["thrown in"] += 1
+                continue
+            contract = reached.deal.contract
+            if contract.trump not in solved:            # the play is the same whoever bid it, how high
+                solved[contract.trump] = belote_dd.card_points(reached)
+            P, capot = solved[contract.trump]
+            outcome = contract_outcome(reached, P, capot)
+            if outcome.result != "made" or contract.multiplier > 1:
+                assert row[i] == _exact_margin(reached, seat, (P, capot)), (seed, candidates[i], contract)
+                checked["exact"] += 1
+            else:
+                taker, other = contract.team, OTHER_TEAM[contract.team]
+                total = P[taker] + P[other] if capot is None else 162
+                least = solved_calls.needed(reached)
+                margins = []
+                for p in (least, total):
+                    score = contract_outcome(reached, {taker: p, other: total - p}, None).score
+                    margins.append(score[TEAM[seat]] - score[OTHER_TEAM[TEAM[seat]]])
+                assert min(margins) <= row[i] <= max(margins)
+                checked["bounded"] += 1
+    assert checked["exact"] and checked["bounded"]
+
+
+def test_the_least_points_needed_make_the_contract_and_one_fewer_fails_it() -> None:
+    for seed in range(12):
+        game, state, seat = _auction(COINCHES[seed % 3], seed, 3)
+        view = game.view(state, seat)
+        for action in bidding.candidates("belote", view, FAMILIES["belote"].basic(view, random.Random(0))):
+            reached = solved_calls.contract_reached(game, FAMILIES["belote"].basic, state,
+                                                    game.parse_action({"seat": str(seat), **action}), random.Random(1))
+            if reached is None or reached.deal.contract.value == "capot":
+                continue
+            taker = reached.deal.contract.team
+            other = OTHER_TEAM[taker]
+            least = solved_calls.needed(reached)
+            total = 162 if reached.deal.contract.trump is not None or reached.options.official else 130
+            assert contract_outcome(reached, {taker: least, other: total - least}, None).result == "made"
+            assert contract_outcome(reached, {taker: least - 1, other: total - least + 1}, None).result != "made"
+
+
+class Seeing(Master):
+    """Test-only: every world of the auction is the true deal."""
+
+    truth = None
+
+    def auction_world(self, table, rng, options):
+        return self.truth
+
+
+@pytest.mark.parametrize("raw", COINCHES[:2], ids=IDS[:2])
+def test_knowing_the_deal_the_master_calls_what_the_solved_contracts_score_best(raw) -> None:
+    """The same world three times: no spread, so every call better than `basic`'s beats it
+    clearly, and the best is called."""
+    seeing = Seeing(FAMILIES["belote"], "belote", budget=None, worlds=3, options=raw)
+    for seed in range(6):
+        game, state, seat = _auction(raw, 20 + seed, seed % 3)
+        seeing.truth = state
+        action = seeing(game.view(state, seat), random.Random(seed))
+        assert seeing.last_way == "solved" and seeing.last_worlds == 3
+        row = seeing.last_rows[0]
+        view = game.view(state, seat)
+        candidates = bidding.candidates("belote", view, FAMILIES["belote"].basic(view, random.Random(seed)))
+        if len(candidates) < 2:
+            continue
+        chosen = candidates.index({k: v for k, v in action.items() if k != "seat"})
+        assert row[chosen] == max(row.values()), (seed, candidates, row)
+
+
+def test_the_master_solves_coinche_calls_from_its_view_and_leaves_classic_to_the_expert() -> None:
+    master = Master(FAMILIES["belote"], "belote", budget=None, worlds=4, options={"variant": "coinche"})
+    game, state, seat = _auction({"variant": "coinche"}, 7, 1)
+    view = game.view(state, seat)
+    action = master(view, random.Random(7))
+    assert master.last_way == "solved" and master.last_worlds == 4 and len(master.last_rows) == 4
+    assert {k: v for k, v in action.items() if k != "seat"} in view.legal
+    classic = Master(FAMILIES["belote"], "belote", budget=None, worlds=4, options={"variant": "classic"})
+    game, state, seat = _auction({"variant": "classic"}, 7, 1)
+    classic(game.view(state, seat), random.Random(7))
+    assert classic.last_way is None
