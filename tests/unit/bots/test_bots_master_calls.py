@@ -145,3 +145,20 @@ def test_the_master_solves_coinche_calls_from_its_view_and_leaves_classic_to_the
     game, state, seat = _auction({"variant": "classic"}, 7, 1)
     classic(game.view(state, seat), random.Random(7))
     assert classic.last_way is None
+
+
+@pytest.mark.parametrize("raw", COINCHES, ids=IDS)
+def test_a_probe_says_what_the_exact_card_points_say(raw) -> None:
+    """`reaches(state, team, points)` is `card_points(state)[team] >= points`, at the points
+    themselves, one either side, and a capot's total."""
+    for seed in range(4):
+        game, state, seat = _auction(raw, 40 + seed, 8)
+        while state.deal.phase == "auction":
+            action = FAMILIES["belote"].basic(game.view(state, state.deal.turn), random.Random(seed))
+            state, _ = game.apply(state, game.parse_action({"seat": str(state.deal.turn), **action}))
+        if state.deal.phase != "play":
+            continue
+        P, _ = belote_dd.card_points(state)
+        for team in ("NS", "EW"):
+            for points in (P[team] - 1, P[team], P[team] + 1, 252):
+                assert belote_dd.reaches(state, team, points) == (P[team] >= points), (seed, team, points, P)
