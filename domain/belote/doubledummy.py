@@ -60,13 +60,9 @@ def _mask(t: Table, cards: Any) -> int:
     return sum(1 << t.index[c] for c in cards)
 
 
-def _totals(trump: str | None, official: bool) -> tuple[int, int]:
-    return deal_points(None if trump is not None else official)
-
-
 def _points(diff: int, trump: str | None, official: bool) -> int:
     """A team's card points from the difference (non-capot: P_A + P_D = total)."""
-    total, capot = _totals(trump, official)
+    total, capot = deal_points(trump, official)
     if diff == capot:
         return capot
     if diff == -capot:
@@ -117,7 +113,7 @@ def reaches(state: State, team: str, points: int) -> bool:
         return True
     t, pos, _, _, _ = _setup(state)
     deal = state.deal
-    total, capot = _totals(deal.contract.trump, state.options.official)
+    total, capot = deal_points(deal.contract.trump, state.options.official)
     done = deal.points[team] - deal.points[OTHER_TEAM[team]]
     diff = 2 * points - total if points <= total else capot     # `_points`, inverted
     return rest_reaches(t, pos, tuple(TEAM[s] == team for s in SEATS), diff - done)
@@ -133,7 +129,7 @@ def card_points(state: State) -> tuple[dict[str, int], str | None]:
 
 
 def _split(state: State, team: str, diff: int) -> tuple[dict[str, int], str | None]:
-    total, capot = _totals(state.deal.contract.trump, state.options.official)
+    total, capot = deal_points(state.deal.contract.trump, state.options.official)
     other = OTHER_TEAM[team]
     if abs(diff) == capot:
         winner = team if diff > 0 else other

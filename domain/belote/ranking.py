@@ -90,9 +90,9 @@ TRICK_RULES: Final[dict[str | None, TrickRules]] = {t: _trick_rules(t) for t in 
 suit; in tout atout the highest of the led suit in trump order."""
 
 
-def deal_points(official_no_trump: bool | None) -> tuple[int, int]:
-    """(deal total, capot total) for a contract: 162/252 with trump (and Official no-trump),
-    130/220 in House no-trump (§2.3, §4.4). `None` means a trump contract."""
-    if official_no_trump is False:
+def deal_points(trump: str | None, official: bool) -> tuple[int, int]:
+    """(deal total, capot total) for a contract's trump (None: sans atout): 162/252 with a
+    trump (and Official sans atout), 130/220 in House sans atout (§2.3, §4.4)."""
+    if trump is None and not official:
         return 130, 220
     return 162, 252

@@ -145,7 +145,7 @@ def contract_result(options: Options, contract: Contract, P: Mapping[str, int], 
     if options.variant == "coinche":
         return coinche_score(contract.team, P, B, K, capot, contract.value, contract.multiplier,
                              options.official, pool)
-    total, capot_total = deal_points(None if contract.trump is not None else options.official)
+    total, capot_total = deal_points(contract.trump, options.official)
     return classic_score(contract.team, P, B, K, capot, options.official, total, capot_total, pool)
 
 

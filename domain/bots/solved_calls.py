@@ -73,7 +73,7 @@ def needed(state: Any) -> int:
     judge (belote and combinations counted); past the deal's total, a capot."""
     contract = state.deal.contract
     taker, other = contract.team, OTHER_TEAM[contract.team]
-    total, capot_total = deal_points(None if contract.trump is not None else state.options.official)
+    total, capot_total = deal_points(contract.trump, state.options.official)
     lo, hi = 0, total + 1
     while lo < hi:                   # made or not never turns back as the points rise
         p = (lo + hi) // 2
@@ -90,7 +90,7 @@ def _points(state: Any, known: dict[int, bool]) -> tuple[dict[str, int], str | N
     a plain contract made scores them), the other team's the rest."""
     contract = state.deal.contract
     taker, other = contract.team, OTHER_TEAM[contract.team]
-    total, capot_total = deal_points(None if contract.trump is not None else state.options.official)
+    total, capot_total = deal_points(contract.trump, state.options.official)
     lo = max((x for x, ok in known.items() if ok), default=0)
     hi = min((x - 1 for x, ok in known.items() if not ok), default=total)
     if lo > total:
