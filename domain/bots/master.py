@@ -121,9 +121,10 @@ class Master(Expert):
             return super().search_calls(table, candidates, rng, options)
         begun = time.perf_counter()
         self.last_way = "solved"
-        totals = solved_calls.search(self, table, candidates, rng, options, begun, solved_calls.FIRST_WORLD_SHARE)
+        self.last_rows, self.last_stopped = solved_calls.search(self, table, candidates, rng, options, begun)
+        self.last_worlds = len(self.last_rows)
         if self.last_worlds or self.budget is None:
-            return totals
+            return [sum(r[i] for r in self.last_rows) for i in range(len(candidates))]
         self.last_way = "played out"
         return self.search(table, candidates, rng, lambda r: self.auction_world(table, r, options),
                            budget=max(0.0, begun + self.budget - time.perf_counter()))

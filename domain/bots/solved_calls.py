@@ -128,16 +128,16 @@ def world_values(game: Any, basic: Callable[[Any, Any], Any], world: Any, comman
 
 
 def search(master: Any, table: Any, candidates: list[dict[str, Any]], rng: random.Random, options: Any,
-           begun: float, first_share: float) -> list[float]:
-    """Each candidate's total over the worlds solved in the master's budget (rows in
-    `master.last_rows`, the count in `master.last_worlds`). The first world must be solved
-    within `first_share` of the budget; a world whose solve runs past the time left is
-    dropped, and none is begun that the slowest so far would end past the budget."""
+           begun: float) -> tuple[list[dict[int, float]], int]:
+    """The worlds' rows (each candidate's margin) solved in the master's budget, and how many
+    probes were stopped. The first world must be solved within `FIRST_WORLD_SHARE` of the
+    budget; a world whose probe runs past the time left is dropped, and none is begun that
+    the slowest so far would end past the budget."""
     game = master.game
     commands = [game.parse_action(c) for c in candidates]
     basic = master.family.basic
     rows: list[dict[int, float]] = []
-    failures, slowest = 0, 0.0
+    failures, slowest, stopped = 0, 0.0, 0
     while len(rows) < master.play_worlds and failures < 3 * master.play_worlds:
         started = time.perf_counter()
         if master.budget is not None and rows and started + slowest > begun + master.budget:
@@ -147,18 +147,17 @@ def search(master: Any, table: Any, candidates: list[dict[str, Any]], rng: rando
         except Unsatisfiable:
             failures += 1
             continue
-        share = 1.0 if rows else first_share
+        share = 1.0 if rows else FIRST_WORLD_SHARE
         try:
             row = world_values(game, basic, world, commands, table.seat, rng,
                                lambda s, team, points, share=share: master.solve_within(
                                    lambda: reaches(s, team, points), begun, share))
         except dd.OutOfNodes:
-            master.last_stopped += 1
+            stopped += 1
             break
         slowest = max(slowest, time.perf_counter() - started)
         rows.append(row)
-    master.last_worlds, master.last_rows = len(rows), rows
-    return [sum(r[i] for r in rows) for i in range(len(candidates))]
+    return rows, stopped
 
 
 __all__ = ["contract_reached", "needed", "search", "solved", "world_values"]
