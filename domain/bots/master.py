@@ -15,14 +15,14 @@ Five Hundred's conventions (`conventions.py`) hold the candidates: no bid of 8 o
 without the hand's own valuation behind it, no-trumps only with the Joker, the contractor's
 unsupporting partner leads a trump first, no overtaking a misère bidder's winning card.
 
-Coinche's calls are solved too (`solved_calls.py`): each candidate is called in each world,
+Belote's calls are solved too (`solved_calls.py`): each candidate is called in each world,
 the rest of the auction is `basic`'s, and the contract reached is worth its score with the
-points the solver says its strain takes. The other games' calls, the kitty, the discards
-and the robbing are the expert's: its auction search (worlds replayed on the calls, each
-call played out by `basic`), `basic`'s discards.
+points the solver says its strain takes. Cinch's and Five Hundred's calls, the kitty, the
+discards and the robbing are the expert's: its auction search (worlds replayed on the
+calls, each call played out by `basic`), `basic`'s discards.
 
 Budget: worlds are solved until `worlds` (`play_worlds`, when smaller, caps the solved
-worlds alone, the play's and Coinche's calls: the hints' setting) or until the time `budget`
+worlds alone, the play's and Belote's calls: the hints' setting) or until the time `budget`
 is spent. Each solve is given the nodes the time left allows, at the rate this process
 measured for the game (`domain.doubledummy.node_budget`), and one that would run past it is stopped and its world
 dropped; a world is not begun when the slowest solve so far would end past the budget.
@@ -115,8 +115,8 @@ class Master(Expert):
 
     def search_calls(self, table: Any, candidates: list[dict[str, Any]], rng: random.Random,
                      options: Any) -> list[float]:
-        """Coinche's calls judged by solved worlds (`solved_calls.py`), the others by the
-        expert's search — and Coinche's too, in the time left, when no world was solved."""
+        """Belote's calls judged by solved worlds (`solved_calls.py`), the others by the
+        expert's search — and Belote's too, in the time left, when no world was solved."""
         if not solved_calls.solved(self.game.name, options):
             return super().search_calls(table, candidates, rng, options)
         begun = time.perf_counter()

@@ -1,4 +1,4 @@
-"""The master's calls in Coinche: each candidate call judged by the contract it leads to,
+"""The master's calls in Belote: each candidate call judged by the contract it leads to,
 that contract's play SOLVED double dummy in worlds dealt from the seat's view — GIB's and
 BEN's Monte-Carlo bidding.
 
@@ -18,12 +18,18 @@ the middle of the range the world's probes leave them (the threshold made, the n
 failed or the deal's total), the same for every candidate that reaches it. So a world costs
 a few milliseconds, and the budget buys tens of worlds, where exact values would buy five.
 
+How much a made contract's points weigh is the variant's: a Coinche contract made scores
+its bid beside them, so the threshold's probe alone serves; a classic or Sans Atout
+contract made scores nothing but its points (against the defenders' rest), so the range a
+made threshold leaves ([82, 162] in classic) is halved `REFINE` more times by probes, and
+a take is weighed against passing on points within about a tenth of the deal.
+
 The choice is the expert's rule: `basic`'s call stands unless another beats it world by
 world by `CONFIDENCE` standard errors; of those that do, the best mean. With no world solved
 within half the budget, the expert's search chooses in the time left.
 
-Only Coinche's calls are solved. Classic's and Sans Atout's take-or-pass see five cards of
-eight and are left to the expert's search, as are Cinch's and Five Hundred's.
+Belote's calls are solved in every variant; Cinch's and Five Hundred's are left to the
+expert's search.
 """
 
 from __future__ import annotations
@@ -43,11 +49,12 @@ from domain.cards import TEAM
 CONFIDENCE = 2.5            # standard errors by which a call must beat `basic`'s, world by world
 FIRST_WORLD_SHARE = 0.5     # of the budget: past it unsolved, the calls are the expert's search
 MAX_CALLS = 64              # calls after the candidate before a rollout gives up (an auction has ~10)
+REFINE = {"coinche": 0, "classic": 3, "sans_atout": 3}   # probes halving a made contract's points
 
 
 def solved(game_name: str, options: Any) -> bool:
     """Whether this game's calls are judged by solved worlds."""
-    return game_name == "belote" and getattr(options, "variant", None) == "coinche"
+    return game_name == "belote" and getattr(options, "variant", None) in REFINE
 
 
 def contract_reached(game: Any, basic: Callable[[Any, Any], Any], state: Any, command: Any,
@@ -91,12 +98,20 @@ def _points(state: Any, known: dict[int, bool]) -> tuple[dict[str, int], str | N
     contract = state.deal.contract
     taker, other = contract.team, OTHER_TEAM[contract.team]
     total, capot_total = deal_points(contract.trump, state.options.official)
-    lo = max((x for x, ok in known.items() if ok), default=0)
-    hi = min((x - 1 for x, ok in known.items() if not ok), default=total)
+    lo, hi = _range(state, known)
     if lo > total:
         return {taker: capot_total, other: 0}, taker
     p = (lo + min(hi, total)) // 2
     return {taker: p, other: total - p}, None
+
+
+def _range(state: Any, known: dict[int, bool]) -> tuple[int, int]:
+    """The least and most card points the taker's probes leave him: past the deal's total,
+    a capot (made when the least is, possible while the most is)."""
+    total, _ = deal_points(state.deal.contract.trump, state.options.official)
+    lo = max((x for x, ok in known.items() if ok), default=0)
+    hi = min((min(x, total + 1) - 1 for x, ok in known.items() if not ok), default=total + 1)
+    return lo, hi
 
 
 def world_values(game: Any, basic: Callable[[Any, Any], Any], world: Any, commands: list[Any], seat: Any,
@@ -105,16 +120,31 @@ def world_values(game: Any, basic: Callable[[Any, Any], Any], world: Any, comman
     points)` says whether the team takes that many card points from the first lead; it is
     asked once per contract's threshold (a trump and taker's thresholds share the solver's
     table), and every threshold is probed before any candidate is scored, so the points a
-    made contract is scored with are bound alike for all."""
+    made contract is scored with are bound alike for all; then a strain whose plain contract
+    is made gets the variant's `REFINE` probes halving the range left to its points."""
     reached = [contract_reached(game, basic, world, command, rng) for command in commands]
     probes: dict[tuple[str, Any], dict[int, bool]] = {}
+    made_plain: dict[tuple[str, Any], Any] = {}
     for state in reached:
         if state is not None:
             contract = state.deal.contract
-            known = probes.setdefault((contract.team, contract.trump), {})
+            key = (contract.team, contract.trump)
+            known = probes.setdefault(key, {})
             points = needed(state)
             if points not in known:
                 known[points] = probe(state, contract.team, points)
+            if known[points] and contract.multiplier == 1:
+                made_plain[key] = state
+    for key, state in made_plain.items():
+        known = probes[key]
+        total, capot_total = deal_points(key[1], state.options.official)
+        for _ in range(REFINE.get(state.options.variant, 0)):
+            lo, hi = _range(state, known)
+            if lo > total or min(hi, total + 1) <= lo:
+                break
+            middle = (lo + min(hi, total + 1) + 1) // 2      # past the total: whether a capot
+            points = capot_total if middle > total else middle
+            known[points] = probe(state, key[0], points)
     mine = TEAM[seat]
     row: dict[int, float] = {}
     for i, state in enumerate(reached):

@@ -1,4 +1,4 @@
-"""The `master`'s Coinche calls: each candidate judged by the contract `basic`'s auction
+"""The `master`'s Belote calls: each candidate judged by the contract `basic`'s auction
 reaches after it, that contract's play solved double dummy. A candidate's worth in a world
 is the score the solver's card points give the contract reached; knowing the deal, the
 master calls the best of them."""
@@ -21,10 +21,11 @@ from domain.games import load
 COINCHES = [{"variant": "coinche"}, {"variant": "coinche", "rules": "official"},
             {"variant": "coinche", "contracts": "suits_ta_sa"}]
 IDS = ["house", "official", "ta_sa"]
+TAKE_OR_PASS = [{"variant": "classic"}, {"variant": "classic", "rules": "official"}, {"variant": "sans_atout"}]
 
 
 def _auction(raw: dict, seed: int, calls: int):
-    """A Coinche deal after `calls` of `basic`'s calls (fewer if its auction ends first)."""
+    """A Belote deal after `calls` of `basic`'s calls (fewer if its auction ends first)."""
     game = load("belote")
     rng = random.Random(seed)
     deck = list(game.deck)
@@ -134,17 +135,62 @@ def test_knowing_the_deal_the_master_calls_what_the_solved_contracts_score_best(
         assert row[chosen] == max(row.values()), (seed, candidates, row)
 
 
-def test_the_master_solves_coinche_calls_from_its_view_and_leaves_classic_to_the_expert() -> None:
-    master = Master(FAMILIES["belote"], "belote", budget=None, worlds=4, options={"variant": "coinche"})
-    game, state, seat = _auction({"variant": "coinche"}, 7, 1)
+@pytest.mark.parametrize(("raw", "seed"), [(COINCHES[0], 7), (TAKE_OR_PASS[0], 7), (TAKE_OR_PASS[1], 7),
+                                            (TAKE_OR_PASS[2], 0)], ids=["coinche", "classic", "official", "sans_atout"])
+def test_the_master_solves_belote_calls_from_its_view(raw, seed) -> None:
+    """(Sans Atout's only call to weigh is `basic`'s take against passing: a deal it takes.)"""
+    master = Master(FAMILIES["belote"], "belote", budget=None, worlds=4, options=raw)
+    game, state, seat = _auction(raw, seed, 1)
     view = game.view(state, seat)
     action = master(view, random.Random(7))
     assert master.last_way == "solved" and master.last_worlds == 4 and len(master.last_rows) == 4
     assert {k: v for k, v in action.items() if k != "seat"} in view.legal
-    classic = Master(FAMILIES["belote"], "belote", budget=None, worlds=4, options={"variant": "classic"})
-    game, state, seat = _auction({"variant": "classic"}, 7, 1)
-    classic(game.view(state, seat), random.Random(7))
-    assert classic.last_way is None
+
+
+def test_the_master_leaves_cinch_calls_to_the_expert() -> None:
+    game = load("cinch")
+    deck = list(game.deck)
+    random.Random(3).shuffle(deck)
+    state, _ = game.apply(game.initial(game.parse_options({})), StartDeal(dealer=Seat.N, deck=tuple(deck)))
+    master = Master(FAMILIES["cinch"], "cinch", budget=None, worlds=4)
+    master(game.view(state, state.deal.turn), random.Random(3))
+    assert not solved_calls.solved("cinch", state.options) and master.last_way is None
+
+
+@pytest.mark.parametrize("raw", TAKE_OR_PASS, ids=["classic", "official", "sans_atout"])
+def test_a_take_made_is_worth_its_solved_points_within_what_the_refining_probes_leave(raw) -> None:
+    """A classic or Sans Atout contract made scores its card points: the threshold's probe and
+    `REFINE` halvings leave them within an eighth of the made range, so the worth is the
+    exact solved margin within the margin that much of the points makes; failed contracts'
+    worth is exact."""
+    basic = FAMILIES["belote"].basic
+    refine = solved_calls.REFINE[raw["variant"]]
+    checked = {"made": 0, "failed": 0}
+    for seed in range(12):
+        game, state, seat = _auction(raw, seed, seed % 4)
+        view = game.view(state, seat)
+        candidates = [{"seat": str(seat), **a} for a in bidding.candidates("belote", view, basic(view, random.Random(0)))]
+        commands = [game.parse_action(c) for c in candidates]
+        row = solved_calls.world_values(game, basic, state, commands, seat, random.Random(seed), belote_dd.reaches)
+        for i, command in enumerate(commands):
+            reached = solved_calls.contract_reached(game, basic, state, command, random.Random(seed))
+            if reached is None:
+                continue
+            P, capot = belote_dd.card_points(reached)
+            taker, other = reached.deal.contract.team, OTHER_TEAM[reached.deal.contract.team]
+            total = 162 if reached.deal.contract.trump is not None or reached.options.official else 130
+            if contract_outcome(reached, P, capot).result != "made":
+                # A failed contract's score needs no points but a capot's, which is not probed.
+                assert row[i] == _exact_margin(reached, seat, ({taker: 0, other: total}, None)), (seed, candidates[i])
+                checked["failed"] += 1
+                continue
+            # A capot is not probed either: it is scored as the top of the made points.
+            points = total if capot is not None else P[taker]
+            exact = _exact_margin(reached, seat, ({taker: points, other: total - points}, None))
+            width = -(-(total + 1 - solved_calls.needed(reached) + 1) // 2 ** refine)
+            assert abs(row[i] - exact) <= 2 * width, (seed, candidates[i], row[i], exact, width)
+            checked["made"] += 1
+    assert checked["made"] and checked["failed"]
 
 
 @pytest.mark.parametrize("raw", COINCHES, ids=IDS)
