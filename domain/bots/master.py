@@ -45,7 +45,7 @@ from types import ModuleType
 from typing import Any, Callable, TypeVar
 
 import domain.doubledummy as dd
-from domain.bots import conventions, solved_calls
+from domain.bots import bidding, conventions, solved_calls
 from domain.bots.expert import Expert
 from domain.bots.sampling import Unsatisfiable
 from domain.bots.seat_view import unwrap
@@ -130,8 +130,10 @@ class Master(Expert):
                            budget=max(0.0, begun + self.budget - time.perf_counter()))
 
     def call_confidence(self, table: Any) -> float:
+        """Solved worlds' margins are exact, so a call beats `basic`'s by fewer standard
+        errors than a playout's — but dropping a Sans Atout take keeps its own, higher bar."""
         if self.last_way == "solved":
-            return solved_calls.CONFIDENCE
+            return bidding.confidence(self.game.name, table, solved_calls.CONFIDENCE)
         return super().call_confidence(table)
 
     def _played_out(self, table: Any, candidates: list[dict[str, Any]], rng: random.Random, options: Any,

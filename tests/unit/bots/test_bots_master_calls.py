@@ -208,3 +208,15 @@ def test_a_probe_says_what_the_exact_card_points_say(raw) -> None:
         for team in ("NS", "EW"):
             for points in (P[team] - 1, P[team], P[team] + 1, 252):
                 assert belote_dd.reaches(state, team, points) == (P[team] >= points), (seed, team, points, P)
+
+
+def test_dropping_a_sans_atout_take_keeps_its_own_bar_when_the_calls_are_solved() -> None:
+    """Solved worlds' defenders are perfect, so passing looks better in them than at the
+    table: the master passes over `basic`'s Sans Atout take only by `DROP_CONFIDENCE`, where
+    classic's calls need `CONFIDENCE`."""
+    for raw, seed, bar in ((TAKE_OR_PASS[2], 0, bidding.DROP_CONFIDENCE), (TAKE_OR_PASS[0], 7, solved_calls.CONFIDENCE)):
+        master = Master(FAMILIES["belote"], "belote", budget=None, worlds=4, options=raw)
+        game, state, seat = _auction(raw, seed, 1)
+        view = game.view(state, seat)
+        master(view, random.Random(seed))
+        assert master.last_way == "solved" and master.call_confidence(view) == bar
