@@ -41,6 +41,18 @@ def _auction(raw: dict, seed: int, calls: int):
     return game, state, state.deal.turn
 
 
+def _true_world_row(raw: dict, seed: int):
+    """A deal after `seed % 4` of `basic`'s calls, the expert's candidates there, and their
+    worth with the true deal as the one world."""
+    basic = FAMILIES["belote"].basic
+    game, state, seat = _auction(raw, seed, seed % 4)
+    view = game.view(state, seat)
+    candidates = [{"seat": str(seat), **a} for a in bidding.candidates("belote", view, basic(view, random.Random(0)))]
+    commands = [game.parse_action(c) for c in candidates]
+    row = solved_calls.world_values(game, basic, state, commands, seat, random.Random(seed), belote_dd.reaches)
+    return game, state, seat, candidates, commands, row
+
+
 def _exact_margin(state, seat, points) -> int:
     """The seat's side's score margin under the contract reached, every card played perfectly
     (`points`: the solver's card points of the contract's trump)."""
@@ -56,11 +68,7 @@ def test_a_coinche_call_is_worth_the_solved_score_of_the_contract_it_reaches(raw
     basic = FAMILIES["belote"].basic
     checked = {"exact": 0, "bounded": 0, "thrown in": 0}
     for seed in range(6):
-        game, state, seat = _auction(raw, seed, seed % 4)
-        view = game.view(state, seat)
-        candidates = [{"seat": str(seat), **a} for a in bidding.candidates("belote", view, basic(view, random.Random(0)))]
-        commands = [game.parse_action(c) for c in candidates]
-        row = solved_calls.world_values(game, basic, state, commands, seat, random.Random(seed), belote_dd.reaches)
+        game, state, seat, candidates, commands, row = _true_world_row(raw, seed)
         solved = {}
         assert set(row) == set(range(len(candidates)))
         for i, command in enumerate(commands):
@@ -167,11 +175,7 @@ def test_a_take_made_is_worth_its_solved_points_within_what_the_refining_probes_
     refine = solved_calls.REFINE[raw["variant"]]
     checked = {"made": 0, "failed": 0}
     for seed in range(12):
-        game, state, seat = _auction(raw, seed, seed % 4)
-        view = game.view(state, seat)
-        candidates = [{"seat": str(seat), **a} for a in bidding.candidates("belote", view, basic(view, random.Random(0)))]
-        commands = [game.parse_action(c) for c in candidates]
-        row = solved_calls.world_values(game, basic, state, commands, seat, random.Random(seed), belote_dd.reaches)
+        game, state, seat, candidates, commands, row = _true_world_row(raw, seed)
         for i, command in enumerate(commands):
             reached = solved_calls.contract_reached(game, basic, state, command, random.Random(seed))
             if reached is None:
