@@ -135,16 +135,16 @@ def world_values(game: Any, basic: Callable[[Any, Any], Any], world: Any, comman
                 known[points] = probe(state, contract.team, points)
             if known[points] and contract.multiplier == 1:
                 made_plain[key] = state
-    for key, state in made_plain.items():
-        known = probes[key]
-        total, capot_total = deal_points(key[1], state.options.official)
-        for _ in range(REFINE.get(state.options.variant, 0)):
+    for (team, trump), state in made_plain.items():
+        known = probes[(team, trump)]
+        total, capot_total = deal_points(trump, state.options.official)
+        for _ in range(REFINE[state.options.variant]):
             lo, hi = _range(state, known)
-            if lo > total or min(hi, total + 1) <= lo:
+            if hi <= lo:                 # the points are known, or a capot is made
                 break
-            middle = (lo + min(hi, total + 1) + 1) // 2      # past the total: whether a capot
+            middle = (lo + hi + 1) // 2  # past the total: whether a capot
             points = capot_total if middle > total else middle
-            known[points] = probe(state, key[0], points)
+            known[points] = probe(state, team, points)
     mine = TEAM[seat]
     row: dict[int, float] = {}
     for i, state in enumerate(reached):

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from domain.belote import doubledummy as belote_dd
+from domain.belote.ranking import deal_points
 from domain.belote.scoring import contract_outcome
 from domain.belote.state import OTHER_TEAM
 from domain.bots import FAMILIES, bidding, solved_calls
@@ -182,7 +183,7 @@ def test_a_take_made_is_worth_its_solved_points_within_what_the_refining_probes_
                 continue
             P, capot = belote_dd.card_points(reached)
             taker, other = reached.deal.contract.team, OTHER_TEAM[reached.deal.contract.team]
-            total = 162 if reached.deal.contract.trump is not None or reached.options.official else 130
+            total, _ = deal_points(reached.deal.contract.trump, reached.options.official)
             if contract_outcome(reached, P, capot).result != "made":
                 # A failed contract's score needs no points but a capot's, which is not probed.
                 assert row[i] == _exact_margin(reached, seat, ({taker: 0, other: total}, None)), (seed, candidates[i])
