@@ -83,15 +83,18 @@ class Expert:
             return basic
         if self.last_worlds == 0:
             return basic
-        best = max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == basic))
         if searching_play:
-            return candidates[best]
-        # A call is worth more than a card and its worlds are fewer: the anchor (passing, or
-        # basic's call where passing is not allowed) stands unless a call beats it clearly,
-        # world by world; of those that do, the best.
+            return candidates[max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == basic))]
+        return self.choose_call(table, candidates, totals, basic)
+
+    def choose_call(self, table: Any, candidates: list[dict[str, Any]], totals: list[float],
+                    basic: dict[str, Any]) -> dict[str, Any]:
+        """A call is worth more than a card and its worlds are fewer: the anchor (passing, or
+        basic's call where passing is not allowed) stands unless a call beats it clearly,
+        world by world (`last_rows`); of those that do, the best."""
         anchor = self._anchor(candidates, basic)
         if anchor is None:
-            return candidates[best]
+            return candidates[max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == basic))]
         z = self.call_confidence(table)
         clear = [i for i in range(len(candidates)) if i != anchor and totals[i] > totals[anchor]
                  and _beats([r[i] - r[anchor] for r in self.last_rows if i in r and anchor in r], z)]

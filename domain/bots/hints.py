@@ -113,8 +113,9 @@ def seed_of(view: Any) -> int:
 
 
 def suggest(game_name: str, view: Any, **settings: Any) -> Hint:
-    """The master's decision for the seat whose view this is (solved worlds in the play and in
-    Belote's auction, the expert's search in the other auctions), with its reason."""
+    """The master's decision for the seat whose view this is (solved worlds in the play, in
+    Belote's and Cinch's auctions and Cinch's robbing, the expert's search in Five Hundred's
+    auction), with its reason."""
     policy = policy_for(game_name, "master", **{**EXPERT_SETTINGS, **settings})
     action = policy(view, random.Random(seed_of(view)))
     return Hint(action=action, reason=reason(game_name, view, action))

@@ -15,11 +15,12 @@ Five Hundred's conventions (`conventions.py`) hold the candidates: no bid of 8 o
 without the hand's own valuation behind it, no-trumps only with the Joker, the contractor's
 unsupporting partner leads a trump first, no overtaking a misère bidder's winning card.
 
-Belote's calls are solved too (`solved_calls.py`): each candidate is called in each world,
-the rest of the auction is `basic`'s, and the contract reached is worth its score with the
-points the solver says its strain takes. Cinch's and Five Hundred's calls, the kitty, the
-discards and the robbing are the expert's: its auction search (worlds replayed on the
-calls, each call played out by `basic`), `basic`'s discards.
+Belote's and Cinch's calls are solved too (`solved_calls.py`): each candidate is called in
+each world, the rest of the deal to the first lead is `basic`'s, and the contract reached is
+worth its score with what the solver says its play takes (`belote_calls.py`,
+`cinch_calls.py`; partnership Cinch only). Five Hundred's and individual Cinch's calls are
+the expert's: its auction search (worlds replayed on the calls, each call played out by
+`basic`). The kitty, the discards and the robbing are `basic`'s.
 
 Budget: worlds are solved until `worlds` (`play_worlds`, when smaller, caps the solved
 worlds alone, the play's and Belote's calls: the hints' setting) or until the time `budget`
@@ -115,8 +116,8 @@ class Master(Expert):
 
     def search_calls(self, table: Any, candidates: list[dict[str, Any]], rng: random.Random,
                      options: Any) -> list[float]:
-        """Belote's calls judged by solved worlds (`solved_calls.py`), the others by the
-        expert's search — and Belote's too, in the time left, when no world was solved."""
+        """Belote's and Cinch's calls judged by solved worlds (`solved_calls.py`), the others by
+        the expert's search — and those too, in the time left, when no world was solved."""
         if not solved_calls.solved(self.game.name, options):
             return super().search_calls(table, candidates, rng, options)
         begun = time.perf_counter()

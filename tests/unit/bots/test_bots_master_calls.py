@@ -6,6 +6,8 @@ master calls the best of them."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -13,7 +15,7 @@ from domain.belote import doubledummy as belote_dd
 from domain.belote.ranking import deal_points
 from domain.belote.scoring import contract_outcome
 from domain.belote.state import OTHER_TEAM
-from domain.bots import FAMILIES, bidding, solved_calls
+from domain.bots import FAMILIES, belote_calls, bidding, solved_calls
 from domain.bots.master import Master
 from domain.cards import TEAM, Seat
 from domain.game import StartDeal
@@ -25,21 +27,27 @@ IDS = ["house", "official", "ta_sa"]
 TAKE_OR_PASS = [{"variant": "classic"}, {"variant": "classic", "rules": "official"}, {"variant": "sans_atout"}]
 
 
-def _auction(raw: dict, seed: int, calls: int):
-    """A Belote deal after `calls` of `basic`'s calls (fewer if its auction ends first)."""
-    game = load("belote")
+def decisions(game_name: str, raw: dict, seed: int, count: int, going_on: Callable[[Any], bool]):
+    """A deal after `count` of `basic`'s decisions, fewer if the next one would leave the part
+    of the deal `going_on` names: (game, state, the seat to act)."""
+    game = load(game_name)
     rng = random.Random(seed)
     deck = list(game.deck)
     rng.shuffle(deck)
     state, _ = game.apply(game.initial(game.parse_options(raw)), StartDeal(dealer=Seat.N, deck=tuple(deck)))
-    for _ in range(calls):
+    for _ in range(count):
         seat = state.deal.turn
-        action = FAMILIES["belote"].basic(game.view(state, seat), rng)
+        action = FAMILIES[game_name].basic(game.view(state, seat), rng)
         following, _ = game.apply(state, game.parse_action({"seat": str(seat), **action}))
-        if following.deal.phase != "auction":
+        if not going_on(following):
             break
         state = following
     return game, state, state.deal.turn
+
+
+def _auction(raw: dict, seed: int, calls: int):
+    """A Belote deal after `calls` of `basic`'s calls (fewer if its auction ends first)."""
+    return decisions("belote", raw, seed, calls, lambda state: state.deal.phase == "auction")
 
 
 def _true_world_row(raw: dict, seed: int):
@@ -50,7 +58,7 @@ def _true_world_row(raw: dict, seed: int):
     view = game.view(state, seat)
     candidates = [{"seat": str(seat), **a} for a in bidding.candidates("belote", view, basic(view, random.Random(0)))]
     commands = [game.parse_action(c) for c in candidates]
-    row = solved_calls.world_values(game, basic, state, commands, seat, random.Random(seed), belote_dd.reaches)
+    row = belote_calls.world_values(game, state, commands, seat, random.Random(seed), lambda solve: solve())
     return game, state, seat, candidates, commands, row
 
 
@@ -66,14 +74,13 @@ def test_a_coinche_call_is_worth_the_solved_score_of_the_contract_it_reaches(raw
     """Coinched and failed contracts score no card points: their worth is exact. A made plain
     contract is scored with the points the probes bound, so it is made, and within the margins
     its least and most points give."""
-    basic = FAMILIES["belote"].basic
     checked = {"exact": 0, "bounded": 0, "thrown in": 0}
     for seed in range(6):
         game, state, seat, candidates, commands, row = _true_world_row(raw, seed)
         solved = {}
         assert set(row) == set(range(len(candidates)))
         for i, command in enumerate(commands):
-            reached = solved_calls.contract_reached(game, basic, state, command, random.Random(seed))
+            reached = solved_calls.first_lead(game, FAMILIES["belote"], state, command, random.Random(seed))
             if reached is None:
                 assert row[i] == 0.0
                 checked["thrown in"] += 1
@@ -89,7 +96,7 @@ def test_a_coinche_call_is_worth_the_solved_score_of_the_contract_it_reaches(raw
             else:
                 taker, other = contract.team, OTHER_TEAM[contract.team]
                 total = P[taker] + P[other] if capot is None else 162
-                least = solved_calls.needed(reached)
+                least = belote_calls.needed(reached)
                 margins = []
                 for p in (least, total):
                     score = contract_outcome(reached, {taker: p, other: total - p}, None).score
@@ -104,13 +111,13 @@ def test_the_least_points_needed_make_the_contract_and_one_fewer_fails_it() -> N
         game, state, seat = _auction(COINCHES[seed % 3], seed, 3)
         view = game.view(state, seat)
         for action in bidding.candidates("belote", view, FAMILIES["belote"].basic(view, random.Random(0))):
-            reached = solved_calls.contract_reached(game, FAMILIES["belote"].basic, state,
+            reached = solved_calls.first_lead(game, FAMILIES["belote"], state,
                                                     game.parse_action({"seat": str(seat), **action}), random.Random(1))
             if reached is None or reached.deal.contract.value == "capot":
                 continue
             taker = reached.deal.contract.team
             other = OTHER_TEAM[taker]
-            least = solved_calls.needed(reached)
+            least = belote_calls.needed(reached)
             total = 162 if reached.deal.contract.trump is not None or reached.options.official else 130
             assert contract_outcome(reached, {taker: least, other: total - least}, None).result == "made"
             assert contract_outcome(reached, {taker: least - 1, other: total - least + 1}, None).result != "made"
@@ -156,14 +163,14 @@ def test_the_master_solves_belote_calls_from_its_view(raw, seed) -> None:
     assert {k: v for k, v in action.items() if k != "seat"} in view.legal
 
 
-def test_the_master_leaves_cinch_calls_to_the_expert() -> None:
-    game = load("cinch")
+def test_the_master_leaves_five_hundred_calls_to_the_expert() -> None:
+    game = load("five_hundred")
     deck = list(game.deck)
     random.Random(3).shuffle(deck)
     state, _ = game.apply(game.initial(game.parse_options({})), StartDeal(dealer=Seat.N, deck=tuple(deck)))
-    master = Master(FAMILIES["cinch"], "cinch", budget=None, worlds=4)
+    master = Master(FAMILIES["five_hundred"], "five_hundred", budget=None, worlds=4)
     master(game.view(state, state.deal.turn), random.Random(3))
-    assert not solved_calls.solved("cinch", state.options) and master.last_way is None
+    assert not solved_calls.solved("five_hundred", state.options) and master.last_way is None
 
 
 @pytest.mark.parametrize("raw", TAKE_OR_PASS, ids=["classic", "official", "sans_atout"])
@@ -172,13 +179,12 @@ def test_a_take_made_is_worth_its_solved_points_within_what_the_refining_probes_
     `REFINE` halvings leave them within an eighth of the made range, so the worth is the
     exact solved margin within the margin that much of the points makes; failed contracts'
     worth is exact."""
-    basic = FAMILIES["belote"].basic
-    refine = solved_calls.REFINE[raw["variant"]]
+    refine = belote_calls.REFINE[raw["variant"]]
     checked = {"made": 0, "failed": 0}
     for seed in range(12):
         game, state, seat, candidates, commands, row = _true_world_row(raw, seed)
         for i, command in enumerate(commands):
-            reached = solved_calls.contract_reached(game, basic, state, command, random.Random(seed))
+            reached = solved_calls.first_lead(game, FAMILIES["belote"], state, command, random.Random(seed))
             if reached is None:
                 continue
             P, capot = belote_dd.card_points(reached)
@@ -192,7 +198,7 @@ def test_a_take_made_is_worth_its_solved_points_within_what_the_refining_probes_
             # A capot is not probed either: it is scored as the top of the made points.
             points = total if capot is not None else P[taker]
             exact = _exact_margin(reached, seat, ({taker: points, other: total - points}, None))
-            width = -(-(total + 1 - solved_calls.needed(reached) + 1) // 2 ** refine)
+            width = -(-(total + 1 - belote_calls.needed(reached) + 1) // 2 ** refine)
             assert abs(row[i] - exact) <= 2 * width, (seed, candidates[i], row[i], exact, width)
             checked["made"] += 1
     assert checked["made"] and checked["failed"]
