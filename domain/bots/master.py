@@ -23,7 +23,7 @@ the expert's: its auction search (worlds replayed on the calls, each call played
 `basic`). The kitty, the discards and the robbing are `basic`'s.
 
 Budget: worlds are solved until `worlds` (`play_worlds`, when smaller, caps the solved
-worlds alone, the play's and Belote's calls: the hints' setting) or until the time `budget`
+worlds alone, the play's and the solved calls': the hints' setting) or until the time `budget`
 is spent. Each solve is given the nodes the time left allows, at the rate this process
 measured for the game (`domain.doubledummy.node_budget`), and one that would run past it is stopped and its world
 dropped; a world is not begun when the slowest solve so far would end past the budget.
