@@ -13,11 +13,15 @@ Calls carry information: a world in which the other seats, played by `basic`, wo
 made the calls they made is likelier than one where they would not. So each world is the
 best of a few draws by that test (the first draw that explains every call wins), which
 leans the worlds toward what the auction said without ever refusing to give one.
+
+`first_lead` plays a world on from a decision to the first lead, `basic` at every seat: the
+contract a candidate call leads to, for the master's solved calls (`solved_calls.py`).
 """
 
 from __future__ import annotations
 
 import random
+from types import ModuleType
 from typing import Any, Callable
 
 import msgspec
@@ -25,6 +29,7 @@ import msgspec
 from domain.cards import Seat
 from domain.game import GameRules, StartDeal
 
+MAX_DECISIONS = 64          # after the candidate, before a rollout gives up (an auction has ~10)
 _LAYOUTS: dict[tuple[str, bytes, str, str], tuple[tuple[int, ...], int | None]] = {}
 
 
@@ -114,3 +119,23 @@ def world(game: GameRules, options: Any, table: Any, rng: random.Random, draws: 
         if misses == 0:
             break
     return best
+
+
+def first_lead(game: Any, family: ModuleType, state: Any, command: Any, rng: random.Random) -> Any | None:
+    """The state at the first lead after `command` and `basic`'s decisions at every seat
+    whose turn it is (a House coinche out of turn left out, as in the expert's playouts);
+    None when the deal ends first (thrown in)."""
+    for _ in range(MAX_DECISIONS):
+        for event in game.decide(state, command):
+            state = game.evolve(state, event)
+        if family.to_act(state) is not None:
+            return state
+        status = game.status(state)
+        turn = state.deal.turn if state.deal is not None else None
+        if status.phase != "in_deal" or turn is None or turn not in status.to_act:
+            return None
+        action = family.basic(game.view(state, turn), rng)
+        if action is None:
+            return None
+        command = game.parse_action({"seat": str(turn), **action})
+    return None

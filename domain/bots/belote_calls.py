@@ -20,15 +20,18 @@ a take is weighed against passing on points within about a tenth of the deal.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.belote.doubledummy import reaches
 from domain.belote.ranking import deal_points
 from domain.belote.scoring import contract_outcome, contract_score
 from domain.belote.state import OTHER_TEAM
 from domain.bots import belote as family
-from domain.bots.solved_calls import Within, first_lead
+from domain.bots.auction_worlds import first_lead
 from domain.cards import TEAM
+
+if TYPE_CHECKING:
+    from domain.bots.solved_calls import Within
 
 REFINE = {"coinche": 0, "classic": 3, "sans_atout": 3}   # probes halving a made contract's points
 

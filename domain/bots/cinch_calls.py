@@ -18,14 +18,17 @@ calls are solved (`solved`).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.bots import cinch as family
-from domain.bots.solved_calls import Within, first_lead
+from domain.bots.auction_worlds import first_lead
 from domain.cinch import doubledummy as cinch_dd
 from domain.cinch.options import side_table, sides
 from domain.cinch.ranking import TABLES
 from domain.cinch.scoring import credits, deal_score
+
+if TYPE_CHECKING:
+    from domain.bots.solved_calls import Within
 
 
 def solved(options: Any) -> bool:

@@ -15,7 +15,7 @@ from domain.belote import doubledummy as belote_dd
 from domain.belote.ranking import deal_points
 from domain.belote.scoring import contract_outcome
 from domain.belote.state import OTHER_TEAM
-from domain.bots import FAMILIES, belote_calls, bidding, solved_calls
+from domain.bots import FAMILIES, auction_worlds, belote_calls, bidding, solved_calls
 from domain.bots.master import Master
 from domain.cards import TEAM, Seat
 from domain.game import StartDeal
@@ -80,7 +80,7 @@ def test_a_coinche_call_is_worth_the_solved_score_of_the_contract_it_reaches(raw
         solved = {}
         assert set(row) == set(range(len(candidates)))
         for i, command in enumerate(commands):
-            reached = solved_calls.first_lead(game, FAMILIES["belote"], state, command, random.Random(seed))
+            reached = auction_worlds.first_lead(game, FAMILIES["belote"], state, command, random.Random(seed))
             if reached is None:
                 assert row[i] == 0.0
                 checked["thrown in"] += 1
@@ -111,7 +111,7 @@ def test_the_least_points_needed_make_the_contract_and_one_fewer_fails_it() -> N
         game, state, seat = _auction(COINCHES[seed % 3], seed, 3)
         view = game.view(state, seat)
         for action in bidding.candidates("belote", view, FAMILIES["belote"].basic(view, random.Random(0))):
-            reached = solved_calls.first_lead(game, FAMILIES["belote"], state,
+            reached = auction_worlds.first_lead(game, FAMILIES["belote"], state,
                                                     game.parse_action({"seat": str(seat), **action}), random.Random(1))
             if reached is None or reached.deal.contract.value == "capot":
                 continue
@@ -184,7 +184,7 @@ def test_a_take_made_is_worth_its_solved_points_within_what_the_refining_probes_
     for seed in range(12):
         game, state, seat, candidates, commands, row = _true_world_row(raw, seed)
         for i, command in enumerate(commands):
-            reached = solved_calls.first_lead(game, FAMILIES["belote"], state, command, random.Random(seed))
+            reached = auction_worlds.first_lead(game, FAMILIES["belote"], state, command, random.Random(seed))
             if reached is None:
                 continue
             P, capot = belote_dd.card_points(reached)

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from domain.bots import FAMILIES, bidding, cinch_calls, solved_calls
+from domain.bots import FAMILIES, auction_worlds, bidding, cinch_calls, solved_calls
 from domain.bots.master import Master
 from domain.cinch import doubledummy as cinch_dd
 from domain.cinch.commands import Play
@@ -53,7 +53,7 @@ def test_a_partnership_call_is_worth_the_score_of_its_contract_played_perfectly(
         row = cinch_calls.world_values(game, state, commands, seat, random.Random(seed), lambda solve: solve())
         assert set(row) == set(range(len(candidates)))
         for i, command in enumerate(commands):
-            reached = solved_calls.first_lead(game, family, state, command, random.Random(seed))
+            reached = auction_worlds.first_lead(game, family, state, command, random.Random(seed))
             assert reached is not None                 # a stuck dealer bids: no deal is thrown in
             scored = _perfect_play(game, reached)
             assert sum(scored.points.values()) == cinch_calls.points_in_play(reached)
