@@ -3,16 +3,16 @@ candidate bid, pass or trump named leads — through `basic`'s auction, trump na
 draws and robbing — to a contract whose play is solved from the first lead.
 
 A Cinch deal's score needs the points each side takes, not a threshold: a contract made
-scores the difference of the two sides' points (individually, each seat its own), so each
-contract reached is solved once, exactly (`cinch.doubledummy.value`, about a millisecond
-from the first lead), for the bidder's side; the other side takes what is left of the points
-in play (every counting card in a hand is credited to someone, and the trumps shed face up
-are credited already). Candidates that reach the same bidder, trump and hands share the solve.
+scores the difference of the two sides' points, so each contract reached is solved once,
+exactly (`cinch.doubledummy.value`, about a millisecond from the first lead), for the
+bidder's side; the other side takes what is left of the points in play (every counting card
+in a hand is credited to someone, and the trumps shed face up are credited already).
+Candidates that reach the same bidder, trump and hands share the solve.
 
-Individually the solver gives the bidder's points with the three others combined against
-him; how they share the rest is not solved, and `margin` gives each a third of it. Priced
-so, individual calls measured worse than the expert's playouts, so only partnership Cinch's
-calls are solved (`solved`).
+Partnership Cinch only (`solved`). Individually the solver can only set the three others
+against the bidder, and how they share the rest is a guess; priced with a third each, or
+in proportion to each one's own solve against the others, the master's individual calls
+measured worse than the expert's playouts (docs/bots.md), which keep that auction.
 """
 
 from __future__ import annotations
@@ -32,9 +32,7 @@ if TYPE_CHECKING:
 
 
 def solved(options: Any) -> bool:
-    """Partnership Cinch. Individually the solver can only set the three others against the
-    bidder, and how they share the rest is a guess: measured so, the master's calls did worse
-    than the expert's playouts (docs/bots.md), which keep the individual auction."""
+    """Partnership Cinch (see the module's docstring)."""
     return not options.individual
 
 
@@ -48,16 +46,14 @@ def points_in_play(state: Any) -> int:
 
 
 def margin(state: Any, seat: Any, taken: int) -> float:
-    """`seat`'s score margin (its side's against the other's; individually against the
-    others' mean, as the bots' playouts count it) when the side to lead ends with `taken`."""
+    """`seat`'s side's score margin when the side to lead ends with `taken` points and the
+    other side with the rest of the points in play."""
     options = state.options
     leader = side_table(options)[state.deal.turn]
-    rest = points_in_play(state) - taken
-    others = [s for s in sides(options) if s != leader]
-    points: dict[str, Any] = {leader: taken, **{s: rest / len(others) for s in others}}
-    _, score = deal_score(options, state.deal.contract, points)
+    other = next(s for s in sides(options) if s != leader)
+    _, score = deal_score(options, state.deal.contract, {leader: taken, other: points_in_play(state) - taken})
     mine = side_table(options)[seat]
-    return float(score[mine] - sum(v for s, v in score.items() if s != mine) / (len(score) - 1))
+    return float(score[mine] - score[other if mine == leader else leader])
 
 
 def world_values(game: Any, world: Any, commands: list[Any], seat: Any, rng: random.Random,
