@@ -121,21 +121,26 @@ def world(game: GameRules, options: Any, table: Any, rng: random.Random, draws: 
     return best
 
 
+def basic_command(game: Any, family: ModuleType, state: Any, rng: random.Random) -> Any | None:
+    """`basic`'s command at the seat whose turn it is (a House coinche out of turn left out);
+    None when the deal is over (thrown in) or no seat's turn is to be played."""
+    status = game.status(state)
+    turn = state.deal.turn if state.deal is not None else None
+    if status.phase != "in_deal" or turn is None or turn not in status.to_act:
+        return None
+    action = family.basic(game.view(state, turn), rng)
+    return None if action is None else game.parse_action({"seat": str(turn), **action})
+
+
 def first_lead(game: Any, family: ModuleType, state: Any, command: Any, rng: random.Random) -> Any | None:
     """The state at the first lead after `command` and `basic`'s decisions at every seat
-    whose turn it is (a House coinche out of turn left out, as in the expert's playouts);
-    None when the deal ends first (thrown in)."""
+    whose turn it is; None when the deal ends first (thrown in)."""
     for _ in range(MAX_DECISIONS):
         for event in game.decide(state, command):
             state = game.evolve(state, event)
         if family.to_act(state) is not None:
             return state
-        status = game.status(state)
-        turn = state.deal.turn if state.deal is not None else None
-        if status.phase != "in_deal" or turn is None or turn not in status.to_act:
+        command = basic_command(game, family, state, rng)
+        if command is None:
             return None
-        action = family.basic(game.view(state, turn), rng)
-        if action is None:
-            return None
-        command = game.parse_action({"seat": str(turn), **action})
     return None

@@ -192,19 +192,10 @@ class Expert:
             if actor is not None:
                 command = family.rollout_command(state, actor, rng)
                 continue
-            status = game.status(state)
-            if status.phase != "in_deal":
+            command = auction_worlds.basic_command(game, family, state, rng)
+            if command is None:
                 return 0.0                           # thrown in
-            turn = _turn(state)                      # out-of-turn calls (a House coinche) left out
-            action = family.basic(game.view(state, turn), rng) if turn in status.to_act else None
-            if action is None:
-                return 0.0
-            command = game.parse_action(action)
         return 0.0
-
-
-def _turn(state: Any) -> Any:
-    return state.deal.turn
 
 
 def _settled(rows: list[dict[int, float]], alive: list[int], sure: float) -> bool:
