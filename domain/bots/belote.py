@@ -11,16 +11,15 @@ combinations shown) and builds a state the real rules can play on.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any
 
 from domain.belote.combinations import choose as choose_combos, find as find_combos
 from domain.belote.commands import Play
 from domain.belote.events import Combination, DealScored
-from domain.belote.play import card_points, legal_cards, legal_for
+from domain.belote.play import card_points, legal_for
 from domain.belote.ranking import ALL_TRUMPS, SUIT, TRICK_RULES
 from domain.belote.state import NEXT, PARTNER, TEAM, Deal, State
 from domain.bots import belote_auction, cardplay
-from domain.bots import inference as inference_
 from domain.bots.sampling import deal_hidden
 from domain.cards import DECK_32, SEATS, Seat
 from domain.tricks import Trick, current_winner
@@ -228,22 +227,3 @@ def contract_tricks(view: Any) -> tuple[str | None, int | None]:
     if mine:
         return "contract_needs", 8 - len(view.tricks)
     return "defence_needs", 1
-
-
-# --- the master's reading of the play -------------------------------------------------------
-
-def inference(view: Any) -> Callable[[State], int]:
-    """How many of the other seats' cards `basic` would not have played in a world
-    (`inference.py`): the master weighs its worlds by it."""
-    trump, house, official = view.contract.trump, not view.options.official, view.options.official
-    points = inference_.decisions(view.seat, view.tricks, view.trick)
-
-    def agrees(d: inference_.Decision, hand: tuple[str, ...]) -> bool:
-        legal = inference_.first(d.card, legal_cards(hand, d.trick, trump, house, d.seat))
-        if not legal:
-            return legal is not None
-        t = table(d.seat, hand, legal, d.trick, d.before, view.contract, official,
-                  _voids(d.before, d.trick, trump))
-        return cardplay.choose(t) == d.card
-
-    return lambda state: inference_.misses(points, dict(zip(SEATS, state.deal.hands)), agrees)

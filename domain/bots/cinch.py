@@ -10,19 +10,18 @@ pedro into a trick its side is not sure to take (`cardplay` with counting costs)
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any
 
 from domain.bots import cardplay
-from domain.bots import inference as inference_
 from domain.bots.sampling import Unsatisfiable, deal_hidden
-from domain.cards import DECK_52, PARTNER, SEAT_INDEX, SEATS, Seat
+from domain.cards import SEAT_INDEX, DECK_52, PARTNER, SEATS, Seat
 from domain.cinch.commands import Play
 from domain.cinch.events import DealScored
 from domain.cinch.exchange import keep_order
 from domain.cinch.options import side_table
 from domain.cinch.play import legal_cards
-from domain.cinch.ranking import TABLES, left_pedro
 from domain.cinch.state import NEXT, Deal, State
+from domain.cinch.ranking import TABLES, left_pedro
 
 INDIVIDUAL_MARGIN = 1.0
 
@@ -105,15 +104,11 @@ def basic(view: Any, rng: random.Random) -> dict[str, Any] | None:
 # --- play -----------------------------------------------------------------------------------
 
 def _gone(view: Any) -> set[str]:
-    """Cards out of play that the seat has seen: `_gone_in_sight` and its own buried cards."""
-    return _gone_in_sight(view) | set(view.buried_cards or ())
-
-
-def _gone_in_sight(view: Any) -> set[str]:
-    """Cards out of play that every seat has seen: face-up discards not given back, trumps
-    shown."""
+    """Cards out of play that the seat has seen: face-up discards not given back, trumps
+    shown, and its own buried cards."""
     reused = {c for _, c in view.reused}
-    return {c for _, c in view.discards if c not in reused} | {c for _, c in view.shown}
+    gone = {c for _, c in view.discards if c not in reused} | {c for _, c in view.shown}
+    return gone | set(view.buried_cards or ())
 
 
 def _voids(tricks: Any, trick: Any, trump: str) -> dict[Seat, str]:
@@ -256,25 +251,3 @@ def high_bidder(view: Any) -> Seat | None:
 def contract_tricks(view: Any) -> tuple[str | None, int | None]:
     """Cinch's contracts count points, not tricks."""
     return None, None
-
-
-# --- the master's reading of the play -------------------------------------------------------
-
-def inference(view: Any) -> Callable[[State], int]:
-    """How many of the other seats' cards `basic` would not have played in a world
-    (`inference.py`): the master weighs its worlds by it. The others' private knowledge (a
-    dealer's own buried cards) is left out of what they are taken to have seen."""
-    trump = view.contract.trump
-    tt = TABLES[trump]
-    gone = _gone_in_sight(view)
-    points = inference_.decisions(view.seat, view.tricks, view.trick)
-
-    def agrees(d: inference_.Decision, hand: tuple[str, ...]) -> bool:
-        legal = inference_.first(d.card, legal_cards(hand, d.trick, tt))
-        if not legal:
-            return legal is not None
-        t = table(d.seat, hand, legal, d.trick, d.before, view.contract, view.options, gone,
-                  _voids(d.before, d.trick, trump))
-        return cardplay.choose(t) == d.card
-
-    return lambda state: inference_.misses(points, dict(zip(SEATS, state.deal.hands)), agrees)

@@ -10,10 +10,9 @@ cards, so that it has to take a trick.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any
 
 from domain.bots import cardplay, conventions, five_hundred_auction
-from domain.bots import inference as inference_
 from domain.bots.sampling import deal_hidden
 from domain.cards import DECK_43, JOKER, PARTNER, SEATS, Seat
 from domain.five_hundred.bids import find
@@ -22,18 +21,8 @@ from domain.five_hundred.events import DealScored
 from domain.five_hundred.options import Options
 from domain.five_hundred.play import legal_cards
 from domain.five_hundred.ranking import NO_TRUMP, STRENGTH, SUIT_OF, plain_order
-from domain.five_hundred.state import (
-    NOBODY,
-    PLAY,
-    SEAT_INDEX,
-    SIDE_OF,
-    Deal,
-    State,
-    make_contract,
-    next_in_play,
-)
+from domain.five_hundred.state import NOBODY, PLAY, SEAT_INDEX, SIDE_OF, Deal, State, make_contract, next_in_play
 from domain.tricks import Trick
-
 
 def _discard(view: Any, spec: dict[str, Any]) -> list[str]:
     cards, denom = list(spec["from"]), view.contract and _denomination(view.contract)
@@ -300,38 +289,3 @@ def contract_tricks(view: Any) -> tuple[str | None, int | None]:
         return ("contract_needs", needed) if needed > 0 else (None, None)
     needed = 11 - contract["tricks"] - won[side]
     return ("defence_needs", needed) if needed > 0 else (None, None)
-
-
-# --- the master's reading of the play -------------------------------------------------------
-
-def _shown_void(before: tuple[Trick, ...], trick: Trick, suit_of: Any) -> dict[Seat, str]:
-    """The suits each seat had shown void in by then: it played another to the suit led."""
-    voids: dict[Seat, str] = {}
-    for t in (*before, trick):
-        for seat, card in t.plays[1:]:
-            if suit_of[card] != t.led and t.led not in voids.get(seat, ""):
-                voids[seat] = voids.get(seat, "") + t.led
-    return voids
-
-
-def inference(view: Any) -> Callable[[State], int]:
-    """How many of the other seats' cards `basic` would not have played in a world
-    (`inference.py`): the master weighs its worlds by it. A Joker led is read as a Joker,
-    whatever suit was named; an open misère's hand counts as seen once it is shown."""
-    contract = _contract(view.contract)
-    suit_of = SUIT_OF[contract.denomination]
-    tricks = tuple(_trick(t, contract, ()) for t in view.tricks)
-    points = inference_.decisions(view.seat, tricks, _trick(view.trick, contract, view.tricks))
-    shown = {c for cs in view.exposed.values() for c in cs}
-
-    def agrees(d: inference_.Decision, hand: tuple[str, ...]) -> bool:
-        same = [c for c in hand if suit_of[c] == d.trick.led] if d.trick.plays else []
-        legal = inference_.first(d.card, same or hand)
-        if not legal:
-            return legal is not None
-        gone = shown if d.before and d.seat != contract.seat else set()
-        card = choose(d.seat, list(hand), [{"card": c} for c in legal], d.trick, d.before, contract, gone,
-                      _shown_void(d.before, d.trick, suit_of))
-        return card == d.card
-
-    return lambda state: inference_.misses(points, dict(zip(SEATS, state.deal.hands)), agrees)

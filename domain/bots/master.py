@@ -5,17 +5,11 @@ In the play every world is a deal consistent with the seat's view (`family.deter
 voids, the auction's evidence, kitty and discards), exactly as the expert deals it; the
 game's double-dummy solver (`GameRules.double_dummy.solve`) then gives the result of the
 deal, for the seat's side, after each legal card — one solve prices every candidate, so
-there is no pruning and no playout noise. The card with the best mean over the worlds (each
-weighed by what the play says of it, below) is played (ties: `basic`'s card, then the first). The mean is of the deal's score margin where
+there is no pruning and no playout noise. The card with the best mean over the worlds is
+played (ties: `basic`'s card, then the first). The mean is of the deal's score margin where
 the solver gives it (`margins`: Belote, Five Hundred), else of the game's own unit (Cinch
 points): one world's best card is the same by either, but a mean is not — a contract made in
 every world beats more points on average with a chance of failing it, as the score has it.
-
-The worlds are weighed by what the play so far says of them (`inference.py`, each game's
-`inference`): a world's weight is multiplied by `doubt` (`DOUBT`, 0.1) for each card of the
-other seats that `basic`, holding that world's hands, would not have played — the voids and
-the auction only deal the worlds, the cards chosen within them say more (a seat that ducked
-when `basic` would have won the trick with the ace likely has no ace).
 
 Five Hundred's conventions (`conventions.py`) hold the candidates: no bid of 8 or more
 without the hand's own valuation behind it, no-trumps only with the Joker, the contractor's
@@ -62,7 +56,6 @@ T = TypeVar("T")
 
 DEFAULT_BUDGET = 0.15       # seconds per decision
 DEFAULT_WORLDS = 48
-DOUBT = 0.1                 # a world's weight, per card of the others' `basic` would not have played
 MIN_WORLDS = 8              # the first world within budget / MIN_WORLDS, else the expert's search
 RATE_PRIOR = 150e-9         # seconds per node before this process has measured its own
 RATE_SAMPLE = 20_000        # a solve of fewer nodes is mostly the driver's cost: not a sample
@@ -80,10 +73,9 @@ class Master(Expert):
 
     def __init__(self, family: ModuleType, game_name: str, *, budget: float | None = DEFAULT_BUDGET,
                  worlds: int = DEFAULT_WORLDS, play_worlds: int | None = None,
-                 nodes: int | None = None, doubt: float | None = None, **settings: Any) -> None:
+                 nodes: int | None = None, **settings: Any) -> None:
         super().__init__(family, game_name, budget=budget, worlds=worlds, **settings)
         self.nodes = nodes
-        self.doubt = DOUBT if doubt is None else doubt
         self.last_way: str | None = None
         self.last_stopped = self.last_nodes = 0
         self.play_worlds = worlds if play_worlds is None else min(worlds, play_worlds)
@@ -183,8 +175,6 @@ class Master(Expert):
         solver = self.game.double_dummy
         cards = [c["card"] for c in candidates]
         totals = [0.0] * len(candidates)
-        infer = getattr(self.family, "inference", None)
-        misses = infer(table) if infer is not None and self.doubt < 1 else None
         solved = failures = 0
         slowest = 0.0
         self.last_stopped = self.last_nodes = 0
@@ -204,9 +194,8 @@ class Master(Expert):
                 break                  # the time is spent: what was solved stands
             slowest = max(slowest, time.perf_counter() - started)
             row = {i: float(values[c]) for i, c in enumerate(cards)}
-            weight = 1.0 if misses is None else self.doubt ** misses(state)
             for i, v in row.items():
-                totals[i] += weight * v
+                totals[i] += v
             self.last_rows.append(row)
             solved += 1
         self.last_worlds = solved
