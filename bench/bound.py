@@ -19,6 +19,8 @@ share of the margin perfect information would buy that the expert's inference ge
 
     .venv/bin/python bench/bound.py --game cinch --boards 20 [--options JSON] [--jobs 2] [--knows play]
     .venv/bin/python bench/bound.py --game cinch --boards 20 --level master   # the master's play-only bound
+    .venv/bin/python bench/bound.py --game belote --options '{"variant": "classic"}' --boards 300 --level master \
+        --nodes 2000000 --known-tricks 3        # no clock; the bound knows the first three tricks only
 
 `SolvedPlay` is the master's play-only bound: the master with the true deal, solved double
 dummy, as its one world in the play; calls and discards the master's own.
@@ -73,29 +75,49 @@ class Oracle(Expert):
 class SolvedPlay(Master):
     """The play-only bound of the `master`: in the play its one world is the true deal,
     solved double dummy, so every card it plays is a best card of the real deal; its calls,
-    kitty and discards are the master's own, from worlds sampled from its view."""
+    kitty and discards are the master's own, from worlds sampled from its view.
 
-    def __init__(self, game_name: str, **settings: Any) -> None:
+    `known_tricks` K makes it a partial bound — the true deal during the first K tricks of
+    the play, the master's own worlds after — which says where in the deal the master loses
+    what the bound gains. A solve of the truth is never cut by `nodes` (a node cap bounds the
+    master's search, not the bound's knowledge); the time `budget`, as the master's, holds."""
+
+    def __init__(self, game_name: str, known_tricks: int | None = None, **settings: Any) -> None:
         super().__init__(FAMILIES[game_name], game_name, **settings)
-        self.play_worlds = 1
+        self.known_tricks = known_tricks
         self.truth: Any = None
 
+    def knows(self, table: Any) -> bool:
+        return self.known_tricks is None or len(table.tricks) < self.known_tricks
+
+    def solve_worlds(self, table: Any, candidates: list[dict[str, Any]], rng: random.Random,
+                     options: Any, begun: float) -> list[float]:
+        if not self.knows(table):
+            return super().solve_worlds(table, candidates, rng, options, begun)
+        saved = self.play_worlds, self.nodes
+        self.play_worlds, self.nodes = 1, None
+        try:
+            return super().solve_worlds(table, candidates, rng, options, begun)
+        finally:
+            self.play_worlds, self.nodes = saved
+
     def play_world(self, table: Any, rng: random.Random, options: Any) -> Any:
-        return self.truth
+        return self.truth if self.knows(table) else super().play_world(table, rng, options)
 
     def observe(self, state: Any) -> None:
         self.truth = state
 
 
 def master_boards(game_name: str, raw: dict[str, Any], indices: list[int], seed: int,
-                  settings: dict[str, Any]) -> dict[str, list[float]]:
+                  settings: dict[str, Any], known_tricks: int | None = None) -> dict[str, list[float]]:
     """Per board, the average margin over its seatings of the solved-play bound − basic and
-    master − basic."""
+    master − basic (the bound knowing the deal during the first `known_tricks` tricks only,
+    when given)."""
     game = load(game_name)
     options = game.parse_options(raw)
     basic = policy_for(game_name, "basic")
     master = policy_for(game_name, "master", options=raw, **settings)
-    bound = SolvedPlay(game_name, options=raw, **settings)
+    bound = SolvedPlay(game_name, known_tricks=known_tricks, options=raw, **settings)
     out: dict[str, list[float]] = {"bound": [], "master": []}
     for board in indices:
         m = board_margins(game, options, board, seed, bound, basic, before=bound.observe)
@@ -143,11 +165,18 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--level", default="expert", choices=["expert", "master"],
                         help="master: the bound solves the true deal in the play (--knows play implied)")
+    parser.add_argument("--nodes", type=int, default=None,
+                        help="master: no clock, this many nodes a decision (the same search on any machine or load)")
+    parser.add_argument("--known-tricks", type=int, default=None,
+                        help="master: the bound knows the deal during the first K tricks of the play only")
     args = parser.parse_args()
+    if args.level != "master" and (args.nodes is not None or args.known_tricks is not None):
+        parser.error("--nodes and --known-tricks are for --level master")
     raw = json.loads(args.options)
     knows = ("play",) if args.level == "master" else tuple(args.knows.split(","))
-    run = (partial(master_boards, args.game, raw, seed=args.seed, settings={}) if args.level == "master"
-           else partial(boards, args.game, raw, seed=args.seed, settings={}, knows=knows))
+    settings: dict[str, Any] = {} if args.nodes is None else {"budget": None, "nodes": args.nodes}
+    run = (partial(master_boards, args.game, raw, seed=args.seed, settings=settings, known_tricks=args.known_tricks)
+           if args.level == "master" else partial(boards, args.game, raw, seed=args.seed, settings={}, knows=knows))
     chunks = [list(range(k, args.boards, args.jobs)) for k in range(args.jobs)]
     by_board: dict[str, dict[int, float]] = {"bound": {}, args.level: {}}
     with ProcessPoolExecutor(args.jobs) as pool:
@@ -156,7 +185,8 @@ def main() -> None:
                 by_board[kind].update(zip(chunk, margins))
     bound, level = ([m[i] for i in sorted(m)] for m in (by_board["bound"], by_board[args.level]))
     print(json.dumps({"game": args.game, "options": raw, "seed": args.seed, "knows": list(knows),
-                      "level": args.level, **share(bound, level, args.level)}))
+                      "level": args.level, "nodes": args.nodes, "known_tricks": args.known_tricks,
+                      **share(bound, level, args.level), "per_board": {"bound": bound, args.level: level}}))
 
 if __name__ == "__main__":
     main()

@@ -127,3 +127,42 @@ def test_a_bound_told_one_phase_samples_the_other() -> None:
     played = next(s for s in seen if s.deal.phase == "play")
     oracle.observe(played)
     assert oracle.play_world(game.view(played, played.deal.turn), random.Random(0), options) is played
+
+
+def _bound_board(bound, board: int) -> tuple[list[int], dict[int, list[int]]]:
+    """The worlds of each solved call and, per trick, of each card with a choice."""
+    game = load("belote")
+    calls: list[int] = []
+    tricks: dict[int, list[int]] = {}
+
+    def policy(view, rng):
+        action = bound(view, rng)
+        if view.phase == "auction" and bound.last_way == "solved":
+            calls.append(bound.last_worlds)
+        elif view.phase == "play" and bound.last_way is not None and len({a.get("card") for a in view.legal}) > 1:
+            tricks.setdefault(len(view.tricks), []).append(bound.last_worlds)
+        return action
+
+    board_margins(game, game.parse_options({"variant": "coinche"}), board, 7, policy, policy_for("belote", "basic"),
+                  before=bound.observe)
+    return calls, tricks
+
+
+def test_the_master_bound_calls_with_the_masters_worlds() -> None:
+    """The solved-play bound's calls are the master's: searched over its worlds, not over the
+    play's one world (with one world no call can beat basic's, so it would bid as basic)."""
+    from bench.bound import SolvedPlay
+
+    calls, tricks = _bound_board(SolvedPlay("belote", options={"variant": "coinche"}, budget=None, worlds=4), 1)
+    assert calls and max(calls) == 4
+    assert tricks and all(w == 1 for ws in tricks.values() for w in ws)
+
+
+def test_a_partial_bound_knows_the_first_tricks_and_no_node_cap_cuts_the_truth() -> None:
+    from bench.bound import SolvedPlay
+
+    bound = SolvedPlay("belote", known_tricks=2, options={"variant": "coinche"}, budget=None, worlds=4, nodes=1)
+    _, tricks = _bound_board(bound, 1)
+    assert tricks[0] and all(w == 1 for t in (0, 1) for w in tricks.get(t, []))      # the truth, solved whole
+    assert any(tricks.get(t) for t in range(2, 8))
+    assert all(w == 0 for t in range(2, 8) for w in tricks.get(t, []))                # one node: nothing solved
