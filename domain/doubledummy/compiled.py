@@ -14,7 +14,6 @@ import numpy as np
 
 from domain.doubledummy.budget import LIMIT, OutOfNodes
 from domain.doubledummy.kernel import (
-    _CTZ16,
     ABORTED,
     ALPHA,
     BASE,
@@ -118,7 +117,7 @@ def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Any, None]:
         every = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
         fr[0, REM] = sum(t.points[c] for c in range(len(t.codes)) if every >> c & 1)
         v = int(run(hands, np.array(pos.voids, np.int64), fr, tab, sm, runs, nxt, mine_a, params, _MOVES, _PRIO,
-                    keys, values, gen, _CTZ16, LIMIT[0]))
+                    keys, values, gen, LIMIT[0]))
         if v == ABORTED:
             raise OutOfNodes
         return v

@@ -14,7 +14,9 @@ stale kernel in the cache. `compiled.py` drives it from Python.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 INF = 1 << 20
 ABORTED = 1 << 40                   # `run`'s answer when it reached its node limit: no value
@@ -87,44 +89,51 @@ def _canon_pos(c: int, every: int, tab: np.ndarray) -> int:
     return p
 
 
-_CTZ16 = np.array([[0] + [(x & -x).bit_length() - 1 for x in range(1, 1 << 16)],
-                   [0] + [x.bit_length() - 1 for x in range(1, 1 << 16)],
-                   [bin(x).count("1") for x in range(1 << 16)]], np.int64)
+@intrinsic
+def _tz(typingctx, x):
+    """The processor's count of trailing zero bits (64 for 0)."""
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _lz(typingctx, x):
+    """The processor's count of leading zero bits (64 for 0)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _pop(typingctx, x):
+    """The processor's count of set bits."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.int64(types.int64), codegen
 
 
 @njit(cache=True, nogil=True)
-def _low(x: int, ctz: np.ndarray) -> int:
-    """The index of the lowest set bit of x (> 0), by 16-bit table."""
-    if x & 0xFFFF:
-        return ctz[0, x & 0xFFFF]
-    if (x >> 16) & 0xFFFF:
-        return 16 + ctz[0, (x >> 16) & 0xFFFF]
-    if (x >> 32) & 0xFFFF:
-        return 32 + ctz[0, (x >> 32) & 0xFFFF]
-    return 48 + ctz[0, (x >> 48) & 0xFFFF]
+def _low(x: int) -> int:
+    """The index of the lowest set bit of x (> 0)."""
+    return _tz(x)
 
 
 @njit(cache=True, nogil=True)
-def _high(x: int, ctz: np.ndarray) -> int:
-    """The index of the highest set bit of x (> 0), by 16-bit table."""
-    if x >> 48:
-        return 48 + ctz[1, x >> 48]
-    if x >> 32:
-        return 32 + ctz[1, x >> 32]
-    if x >> 16:
-        return 16 + ctz[1, x >> 16]
-    return ctz[1, x]
+def _high(x: int) -> int:
+    """The index of the highest set bit of x (> 0)."""
+    return 63 - _lz(x)
 
 
 @njit(cache=True, nogil=True)
-def _count(x: int, ctz: np.ndarray) -> int:
-    """The number of set bits of x (>= 0), by 16-bit table."""
-    return ctz[2, x & 0xFFFF] + ctz[2, (x >> 16) & 0xFFFF] + ctz[2, (x >> 32) & 0xFFFF] + ctz[2, x >> 48]
+def _count(x: int) -> int:
+    """The number of set bits of x (>= 0)."""
+    return _pop(x)
 
 
 @njit(cache=True, nogil=True)
-def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: np.ndarray, params: np.ndarray,
-          ctz: np.ndarray) -> tuple:
+def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: np.ndarray,
+          params: np.ndarray) -> tuple:
     """The tricks and points `seat`, on lead, is sure to cash: the masters it holds from the
     top of each suit, a plain suit only as many rounds as every opponent able to ruff it (or
     to play the Joker) must still follow, and its small cards of a suit too once its masters
@@ -141,7 +150,7 @@ def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
     qp = 0
     for s in range(5 if joker >= 0 else 4):
         x = every & sm[s]
-        if not x or not (lead >> _high(x, ctz)) & 1:
+        if not x or not (lead >> _high(x)) & 1:
             # without the master, nothing of the suit is sure
             continue
         cap = 99
@@ -155,15 +164,15 @@ def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
             ho = hands[o]
             if not ho:
                 continue
-            longest = max(longest, _count(ho & sm[s], ctz))
+            longest = max(longest, _count(ho & sm[s]))
             if s != trump and s != 4 and ((trump >= 0 and ho & sm[trump]) or (joker >= 0 and (ho >> joker) & 1)):
                 if follow_or_trump and trump >= 0 and ho & sm[trump]:
                     cap = 0
                 else:
-                    cap = min(cap, _count(ho & sm[s], ctz))
+                    cap = min(cap, _count(ho & sm[s]))
         k = 0
         while x and k < cap:
-            h = _high(x, ctz)
+            h = _high(x)
             if not (lead >> h) & 1:
                 break
             k += 1
@@ -175,7 +184,7 @@ def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
             # the leader's small cards of it win too, and keep him on lead
             x &= lead
             while x:
-                h = _low(x, ctz)
+                h = _low(x)
                 q += 1
                 qp += tab[POINTS, h]
                 x &= x - 1
@@ -184,7 +193,7 @@ def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
         if o != seat and mine[o] == side and hands[o] & ruffs:
             # a partner left with only trumps (or the Joker) must overtake and take the lead:
             # only as many tricks as he has other cards to play are sure
-            m = _count(hands[o] & ~ruffs, ctz)
+            m = _count(hands[o] & ~ruffs)
             if q > m:
                 q = m
                 qp = 0
@@ -193,7 +202,7 @@ def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
 
 @njit(cache=True, nogil=True)
 def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: np.ndarray, params: np.ndarray,
-          ctz: np.ndarray, free: bool) -> tuple:
+          free: bool) -> tuple:
     """At a trick's start, tricks and points each side is sure to take, whatever the other
     does: (tricks, points) for the side on lead, then for the other side.
 
@@ -211,14 +220,14 @@ def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
     q = 0
     qp = 0
     if free:
-        q, qp = _cash(hands, seat, mine, tab, sm, params, ctz)
+        q, qp = _cash(hands, seat, mine, tab, sm, params)
         partner = (seat + 2) % 4
         if params[PLAYERS] == 4 and mine[partner] == side and hands[partner]:
             # or a card led to a master of the partner's, who then cashes his own
             entry = False
             for s in range(4):
                 x = every & sm[s]
-                if not x or not hands[seat] & x or not (hands[partner] >> _high(x, ctz)) & 1:
+                if not x or not hands[seat] & x or not (hands[partner] >> _high(x)) & 1:
                     continue
                 entry = True
                 if s != trump:
@@ -233,7 +242,7 @@ def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
                 if entry:
                     break
             if entry:
-                q2, qp2 = _cash(hands, partner, mine, tab, sm, params, ctz)
+                q2, qp2 = _cash(hands, partner, mine, tab, sm, params)
                 q = max(q, q2)
                 qp = max(qp, qp2)
     ra = 0
@@ -244,7 +253,7 @@ def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
     if trump >= 0:
         x = every & sm[trump]
         if x:
-            top = _high(x, ctz)
+            top = _high(x)
     elif joker >= 0 and (every >> joker) & 1:
         top = joker
         x = 1 << joker
@@ -257,7 +266,7 @@ def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
         r = 0
         rp = 0
         while x:
-            h = _high(x, ctz)
+            h = _high(x)
             if not (ho >> h) & 1:
                 break
             r += 1
@@ -273,7 +282,7 @@ def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
 
 
 @njit(cache=True, nogil=True)
-def _packed(h0: int, h1: int, h2: int, h3: int, runs: np.ndarray, ctz: np.ndarray) -> tuple:
+def _packed(h0: int, h1: int, h2: int, h3: int, runs: np.ndarray) -> tuple:
     """The hands with each run of touching equal-point cards packed to its bottom, owners kept
     in order: deals differing only in which small cards are gone share their entries. Only
     the runs of two cards or more (`runs`, their masks) can move, and only once a card below
@@ -282,7 +291,7 @@ def _packed(h0: int, h1: int, h2: int, h3: int, runs: np.ndarray, ctz: np.ndarra
     for r in range(runs.shape[0]):
         m = runs[r]
         e = every & m
-        start = _low(m, ctz)
+        start = _low(m)
         low = e >> start
         if low & (low + 1) == 0:
             continue                    # what is left of the run sits at its bottom already
@@ -292,7 +301,7 @@ def _packed(h0: int, h1: int, h2: int, h3: int, runs: np.ndarray, ctz: np.ndarra
         k3 = h3 & ~m
         p = start
         while e:
-            c = _low(e, ctz)
+            c = _low(e)
             e &= e - 1
             bit = 1 << p
             if (h0 >> c) & 1:
@@ -318,7 +327,7 @@ ENTER, NEXT, RETURN, CHILD_DONE = range(4)
 @njit(cache=True, nogil=True)
 def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, sm: np.ndarray, runs: np.ndarray,
         nxt: np.ndarray, mine: np.ndarray, params: np.ndarray, moves: np.ndarray, prio: np.ndarray,
-        tt_keys: np.ndarray, tt_vals: np.ndarray, gen: int, ctz: np.ndarray, limit: int) -> int:
+        tt_keys: np.ndarray, tt_vals: np.ndarray, gen: int, limit: int) -> int:
     """Alpha-beta from the position in frame 0 (`search.py`'s `node`, unrolled onto `fr`);
     `ABORTED` rather than visit a node past `limit` on the node counter (nothing unproved is
     left in the table: an entry is written only when its node is done)."""
@@ -353,7 +362,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 wk = -1
                 first_suit = -1
                 for j in range(players):
-                    c = _low(hands[s], ctz)
+                    c = _low(hands[s])
                     if j == 0:
                         first_suit = tab[SUIT, c]
                     b = tab[BONUS, c]
@@ -386,7 +395,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     if params[BASE]:
                         # in a trick game only: in the point games the nodes they save (6-14%
                         # in Belote) cost more than they gain (+25-75% per node)
-                        ta, pa, tb, pb = _sure(hands, seat, mine, tab, sm, params, ctz, fr[d, RESTRICT] == -1)
+                        ta, pa, tb, pb = _sure(hands, seat, mine, tab, sm, params, fr[d, RESTRICT] == -1)
                     if mine[seat] == 1:
                         tm, pm, to, po = ta, pa, tb, pb
                     else:
@@ -414,7 +423,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                             jv = voids[s] + 16 * s
                 # the key: each run of touching equal-point cards packed to its bottom, owners kept in
                 # order, so deals differing only in which small cards are gone share their entries
-                k0, k1, k2, k3 = _packed(hands[0], hands[1], hands[2], hands[3], runs, ctz)
+                k0, k1, k2, k3 = _packed(hands[0], hands[1], hands[2], hands[3], runs)
                 fr[d, K0] = k0
                 fr[d, K1] = k1
                 fr[d, K2] = k2
@@ -476,7 +485,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
             prev = -1
             rest = legal
             while rest:
-                c = _low(rest, ctz)
+                c = _low(rest)
                 rest &= rest - 1
                 if (prev >= 0 and tab[SUIT, prev] == tab[SUIT, c] and tab[POINTS, prev] == tab[POINTS, c]
                         and not others & ((1 << c) - (2 << prev))):
@@ -493,7 +502,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     if not master and players == 4:
                         # a low card to the partner's master of the suit, unless an opponent may ruff
                         sc = sm[tab[SUIT, c]]
-                        if tab[SUIT, c] != params[TRUMP] and (hands[(seat + 2) % 4] >> _high(every_out & sc, ctz)) & 1:
+                        if tab[SUIT, c] != params[TRUMP] and (hands[(seat + 2) % 4] >> _high(every_out & sc)) & 1:
                             ruff = False
                             tr = params[TRUMP]
                             if tr >= 0 and tab[SUIT, c] != tr:
