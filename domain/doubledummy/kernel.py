@@ -452,6 +452,11 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                         v = hi
                         state = RETURN
                         continue
+                    if lo == hi:
+                        # the exact value, inside the window (a wider window than a probe's)
+                        v = lo
+                        state = RETURN
+                        continue
                     alpha = max(alpha, lo)
                     beta = min(beta, hi)
             fr[d, ALPHA] = alpha

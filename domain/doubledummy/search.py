@@ -82,6 +82,8 @@ def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Search, dict]:
                     return lo
                 if hi <= alpha:
                     return hi
+                if lo == hi:
+                    return lo
                 alpha = max(alpha, lo)
                 beta = min(beta, hi)
         a0, b0 = alpha, beta

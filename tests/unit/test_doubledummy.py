@@ -274,3 +274,20 @@ def test_a_node_budget_stops_a_solve_and_leaves_the_next_exact(search: str) -> N
             assert game.double_dummy.solve(state) == exact
     finally:
         dd.SEARCH[0] = dd.make_search
+
+
+@pytest.mark.parametrize("game_name,raw,kind", [CASES[0], CASES[16]], ids=["belote-classic", "five_hundred-suit"])
+def test_a_window_wider_than_a_probe_gives_the_probes_value(game_name: str, raw: dict, kind: str | None,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search is fail-soft within any window, not only the null windows the bisection
+    probes with: one search over the whole range the value may lie in finds it exactly, also
+    where the table already holds a position's exact value inside the window."""
+    solver = GAMES[game_name].double_dummy
+    positions = [state for states in deals(game_name, raw, kind, random.Random(5), 40) for state in states[-20:]]
+    probed = [solver.value(state) for state in positions]
+
+    def one_search(search: Any, pos: Any, bounds: tuple[int, int], restrict: int = -1) -> int:
+        return search(pos, bounds[0] - 1, bounds[1] + 1, restrict)
+
+    monkeypatch.setattr(dd, "_bisect", one_search)
+    assert [solver.value(state) for state in positions] == probed
