@@ -291,3 +291,85 @@ def test_a_window_wider_than_a_probe_gives_the_probes_value(game_name: str, raw:
 
     monkeypatch.setattr(dd, "_bisect", one_search)
     assert [solver.value(state) for state in positions] == probed
+
+
+def dealt_back(hands: tuple[int, int, int, int], runs: list[int]) -> tuple[int, ...]:
+    """The packed key the plain way: each run's cards still out dealt back to their owners
+    from the run's bottom, one at a time."""
+    out = list(hands)
+    every = hands[0] | hands[1] | hands[2] | hands[3]
+    for m in runs:
+        start = (m & -m).bit_length() - 1
+        out = [h & ~m for h in out]
+        for p, c in enumerate(dd.bits(every & m)):
+            owner = next(i for i in range(4) if hands[i] >> c & 1)
+            out[owner] |= 1 << (start + p)
+    return tuple(out)
+
+
+def test_packed_keys_are_the_cards_dealt_back_to_the_bottom_of_each_run() -> None:
+    """The kernel packs a run by extracting each hand's bits (`_pext`: the processor's own
+    instruction where it is fast, else a loop): the same keys as dealing the cards back."""
+    from domain.doubledummy import compiled, kernel
+    from domain.five_hundred.doubledummy import table
+
+    rng = random.Random(3)
+    for _ in range(2000):
+        x, m = rng.getrandbits(63), rng.getrandbits(63)
+        assert kernel.pext_loop(x, m) == sum(1 << i for i, c in enumerate(dd.bits(m)) if x >> c & 1)
+    t = table("S")
+    runs = [int(r) for r in compiled._arrays(t)[3]]
+    assert runs and max(r.bit_count() for r in runs) >= 8          # a whole suit is a run
+    cards = list(range(len(t.codes)))
+    for _ in range(500):
+        rng.shuffle(cards)
+        gone = rng.randrange(len(cards) - 4)
+        hands = [0, 0, 0, 0]
+        for i, c in enumerate(cards[gone:]):
+            hands[i % 4] |= 1 << c
+        assert tuple(kernel._packed(*hands, compiled._arrays(t)[3])) == dealt_back(tuple(hands), runs)
+
+
+FALLBACK = """
+import json, random, sys
+import domain.doubledummy.kernel as kernel
+kernel.FAST_PEXT = False
+from domain.games import GAMES
+from tests.dd_reference import play_states
+game = GAMES["five_hundred"]
+states = [play_states(game, game.parse_options({}), random.Random(seed))[-24] for seed in range(4)]
+values = [game.double_dummy.value(state) for state in states]
+from domain.doubledummy import compiled
+from domain.five_hundred.doubledummy import table
+runs = compiled._arrays(table("S"))[3]
+rng = random.Random(5)
+keys = []
+for _ in range(200):
+    cards = rng.sample(range(43), rng.randrange(4, 40))
+    hands = [sum(1 << c for c in cards[i::4]) for i in range(4)]
+    keys.append([hands, [int(k) for k in kernel._packed(*hands, runs)]])
+print(json.dumps({"values": values, "keys": keys}))
+"""
+
+
+def test_a_processor_without_a_fast_bit_extraction_gets_the_same_values(tmp_path: Any) -> None:
+    """The kernel compiled without the processor's bit extraction (an ARM machine, an older
+    x86, AMD's Zen 1 and 2) finds the same values: compiled afresh in its own cache."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), PYTHONPATH=root)
+    out = subprocess.run([sys.executable, "-c", FALLBACK], env=env, capture_output=True, text=True, cwd=root,
+                         check=True, timeout=300).stdout
+    got = json.loads(out)
+    from domain.doubledummy import compiled
+    from domain.five_hundred.doubledummy import table
+
+    runs = [int(r) for r in compiled._arrays(table("S"))[3]]
+    assert all(tuple(key) == dealt_back(tuple(hands), runs) for hands, key in got["keys"])
+    game = GAMES["five_hundred"]
+    states = [play_states(game, game.parse_options({}), random.Random(seed))[-24] for seed in range(4)]
+    assert got["values"] == [game.double_dummy.value(state) for state in states]
