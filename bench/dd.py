@@ -191,7 +191,10 @@ def main() -> None:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     load_before = os.getloadavg()
     started = time.perf_counter()
+    from domain.doubledummy import kernel
+
     report: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine(),
+                              "cpu": kernel.host_cpu(), "fast_pext": kernel.FAST_PEXT,
                               "load_before": [round(x, 2) for x in load_before], "deals": args.deals,
                               "compile": compile_costs()}
     report["whole_deal"] = [whole_deals(g, o, args.deals, args.seed, min(args.deals, 200)) for g, o in WHOLE]

@@ -133,6 +133,16 @@ def _host_has_fast_pext() -> bool:
 FAST_PEXT = _host_has_fast_pext()
 
 
+def host_cpu() -> str:
+    """The processor the kernel is compiled for, as LLVM names it (benchmarks print it)."""
+    try:
+        import llvmlite.binding as llvm
+
+        return str(llvm.get_host_cpu_name())
+    except (ImportError, RuntimeError, AttributeError):
+        return "unknown"
+
+
 def pext_loop(x: int, m: int) -> int:
     """The bits of x where m has ones, packed to the bottom, one bit of m at a time."""
     out = 0
