@@ -39,7 +39,8 @@ from tests.dd_reference import (
 
 WHOLE = [("belote", {"variant": "classic"}), ("belote", {"variant": "sans_atout"}),
          ("belote", {"variant": "coinche"}), ("belote", {"variant": "coinche", "rules": "official"}),
-         ("cinch", {}), ("cinch", {"mode": "individual"}), ("five_hundred", {})]
+         ("cinch", {}), ("cinch", {"mode": "individual"}), ("five_hundred", {}),
+         ("five_hundred", {"kind": "suit"})]
 TARGETS = {"belote": {"p50_ms": 2.0, "p99_ms": 20.0}, "cinch": {"p50_ms": 2.0}, "five_hundred": {"p50_ms": 5.0}}
 ENDINGS = WHOLE + [("five_hundred", {"kind": "misere"})]
 
@@ -81,11 +82,25 @@ def ms(x: float) -> float:
     return round(x * 1000, 3)
 
 
+def contract_kind(state: Any) -> str:
+    """A Five Hundred contract's kind: random auctions end mostly in no-trumps, where the
+    tables play mostly suits, so the benchmark times suit contracts apart too."""
+    spec = state.deal.contract.spec
+    return "misere" if spec.misere else ("NT" if spec.denomination == "NT" else "suit")
+
+
 def first_leads(name: str, raw: dict, n: int, seed: int) -> list[Any]:
     game = GAMES[name]
+    raw = dict(raw)
+    kind = raw.pop("kind", None)
     options = game.parse_options(raw)
     rng = random.Random(seed)
-    return [play_states(game, options, rng)[0] for _ in range(n)]
+    out: list[Any] = []
+    while len(out) < n:
+        state = play_states(game, options, rng)[0]
+        if kind is None or contract_kind(state) == kind:
+            out.append(state)
+    return out
 
 
 def nodes() -> int:
@@ -150,7 +165,8 @@ def pure_python(name: str, raw: dict, n: int, seed: int) -> dict[str, Any]:
 def endings(name: str, raw: dict, n: int, seed: int) -> dict[str, Any]:
     game = GAMES[name]
     raw = dict(raw)
-    misere = raw.pop("kind", None) == "misere"
+    kind = raw.pop("kind", None)
+    misere = kind == "misere"
     options = game.parse_options(raw)
     rng = random.Random(seed)
     brute = solver = 0.0
@@ -160,6 +176,8 @@ def endings(name: str, raw: dict, n: int, seed: int) -> dict[str, Any]:
             states = ducking_line(game, low_hand_misere(game, options, rng), rng)
         else:
             states = play_states(game, options, rng)
+            while kind is not None and contract_kind(states[0]) != kind:
+                states = play_states(game, options, rng)
         for state in states:
             seat = to_act(state)
             if len(state.deal.hands["NESW".index(seat)]) > 3:
@@ -173,7 +191,7 @@ def endings(name: str, raw: dict, n: int, seed: int) -> dict[str, Any]:
             solver += time.perf_counter() - t
             positions += 1
             wrong += got != expected
-    return {"game": name, "options": {**raw, **({"kind": "misere"} if misere else {})}, "deals": n,
+    return {"game": name, "options": {**raw, **({"kind": kind} if kind else {})}, "deals": n,
             "positions": positions, "mismatches": wrong, "brute_force_s": round(brute, 3),
             "solver_s": round(solver, 3), "speedup": round(brute / solver, 1) if solver else None}
 
