@@ -585,7 +585,10 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     if k > win_key:
                         pr = (100 + tab[POINTS, c] - 2 * k) if friend else (1000 - k + tab[POINTS, c])
                     else:
-                        pr = (200 + 4 * tab[POINTS, c]) if friend else (-4 * tab[POINTS, c] - tab[RANK, c])
+                        pr = (200 + 4 * tab[POINTS, c] if friend else -4 * tab[POINTS, c]) - tab[RANK, c]
+                        if tab[SUIT, c] != led and not (others & sm[tab[SUIT, c]] & ~((2 << c) - 1)):
+                            # a discard keeps the masters of other suits for later tricks
+                            pr -= 100
                 if best_first >= 0 and _canon_pos(c, others | hand, tab) == best_first:
                     pr = 1 << 30
                 j = n
