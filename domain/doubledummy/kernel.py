@@ -589,6 +589,10 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                         if tab[SUIT, c] != led and not (others & sm[tab[SUIT, c]] & ~((2 << c) - 1)):
                             # a discard keeps the masters of other suits for later tricks
                             pr -= 100
+                        tr = params[TRUMP]
+                        if tab[SUIT, c] != led and tr >= 0 and hand & sm[tr]:
+                            # and, with trumps left, shortens a suit towards a void to ruff
+                            pr -= 16 * _count(hand & sm[tab[SUIT, c]])
                 if best_first >= 0 and _canon_pos(c, others | hand, tab) == best_first:
                     pr = 1 << 30
                 j = n
