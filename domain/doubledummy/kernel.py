@@ -580,6 +580,14 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                                         ruff = True
                             if not ruff:
                                 pr = 1500 - tab[RANK, c] * 8 - tab[POINTS, c]
+                    tr = params[TRUMP]
+                    if (not master and players == 4 and tr >= 0 and tab[SUIT, c] != tr
+                            and params[RULE] != FOLLOW_OR_TRUMP):
+                        # a low card of a suit the partner can ruff (where a seat may trump at
+                        # will, Cinch, a void is no sign: 23% more nodes there)
+                        hp = hands[(seat + 2) % 4]
+                        if not hp & sm[tab[SUIT, c]] and hp & sm[tr]:
+                            pr = max(pr, 1200 - tab[RANK, c] * 8 - tab[POINTS, c])
                 else:
                     k = c + b if b else (c if tab[SUIT, c] == led else -1)
                     if k > win_key:
