@@ -568,6 +568,9 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     # draw the counting trumps (elsewhere trumps first cost 5-15% more nodes)
                     pr = (2000 if master and (b or tab[POINTS, c] or params[BASE]) else 0) \
                         + (b if params[RULE] == FOLLOW_OR_TRUMP else 0) + tab[RANK, c] * 8 + tab[POINTS, c]
+                    if diff and not master:
+                        # Belote: of the other leads, the cheapest first (high first elsewhere)
+                        pr = -tab[RANK, c] * 8 - tab[POINTS, c]
                     if not master and players == 4:
                         # a low card to the partner's master of the suit, unless an opponent may ruff
                         sc = sm[tab[SUIT, c]]
