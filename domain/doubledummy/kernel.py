@@ -568,6 +568,13 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     # draw the counting trumps (elsewhere trumps first cost 5-15% more nodes)
                     pr = (2000 if master and (b or tab[POINTS, c] or params[BASE]) else 0) \
                         + (b if params[RULE] == FOLLOW_OR_TRUMP else 0) + tab[RANK, c] * 8 + tab[POINTS, c]
+                    if master and players == 4 and params[TRUMP] >= 0 and tab[SUIT, c] != params[TRUMP]:
+                        # a plain master an opponent can ruff after the other masters
+                        sc = sm[tab[SUIT, c]]
+                        for o in (nxt[seat], nxt[nxt[nxt[seat]]]):
+                            if not hands[o] & sc and hands[o] & sm[params[TRUMP]]:
+                                pr -= 1000
+                                break
                     if diff and not master:
                         # Belote: of the other leads, the cheapest first (high first elsewhere)
                         pr = -tab[RANK, c] * 8 - tab[POINTS, c]
