@@ -575,6 +575,9 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                             if not hands[o] & sc and hands[o] & sm[params[TRUMP]]:
                                 pr -= 1000
                                 break
+                    if master and tab[SUIT, c] == params[TRUMP]:
+                        # the plain masters before the trump masters
+                        pr -= 500
                     if diff and not master:
                         # Belote: of the other leads, the cheapest first (high first elsewhere)
                         pr = -tab[RANK, c] * 8 - tab[POINTS, c]
