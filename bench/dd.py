@@ -27,6 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import domain.doubledummy as dd
+from domain.doubledummy import kernel
 from domain.games import GAMES
 from tests.dd_reference import (
     ducking_line,
@@ -82,25 +83,15 @@ def ms(x: float) -> float:
     return round(x * 1000, 3)
 
 
-def contract_kind(state: Any) -> str:
-    """A Five Hundred contract's kind: random auctions end mostly in no-trumps, where the
-    tables play mostly suits, so the benchmark times suit contracts apart too."""
-    spec = state.deal.contract.spec
-    return "misere" if spec.misere else ("NT" if spec.denomination == "NT" else "suit")
-
-
 def first_leads(name: str, raw: dict, n: int, seed: int) -> list[Any]:
+    """The first leads of `n` random deals; `kind` in `raw` (Five Hundred) keeps the deals of
+    that contract kind only: random auctions end mostly in no-trumps, tables mostly in suits."""
     game = GAMES[name]
     raw = dict(raw)
     kind = raw.pop("kind", None)
     options = game.parse_options(raw)
     rng = random.Random(seed)
-    out: list[Any] = []
-    while len(out) < n:
-        state = play_states(game, options, rng)[0]
-        if kind is None or contract_kind(state) == kind:
-            out.append(state)
-    return out
+    return [play_states(game, options, rng, kind)[0] for _ in range(n)]
 
 
 def nodes() -> int:
@@ -175,9 +166,7 @@ def endings(name: str, raw: dict, n: int, seed: int) -> dict[str, Any]:
         if misere:
             states = ducking_line(game, low_hand_misere(game, options, rng), rng)
         else:
-            states = play_states(game, options, rng)
-            while kind is not None and contract_kind(states[0]) != kind:
-                states = play_states(game, options, rng)
+            states = play_states(game, options, rng, kind)
         for state in states:
             seat = to_act(state)
             if len(state.deal.hands["NESW".index(seat)]) > 3:
@@ -209,8 +198,6 @@ def main() -> None:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     load_before = os.getloadavg()
     started = time.perf_counter()
-    from domain.doubledummy import kernel
-
     report: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine(),
                               "cpu": kernel.host_cpu(), "fast_pext": kernel.FAST_PEXT,
                               "load_before": [round(x, 2) for x in load_before], "deals": args.deals,

@@ -90,12 +90,19 @@ def cards_left(state: Any) -> int:
     return sum(len(h) for h in state.deal.hands)
 
 
-def play_states(game: GameRules, options: Any, rng: random.Random) -> list[Any]:
-    """Every position with a seat to play of one random deal that reached its play."""
+def contract_kind(state: Any) -> str:
+    """A Five Hundred contract's kind: "misere", "NT" or "suit"."""
+    spec = state.deal.contract.spec
+    return "misere" if spec.misere else ("NT" if spec.denomination == "NT" else "suit")
+
+
+def play_states(game: GameRules, options: Any, rng: random.Random, kind: str | None = None) -> list[Any]:
+    """Every position with a seat to play of one random deal that reached its play (in Five
+    Hundred, of a contract of `kind` when given: random auctions end mostly in no-trumps)."""
     while True:
         state = game.initial(options)
         out = [s for _, s, _ in play_deal(game, state, rng) if in_play(game, s)]
-        if out:
+        if out and (kind is None or contract_kind(out[0]) == kind):
             return out
 
 
@@ -167,6 +174,7 @@ def first_lead(game: GameRules, options: Any, rng: random.Random) -> Any:
 __all__ = [
     "LEAVES",
     "cards_left",
+    "contract_kind",
     "ducking_line",
     "endings",
     "first_lead",

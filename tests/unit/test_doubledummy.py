@@ -18,6 +18,7 @@ import domain.doubledummy as dd
 from domain.games import GAMES
 from tests.dd_reference import (
     LEAVES,
+    contract_kind,
     ducking_line,
     low_hand_misere,
     minimax,
@@ -29,11 +30,6 @@ from tests.dd_reference import (
 BELOTE = [{"variant": v, "rules": r, "combinations": c}
           for v, r, c in itertools.product(("classic", "sans_atout", "coinche"), ("house", "official"), (True, False))]
 CINCH = [{"mode": m, "low_point": low} for m in ("partnership", "individual") for low in ("trick_winner", "holder")]
-
-
-def kind_500(state: Any) -> str:
-    spec = state.deal.contract.spec
-    return "misere" if spec.misere else ("NT" if spec.denomination == "NT" else "suit")
 
 
 FIVE_HUNDRED = ["suit", "NT", "misere"]
@@ -54,7 +50,7 @@ def deals(game_name: str, raw: dict, kind: str | None, rng: random.Random, count
                 continue
         else:
             states = play_states(game, options, rng)
-        if kind is None or kind_500(states[0]) == kind:
+        if kind is None or contract_kind(states[0]) == kind:
             out.append(states)
             if len(out) == count:
                 return out
