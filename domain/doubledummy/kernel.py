@@ -114,6 +114,16 @@ def _pop(typingctx, x):
     return types.int64(types.int64), codegen
 
 
+def host_cpu() -> str:
+    """The processor the kernel is compiled for, as LLVM names it (benchmarks print it)."""
+    try:
+        import llvmlite.binding as llvm
+
+        return str(llvm.get_host_cpu_name())
+    except (ImportError, RuntimeError, AttributeError):
+        return "unknown"
+
+
 def _host_has_fast_pext() -> bool:
     """Whether this processor extracts bits in one fast instruction (BMI2's PEXT): x86-64 with
     BMI2, but not AMD's Zen 1 and 2, which run it in microcode (hundreds of cycles). numba
@@ -125,22 +135,12 @@ def _host_has_fast_pext() -> bool:
 
         if config.CPU_NAME:
             return False
-        return bool(llvm.get_host_cpu_features().get("bmi2")) and llvm.get_host_cpu_name() not in ("znver1", "znver2")
+        return bool(llvm.get_host_cpu_features().get("bmi2")) and host_cpu() not in ("znver1", "znver2")
     except (ImportError, RuntimeError, AttributeError):
         return False
 
 
 FAST_PEXT = _host_has_fast_pext()
-
-
-def host_cpu() -> str:
-    """The processor the kernel is compiled for, as LLVM names it (benchmarks print it)."""
-    try:
-        import llvmlite.binding as llvm
-
-        return str(llvm.get_host_cpu_name())
-    except (ImportError, RuntimeError, AttributeError):
-        return "unknown"
 
 
 def pext_loop(x: int, m: int) -> int:
@@ -381,6 +381,16 @@ def _packed(h0: int, h1: int, h2: int, h3: int, runs: np.ndarray) -> tuple:
     return h0, h1, h2, h3
 
 
+@njit(cache=True, nogil=True)
+def _ruffed(hands: np.ndarray, seat: int, suit: int, nxt: np.ndarray, trumps: int) -> bool:
+    """Whether an opponent of `seat` (a partnership game), void in the suit (`suit`, its mask),
+    holds a trump (`trumps`, their mask) to ruff a lead of it."""
+    for o in (nxt[seat], nxt[nxt[nxt[seat]]]):
+        if not hands[o] & suit and hands[o] & trumps:
+            return True
+    return False
+
+
 # frame fields: one row per ply of the explicit stack (numba cannot cache a recursive function)
 (SEAT, NPLAYED, LED, WS, WK, WC, PTS, TMASK, FLAGS, LEFT, ALPHA, BETA, A0, B0, SLOT, META, HAVE, OLD_LO,
  OLD_HI, BEST, BESTC, I, N, NAMED, LAST_NAMED, HAND, SHOWN, GAIN, RESTRICT, CARD, REM, K0, K1, K2, K3) = range(35)
@@ -562,58 +572,45 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     continue
                 prev = c
                 b = tab[BONUS, c]
+                suit = tab[SUIT, c]
+                sc = sm[suit]
+                tr = params[TRUMP]
+                trumps = sm[tr] if tr >= 0 else 0
+                master = not (others & sc & ~((2 << c) - 1))
                 if nplayed == 0:
-                    master = not (others & sm[tab[SUIT, c]] & ~((2 << c) - 1))
                     # masters first; then, where a seat may trump at will (Cinch), trumps: they
                     # draw the counting trumps (elsewhere trumps first cost 5-15% more nodes)
                     pr = (2000 if master and (b or tab[POINTS, c] or params[BASE]) else 0) \
                         + (b if params[RULE] == FOLLOW_OR_TRUMP else 0) + tab[RANK, c] * 8 + tab[POINTS, c]
-                    if master and players == 4 and params[TRUMP] >= 0 and tab[SUIT, c] != params[TRUMP]:
-                        # a plain master an opponent can ruff after the other masters
-                        sc = sm[tab[SUIT, c]]
-                        for o in (nxt[seat], nxt[nxt[nxt[seat]]]):
-                            if not hands[o] & sc and hands[o] & sm[params[TRUMP]]:
-                                pr -= 1000
-                                break
-                    if master and tab[SUIT, c] == params[TRUMP]:
-                        # the plain masters before the trump masters
-                        pr -= 500
-                    if diff and not master:
+                    if master:
+                        if suit == tr:
+                            pr -= 500           # the plain masters before the trump masters
+                        elif players == 4 and _ruffed(hands, seat, sc, nxt, trumps):
+                            pr -= 1000          # and one an opponent can ruff after both
+                    elif diff:
                         # Belote: of the other leads, the cheapest first (high first elsewhere)
                         pr = -tab[RANK, c] * 8 - tab[POINTS, c]
-                    if not master and players == 4:
-                        # a low card to the partner's master of the suit, unless an opponent may ruff
-                        sc = sm[tab[SUIT, c]]
-                        if tab[SUIT, c] != params[TRUMP] and (hands[(seat + 2) % 4] >> _high(every_out & sc)) & 1:
-                            ruff = False
-                            tr = params[TRUMP]
-                            if tr >= 0 and tab[SUIT, c] != tr:
-                                for o in (nxt[seat], nxt[nxt[nxt[seat]]]):
-                                    if not hands[o] & sc and hands[o] & sm[tr]:
-                                        ruff = True
-                            if not ruff:
-                                pr = 1500 - tab[RANK, c] * 8 - tab[POINTS, c]
-                    tr = params[TRUMP]
-                    if (not master and players == 4 and tr >= 0 and tab[SUIT, c] != tr
-                            and params[RULE] != FOLLOW_OR_TRUMP):
-                        # a low card of a suit the partner can ruff (where a seat may trump at
-                        # will, Cinch, a void is no sign: 23% more nodes there)
-                        hp = hands[(seat + 2) % 4]
-                        if not hp & sm[tab[SUIT, c]] and hp & sm[tr]:
+                    if not master and players == 4 and suit != tr:
+                        partner = hands[(seat + 2) % 4]
+                        if (partner >> _high(every_out & sc)) & 1 and not _ruffed(hands, seat, sc, nxt, trumps):
+                            # a low card to the partner's master of the suit, unless an opponent may ruff
+                            pr = 1500 - tab[RANK, c] * 8 - tab[POINTS, c]
+                        if tr >= 0 and params[RULE] != FOLLOW_OR_TRUMP and not partner & sc and partner & trumps:
+                            # a low card of a suit the partner can ruff (where a seat may trump at
+                            # will, Cinch, a void is no sign: 23% more nodes there)
                             pr = max(pr, 1200 - tab[RANK, c] * 8 - tab[POINTS, c])
                 else:
-                    k = c + b if b else (c if tab[SUIT, c] == led else -1)
+                    k = c + b if b else (c if suit == led else -1)
                     if k > win_key:
                         pr = (100 + tab[POINTS, c] - 2 * k) if friend else (1000 - k + tab[POINTS, c])
                     else:
                         pr = (200 + 4 * tab[POINTS, c] if friend else -4 * tab[POINTS, c]) - tab[RANK, c]
-                        if tab[SUIT, c] != led and not (others & sm[tab[SUIT, c]] & ~((2 << c) - 1)):
-                            # a discard keeps the masters of other suits for later tricks
-                            pr -= 100
-                        tr = params[TRUMP]
-                        if tab[SUIT, c] != led and tr >= 0 and hand & sm[tr]:
-                            # and, with trumps left, shortens a suit towards a void to ruff
-                            pr -= 16 * _count(hand & sm[tab[SUIT, c]])
+                        if suit != led:
+                            if master:
+                                pr -= 100       # a discard keeps the masters of other suits
+                            if hand & trumps:
+                                # and, with trumps left, shortens a suit towards a void to ruff
+                                pr -= 16 * _count(hand & sc)
                 if best_first >= 0 and _canon_pos(c, others | hand, tab) == best_first:
                     pr = 1 << 30
                 j = n
