@@ -7,14 +7,14 @@ worlds whose calls `basic` explains preferred). In it each candidate is called, 
 of the deal up to the first lead is `basic`'s at every seat (`auction_worlds.first_lead`): the auction the
 table will really give, and Cinch's trump naming, discards and robbing; four passes are a
 thrown-in deal, worth 0. Each game prices the contracts reached in its own module
-(`GAMES`: `world_values`), as few solves as its score needs — Belote and Five Hundred
-probe thresholds, Cinch solves each contract's points once.
+(`GAMES`: `world_values`), as few solves as its score needs — Belote probes thresholds,
+Cinch solves each contract's points once.
 
 The choice is the expert's rule: `basic`'s call stands unless another beats it world by
 world by `CONFIDENCE` standard errors; of those that do, the best mean. With no world solved
 within half the budget, the expert's search chooses in the time left.
 
-Belote's, Five Hundred's and partnership Cinch's calls are solved; individual Cinch's are
+Belote's and partnership Cinch's calls are solved; Five Hundred's and individual Cinch's are
 left to the expert's search.
 """
 
@@ -27,7 +27,7 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 import domain.doubledummy as dd
-from domain.bots import belote_calls, cinch_calls, five_hundred_calls
+from domain.bots import belote_calls, cinch_calls
 from domain.bots.sampling import Unsatisfiable
 
 T = TypeVar("T")
@@ -37,7 +37,7 @@ solve to the decision's budget (`dd.OutOfNodes` past it)."""
 
 CONFIDENCE = 2.5            # standard errors by which a call must beat `basic`'s, world by world
 FIRST_WORLD_SHARE = 0.5     # of the budget: past it unsolved, the calls are the expert's search
-GAMES: dict[str, ModuleType] = {"belote": belote_calls, "cinch": cinch_calls, "five_hundred": five_hundred_calls}
+GAMES: dict[str, ModuleType] = {"belote": belote_calls, "cinch": cinch_calls}
 """The module that prices each game's contracts from their first lead (`world_values`), and
 says whether its calls are solved (`solved`)."""
 

@@ -163,6 +163,16 @@ def test_the_master_solves_belote_calls_from_its_view(raw, seed) -> None:
     assert {k: v for k, v in action.items() if k != "seat"} in view.legal
 
 
+def test_the_master_leaves_five_hundred_calls_to_the_expert() -> None:
+    game = load("five_hundred")
+    deck = list(game.deck)
+    random.Random(3).shuffle(deck)
+    state, _ = game.apply(game.initial(game.parse_options({})), StartDeal(dealer=Seat.N, deck=tuple(deck)))
+    master = Master(FAMILIES["five_hundred"], "five_hundred", budget=None, worlds=4)
+    master(game.view(state, state.deal.turn), random.Random(3))
+    assert not solved_calls.solved("five_hundred", state.options) and master.last_way is None
+
+
 @pytest.mark.parametrize("raw", TAKE_OR_PASS, ids=["classic", "official", "sans_atout"])
 def test_a_take_made_is_worth_its_solved_points_within_what_the_refining_probes_leave(raw) -> None:
     """A classic or Sans Atout contract made scores its card points: the threshold's probe and
