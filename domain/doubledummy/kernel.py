@@ -603,6 +603,8 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     k = c + b if b else (c if suit == led else -1)
                     if k > win_key:
                         pr = (100 + tab[POINTS, c] - 2 * k) if friend else (1000 - k + tab[POINTS, c])
+                        if not friend and nplayed + 1 < players and master and tr < 0:
+                            pr += 300   # in no-trumps, with a seat still to play, the sure winner first
                     else:
                         pr = (200 + 4 * tab[POINTS, c] if friend else -4 * tab[POINTS, c]) - tab[RANK, c]
                         if suit != led:
