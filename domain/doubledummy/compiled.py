@@ -49,7 +49,7 @@ from domain.doubledummy.kernel import (
 )
 from domain.doubledummy.table import Position, Table
 
-_TT: list[np.ndarray] = []           # keys, values: made at the first solve (10 + 6 MB)
+_TT: list[np.ndarray] = []           # made at the first solve (16 MB)
 _MOVES = np.zeros((MAX_DEPTH, MAX_MOVES), np.int64)
 _PRIO = np.zeros((MAX_DEPTH, MAX_MOVES), np.int64)
 _FRAMES = np.zeros((MAX_DEPTH, FIELDS), np.int64)
@@ -84,6 +84,16 @@ def _arrays(t: Table) -> tuple:
     return got
 
 
+def _table() -> np.ndarray:
+    """The transposition table: a row an entry (the key's five words, then the lower and upper
+    bounds and the best card's packed position), each row one 64-byte cache line, so a probe
+    of the table reads one line."""
+    rows = 1 << TT_BITS
+    buf = np.zeros(rows * 8 + 8, np.int64)
+    skip = (-buf.ctypes.data % 64) // 8
+    return buf[skip:skip + rows * 8].reshape(rows, 8)
+
+
 def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Any, None]:
     """The compiled twin of `search.make_search`: a search for the side `mine` with its own
     (numbered) share of the transposition table."""
@@ -95,8 +105,8 @@ def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Any, None]:
     _GEN[0] = (_GEN[0] + 1) % (1 << 40)
     gen = _GEN[0]
     if not _TT:
-        _TT.extend((np.zeros((1 << TT_BITS, 5), np.int64), np.zeros((1 << TT_BITS, 3), np.int64)))
-    keys, values = _TT
+        _TT.append(_table())
+    tt = _TT[0]
 
     def search(pos: Position, alpha: int, beta: int, restrict: int = -1) -> int:
         hands = np.array(pos.hands, np.int64)
@@ -117,7 +127,7 @@ def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Any, None]:
         every = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
         fr[0, REM] = sum(t.points[c] for c in range(len(t.codes)) if every >> c & 1)
         v = int(run(hands, np.array(pos.voids, np.int64), fr, tab, sm, runs, nxt, mine_a, params, _MOVES, _PRIO,
-                    keys, values, gen, LIMIT[0]))
+                    tt, gen, LIMIT[0]))
         if v == ABORTED:
             raise OutOfNodes
         return v

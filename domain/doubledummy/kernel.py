@@ -401,7 +401,7 @@ ENTER, NEXT, RETURN, CHILD_DONE = range(4)
 @njit(cache=True, nogil=True)
 def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, sm: np.ndarray, runs: np.ndarray,
         nxt: np.ndarray, mine: np.ndarray, params: np.ndarray, moves: np.ndarray, prio: np.ndarray,
-        tt_keys: np.ndarray, tt_vals: np.ndarray, gen: int, limit: int) -> int:
+        tt: np.ndarray, gen: int, limit: int) -> int:
     """Alpha-beta from the position in frame 0 (`search.py`'s `node`, unrolled onto `fr`);
     `ABORTED` rather than visit a node past `limit` on the node counter (nothing unproved is
     left in the table: an entry is written only when its node is done)."""
@@ -409,7 +409,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
     players = params[PLAYERS]
     stop = params[STOP]
     diff = params[DIFF] == 1
-    mask = tt_keys.shape[0] - 1
+    mask = tt.shape[0] - 1
     last_row = fr.shape[0] - 1          # its first field counts the nodes visited (benchmarks read it)
     d = 0
     v = 0
@@ -510,14 +510,14 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 meta |= gen << 12
                 fr[d, SLOT] = slot
                 fr[d, META] = meta
-                if (tt_keys[slot, 4] == meta and tt_keys[slot, 0] == k0 and tt_keys[slot, 1] == k1
-                        and tt_keys[slot, 2] == k2 and tt_keys[slot, 3] == k3):
-                    lo = tt_vals[slot, 0]
-                    hi = tt_vals[slot, 1]
+                if (tt[slot, 4] == meta and tt[slot, 0] == k0 and tt[slot, 1] == k1
+                        and tt[slot, 2] == k2 and tt[slot, 3] == k3):
+                    lo = tt[slot, 5]
+                    hi = tt[slot, 6]
                     fr[d, HAVE] = 1
                     fr[d, OLD_LO] = lo
                     fr[d, OLD_HI] = hi
-                    best_first = tt_vals[slot, 2]
+                    best_first = tt[slot, 7]
                     if lo >= beta:
                         v = lo
                         state = RETURN
@@ -670,16 +670,16 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     else:
                         lo = best
                         hi = best
-                    tt_keys[slot, 0] = fr[d, K0]
-                    tt_keys[slot, 1] = fr[d, K1]
-                    tt_keys[slot, 2] = fr[d, K2]
-                    tt_keys[slot, 3] = fr[d, K3]
-                    tt_keys[slot, 4] = fr[d, META]
-                    tt_vals[slot, 0] = lo
-                    tt_vals[slot, 1] = hi
+                    tt[slot, 0] = fr[d, K0]
+                    tt[slot, 1] = fr[d, K1]
+                    tt[slot, 2] = fr[d, K2]
+                    tt[slot, 3] = fr[d, K3]
+                    tt[slot, 4] = fr[d, META]
+                    tt[slot, 5] = lo
+                    tt[slot, 6] = hi
                     best_card = fr[d, BESTC]
                     every = hands[0] | hands[1] | hands[2] | hands[3]
-                    tt_vals[slot, 2] = _canon_pos(best_card, every, tab) if best_card >= 0 else -1
+                    tt[slot, 7] = _canon_pos(best_card, every, tab) if best_card >= 0 else -1
                 v = best
                 state = RETURN
                 continue
