@@ -541,22 +541,23 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
             fr[d, HAND] = hand
             win_seat = fr[d, WS]
             win_key = fr[d, WK]
-            legal = _legal(hand, led, win_seat, fr[d, WC], (seat + 2) % 4, tab, sm, params[TRUMP],
+            tr = params[TRUMP]
+            trumps = sm[tr] if tr >= 0 else 0
+            legal = _legal(hand, led, win_seat, fr[d, WC], (seat + 2) % 4, tab, sm, tr,
                            params[RULE]) & fr[d, RESTRICT]
-            others = ((hands[0] | hands[1] | hands[2] | hands[3]) & ~hand) | fr[d, TMASK]
-            friend = win_seat >= 0 and mine[win_seat] == mine[seat]
             every_out = hands[0] | hands[1] | hands[2] | hands[3]
+            others = (every_out & ~hand) | fr[d, TMASK]
+            friend = win_seat >= 0 and mine[win_seat] == mine[seat]
             if friend and nplayed + 2 == players:
                 # the partner holds the trick, one opponent still to play: rich cards go on it
                 # only when he cannot beat it
                 ho = hands[nxt[seat]]
                 wc_ = fr[d, WC]
-                trump_ = params[TRUMP]
-                wtrump = trump_ >= 0 and tab[SUIT, wc_] == trump_
+                wtrump = tr >= 0 and tab[SUIT, wc_] == tr
                 if ho & sm[led]:
                     if tab[SUIT, wc_] == led and ho & sm[led] & ~((2 << wc_) - 1):
                         friend = False
-                elif trump_ >= 0 and ho & sm[trump_] & ~(((2 << wc_) - 1) if wtrump else 0):
+                elif ho & trumps & ~(((2 << wc_) - 1) if wtrump else 0):
                     friend = False
                 elif joker >= 0 and (ho >> joker) & 1:
                     friend = False
@@ -574,8 +575,6 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 b = tab[BONUS, c]
                 suit = tab[SUIT, c]
                 sc = sm[suit]
-                tr = params[TRUMP]
-                trumps = sm[tr] if tr >= 0 else 0
                 master = not (others & sc & ~((2 << c) - 1))
                 if nplayed == 0:
                     # masters first; then, where a seat may trump at will (Cinch), trumps: they
