@@ -144,10 +144,7 @@ def low_hand_misere(game: GameRules, options: Any, rng: random.Random) -> Any:
     from msgspec.structs import replace
 
     from domain.five_hundred.ranking import plain_order
-    while True:
-        state = play_states(game, options, rng)[0]
-        if state.deal.contract.spec.misere:
-            break
+    state = play_states(game, options, rng, "misere")[0]
     deal = state.deal
     ci = SEAT_INDEX[deal.contract.seat]
     cards = [c for h in deal.hands for c in h]

@@ -18,7 +18,6 @@ import domain.doubledummy as dd
 from domain.games import GAMES
 from tests.dd_reference import (
     LEAVES,
-    contract_kind,
     ducking_line,
     low_hand_misere,
     minimax,
@@ -49,12 +48,11 @@ def deals(game_name: str, raw: dict, kind: str | None, rng: random.Random, count
             if len(states[-1].deal.hands[list("NESW").index(to_act(states[-1]))]) > 3:
                 continue
         else:
-            states = play_states(game, options, rng)
-        if kind is None or contract_kind(states[0]) == kind:
-            out.append(states)
-            if len(out) == count:
-                return out
-    raise AssertionError(f"no {kind} deal in 500 random deals")
+            states = play_states(game, options, rng, kind)
+        out.append(states)
+        if len(out) == count:
+            return out
+    raise AssertionError(f"fewer than {count} {kind} deals of 500 with three tricks to solve")
 
 
 def check_endings(game_name: str, positions: list[Any], tricks: int) -> int:
