@@ -30,7 +30,6 @@ from domain.doubledummy.kernel import (
     MAX_DEPTH,
     MAX_MOVES,
     NPLAYED,
-    PARTITION,
     PLAYERS,
     PTS,
     REM,
@@ -47,7 +46,6 @@ from domain.doubledummy.kernel import (
     WK,
     WS,
     run,
-    run_partitioned,
 )
 from domain.doubledummy.table import Position, Table
 
@@ -73,7 +71,7 @@ def _arrays(t: Table) -> tuple:
         same = t.suit[c] == t.suit[c - 1] and t.points[c] == t.points[c - 1] and t.bonus[c] == t.bonus[c - 1]
         run[c] = run[c - 1] if same else c
     tab = np.array([t.suit, t.bonus, t.points, rank, run], np.int64)
-    params = np.zeros(11, np.int64)
+    params = np.zeros(10, np.int64)
     params[TRUMP], params[RULE], params[PLAYERS] = t.trump, RULES[t.rule], t.players
     params[DIFF], params[BASE] = t.mode == "diff", t.trick_base
     params[LAST], params[CAPOT], params[STOP], params[JOKER] = t.last_bonus, t.capot_bonus, t.stop_seat, t.joker
@@ -81,26 +79,9 @@ def _arrays(t: Table) -> tuple:
     for c in range(n):
         spans[run[c]] = spans.get(run[c], 0) | (1 << c)
     runs = np.array([m for m in spans.values() if m & (m - 1)], np.int64)
-    params[PARTITION] = PARTITIONED[0] and partitioned(t, len(runs))
     got = (t, tab, np.array(t.suit_mask, np.int64), runs, np.array(t.nxt, np.int64), params)
     _ARRAYS[id(t)] = got
     return got
-
-
-def partitioned(t: Table, runs: int) -> bool:
-    """Whether the table's entries stand for every position that differs only below the cards
-    a value rests on (partition search): in a trick game (no card worth points), where whether
-    a card may be played turns on how many cards of a suit a hand holds, never on a card's
-    rank (following suit, or trumping at will; not Belote's over-trumping nor going over the
-    card led), and the counts fit an entry (four runs). In the point games the runs of equal
-    cards are short and the bookkeeping costs more than it saves (Sans Atout: 7% fewer nodes,
-    a fifth more time)."""
-    by_rank = t.rule in ("overtrump", "overtrump_or_trump", "overtake") and (t.rule == "overtake" or t.trump >= 0)
-    return not any(t.points) and not by_rank and runs <= 4
-
-
-PARTITIONED = [True]
-"""Partition search where `partitioned` allows it; the tests switch it off to compare."""
 
 
 def _table() -> np.ndarray:
@@ -145,9 +126,8 @@ def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Any, None]:
         fr[0, ALPHA], fr[0, BETA], fr[0, RESTRICT], fr[0, CARD] = alpha, beta, restrict, -1
         every = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
         fr[0, REM] = sum(t.points[c] for c in range(len(t.codes)) if every >> c & 1)
-        kernel = run_partitioned if params[PARTITION] else run
-        v = int(kernel(hands, np.array(pos.voids, np.int64), fr, tab, sm, runs, nxt, mine_a, params, _MOVES, _PRIO,
-                       tt, gen, LIMIT[0]))
+        v = int(run(hands, np.array(pos.voids, np.int64), fr, tab, sm, runs, nxt, mine_a, params, _MOVES, _PRIO,
+                    tt, gen, LIMIT[0]))
         if v == ABORTED:
             raise OutOfNodes
         return v

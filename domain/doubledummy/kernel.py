@@ -3,10 +3,8 @@ pure-Python node costs about 10 µs and a whole deal needs 10^4 to 10^6 of them.
 `search.py`'s alpha-beta with what the measurements of docs/doubledummy.md kept on top: keys
 with touching equal-point cards packed, bounds from the points still out (narrowed in the
 trick game by the tricks each side is sure to take), the last trick played without search,
-masters led first; in the trick game, partition search (an entry stands for every position
-that differs only below the cards its value rests on). Compiled once per machine and cached
-beside this file (`cache=True`); an explicit stack, because numba cannot cache a recursive
-function.
+masters led first. Compiled once per machine and cached beside this
+file (`cache=True`); an explicit stack, because numba cannot cache a recursive function.
 
 Every compiled function is in this one module on purpose: numba's cache checks only the
 source file of the function it compiled, so a helper edited in another module would leave a
@@ -17,14 +15,14 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import literally, njit, types
+from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
 INF = 1 << 20
 ABORTED = 1 << 40                   # `run`'s answer when it reached its node limit: no value
 # params: one contract of one game, as `Table` describes it
-TRUMP, RULE, PLAYERS, DIFF, BASE, LAST, CAPOT, STOP, JOKER, STOP_VALUE, PARTITION = range(11)
+TRUMP, RULE, PLAYERS, DIFF, BASE, LAST, CAPOT, STOP, JOKER, STOP_VALUE = range(10)
 FOLLOW, FOLLOW_OR_TRUMP, OVERTRUMP, OVERTRUMP_OR_TRUMP, OVERTAKE = range(5)
 RULES = {"follow": FOLLOW, "follow_or_trump": FOLLOW_OR_TRUMP, "overtrump": OVERTRUMP,
          "overtrump_or_trump": OVERTRUMP_OR_TRUMP, "overtake": OVERTAKE}
@@ -158,31 +156,6 @@ def pext_loop(x: int, m: int) -> int:
     return out
 
 
-def pdep_loop(x: int, m: int) -> int:
-    """The bottom bits of x dealt out to the ones of m, one bit of m at a time."""
-    out = 0
-    bit = 1
-    while m:
-        low = m & -m
-        if x & bit:
-            out |= low
-        bit <<= 1
-        m ^= low
-    return out
-
-
-@intrinsic
-def _pdep(typingctx, x, m):
-    """`pdep_loop`, as the processor's instruction where it has a fast one."""
-    def codegen(context, builder, signature, args):
-        if FAST_PEXT:
-            fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
-            fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pdep.64")
-            return builder.call(fn, args)
-        return context.compile_internal(builder, pdep_loop, signature, args)
-    return types.int64(types.int64, types.int64), codegen
-
-
 @intrinsic
 def _pext(typingctx, x, m):
     """`pext_loop`, as the processor's instruction where it has a fast one (`_packed` calls
@@ -222,8 +195,7 @@ def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
     to play the Joker) must still follow, and its small cards of a suit too once its masters
     have drawn the opponents' cards of it, none of them able to ruff and no partner holding
     one to overtake, nor forced to ruff for want of other cards (every trick counted must
-    leave `seat` on lead). Also the cards the count rests on: the masters cashed (the rest of
-    it follows from how many cards of each suit each hand holds)."""
+    leave `seat` on lead)."""
     trump = params[TRUMP]
     joker = params[JOKER]
     follow_or_trump = params[RULE] == FOLLOW_OR_TRUMP
@@ -232,7 +204,6 @@ def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
     every = hands[0] | hands[1] | hands[2] | hands[3]
     q = 0
     qp = 0
-    rel = 0
     for s in range(5 if joker >= 0 else 4):
         x = every & sm[s]
         if not x or not (lead >> _high(x)) & 1:
@@ -262,7 +233,6 @@ def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
                 break
             k += 1
             qp += tab[POINTS, h]
-            rel |= 1 << h
             x ^= 1 << h
         q += k
         if cap == 99 and k >= longest and not helped:
@@ -283,7 +253,7 @@ def _cash(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
             if q > m:
                 q = m
                 qp = 0
-    return q, qp, rel
+    return q, qp
 
 
 @njit(cache=True, nogil=True)
@@ -298,29 +268,24 @@ def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
     seats holds (or the no-trump Joker). A run of top trumps held by one seat wins a trick
     each, however the play goes: only its own cards beat them. Points counted are those of
     the sure winners alone. The leader's cashing counts only when his lead is `free` (not
-    restricted to one card by the caller). Last, the cards all of it rests on (`_cash`'s, the
-    partner's master led to, the top trumps of the run): a position that differs only below
-    them, each hand holding as many cards of each suit, has at least the same sure tricks."""
+    restricted to one card by the caller)."""
     trump = params[TRUMP]
     joker = params[JOKER]
     side = mine[seat]
     every = hands[0] | hands[1] | hands[2] | hands[3]
     q = 0
     qp = 0
-    rel = 0
     if free:
-        q, qp, rel = _cash(hands, seat, mine, tab, sm, params)
+        q, qp = _cash(hands, seat, mine, tab, sm, params)
         partner = (seat + 2) % 4
         if params[PLAYERS] == 4 and mine[partner] == side and hands[partner]:
             # or a card led to a master of the partner's, who then cashes his own
             entry = False
-            led_to = 0
             for s in range(4):
                 x = every & sm[s]
                 if not x or not hands[seat] & x or not (hands[partner] >> _high(x)) & 1:
                     continue
                 entry = True
-                led_to = 1 << _high(x)
                 if s != trump:
                     for o in range(4):
                         ho = hands[o]
@@ -333,10 +298,9 @@ def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
                 if entry:
                     break
             if entry:
-                q2, qp2, rel2 = _cash(hands, partner, mine, tab, sm, params)
+                q2, qp2 = _cash(hands, partner, mine, tab, sm, params)
                 q = max(q, q2)
                 qp = max(qp, qp2)
-                rel |= rel2 | led_to
     ra = 0
     rap = 0
     rb = 0
@@ -363,7 +327,6 @@ def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
                 break
             r += 1
             rp += tab[POINTS, h]
-            rel |= 1 << h
             x ^= 1 << h
         if mine[holder] == side:
             ra = r
@@ -371,7 +334,7 @@ def _sure(hands: np.ndarray, seat: int, mine: np.ndarray, tab: np.ndarray, sm: n
         else:
             rb = r
             rbp = rp
-    return max(q, ra), max(qp, rap), rb, rbp, rel
+    return max(q, ra), max(qp, rap), rb, rbp
 
 
 @njit(cache=True, nogil=True)
@@ -419,45 +382,6 @@ def _packed(h0: int, h1: int, h2: int, h3: int, runs: np.ndarray) -> tuple:
 
 
 @njit(cache=True, nogil=True)
-def _lengths(h0: int, h1: int, h2: int, h3: int, runs: np.ndarray) -> int:
-    """How many cards of each run each hand holds, four bits a count (at most four runs)."""
-    sig = 0
-    for r in range(runs.shape[0]):
-        m = runs[r]
-        sig |= (_count(h0 & m) | (_count(h1 & m) << 4) | (_count(h2 & m) << 8) | (_count(h3 & m) << 12)) << (16 * r)
-    return sig
-
-
-@njit(cache=True, nogil=True)
-def _above(rel: int, every: int, runs: np.ndarray, fixed: int) -> int:
-    """The packed positions a result rests on: in each run, every card still out from its
-    lowest relevant card up (owners of the cards below it do not matter, only how many each
-    hand holds); every card outside the runs (`fixed`)."""
-    m_ = fixed
-    for r in range(runs.shape[0]):
-        m = runs[r]
-        e = every & m
-        rr = rel & e
-        if rr:
-            cnt = _count(e)
-            below = _count(e & ((1 << _low(rr)) - 1))
-            m_ |= (((1 << cnt) - 1) ^ ((1 << below) - 1)) << _low(m)
-    return m_
-
-
-@njit(cache=True, nogil=True)
-def _unpacked(packed: int, every: int, runs: np.ndarray, fixed: int) -> int:
-    """`_above`'s inverse on this position: the cards still out at the packed positions."""
-    rel = every & fixed
-    for r in range(runs.shape[0]):
-        m = runs[r]
-        pr = packed & m
-        if pr:
-            rel |= _pdep(pr >> _low(m), every & m)
-    return rel
-
-
-@njit(cache=True, nogil=True)
 def _ruffed(hands: np.ndarray, seat: int, suit: int, nxt: np.ndarray, trumps: int) -> bool:
     """Whether an opponent of `seat` (a partnership game), void in the suit (`suit`, its mask),
     holds a trump (`trumps`, their mask) to ruff a lead of it."""
@@ -467,47 +391,10 @@ def _ruffed(hands: np.ndarray, seat: int, suit: int, nxt: np.ndarray, trumps: in
     return False
 
 
-@njit(cache=True, nogil=True)
-def _way(tt: np.ndarray, slot: int, meta: int, sig: int, pmask: int, k0: int, k1: int, k2: int, k3: int,
-         gen: int) -> int:
-    """Where a partition entry goes in its bucket, its key written: the same class's entry,
-    else one an older search left, else the one with the fewest tricks left (the cheapest to
-    find again). A row: each hand at the packed positions `pmask`, the tag, the counts of
-    each run's cards in each hand, `pmask`, then the bounds, the best card and the tricks left
-    in one word."""
-    e0, e1, e2, e3 = k0 & pmask, k1 & pmask, k2 & pmask, k3 & pmask
-    way = -1
-    for row in range(slot, slot + WAYS):
-        if (tt[row, 4] == meta and tt[row, 5] == sig and tt[row, 6] == pmask and tt[row, 0] == e0
-                and tt[row, 1] == e1 and tt[row, 2] == e2 and tt[row, 3] == e3):
-            way = row
-            break
-    if way < 0:
-        fewest = 1 << 20
-        for row in range(slot, slot + WAYS):
-            if tt[row, 4] >> 12 != gen:
-                way = row
-                break
-            left = (tt[row, 7] >> 52) & 0xFF
-            if left < fewest:
-                fewest = left
-                way = row
-    tt[way, 0] = e0
-    tt[way, 1] = e1
-    tt[way, 2] = e2
-    tt[way, 3] = e3
-    tt[way, 4] = meta
-    tt[way, 5] = sig
-    tt[way, 6] = pmask
-    return way
-
-
 # frame fields: one row per ply of the explicit stack (numba cannot cache a recursive function)
 (SEAT, NPLAYED, LED, WS, WK, WC, PTS, TMASK, FLAGS, LEFT, ALPHA, BETA, A0, B0, SLOT, META, HAVE, OLD_LO,
- OLD_HI, BEST, BESTC, I, N, NAMED, LAST_NAMED, HAND, SHOWN, GAIN, RESTRICT, CARD, REM, K0, K1, K2, K3,
- REL, TREL, SIG, XSLOT, HREL, MERGED) = range(41)
-FIELDS = 41
-WAYS = 4                            # entries a bucket of the partition table holds
+ OLD_HI, BEST, BESTC, I, N, NAMED, LAST_NAMED, HAND, SHOWN, GAIN, RESTRICT, CARD, REM, K0, K1, K2, K3) = range(35)
+FIELDS = 35
 ENTER, NEXT, RETURN, CHILD_DONE = range(4)
 
 
@@ -515,23 +402,6 @@ ENTER, NEXT, RETURN, CHILD_DONE = range(4)
 def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, sm: np.ndarray, runs: np.ndarray,
         nxt: np.ndarray, mine: np.ndarray, params: np.ndarray, moves: np.ndarray, prio: np.ndarray,
         tt: np.ndarray, gen: int, limit: int) -> int:
-    """`_run` with exact positions in the table (the point games): compiled apart from
-    `run_partitioned`, each without the other's branches and only once a process needs it."""
-    return _run(hands, voids, fr, tab, sm, runs, nxt, mine, params, moves, prio, tt, gen, limit, False)
-
-
-@njit(cache=True, nogil=True)
-def run_partitioned(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, sm: np.ndarray,
-                    runs: np.ndarray, nxt: np.ndarray, mine: np.ndarray, params: np.ndarray, moves: np.ndarray,
-                    prio: np.ndarray, tt: np.ndarray, gen: int, limit: int) -> int:
-    """`_run` with partitions in the table (the trick game)."""
-    return _run(hands, voids, fr, tab, sm, runs, nxt, mine, params, moves, prio, tt, gen, limit, True)
-
-
-@njit(cache=True, nogil=True)
-def _run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, sm: np.ndarray, runs: np.ndarray,
-         nxt: np.ndarray, mine: np.ndarray, params: np.ndarray, moves: np.ndarray, prio: np.ndarray,
-         tt: np.ndarray, gen: int, limit: int, part: bool) -> int:
     """Alpha-beta from the position in frame 0 (`search.py`'s `node`, unrolled onto `fr`);
     `ABORTED` rather than visit a node past `limit` on the node counter (nothing unproved is
     left in the table: an entry is written only when its node is done)."""
@@ -539,13 +409,7 @@ def _run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, 
     players = params[PLAYERS]
     stop = params[STOP]
     diff = params[DIFF] == 1
-    literally(part)                     # compiled once partitioned, once not: no dead branches
     mask = tt.shape[0] - 1
-    buckets = tt.shape[0] // WAYS - 1
-    fixed = -1
-    for r in range(runs.shape[0]):
-        fixed &= ~runs[r]
-    vr = 0                              # the cards the value returned rests on (`part` only)
     last_row = fr.shape[0] - 1          # its first field counts the nodes visited (benchmarks read it)
     d = 0
     v = 0
@@ -555,9 +419,6 @@ def _run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, 
             if fr[last_row, 0] >= limit:
                 return ABORTED
             fr[last_row, 0] += 1
-            if part:
-                fr[d, REL] = 0
-                fr[d, HREL] = 0
             seat = fr[d, SEAT]
             nplayed = fr[d, NPLAYED]
             led = fr[d, LED]
@@ -565,7 +426,6 @@ def _run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, 
             beta = fr[d, BETA]
             if nplayed == 0 and fr[d, LEFT] == 0:
                 v = 0
-                vr = 0
                 state = RETURN
                 continue
             if nplayed == 0 and fr[d, LEFT] == 1:
@@ -574,8 +434,6 @@ def _run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, 
                 p = 0
                 ws = -1
                 wk = -1
-                wcard = -1
-                cards = 0
                 first_suit = -1
                 for j in range(players):
                     c = _low(hands[s])
@@ -586,13 +444,8 @@ def _run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, 
                     if k > wk:
                         ws = s
                         wk = k
-                        wcard = c
                     p += tab[POINTS, c]
                     s = nxt[s]
-                    cards |= 1 << c
-                if part:
-                    # the winner's rank counts only where another card of its suit was played
-                    vr = (1 << wcard) if cards & ~(1 << wcard) & sm[tab[SUIT, wcard]] else 0
                 if stop >= 0:
                     v = params[STOP_VALUE] if ws == stop else 0
                 elif diff:
@@ -608,16 +461,15 @@ def _run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, 
             if nplayed == 0:
                 # what the rest can still be worth at most, either way: it settles many probes
                 rem = fr[d, REM]
-                srel = 0
                 if stop >= 0:
                     upper = max(0, params[STOP_VALUE])
                     lower = min(0, params[STOP_VALUE])
                 else:
-                    ta, pa, tb, pb, srel = 0, 0, 0, 0, 0
+                    ta, pa, tb, pb = 0, 0, 0, 0
                     if params[BASE]:
                         # in a trick game only: in the point games the nodes they save (6-14%
                         # in Belote) cost more than they gain (+25-75% per node)
-                        ta, pa, tb, pb, srel = _sure(hands, seat, mine, tab, sm, params, fr[d, RESTRICT] == -1)
+                        ta, pa, tb, pb = _sure(hands, seat, mine, tab, sm, params, fr[d, RESTRICT] == -1)
                     if mine[seat] == 1:
                         tm, pm, to, po = ta, pa, tb, pb
                     else:
@@ -631,14 +483,10 @@ def _run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, 
                         lower = pm + params[BASE] * tm
                 if upper <= alpha:
                     v = upper
-                    if part:
-                        vr = srel if stop < 0 else 0
                     state = RETURN
                     continue
                 if lower >= beta:
                     v = lower
-                    if part:
-                        vr = srel if stop < 0 else 0
                     state = RETURN
                     continue
             if nplayed == 0 and fr[d, RESTRICT] == -1:
@@ -658,57 +506,18 @@ def _run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, 
                 # search's entries are misses either way, and so a position costs the same
                 # nodes whatever the process solved before, which a node budget relies on
                 meta = seat | (fr[d, FLAGS] << 2) | (jv << 4)
-                have = 0
-                lo = -INF
-                hi = INF
-                if part:
-                    # a bucket per count of each run's cards in each hand, holding the entries of
-                    # positions that differ only below the cards their values rest on
-                    sig = _lengths(hands[0], hands[1], hands[2], hands[3], runs)
-                    slot = _slot(k0 & fixed, k1 & fixed, k2 & fixed, (k3 & fixed) ^ (sig * 0x9E3779B97F4A7C15),
-                                 meta, buckets) * WAYS
-                    # and the position's own slot, as in the exact table: a bucket's few ways
-                    # cannot keep every class of a deal's many positions with the same counts
-                    # (mean nodes doubled without it). Both share the one table: a row carries
-                    # its whole key, so either may overwrite the other
-                    exact = _slot(k0, k1, k2, k3, meta, mask)
-                    fr[d, XSLOT] = exact
-                    meta |= gen << 12
-                    every = hands[0] | hands[1] | hands[2] | hands[3]
-                    for w in range(WAYS + 1):
-                        if have and (lo >= beta or hi <= alpha or lo == hi):
-                            break               # settled already: the rest of the bucket unread
-                        row = exact if w == 0 else slot + w - 1
-                        pmask = tt[row, 6]
-                        if (tt[row, 4] == meta and tt[row, 5] == sig and k0 & pmask == tt[row, 0]
-                                and k1 & pmask == tt[row, 1] and k2 & pmask == tt[row, 2]
-                                and k3 & pmask == tt[row, 3]):
-                            val = tt[row, 7]
-                            lo = max(lo, (val & 0x3FFFFF) - INF)
-                            hi = min(hi, ((val >> 22) & 0x3FFFFF) - INF)
-                            if not have:
-                                best_first = ((val >> 44) & 0xFF) - 1
-                            fr[d, REL] |= _unpacked(pmask, every, runs, fixed)
-                            have = 1
-                    fr[d, SIG] = sig
-                else:
-                    slot = _slot(k0, k1, k2, k3, meta, mask)
-                    meta |= gen << 12
-                    if (tt[slot, 4] == meta and tt[slot, 0] == k0 and tt[slot, 1] == k1
-                            and tt[slot, 2] == k2 and tt[slot, 3] == k3):
-                        lo = tt[slot, 5]
-                        hi = tt[slot, 6]
-                        best_first = tt[slot, 7]
-                        have = 1
+                slot = _slot(k0, k1, k2, k3, meta, mask)
+                meta |= gen << 12
                 fr[d, SLOT] = slot
                 fr[d, META] = meta
-                if have:
+                if (tt[slot, 4] == meta and tt[slot, 0] == k0 and tt[slot, 1] == k1
+                        and tt[slot, 2] == k2 and tt[slot, 3] == k3):
+                    lo = tt[slot, 5]
+                    hi = tt[slot, 6]
                     fr[d, HAVE] = 1
                     fr[d, OLD_LO] = lo
                     fr[d, OLD_HI] = hi
-                    if part:
-                        vr = fr[d, REL]
-                        fr[d, HREL] = vr
+                    best_first = tt[slot, 7]
                     if lo >= beta:
                         v = lo
                         state = RETURN
@@ -754,8 +563,6 @@ def _run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, 
                     friend = False
             n = 0
             prev = -1
-            head = -1
-            merged = 0
             rest = legal
             while rest:
                 c = _low(rest)
@@ -763,12 +570,8 @@ def _run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, 
                 if (prev >= 0 and tab[SUIT, prev] == tab[SUIT, c] and tab[POINTS, prev] == tab[POINTS, c]
                         and not others & ((1 << c) - (2 << prev))):
                     prev = c
-                    if part:
-                        merged |= 1 << head
                     continue
                 prev = c
-                if part:
-                    head = c
                 b = tab[BONUS, c]
                 suit = tab[SUIT, c]
                 sc = sm[suit]
@@ -820,8 +623,6 @@ def _run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, 
                 moves[d, j] = c
                 n += 1
             fr[d, N] = n
-            if part:
-                fr[d, MERGED] = merged
             fr[d, I] = -1
             fr[d, NAMED] = 1
             fr[d, LAST_NAMED] = 0
@@ -868,35 +669,16 @@ def _run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, 
                     else:
                         lo = best
                         hi = best
+                    tt[slot, 0] = fr[d, K0]
+                    tt[slot, 1] = fr[d, K1]
+                    tt[slot, 2] = fr[d, K2]
+                    tt[slot, 3] = fr[d, K3]
+                    tt[slot, 4] = fr[d, META]
+                    tt[slot, 5] = lo
+                    tt[slot, 6] = hi
                     best_card = fr[d, BESTC]
                     every = hands[0] | hands[1] | hands[2] | hands[3]
-                    best_pos = _canon_pos(best_card, every, tab) if best_card >= 0 else -1
-                    if part:
-                        pmask = _above(fr[d, REL], every, runs, fixed)
-                        val = (lo + INF) | ((hi + INF) << 22) | ((best_pos + 1) << 44) | (fr[d, LEFT] << 52)
-                        slot = _way(tt, slot, fr[d, META], fr[d, SIG], pmask, fr[d, K0], fr[d, K1], fr[d, K2],
-                                    fr[d, K3], gen)
-                        tt[slot, 7] = val
-                        slot = fr[d, XSLOT]
-                        tt[slot, 0] = fr[d, K0] & pmask
-                        tt[slot, 1] = fr[d, K1] & pmask
-                        tt[slot, 2] = fr[d, K2] & pmask
-                        tt[slot, 3] = fr[d, K3] & pmask
-                        tt[slot, 4] = fr[d, META]
-                        tt[slot, 5] = fr[d, SIG]
-                        tt[slot, 6] = pmask
-                        tt[slot, 7] = val
-                    else:
-                        tt[slot, 0] = fr[d, K0]
-                        tt[slot, 1] = fr[d, K1]
-                        tt[slot, 2] = fr[d, K2]
-                        tt[slot, 3] = fr[d, K3]
-                        tt[slot, 4] = fr[d, META]
-                        tt[slot, 5] = lo
-                        tt[slot, 6] = hi
-                        tt[slot, 7] = best_pos
-                if part:
-                    vr = fr[d, REL]
+                    tt[slot, 7] = _canon_pos(best_card, every, tab) if best_card >= 0 else -1
                 v = best
                 state = RETURN
                 continue
@@ -919,15 +701,10 @@ def _run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, 
                 voids[seat] = shown | (1 << named)
             p = fr[d, PTS] + tab[POINTS, c]
             e = d + 1
-            if part:
-                fr[d, TREL] = 0
-                if nplayed + 1 == players and (fr[d, TMASK] | (1 << c)) & ~(1 << wc) & sm[tab[SUIT, wc]]:
-                    fr[d, TREL] = 1 << wc   # the winner's rank counts where its suit was contested
             if nplayed + 1 == players:
                 if stop >= 0 and ws == stop:
                     fr[d, GAIN] = 0
                     v = params[STOP_VALUE]
-                    vr = 0
                     state = CHILD_DONE
                     continue
                 f = fr[d, FLAGS]
@@ -990,15 +767,4 @@ def _run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, 
                     fr[d, BEST] = v
                     fr[d, BESTC] = fr[d, CARD]
                     fr[d, BETA] = min(fr[d, BETA], v)
-            if part:
-                if fr[d, ALPHA] >= fr[d, BETA]:
-                    # a cut-off rests on the card that made it (and the entry that narrowed the
-                    # window), not on the cards tried before it
-                    fr[d, REL] = fr[d, HREL] | vr | fr[d, TREL]
-                else:
-                    # every card tried counts; and a card standing for touching cards of its hand
-                    # counts itself, lest below it they stop touching and differ
-                    if (fr[d, MERGED] >> fr[d, CARD]) & 1:
-                        vr |= 1 << fr[d, CARD]
-                    fr[d, REL] |= vr | fr[d, TREL]
             state = NEXT
