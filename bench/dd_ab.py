@@ -45,20 +45,13 @@ def theirs(rev: str, into: str) -> Any:
     return importlib.import_module("kernel_at_rev")
 
 
-def table(k: Any) -> np.ndarray:
-    rows = 1 << k.TT_BITS
-    buf = np.zeros(rows * 8 + 8, np.int64)
-    skip = (-buf.ctypes.data % 64) // 8
-    return buf[skip:skip + rows * 8].reshape(rows, 8)
-
-
 def solver(k: Any) -> Any:
     """`value` of a (table, position, side) through kernel module `k`: the bisection of
     `domain.doubledummy` over `k.run`, with the module's own frames and table."""
     fr = np.zeros((k.MAX_DEPTH, k.FIELDS), np.int64)
     moves = np.zeros((k.MAX_DEPTH, k.MAX_MOVES), np.int64)
     prio = np.zeros_like(moves)
-    tt = table(k)
+    tt = compiled._table(k.TT_BITS)       # the size the kernel was tuned with
     width = max(getattr(k, n) for n in ("STOP_VALUE", "PARTITION") if hasattr(k, n)) + 1
     gen = [0]
 

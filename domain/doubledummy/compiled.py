@@ -84,11 +84,11 @@ def _arrays(t: Table) -> tuple:
     return got
 
 
-def _table() -> np.ndarray:
+def _table(bits: int = TT_BITS) -> np.ndarray:
     """The transposition table: a row an entry (the key's five words, then the lower and upper
     bounds and the best card's packed position), each row one 64-byte cache line, so a probe
     of the table reads one line."""
-    rows = 1 << TT_BITS
+    rows = 1 << bits
     buf = np.zeros(rows * 8 + 8, np.int64)
     skip = (-buf.ctypes.data % 64) // 8
     return buf[skip:skip + rows * 8].reshape(rows, 8)
