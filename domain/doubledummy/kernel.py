@@ -2,7 +2,7 @@
 pure-Python node costs about 10 µs and a whole deal needs 10^4 to 10^6 of them. It is
 `search.py`'s alpha-beta with what the measurements of docs/doubledummy.md kept on top: keys
 with touching equal-point cards packed, bounds from the points still out (narrowed in the
-trick game by the tricks each side is sure to take), the last trick played without search,
+trick game by the tricks each side is sure to take), the last two tricks played out in loops,
 masters led first. Compiled once per machine and cached beside this
 file (`cache=True`); an explicit stack, because numba cannot cache a recursive function.
 
@@ -399,6 +399,121 @@ ENTER, NEXT, RETURN, CHILD_DONE = range(4)
 
 
 @njit(cache=True, nogil=True)
+def _last(hands: np.ndarray, seat: int, flags: int, tab: np.ndarray, nxt: np.ndarray, mine: np.ndarray,
+          params: np.ndarray) -> int:
+    """The last trick's value, `seat` to lead: one card each, nothing to choose."""
+    s = seat
+    p = 0
+    ws = -1
+    wk = -1
+    first_suit = -1
+    for j in range(params[PLAYERS]):
+        c = _low(hands[s])
+        if j == 0:
+            first_suit = tab[SUIT, c]
+        b = tab[BONUS, c]
+        k = c + b if b else (c if tab[SUIT, c] == first_suit else -1)
+        if k > wk:
+            ws = s
+            wk = k
+        p += tab[POINTS, c]
+        s = nxt[s]
+    if params[STOP] >= 0:
+        return params[STOP_VALUE] if ws == params[STOP] else 0
+    if params[DIFF] == 1:
+        p += params[CAPOT] if (flags | (1 if mine[ws] == 1 else 2)) != 3 else params[LAST]
+        return p if mine[ws] == 1 else -p
+    return p + params[BASE] if mine[ws] == 1 else 0
+
+
+@njit(cache=True, nogil=True)
+def _wins(c: int, led: int, win_key: int, tab: np.ndarray) -> int:
+    """The key `c` beats the trick with, or -1: a trump by its bonus, a card of the suit led
+    by its index, anything else never."""
+    b = tab[BONUS, c]
+    k = c + b if b else (c if tab[SUIT, c] == led else -1)
+    return k if k > win_key else -1
+
+
+@njit(cache=True, nogil=True)
+def _two_tricks(hands: np.ndarray, seat: int, flags: int, tab: np.ndarray, sm: np.ndarray, nxt: np.ndarray,
+                mine: np.ndarray, params: np.ndarray, alpha: int, beta: int) -> int:
+    """The value of the last two tricks, `seat` to lead and four seats holding two cards each,
+    fail-soft within (alpha, beta): each line of the first (sixteen at most) played out in
+    loops, the last trick forced, each seat choosing for its side. A third of Belote's nodes
+    lay in these two tricks, each a frame of the explicit stack; the loops cost less than the
+    frames they replace (docs/doubledummy.md). `hands` is left as it was given."""
+    tr = params[TRUMP]
+    rule = params[RULE]
+    diff = params[DIFF] == 1
+    s0 = seat
+    s1 = nxt[s0]
+    s2 = nxt[s1]
+    s3 = nxt[s2]
+    h0 = hands[s0]
+    h1 = hands[s1]
+    h2 = hands[s2]
+    h3 = hands[s3]
+    best0 = -INF if mine[s0] == 1 else INF
+    x0 = h0
+    while x0:
+        c0 = _high(x0)
+        x0 ^= 1 << c0
+        led = tab[SUIT, c0]
+        b = tab[BONUS, c0]
+        k0 = c0 + b if b else c0
+        best1 = -INF if mine[s1] == 1 else INF
+        x1 = _legal(h1, led, s0, c0, (s1 + 2) % 4, tab, sm, tr, rule)
+        while x1:
+            c1 = _low(x1)
+            x1 &= x1 - 1
+            k = _wins(c1, led, k0, tab)
+            ws1, wk1, wc1 = (s1, k, c1) if k >= 0 else (s0, k0, c0)
+            best2 = -INF if mine[s2] == 1 else INF
+            x2 = _legal(h2, led, ws1, wc1, (s2 + 2) % 4, tab, sm, tr, rule)
+            while x2:
+                c2 = _low(x2)
+                x2 &= x2 - 1
+                k = _wins(c2, led, wk1, tab)
+                ws2, wk2, wc2 = (s2, k, c2) if k >= 0 else (ws1, wk1, wc1)
+                best3 = -INF if mine[s3] == 1 else INF
+                x3 = _legal(h3, led, ws2, wc2, (s3 + 2) % 4, tab, sm, tr, rule)
+                while x3:
+                    c3 = _low(x3)
+                    x3 &= x3 - 1
+                    ws = s3 if _wins(c3, led, wk2, tab) >= 0 else ws2
+                    p = tab[POINTS, c0] + tab[POINTS, c1] + tab[POINTS, c2] + tab[POINTS, c3]
+                    if diff:
+                        gain = p if mine[ws] == 1 else -p
+                        f = flags | (1 if mine[ws] == 1 else 2)
+                    else:
+                        gain = p + params[BASE] if mine[ws] == 1 else 0
+                        f = flags
+                    hands[s0] = h0 ^ (1 << c0)
+                    hands[s1] = h1 ^ (1 << c1)
+                    hands[s2] = h2 ^ (1 << c2)
+                    hands[s3] = h3 ^ (1 << c3)
+                    v = gain + _last(hands, ws, f, tab, nxt, mine, params)
+                    best3 = max(best3, v) if mine[s3] == 1 else min(best3, v)
+                    if (best3 >= beta) if mine[s3] == 1 else (best3 <= alpha):
+                        break
+                best2 = max(best2, best3) if mine[s2] == 1 else min(best2, best3)
+                if (best2 >= beta) if mine[s2] == 1 else (best2 <= alpha):
+                    break
+            best1 = max(best1, best2) if mine[s1] == 1 else min(best1, best2)
+            if (best1 >= beta) if mine[s1] == 1 else (best1 <= alpha):
+                break
+        best0 = max(best0, best1) if mine[s0] == 1 else min(best0, best1)
+        if (best0 >= beta) if mine[s0] == 1 else (best0 <= alpha):
+            break
+    hands[s0] = h0
+    hands[s1] = h1
+    hands[s2] = h2
+    hands[s3] = h3
+    return best0
+
+
+@njit(cache=True, nogil=True)
 def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, sm: np.ndarray, runs: np.ndarray,
         nxt: np.ndarray, mine: np.ndarray, params: np.ndarray, moves: np.ndarray, prio: np.ndarray,
         tt: np.ndarray, gen: int, limit: int) -> int:
@@ -429,30 +544,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 state = RETURN
                 continue
             if nplayed == 0 and fr[d, LEFT] == 1:
-                # the last trick: one card each, nothing to choose
-                s = seat
-                p = 0
-                ws = -1
-                wk = -1
-                first_suit = -1
-                for j in range(players):
-                    c = _low(hands[s])
-                    if j == 0:
-                        first_suit = tab[SUIT, c]
-                    b = tab[BONUS, c]
-                    k = c + b if b else (c if tab[SUIT, c] == first_suit else -1)
-                    if k > wk:
-                        ws = s
-                        wk = k
-                    p += tab[POINTS, c]
-                    s = nxt[s]
-                if stop >= 0:
-                    v = params[STOP_VALUE] if ws == stop else 0
-                elif diff:
-                    p += params[CAPOT] if (fr[d, FLAGS] | (1 if mine[ws] == 1 else 2)) != 3 else params[LAST]
-                    v = p if mine[ws] == 1 else -p
-                else:
-                    v = p + params[BASE] if mine[ws] == 1 else 0
+                v = _last(hands, seat, fr[d, FLAGS], tab, nxt, mine, params)
                 state = RETURN
                 continue
             fr[d, SLOT] = -1
@@ -533,6 +625,31 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                         continue
                     alpha = max(alpha, lo)
                     beta = min(beta, hi)
+            if nplayed == 0 and fr[d, LEFT] == 2 and joker < 0 and stop < 0 and players == 4 \
+                    and fr[d, RESTRICT] == -1:
+                # two tricks left (but for the no-trump Joker and a misère): played out in
+                # loops, after the table, whose entries settle many of them, and kept in it
+                v = _two_tricks(hands, seat, fr[d, FLAGS], tab, sm, nxt, mine, params, alpha, beta)
+                slot = fr[d, SLOT]
+                lo = fr[d, OLD_LO] if fr[d, HAVE] else -INF
+                hi = fr[d, OLD_HI] if fr[d, HAVE] else INF
+                if v <= alpha:
+                    hi = min(hi, v)
+                elif v >= beta:
+                    lo = max(lo, v)
+                else:
+                    lo = v
+                    hi = v
+                tt[slot, 0] = fr[d, K0]
+                tt[slot, 1] = fr[d, K1]
+                tt[slot, 2] = fr[d, K2]
+                tt[slot, 3] = fr[d, K3]
+                tt[slot, 4] = fr[d, META]
+                tt[slot, 5] = lo
+                tt[slot, 6] = hi
+                tt[slot, 7] = -1
+                state = RETURN
+                continue
             fr[d, ALPHA] = alpha
             fr[d, BETA] = beta
             fr[d, A0] = alpha
