@@ -437,10 +437,11 @@ def _wins(c: int, led: int, win_key: int, tab: np.ndarray) -> int:
 
 @njit(cache=True, nogil=True)
 def _two_tricks(hands: np.ndarray, seat: int, flags: int, tab: np.ndarray, sm: np.ndarray, nxt: np.ndarray,
-                mine: np.ndarray, params: np.ndarray, alpha: int, beta: int) -> int:
+                mine: np.ndarray, params: np.ndarray, alpha: int, beta: int, shown: int) -> int:
     """The value of the last two tricks, `seat` to lead and four seats holding two cards each,
-    fail-soft within (alpha, beta): each line of the first (sixteen at most) played out in
-    loops, the last trick forced, each seat choosing for its side. A third of Belote's nodes
+    fail-soft within (alpha, beta): each line of the first played out in loops (a led
+    no-trump Joker once for each suit it may name, those its holder has not `shown` void in),
+    the last trick forced, each seat choosing for its side. A third of Belote's nodes
     lay in these two tricks, each a frame of the explicit stack; the loops cost less than the
     frames they replace (docs/doubledummy.md). `hands` is left as it was given."""
     tr = params[TRUMP]
@@ -455,11 +456,26 @@ def _two_tricks(hands: np.ndarray, seat: int, flags: int, tab: np.ndarray, sm: n
     h2 = hands[s2]
     h3 = hands[s3]
     best0 = -INF if mine[s0] == 1 else INF
+    joker = params[JOKER]
     x0 = h0
-    while x0:
-        c0 = _high(x0)
-        x0 ^= 1 << c0
-        led = tab[SUIT, c0]
+    c0 = -2
+    led = 3
+    while True:
+        if c0 >= 0 and c0 == joker and led < 3:
+            # the no-trump Joker led again, naming the next suit its holder has not shown void in
+            led += 1
+            if shown != 15 and (shown >> led) & 1:
+                continue
+        else:
+            if not x0:
+                break
+            c0 = _high(x0)
+            x0 ^= 1 << c0
+            led = tab[SUIT, c0]
+            if c0 == joker:
+                led = 0
+                if shown != 15 and shown & 1:
+                    continue
         b = tab[BONUS, c0]
         k0 = c0 + b if b else c0
         best1 = -INF if mine[s1] == 1 else INF
@@ -625,11 +641,11 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                         continue
                     alpha = max(alpha, lo)
                     beta = min(beta, hi)
-            if nplayed == 0 and fr[d, LEFT] == 2 and joker < 0 and stop < 0 and players == 4 \
+            if nplayed == 0 and fr[d, LEFT] == 2 and stop < 0 and players == 4 \
                     and fr[d, RESTRICT] == -1:
-                # two tricks left (but for the no-trump Joker and a misère): played out in
-                # loops, after the table, whose entries settle many of them, and kept in it
-                v = _two_tricks(hands, seat, fr[d, FLAGS], tab, sm, nxt, mine, params, alpha, beta)
+                # two tricks left (but in a misère): played out in loops, after the table,
+                # whose entries settle many of them, and kept in it
+                v = _two_tricks(hands, seat, fr[d, FLAGS], tab, sm, nxt, mine, params, alpha, beta, voids[seat])
                 slot = fr[d, SLOT]
                 lo = fr[d, OLD_LO] if fr[d, HAVE] else -INF
                 hi = fr[d, OLD_HI] if fr[d, HAVE] else INF
