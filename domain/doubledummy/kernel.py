@@ -427,12 +427,30 @@ def _last(hands: np.ndarray, seat: int, flags: int, tab: np.ndarray, nxt: np.nda
 
 
 @njit(cache=True, nogil=True)
-def _wins(c: int, led: int, win_key: int, tab: np.ndarray) -> int:
-    """The key `c` beats the trick with, or -1: a trump by its bonus, a card of the suit led
-    by its index, anything else never."""
+def _taken(c: int, seat: int, led: int, win_seat: int, win_key: int, win_card: int, tab: np.ndarray) -> tuple:
+    """Who holds the trick once `seat` has played `c` (seat, key, card): a trump beats by its
+    bonus, a card of the suit led by its index, anything else never."""
     b = tab[BONUS, c]
     k = c + b if b else (c if tab[SUIT, c] == led else -1)
-    return k if k > win_key else -1
+    return (seat, k, c) if k > win_key else (win_seat, win_key, win_card)
+
+
+@njit(cache=True, nogil=True)
+def _worst(maximizer: int) -> int:
+    """Where a seat's choice starts: below every value for the side, above every one for the other."""
+    return -INF if maximizer == 1 else INF
+
+
+@njit(cache=True, nogil=True)
+def _chosen(best: int, v: int, maximizer: int) -> int:
+    """The better of two values for the seat's side."""
+    return max(best, v) if maximizer == 1 else min(best, v)
+
+
+@njit(cache=True, nogil=True)
+def _settled(best: int, maximizer: int, alpha: int, beta: int) -> bool:
+    """Whether the seat's best so far already answers the window: no other card need be tried."""
+    return best >= beta if maximizer == 1 else best <= alpha
 
 
 @njit(cache=True, nogil=True)
@@ -455,7 +473,7 @@ def _two_tricks(hands: np.ndarray, seat: int, flags: int, tab: np.ndarray, sm: n
     h1 = hands[s1]
     h2 = hands[s2]
     h3 = hands[s3]
-    best0 = -INF if mine[s0] == 1 else INF
+    best0 = _worst(mine[s0])
     joker = params[JOKER]
     x0 = h0
     c0 = -2
@@ -478,26 +496,24 @@ def _two_tricks(hands: np.ndarray, seat: int, flags: int, tab: np.ndarray, sm: n
                     continue
         b = tab[BONUS, c0]
         k0 = c0 + b if b else c0
-        best1 = -INF if mine[s1] == 1 else INF
+        best1 = _worst(mine[s1])
         x1 = _legal(h1, led, s0, c0, (s1 + 2) % 4, tab, sm, tr, rule)
         while x1:
             c1 = _low(x1)
             x1 &= x1 - 1
-            k = _wins(c1, led, k0, tab)
-            ws1, wk1, wc1 = (s1, k, c1) if k >= 0 else (s0, k0, c0)
-            best2 = -INF if mine[s2] == 1 else INF
+            ws1, wk1, wc1 = _taken(c1, s1, led, s0, k0, c0, tab)
+            best2 = _worst(mine[s2])
             x2 = _legal(h2, led, ws1, wc1, (s2 + 2) % 4, tab, sm, tr, rule)
             while x2:
                 c2 = _low(x2)
                 x2 &= x2 - 1
-                k = _wins(c2, led, wk1, tab)
-                ws2, wk2, wc2 = (s2, k, c2) if k >= 0 else (ws1, wk1, wc1)
-                best3 = -INF if mine[s3] == 1 else INF
+                ws2, wk2, wc2 = _taken(c2, s2, led, ws1, wk1, wc1, tab)
+                best3 = _worst(mine[s3])
                 x3 = _legal(h3, led, ws2, wc2, (s3 + 2) % 4, tab, sm, tr, rule)
                 while x3:
                     c3 = _low(x3)
                     x3 &= x3 - 1
-                    ws = s3 if _wins(c3, led, wk2, tab) >= 0 else ws2
+                    ws = _taken(c3, s3, led, ws2, wk2, wc2, tab)[0]
                     p = tab[POINTS, c0] + tab[POINTS, c1] + tab[POINTS, c2] + tab[POINTS, c3]
                     if diff:
                         gain = p if mine[ws] == 1 else -p
@@ -510,17 +526,17 @@ def _two_tricks(hands: np.ndarray, seat: int, flags: int, tab: np.ndarray, sm: n
                     hands[s2] = h2 ^ (1 << c2)
                     hands[s3] = h3 ^ (1 << c3)
                     v = gain + _last(hands, ws, f, tab, nxt, mine, params)
-                    best3 = max(best3, v) if mine[s3] == 1 else min(best3, v)
-                    if (best3 >= beta) if mine[s3] == 1 else (best3 <= alpha):
+                    best3 = _chosen(best3, v, mine[s3])
+                    if _settled(best3, mine[s3], alpha, beta):
                         break
-                best2 = max(best2, best3) if mine[s2] == 1 else min(best2, best3)
-                if (best2 >= beta) if mine[s2] == 1 else (best2 <= alpha):
+                best2 = _chosen(best2, best3, mine[s2])
+                if _settled(best2, mine[s2], alpha, beta):
                     break
-            best1 = max(best1, best2) if mine[s1] == 1 else min(best1, best2)
-            if (best1 >= beta) if mine[s1] == 1 else (best1 <= alpha):
+            best1 = _chosen(best1, best2, mine[s1])
+            if _settled(best1, mine[s1], alpha, beta):
                 break
-        best0 = max(best0, best1) if mine[s0] == 1 else min(best0, best1)
-        if (best0 >= beta) if mine[s0] == 1 else (best0 <= alpha):
+        best0 = _chosen(best0, best1, mine[s0])
+        if _settled(best0, mine[s0], alpha, beta):
             break
     hands[s0] = h0
     hands[s1] = h1
