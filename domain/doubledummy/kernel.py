@@ -546,6 +546,32 @@ def _two_tricks(hands: np.ndarray, seat: int, flags: int, tab: np.ndarray, sm: n
 
 
 @njit(cache=True, nogil=True)
+def _keep(tt: np.ndarray, fr: np.ndarray, d: int, v: int, a0: int, b0: int, best: int) -> None:
+    """Writes the value `v` of the trick start in frame `d`, searched within (a0, b0), to its
+    table entry: an upper bound where it fell at or below the window, a lower one at or above
+    it, else the exact value, each narrowing the bounds an earlier probe left there; `best` is
+    the best card's place among the cards out (or -1), tried first the next time."""
+    slot = fr[d, SLOT]
+    lo = fr[d, OLD_LO] if fr[d, HAVE] else -INF
+    hi = fr[d, OLD_HI] if fr[d, HAVE] else INF
+    if v <= a0:
+        hi = min(hi, v)
+    elif v >= b0:
+        lo = max(lo, v)
+    else:
+        lo = v
+        hi = v
+    tt[slot, 0] = fr[d, K0]
+    tt[slot, 1] = fr[d, K1]
+    tt[slot, 2] = fr[d, K2]
+    tt[slot, 3] = fr[d, K3]
+    tt[slot, 4] = fr[d, META]
+    tt[slot, 5] = lo
+    tt[slot, 6] = hi
+    tt[slot, 7] = best
+
+
+@njit(cache=True, nogil=True)
 def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, sm: np.ndarray, runs: np.ndarray,
         nxt: np.ndarray, mine: np.ndarray, params: np.ndarray, moves: np.ndarray, prio: np.ndarray,
         tt: np.ndarray, gen: int, limit: int) -> int:
@@ -662,24 +688,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 # two tricks left (but in a misère): played out in loops, after the table,
                 # whose entries settle many of them, and kept in it
                 v = _two_tricks(hands, seat, fr[d, FLAGS], tab, sm, nxt, mine, params, alpha, beta, voids[seat])
-                slot = fr[d, SLOT]
-                lo = fr[d, OLD_LO] if fr[d, HAVE] else -INF
-                hi = fr[d, OLD_HI] if fr[d, HAVE] else INF
-                if v <= alpha:
-                    hi = min(hi, v)
-                elif v >= beta:
-                    lo = max(lo, v)
-                else:
-                    lo = v
-                    hi = v
-                tt[slot, 0] = fr[d, K0]
-                tt[slot, 1] = fr[d, K1]
-                tt[slot, 2] = fr[d, K2]
-                tt[slot, 3] = fr[d, K3]
-                tt[slot, 4] = fr[d, META]
-                tt[slot, 5] = lo
-                tt[slot, 6] = hi
-                tt[slot, 7] = -1
+                _keep(tt, fr, d, v, alpha, beta, -1)
                 state = RETURN
                 continue
             fr[d, ALPHA] = alpha
@@ -807,27 +816,11 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 break
             if done:
                 best = fr[d, BEST]
-                slot = fr[d, SLOT]
-                if slot >= 0:
-                    lo = fr[d, OLD_LO] if fr[d, HAVE] else -INF
-                    hi = fr[d, OLD_HI] if fr[d, HAVE] else INF
-                    if best <= fr[d, A0]:
-                        hi = min(hi, best)
-                    elif best >= fr[d, B0]:
-                        lo = max(lo, best)
-                    else:
-                        lo = best
-                        hi = best
-                    tt[slot, 0] = fr[d, K0]
-                    tt[slot, 1] = fr[d, K1]
-                    tt[slot, 2] = fr[d, K2]
-                    tt[slot, 3] = fr[d, K3]
-                    tt[slot, 4] = fr[d, META]
-                    tt[slot, 5] = lo
-                    tt[slot, 6] = hi
+                if fr[d, SLOT] >= 0:
                     best_card = fr[d, BESTC]
                     every = hands[0] | hands[1] | hands[2] | hands[3]
-                    tt[slot, 7] = _canon_pos(best_card, every, tab) if best_card >= 0 else -1
+                    _keep(tt, fr, d, best, fr[d, A0], fr[d, B0],
+                          _canon_pos(best_card, every, tab) if best_card >= 0 else -1)
                 v = best
                 state = RETURN
                 continue
