@@ -411,11 +411,7 @@ def _last(hands: np.ndarray, seat: int, flags: int, tab: np.ndarray, nxt: np.nda
         c = _low(hands[s])
         if j == 0:
             first_suit = tab[SUIT, c]
-        b = tab[BONUS, c]
-        k = c + b if b else (c if tab[SUIT, c] == first_suit else -1)
-        if k > wk:
-            ws = s
-            wk = k
+        ws, wk, _ = _taken(c, s, first_suit, ws, wk, -1, tab)
         p += tab[POINTS, c]
         s = nxt[s]
     if params[STOP] >= 0:
@@ -476,26 +472,18 @@ def _two_tricks(hands: np.ndarray, seat: int, flags: int, tab: np.ndarray, sm: n
     best0 = _worst(mine[s0])
     joker = params[JOKER]
     x0 = h0
-    c0 = -2
-    led = 3
-    while True:
-        if c0 >= 0 and c0 == joker and led < 3:
-            # the no-trump Joker led again, naming the next suit its holder has not shown void in
-            led += 1
-            if shown != 15 and (shown >> led) & 1:
-                continue
-        else:
-            if not x0:
-                break
+    c0 = -1
+    names = 0
+    while names or x0:
+        if not names:
             c0 = _high(x0)
             x0 ^= 1 << c0
-            led = tab[SUIT, c0]
-            if c0 == joker:
-                led = 0
-                if shown != 15 and shown & 1:
-                    continue
-        b = tab[BONUS, c0]
-        k0 = c0 + b if b else c0
+            # the suits the lead may be of: a no-trump Joker's, each its holder has not shown
+            # void in (any, once he has shown void in all four)
+            names = (15 if shown == 15 else 15 & ~shown) if c0 == joker else 1 << tab[SUIT, c0]
+        led = _low(names)
+        names &= names - 1
+        k0 = _taken(c0, s0, led, -1, -1, -1, tab)[1]
         best1 = _worst(mine[s1])
         x1 = _legal(h1, led, s0, c0, (s1 + 2) % 4, tab, sm, tr, rule)
         while x1:
@@ -826,16 +814,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 continue
             fr[d, NAMED] = named
             fr[d, CARD] = c
-            b = tab[BONUS, c]
-            k = c + b if b else (c if tab[SUIT, c] == named else -1)
-            if nplayed == 0 or k > fr[d, WK]:
-                ws = seat
-                wk = k
-                wc = c
-            else:
-                ws = fr[d, WS]
-                wk = fr[d, WK]
-                wc = fr[d, WC]
+            ws, wk, wc = _taken(c, seat, named, fr[d, WS], fr[d, WK], fr[d, WC], tab)
             hands[seat] = fr[d, HAND] ^ (1 << c)
             shown = voids[seat]
             fr[d, SHOWN] = shown
