@@ -4,11 +4,14 @@ alternating), so that both meet the same state of a noisy machine. Two runs of o
 one after the other, can differ by a third on a shared machine; the ratio of the two sums
 here is steady within a few percent. Prints one JSON object.
 
-    .venv/bin/python bench/dd_ab.py --rev HEAD [--deals 150] [--seed 1] [--only five_hundred,classic]
+    .venv/bin/python bench/dd_ab.py --rev HEAD [--deals 150] [--seed 1] [--only five_hundred,classic] [--block 1]
 
 The revision's `kernel.py` is loaded as a module of its own (from a temporary directory,
 its numba cache beside it) and driven with this tree's tables; its `run` must take the same
-arguments. Values are compared deal by deal.
+arguments. Values are compared deal by deal. Each kernel has its own transposition table, and
+the two share the processor's caches: where a change is the table's size or layout, `--block
+15` lets each kernel solve fifteen deals in turn, so that its table is warm in the caches as it
+would be in a process of its own.
 """
 
 from __future__ import annotations
@@ -85,6 +88,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=150)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", default="", help="comma-separated: " + ",".join(NAMES))
+    parser.add_argument("--block", type=int, default=1,
+                        help="deals each kernel solves in turn (more than one keeps its table warm)")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -100,13 +105,14 @@ def main() -> None:
                 value(*positions[0])
             spent = dict.fromkeys(kernels, 0.0)
             same = True
-            for i, position in enumerate(positions):
-                got = {}
-                for label in (list(kernels) if i % 2 else list(kernels)[::-1]):
+            for b in range(0, len(positions), args.block):
+                block = positions[b:b + args.block]
+                got: dict[str, list[int]] = {}
+                for label in (list(kernels) if (b // args.block) % 2 else list(kernels)[::-1]):
                     start = time.perf_counter()
-                    got[label] = kernels[label](*position)
+                    got[label] = [kernels[label](*position) for position in block]
                     spent[label] += time.perf_counter() - start
-                same = same and len(set(got.values())) == 1
+                same = same and len({tuple(v) for v in got.values()}) == 1
             rows.append({"config": name, "deals": args.deals,
                          "ms_a_deal": {k: round(v / args.deals * 1000, 3) for k, v in spent.items()},
                          "ours_over_theirs": round(spent["ours"] / spent[args.rev], 3), "same_values": same})

@@ -27,6 +27,7 @@ from domain.doubledummy.kernel import (
     LAST,
     LED,
     LEFT,
+    MAX_CARDS,
     MAX_DEPTH,
     MAX_MOVES,
     NPLAYED,
@@ -36,6 +37,7 @@ from domain.doubledummy.kernel import (
     RESTRICT,
     RULE,
     RULES,
+    SEARCHES,
     SEAT,
     STOP,
     STOP_VALUE,
@@ -49,7 +51,7 @@ from domain.doubledummy.kernel import (
 )
 from domain.doubledummy.table import Position, Table
 
-_TT: list[np.ndarray] = []           # made at the first solve (16 MB)
+_TT: list[np.ndarray] = []           # made at the first solve (2 MB)
 _MOVES = np.zeros((MAX_DEPTH, MAX_MOVES), np.int64)
 _PRIO = np.zeros((MAX_DEPTH, MAX_MOVES), np.int64)
 _FRAMES = np.zeros((MAX_DEPTH, FIELDS), np.int64)
@@ -63,6 +65,8 @@ def _arrays(t: Table) -> tuple:
     if got is not None and got[0] is t:
         return got
     n = len(t.codes)
+    if n > MAX_CARDS:
+        raise ValueError(f"a deck of {n} cards: the transposition table's keys hold {MAX_CARDS}")
     rank = [0] * n
     for c in range(1, n):
         rank[c] = rank[c - 1] + 1 if t.suit[c] == t.suit[c - 1] else 0
@@ -85,9 +89,10 @@ def _arrays(t: Table) -> tuple:
 
 
 def _table(bits: int = TT_BITS) -> np.ndarray:
-    """The transposition table: a row an entry (the key's five words, then the lower and upper
-    bounds and the best card's packed position), each row one 64-byte cache line, so a probe
-    of the table reads one line."""
+    """The transposition table: `2**bits` rows of eight words, each row one 64-byte cache line
+    holding a bucket of two entries (`kernel.py` lays them out), so a probe reads one line.
+    2 MB: a search's entries stay in the processor's second-level cache or near it, where a
+    table eight times larger sent a third of the probes to memory."""
     rows = 1 << bits
     buf = np.zeros(rows * 8 + 8, np.int64)
     skip = (-buf.ctypes.data % 64) // 8
@@ -102,11 +107,15 @@ def make_search(t: Table, mine: tuple[bool, ...]) -> tuple[Any, None]:
     if t.stop_seat >= 0:
         params[STOP_VALUE] = -1 if mine[t.stop_seat] else 1
     mine_a = np.array([1 if m else 0 for m in mine], np.int64)
-    _GEN[0] = (_GEN[0] + 1) % (1 << 40)
-    gen = _GEN[0]
     if not _TT:
         _TT.append(_table())
     tt = _TT[0]
+    _GEN[0] = _GEN[0] % (SEARCHES - 1) + 1
+    if _GEN[0] == 1:
+        # an entry keeps 24 bits of its search's number: where the numbers start again, no
+        # entry of an earlier search may pass for this one's
+        tt[:] = 0
+    gen = _GEN[0]
 
     def search(pos: Position, alpha: int, beta: int, restrict: int = -1) -> int:
         hands = np.array(pos.hands, np.int64)

@@ -28,7 +28,18 @@ RULES = {"follow": FOLLOW, "follow_or_trump": FOLLOW_OR_TRUMP, "overtrump": OVER
          "overtrump_or_trump": OVERTRUMP_OR_TRUMP, "overtake": OVERTAKE}
 # tab rows: per card
 SUIT, BONUS, POINTS, RANK, RUN = range(5)
-TT_BITS = 18
+# the transposition table: 2^TT_BITS rows of one 64-byte cache line, each a bucket of two
+# entries of four words (columns 0-3 and 4-7), the packed hands k0..k3 of a trick start kept
+# whole in the first three, so an entry serves its own position only:
+#   the cards still out (k0 | k1 | k2 | k3, 52 bits) | meta (seat, capot flags, Joker's voids) << 52
+#   the cards of seats 1 and 3 | the search's number, its low 12 bits << 52
+#   the cards of seats 2 and 3 | the search's number, its high 12 bits << 52
+#   lower bound + INF | upper bound + INF << 22 | best card's place + 1 << 44 | tricks left << 52
+# (a card's owner is read off which of the two masks hold it; decks of up to 52 cards)
+TT_BITS = 15
+BOUND = (1 << 22) - 1
+MAX_CARDS = 52
+SEARCHES = 1 << 24                  # an entry keeps 24 bits of its search's number
 MAX_DEPTH = 48
 MAX_MOVES = 16
 
@@ -392,9 +403,9 @@ def _ruffed(hands: np.ndarray, seat: int, suit: int, nxt: np.ndarray, trumps: in
 
 
 # frame fields: one row per ply of the explicit stack (numba cannot cache a recursive function)
-(SEAT, NPLAYED, LED, WS, WK, WC, PTS, TMASK, FLAGS, LEFT, ALPHA, BETA, A0, B0, SLOT, META, HAVE, OLD_LO,
- OLD_HI, BEST, BESTC, I, N, NAMED, LAST_NAMED, HAND, SHOWN, GAIN, RESTRICT, CARD, REM, K0, K1, K2, K3) = range(35)
-FIELDS = 35
+(SEAT, NPLAYED, LED, WS, WK, WC, PTS, TMASK, FLAGS, LEFT, ALPHA, BETA, A0, B0, SLOT, HAVE, OLD_LO,
+ OLD_HI, BEST, BESTC, I, N, NAMED, LAST_NAMED, HAND, SHOWN, GAIN, RESTRICT, CARD, REM, K0, K1, K2) = range(33)
+FIELDS = 33
 ENTER, NEXT, RETURN, CHILD_DONE = range(4)
 
 
@@ -534,14 +545,21 @@ def _two_tricks(hands: np.ndarray, seat: int, flags: int, tab: np.ndarray, sm: n
 
 
 @njit(cache=True, nogil=True)
+def _search_of(w1: int, w2: int) -> int:
+    """The number of the search that wrote an entry, from its second and third words."""
+    return (w1 >> 52 & 0xFFF) | (w2 >> 52 & 0xFFF) << 12
+
+
+@njit(cache=True, nogil=True)
 def _keep(tt: np.ndarray, fr: np.ndarray, d: int, v: int, a0: int, b0: int, best: int) -> None:
     """Writes the value `v` of the trick start in frame `d`, searched within (a0, b0), to its
     table entry: an upper bound where it fell at or below the window, a lower one at or above
     it, else the exact value, each narrowing the bounds an earlier probe left there; `best` is
     the best card's place among the cards out (or -1), tried first the next time."""
     slot = fr[d, SLOT]
-    lo = fr[d, OLD_LO] if fr[d, HAVE] else -INF
-    hi = fr[d, OLD_HI] if fr[d, HAVE] else INF
+    way = fr[d, HAVE] - 1
+    lo = fr[d, OLD_LO] if way >= 0 else -INF
+    hi = fr[d, OLD_HI] if way >= 0 else INF
     if v <= a0:
         hi = min(hi, v)
     elif v >= b0:
@@ -549,14 +567,24 @@ def _keep(tt: np.ndarray, fr: np.ndarray, d: int, v: int, a0: int, b0: int, best
     else:
         lo = v
         hi = v
-    tt[slot, 0] = fr[d, K0]
-    tt[slot, 1] = fr[d, K1]
-    tt[slot, 2] = fr[d, K2]
-    tt[slot, 3] = fr[d, K3]
-    tt[slot, 4] = fr[d, META]
-    tt[slot, 5] = lo
-    tt[slot, 6] = hi
-    tt[slot, 7] = best
+    left = fr[d, LEFT]
+    if way < 0:
+        # a new entry: the first of the two keeps this search's entry with the most tricks
+        # left (the costliest to search again), the second the newest
+        first = tt[slot, 3]
+        if _search_of(tt[slot, 1], tt[slot, 2]) != _search_of(fr[d, K1], fr[d, K2]) or first >> 52 <= left:
+            tt[slot, 4] = tt[slot, 0]
+            tt[slot, 5] = tt[slot, 1]
+            tt[slot, 6] = tt[slot, 2]
+            tt[slot, 7] = first
+            way = 0
+        else:
+            way = 1
+    e = 4 * way
+    tt[slot, e] = fr[d, K0]
+    tt[slot, e + 1] = fr[d, K1]
+    tt[slot, e + 2] = fr[d, K2]
+    tt[slot, e + 3] = (lo + INF) | ((hi + INF) << 22) | ((best + 1) << 44) | (left << 52)
 
 
 @njit(cache=True, nogil=True)
@@ -636,26 +664,31 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 # the key: each run of touching equal-point cards packed to its bottom, owners kept in
                 # order, so deals differing only in which small cards are gone share their entries
                 k0, k1, k2, k3 = _packed(hands[0], hands[1], hands[2], hands[3], runs)
-                fr[d, K0] = k0
-                fr[d, K1] = k1
-                fr[d, K2] = k2
-                fr[d, K3] = k3
-                # the slot leaves out the search's number (the entry's tag keeps it): an older
+                meta = seat | (fr[d, FLAGS] << 2) | (jv << 4)
+                # the slot leaves out the search's number (the entry's words keep it): an older
                 # search's entries are misses either way, and so a position costs the same
                 # nodes whatever the process solved before, which a node budget relies on
-                meta = seat | (fr[d, FLAGS] << 2) | (jv << 4)
                 slot = _slot(k0, k1, k2, k3, meta, mask)
-                meta |= gen << 12
+                key0 = k0 | k1 | k2 | k3 | (meta << 52)
+                key1 = k1 | k3 | ((gen & 0xFFF) << 52)
+                key2 = k2 | k3 | ((gen >> 12) << 52)
                 fr[d, SLOT] = slot
-                fr[d, META] = meta
-                if (tt[slot, 4] == meta and tt[slot, 0] == k0 and tt[slot, 1] == k1
-                        and tt[slot, 2] == k2 and tt[slot, 3] == k3):
-                    lo = tt[slot, 5]
-                    hi = tt[slot, 6]
-                    fr[d, HAVE] = 1
+                fr[d, K0] = key0
+                fr[d, K1] = key1
+                fr[d, K2] = key2
+                way = -1
+                if tt[slot, 0] == key0 and tt[slot, 1] == key1 and tt[slot, 2] == key2:
+                    way = 0
+                elif tt[slot, 4] == key0 and tt[slot, 5] == key1 and tt[slot, 6] == key2:
+                    way = 1
+                if way >= 0:
+                    w3 = tt[slot, 4 * way + 3]
+                    lo = (w3 & BOUND) - INF
+                    hi = ((w3 >> 22) & BOUND) - INF
+                    fr[d, HAVE] = 1 + way
                     fr[d, OLD_LO] = lo
                     fr[d, OLD_HI] = hi
-                    best_first = tt[slot, 7]
+                    best_first = ((w3 >> 44) & 0xFF) - 1
                     if lo >= beta:
                         v = lo
                         state = RETURN

@@ -303,6 +303,29 @@ def test_a_window_wider_than_a_probe_gives_the_probes_value(game_name: str, raw:
     assert [solver.value(state) for state in positions] == probed
 
 
+def test_the_search_numbers_start_again_on_an_empty_table() -> None:
+    """An entry keeps 24 bits of the number of the search that wrote it. When the numbers
+    start again, an entry of an earlier search with the same number must not serve the new
+    one: here the other side's values of the same positions, which would be wrong."""
+    from domain.belote.doubledummy import _setup
+    from domain.doubledummy import compiled, kernel
+
+    rng = random.Random(11)
+    for states in deals("belote", {"variant": "classic"}, None, rng, 6):
+        t, pos, mine = _setup(states[0])[:3]
+        other = tuple(not m for m in mine)
+
+        def value(side: tuple[bool, ...]) -> int:
+            search, _ = compiled.make_search(t, side)
+            return dd._bisect(search, pos, dd._range(t, pos, side))
+
+        fresh = value(other)
+        compiled._GEN[0] = kernel.SEARCHES - 1          # the last number: the next is 1 again
+        value(mine)
+        compiled._GEN[0] = kernel.SEARCHES - 1
+        assert value(other) == fresh                    # number 1 again, the entries above gone
+
+
 def dealt_back(hands: tuple[int, int, int, int], runs: list[int]) -> tuple[int, ...]:
     """The packed key the plain way: each run's cards still out dealt back to their owners
     from the run's bottom, one at a time."""
