@@ -310,20 +310,19 @@ def test_the_search_numbers_start_again_on_an_empty_table() -> None:
     from domain.belote.doubledummy import _setup
     from domain.doubledummy import compiled, kernel
 
+    def value(t: Any, pos: Any, side: tuple[bool, ...]) -> int:
+        search, _ = compiled.make_search(t, side)
+        return dd._bisect(search, pos, dd._range(t, pos, side))
+
     rng = random.Random(11)
     for states in deals("belote", {"variant": "classic"}, None, rng, 6):
         t, pos, mine = _setup(states[0])[:3]
         other = tuple(not m for m in mine)
-
-        def value(side: tuple[bool, ...]) -> int:
-            search, _ = compiled.make_search(t, side)
-            return dd._bisect(search, pos, dd._range(t, pos, side))
-
-        fresh = value(other)
+        fresh = value(t, pos, other)
         compiled._GEN[0] = kernel.SEARCHES - 1          # the last number: the next is 1 again
-        value(mine)
+        value(t, pos, mine)
         compiled._GEN[0] = kernel.SEARCHES - 1
-        assert value(other) == fresh                    # number 1 again, the entries above gone
+        assert value(t, pos, other) == fresh            # number 1 again, the entries above gone
 
 
 def dealt_back(hands: tuple[int, int, int, int], runs: list[int]) -> tuple[int, ...]:
