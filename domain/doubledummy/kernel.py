@@ -570,16 +570,16 @@ def _keep(tt: np.ndarray, fr: np.ndarray, d: int, v: int, a0: int, b0: int, best
     left = fr[d, LEFT]
     if way < 0:
         # a new entry: the first of the two keeps this search's entry with the most tricks
-        # left (the costliest to search again), the second the newest
+        # left (the costliest to search again), the second the newest; an older search's
+        # entry in the first is simply replaced, not moved over the second
         first = tt[slot, 3]
-        if _search_of(tt[slot, 1], tt[slot, 2]) != _search_of(fr[d, K1], fr[d, K2]) or first >> 52 <= left:
+        ours = _search_of(tt[slot, 1], tt[slot, 2]) == _search_of(fr[d, K1], fr[d, K2])
+        way = 1 if ours and first >> 52 > left else 0
+        if ours and way == 0:
             tt[slot, 4] = tt[slot, 0]
             tt[slot, 5] = tt[slot, 1]
             tt[slot, 6] = tt[slot, 2]
             tt[slot, 7] = first
-            way = 0
-        else:
-            way = 1
     e = 4 * way
     tt[slot, e] = fr[d, K0]
     tt[slot, e + 1] = fr[d, K1]
