@@ -10,7 +10,11 @@ contracts left out, their discard is a shedding rule), at the contractor's disca
   cards, never the Joker (about 16) — and their best against `basic`'s on the true deal;
 * `worlds`: the shortlist's discard with the best mean margin over W worlds dealt from the
   contractor's view (the auction's affinity, as the expert deals), W = 4, 8, 16, 32, and its
-  margin on the true deal against `basic`'s.
+  margin on the true deal against `basic`'s;
+* `probes`: the same worlds, each candidate asked only whether the contract is made (one
+  null-window probe at the bid's tricks, `reaches`) — the cheaper question, since a discard's
+  worth is mostly a failed contract made — the most often made chosen (ties: `basic`'s);
+  and each way's process time a world (`seconds_a_world`).
 
 Solves from the first lead cost several milliseconds each, so this takes minutes:
 
@@ -25,6 +29,7 @@ import json
 import math
 import random
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -115,17 +120,27 @@ def measure(board: int, seed: int) -> dict[str, Any] | None:
     rng = random.Random(f"{seed}/{board}/kitty")
     hidden = [c for c in DECK_43 if c not in hand]
     weight = _affinity(view, state.deal.contract)
-    sums, picks = [0] * len(candidates), {}
+    target = state.deal.contract.spec.tricks
+    sums, made, picks, probed = [0] * len(candidates), [0] * len(candidates), {}, {}
+    spent = {"margins": 0.0, "probes": 0.0}
     for w in range(1, max(WORLDS) + 1):
         dealt = deal_hidden(hidden, {s: 10 for s in SEATS if s != seat}, rng, weight=weight)
         world = replace(state, deal=replace(state.deal, hands=tuple(hand if s == seat else tuple(dealt[s])
                                                                     for s in SEATS)))
+        began = time.process_time()
         for i, cards in enumerate(candidates):
             sums[i] += margin(world, cards)
+        spent["margins"] += time.process_time() - began
+        began = time.process_time()
+        for i, cards in enumerate(candidates):
+            made[i] += GAME.double_dummy.reaches(GAME.apply(world, Discard(seat=seat, cards=cards))[0], target)
+        spent["probes"] += time.process_time() - began
         if w in WORLDS:
             picks[w] = truth[max(range(len(candidates)), key=lambda i: (sums[i], i == anchor))]
+            probed[w] = truth[max(range(len(candidates)), key=lambda i: (made[i], i == anchor))]
     return {"board": board, "candidates": len(candidates), "basic": every[mine], "all": max(every.values()),
-            "shortlist": max(truth), "worlds": picks}
+            "shortlist": max(truth), "worlds": picks, "probes": probed,
+            "seconds_a_world": {k: round(v / max(WORLDS), 4) for k, v in spent.items()}}
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -140,7 +155,10 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "basic_best_of_all": sum(r["basic"] == r["all"] for r in rows),
             "all_minus_basic": gain([r["all"] - r["basic"] for r in rows]),
             "shortlist_minus_basic": gain([r["shortlist"] - r["basic"] for r in rows]),
-            "worlds_minus_basic": {str(w): gain([r["worlds"][w] - r["basic"] for r in rows]) for w in WORLDS}}
+            "worlds_minus_basic": {str(w): gain([r["worlds"][w] - r["basic"] for r in rows]) for w in WORLDS},
+            "probes_minus_basic": {str(w): gain([r["probes"][w] - r["basic"] for r in rows]) for w in WORLDS},
+            "seconds_a_world_p50": {k: sorted(r["seconds_a_world"][k] for r in rows)[len(rows) // 2]
+                                    for k in ("margins", "probes")}}
 
 
 def main() -> None:
