@@ -88,9 +88,11 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=150)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", default="", help="comma-separated: " + ",".join(NAMES))
-    parser.add_argument("--block", type=lambda x: max(1, int(x)), default=1,
-                        help="deals each kernel solves in turn (more than one keeps its table warm)")
+    parser.add_argument("--block", type=int, default=1,
+                        help="deals each kernel solves in turn, at least 1 (more than one keeps its table warm)")
     args = parser.parse_args()
+    if args.block < 1:
+        parser.error("--block is at least 1")
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     with tempfile.TemporaryDirectory() as into:

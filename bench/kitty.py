@@ -46,7 +46,7 @@ from domain.bots.sampling import deal_hidden  # noqa: E402
 from domain.cards import DECK_43, JOKER, SEATS  # noqa: E402
 from domain.five_hundred.commands import Discard  # noqa: E402
 from domain.five_hundred.ranking import NO_TRUMP, STRENGTH, SUIT_OF  # noqa: E402
-from domain.five_hundred.scoring import score_deal  # noqa: E402
+from domain.five_hundred.doubledummy import score_margin  # noqa: E402
 from domain.five_hundred.state import NOBODY, SEAT_INDEX, State  # noqa: E402
 from domain.games import GAMES  # noqa: E402
 
@@ -58,14 +58,7 @@ def dd_margin(state: State) -> int:
     """The contractor's side's score less the other's, every card played perfectly from the
     first lead (the contractor is on lead): the best of `margins`, for one value's cost."""
     contract = state.deal.contract
-    tricks = GAME.double_dummy.value(state)
-    side = contract.side
-    if contract.sitting_out != NOBODY:
-        won = (-tricks, 0) if side == 0 else (0, -tricks)
-    else:
-        won = (tricks, 10 - tricks) if side == 0 else (10 - tricks, tricks)
-    _, score = score_deal(contract, won)
-    return score[side] - score[1 - side]
+    return score_margin(contract, contract.side, GAME.double_dummy.value(state))
 
 
 def shortlist(hand: tuple[str, ...], denomination: str) -> list[tuple[str, ...]]:
@@ -172,6 +165,8 @@ def main() -> None:
     boards = range(args.from_board, args.boards)
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
         rows = [r for r in pool.map(measure, boards, itertools.repeat(args.seed), chunksize=4) if r is not None]
+    if len(rows) < 2:
+        parser.error(f"boards {args.from_board}-{args.boards - 1} hold {len(rows)} discards: at least 2 are needed")
     result = {"game": "five_hundred", "seed": args.seed, "summary": summary(rows), "per_board": rows}
     text = json.dumps(result, indent=1)
     if args.out:

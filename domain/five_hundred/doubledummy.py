@@ -25,7 +25,7 @@ from domain.doubledummy import (
 )
 from domain.five_hundred.ranking import DENOMINATIONS, NO_TRUMP, STRENGTH, SUIT_OF
 from domain.five_hundred.scoring import score_deal
-from domain.five_hundred.state import NOBODY, SIDE_NAMES, SIDE_OF, State
+from domain.five_hundred.state import NOBODY, SIDE_NAMES, SIDE_OF, Contract, State
 
 TRICKS = 10
 NT_JOKER = 5000
@@ -104,17 +104,19 @@ def margins(state: State) -> dict[str, int]:
     one with more tricks on average and a chance of failing it."""
     t, pos, mine, side, done = _setup(state)
     contract = state.deal.contract
-    out = {}
-    for c, v in rest_values(t, pos, mine).items():
-        tricks = done + v
-        if contract.sitting_out != NOBODY:       # misère: the contractor's one trick, or none
-            taken = -tricks if side == contract.side else tricks
-            won = (taken, 0) if contract.side == 0 else (0, taken)
-        else:
-            won = (tricks, TRICKS - tricks) if side == 0 else (TRICKS - tricks, tricks)
-        _, score = score_deal(contract, won)
-        out[t.codes[c]] = score[side] - score[1 - side]
-    return out
+    return {t.codes[c]: score_margin(contract, side, done + v) for c, v in rest_values(t, pos, mine).items()}
+
+
+def score_margin(contract: Contract, side: int, tricks: int) -> int:
+    """The deal's score margin for `side` (its score less the other's) when it ends with
+    `tricks`, read as `value` reads (misère: see the module's docstring)."""
+    if contract.sitting_out != NOBODY:       # misère: the contractor's one trick, or none
+        taken = -tricks if side == contract.side else tricks
+        won = (taken, 0) if contract.side == 0 else (0, taken)
+    else:
+        won = (tricks, TRICKS - tricks) if side == 0 else (TRICKS - tricks, tricks)
+    _, score = score_deal(contract, won)
+    return score[side] - score[1 - side]
 
 
 def contract_table(state: State) -> dict[str, dict[str, int]]:
