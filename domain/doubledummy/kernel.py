@@ -655,6 +655,34 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     v = lower
                     state = RETURN
                     continue
+            elif stop < 0:
+                # within a trick: the trick's points so far go to the side holding it once no
+                # seat of the other side still to play can beat its card; that is looked at
+                # only when those points would settle the window
+                side = mine[fr[d, WS]]
+                rem = fr[d, REM]
+                pts = fr[d, PTS]
+                if diff:
+                    v = pts - rem - params[LAST] if side == 1 else rem - pts + params[LAST]
+                else:
+                    v = pts + params[BASE] if side == 1 else rem + params[BASE] * (fr[d, LEFT] - 1)
+                if (v >= beta) if side == 1 else (v <= alpha):
+                    wc_ = fr[d, WC]
+                    tr = params[TRUMP]
+                    over = sm[tab[SUIT, wc_]] & ~((2 << wc_) - 1)
+                    if tab[BONUS, wc_] == 0 and tr >= 0:
+                        over |= sm[tr]
+                    if joker >= 0:
+                        over |= 1 << joker
+                    s = seat
+                    for _ in range(players - nplayed):
+                        if mine[s] != side and hands[s] & over:
+                            side = -1
+                            break
+                        s = nxt[s]
+                    if side >= 0:
+                        state = RETURN
+                        continue
             if nplayed == 0 and fr[d, RESTRICT] == -1:
                 jv = 0
                 if joker >= 0:
