@@ -2,8 +2,9 @@
 pure-Python node costs about 10 µs and a whole deal needs 10^4 to 10^6 of them. It is
 `search.py`'s alpha-beta with what the measurements of docs/doubledummy.md kept on top: keys
 with touching equal-point cards packed, bounds from the points still out (narrowed in the
-trick game by the tricks each side is sure to take), the last two tricks played out in loops,
-masters led first. Compiled once per machine and cached beside this
+trick game by the tricks each side is sure to take, and within a trick by the points already
+on it once its holder cannot be beaten), the last two tricks played out in loops, masters led
+first. Compiled once per machine and cached beside this
 file (`cache=True`); an explicit stack, because numba cannot cache a recursive function.
 
 Every compiled function is in this one module on purpose: numba's cache checks only the
@@ -752,83 +753,89 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
             trumps = sm[tr] if tr >= 0 else 0
             legal = _legal(hand, led, win_seat, fr[d, WC], (seat + 2) % 4, tab, sm, tr,
                            params[RULE]) & fr[d, RESTRICT]
-            every_out = hands[0] | hands[1] | hands[2] | hands[3]
-            others = (every_out & ~hand) | fr[d, TMASK]
-            friend = win_seat >= 0 and mine[win_seat] == mine[seat]
-            if friend and nplayed + 2 == players:
-                # the partner holds the trick, one opponent still to play: rich cards go on it
-                # only when he cannot beat it
-                ho = hands[nxt[seat]]
-                wc_ = fr[d, WC]
-                wtrump = tr >= 0 and tab[SUIT, wc_] == tr
-                if ho & sm[led]:
-                    if tab[SUIT, wc_] == led and ho & sm[led] & ~((2 << wc_) - 1):
+            if legal and legal & (legal - 1) == 0:
+                # one card to play (a singleton of the suit led, the last trump to over-trump):
+                # nothing to order
+                moves[d, 0] = _low(legal)
+                n = 1
+            else:
+                every_out = hands[0] | hands[1] | hands[2] | hands[3]
+                others = (every_out & ~hand) | fr[d, TMASK]
+                friend = win_seat >= 0 and mine[win_seat] == mine[seat]
+                if friend and nplayed + 2 == players:
+                    # the partner holds the trick, one opponent still to play: rich cards go on it
+                    # only when he cannot beat it
+                    ho = hands[nxt[seat]]
+                    wc_ = fr[d, WC]
+                    wtrump = tr >= 0 and tab[SUIT, wc_] == tr
+                    if ho & sm[led]:
+                        if tab[SUIT, wc_] == led and ho & sm[led] & ~((2 << wc_) - 1):
+                            friend = False
+                    elif ho & trumps & ~(((2 << wc_) - 1) if wtrump else 0):
                         friend = False
-                elif ho & trumps & ~(((2 << wc_) - 1) if wtrump else 0):
-                    friend = False
-                elif joker >= 0 and (ho >> joker) & 1:
-                    friend = False
-            n = 0
-            prev = -1
-            rest = legal
-            while rest:
-                c = _low(rest)
-                rest &= rest - 1
-                if (prev >= 0 and tab[SUIT, prev] == tab[SUIT, c] and tab[POINTS, prev] == tab[POINTS, c]
-                        and not others & ((1 << c) - (2 << prev))):
+                    elif joker >= 0 and (ho >> joker) & 1:
+                        friend = False
+                n = 0
+                prev = -1
+                rest = legal
+                while rest:
+                    c = _low(rest)
+                    rest &= rest - 1
+                    if (prev >= 0 and tab[SUIT, prev] == tab[SUIT, c] and tab[POINTS, prev] == tab[POINTS, c]
+                            and not others & ((1 << c) - (2 << prev))):
+                        prev = c
+                        continue
                     prev = c
-                    continue
-                prev = c
-                b = tab[BONUS, c]
-                suit = tab[SUIT, c]
-                sc = sm[suit]
-                master = not (others & sc & ~((2 << c) - 1))
-                if nplayed == 0:
-                    # masters first; then, where a seat may trump at will (Cinch), trumps: they
-                    # draw the counting trumps (elsewhere trumps first cost 5-15% more nodes)
-                    pr = (2000 if master and (b or tab[POINTS, c] or params[BASE]) else 0) \
-                        + (b if params[RULE] == FOLLOW_OR_TRUMP else 0) + tab[RANK, c] * 8 + tab[POINTS, c]
-                    if master:
-                        if suit == tr:
-                            pr -= 500           # the plain masters before the trump masters
-                        elif players == 4 and _ruffed(hands, seat, sc, nxt, trumps):
-                            pr -= 1000          # and one an opponent can ruff after both
-                    elif diff:
-                        # Belote: of the other leads, the cheapest first (high first elsewhere)
-                        pr = -tab[RANK, c] * 8 - tab[POINTS, c]
-                    if not master and players == 4 and suit != tr:
-                        partner = hands[(seat + 2) % 4]
-                        if (partner >> _high(every_out & sc)) & 1 and not _ruffed(hands, seat, sc, nxt, trumps):
-                            # a low card to the partner's master of the suit, unless an opponent may ruff
-                            pr = 1500 - tab[RANK, c] * 8 - tab[POINTS, c]
-                        if tr >= 0 and params[RULE] != FOLLOW_OR_TRUMP and not partner & sc and partner & trumps:
-                            # a low card of a suit the partner can ruff (where a seat may trump at
-                            # will, Cinch, a void is no sign: 23% more nodes there)
-                            pr = max(pr, 1200 - tab[RANK, c] * 8 - tab[POINTS, c])
-                else:
-                    k = c + b if b else (c if suit == led else -1)
-                    if k > win_key:
-                        pr = (100 + tab[POINTS, c] - 2 * k) if friend else (1000 - k + tab[POINTS, c])
-                        if not friend and nplayed + 1 < players and master and tr < 0:
-                            pr += 300   # in no-trumps, with a seat still to play, the sure winner first
+                    b = tab[BONUS, c]
+                    suit = tab[SUIT, c]
+                    sc = sm[suit]
+                    master = not (others & sc & ~((2 << c) - 1))
+                    if nplayed == 0:
+                        # masters first; then, where a seat may trump at will (Cinch), trumps: they
+                        # draw the counting trumps (elsewhere trumps first cost 5-15% more nodes)
+                        pr = (2000 if master and (b or tab[POINTS, c] or params[BASE]) else 0) \
+                            + (b if params[RULE] == FOLLOW_OR_TRUMP else 0) + tab[RANK, c] * 8 + tab[POINTS, c]
+                        if master:
+                            if suit == tr:
+                                pr -= 500           # the plain masters before the trump masters
+                            elif players == 4 and _ruffed(hands, seat, sc, nxt, trumps):
+                                pr -= 1000          # and one an opponent can ruff after both
+                        elif diff:
+                            # Belote: of the other leads, the cheapest first (high first elsewhere)
+                            pr = -tab[RANK, c] * 8 - tab[POINTS, c]
+                        if not master and players == 4 and suit != tr:
+                            partner = hands[(seat + 2) % 4]
+                            if (partner >> _high(every_out & sc)) & 1 and not _ruffed(hands, seat, sc, nxt, trumps):
+                                # a low card to the partner's master of the suit, unless an opponent may ruff
+                                pr = 1500 - tab[RANK, c] * 8 - tab[POINTS, c]
+                            if tr >= 0 and params[RULE] != FOLLOW_OR_TRUMP and not partner & sc and partner & trumps:
+                                # a low card of a suit the partner can ruff (where a seat may trump at
+                                # will, Cinch, a void is no sign: 23% more nodes there)
+                                pr = max(pr, 1200 - tab[RANK, c] * 8 - tab[POINTS, c])
                     else:
-                        pr = (200 + 4 * tab[POINTS, c] if friend else -4 * tab[POINTS, c]) - tab[RANK, c]
-                        if suit != led:
-                            if master:
-                                pr -= 100       # a discard keeps the masters of other suits
-                            if hand & trumps:
-                                # and, with trumps left, shortens a suit towards a void to ruff
-                                pr -= 16 * _count(hand & sc)
-                if best_first >= 0 and _canon_pos(c, others | hand, tab) == best_first:
-                    pr = 1 << 30
-                j = n
-                while j > 0 and prio[d, j - 1] < pr:
-                    prio[d, j] = prio[d, j - 1]
-                    moves[d, j] = moves[d, j - 1]
-                    j -= 1
-                prio[d, j] = pr
-                moves[d, j] = c
-                n += 1
+                        k = c + b if b else (c if suit == led else -1)
+                        if k > win_key:
+                            pr = (100 + tab[POINTS, c] - 2 * k) if friend else (1000 - k + tab[POINTS, c])
+                            if not friend and nplayed + 1 < players and master and tr < 0:
+                                pr += 300   # in no-trumps, with a seat still to play, the sure winner first
+                        else:
+                            pr = (200 + 4 * tab[POINTS, c] if friend else -4 * tab[POINTS, c]) - tab[RANK, c]
+                            if suit != led:
+                                if master:
+                                    pr -= 100       # a discard keeps the masters of other suits
+                                if hand & trumps:
+                                    # and, with trumps left, shortens a suit towards a void to ruff
+                                    pr -= 16 * _count(hand & sc)
+                    if best_first >= 0 and _canon_pos(c, others | hand, tab) == best_first:
+                        pr = 1 << 30
+                    j = n
+                    while j > 0 and prio[d, j - 1] < pr:
+                        prio[d, j] = prio[d, j - 1]
+                        moves[d, j] = moves[d, j - 1]
+                        j -= 1
+                    prio[d, j] = pr
+                    moves[d, j] = c
+                    n += 1
             fr[d, N] = n
             fr[d, I] = -1
             fr[d, NAMED] = 1
