@@ -156,14 +156,16 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--boards", type=int, default=200)
-    parser.add_argument("--from-board", type=int, default=0)
+    parser.add_argument("--boards", type=int, default=200, help="the board after the last one measured")
+    parser.add_argument("--from-board", type=int, default=0, help="the first board measured")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="processes, at least 1")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    if args.jobs < 1:
+        parser.error("--jobs is at least 1")
     boards = range(args.from_board, args.boards)
-    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
+    with ProcessPoolExecutor(args.jobs) as pool:
         rows = [r for r in pool.map(measure, boards, itertools.repeat(args.seed), chunksize=4) if r is not None]
     if len(rows) < 2:
         parser.error(f"boards {args.from_board}-{args.boards - 1} hold {len(rows)} discards: at least 2 are needed")

@@ -658,30 +658,32 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     continue
             elif stop < 0:
                 # within a trick: the trick's points so far go to the side holding it once no
-                # seat of the other side still to play can beat its card; that is looked at
+                # seat of the other side still to play holds a card that could beat its card (what
+                # the rules let him play is not asked, so a "no" is sure); the hands are looked at
                 # only when those points would settle the window
-                side = mine[fr[d, WS]]
+                holder = mine[fr[d, WS]]
                 rem = fr[d, REM]
                 pts = fr[d, PTS]
                 if diff:
-                    v = pts - rem - params[LAST] if side == 1 else rem - pts + params[LAST]
+                    bound = pts - rem - params[LAST] if holder == 1 else rem - pts + params[LAST]
                 else:
-                    v = pts + params[BASE] if side == 1 else rem + params[BASE] * (fr[d, LEFT] - 1)
-                if (v >= beta) if side == 1 else (v <= alpha):
+                    bound = pts + params[BASE] if holder == 1 else rem + params[BASE] * (fr[d, LEFT] - 1)
+                if (bound >= beta) if holder == 1 else (bound <= alpha):
                     wc_ = fr[d, WC]
-                    tr = params[TRUMP]
-                    over = sm[tab[SUIT, wc_]] & ~((2 << wc_) - 1)
-                    if tab[BONUS, wc_] == 0 and tr >= 0:
-                        over |= sm[tr]
+                    over = sm[tab[SUIT, wc_]] & ~((2 << wc_) - 1)          # higher in its suit
+                    if tab[BONUS, wc_] == 0 and params[TRUMP] >= 0:
+                        over |= sm[params[TRUMP]]                          # a trump over a plain card
                     if joker >= 0:
                         over |= 1 << joker
+                    beaten = False
                     s = seat
                     for _ in range(players - nplayed):
-                        if mine[s] != side and hands[s] & over:
-                            side = -1
+                        if mine[s] != holder and hands[s] & over:
+                            beaten = True
                             break
                         s = nxt[s]
-                    if side >= 0:
+                    if not beaten:
+                        v = bound
                         state = RETURN
                         continue
             if nplayed == 0 and fr[d, RESTRICT] == -1:
