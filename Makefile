@@ -18,13 +18,19 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/atout serve
 
+# The tests run in TEST_JOBS processes (pytest-xdist), each a pytest session with its own
+# database and Redis prefix (tests/conftest.py). Most end-to-end tests wait on real clocks,
+# sockets and a browser, so four processes share two cores well. TEST_JOBS=0 runs them all in
+# one process, for `-s` or `--pdb`.
+TEST_JOBS ?= 4
+
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider --durations=30 $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_JOBS) --durations=30 $(PYTEST_ARGS)
 
 # For iteration: the rules, properties and contracts without the browser, cluster and long
 # end-to-end tests (marked slow); `make test` runs everything.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_JOBS) -m "not slow" $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
