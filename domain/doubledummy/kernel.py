@@ -405,8 +405,10 @@ def _ruffed(hands: np.ndarray, seat: int, suit: int, nxt: np.ndarray, trumps: in
 
 # frame fields: one row per ply of the explicit stack (numba cannot cache a recursive function)
 (SEAT, NPLAYED, LED, WS, WK, WC, PTS, TMASK, FLAGS, LEFT, ALPHA, BETA, A0, B0, SLOT, HAVE, OLD_LO,
- OLD_HI, BEST, BESTC, I, N, NAMED, LAST_NAMED, HAND, SHOWN, GAIN, RESTRICT, CARD, REM, K0, K1, K2) = range(33)
+ OLD_HI, BEST, BESTC, I, N, NAMED, LAST_NAMED, HAND, SHOWN, GAIN, RESTRICT, CARD, REM, K0, K1, K2) = (
+    np.uint64(x) for x in range(33))
 FIELDS = 33
+UFIELDS = np.uint64(FIELDS)
 ENTER, NEXT, RETURN, CHILD_DONE = range(4)
 
 
@@ -600,34 +602,38 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
     stop = params[STOP]
     diff = params[DIFF] == 1
     mask = tt.shape[0] - 1
-    last_row = fr.shape[0] - 1          # its first field counts the nodes visited (benchmarks read it)
+    # the frames as one row of words, indexed by unsigned offsets: numba adds no fix for a
+    # negative index to those, nor a load of the rows' length
+    fw = fr.reshape(fr.size)
+    COUNTER = np.uint64((fr.shape[0] - 1) * FIELDS)     # the last row's first word counts the nodes visited
     d = 0
+    D = np.uint64(0)
     v = 0
     state = ENTER
     while True:
         if state == ENTER:
-            if fr[last_row, 0] >= limit:
+            if fw[COUNTER] >= limit:
                 return ABORTED
-            fr[last_row, 0] += 1
-            seat = fr[d, SEAT]
-            nplayed = fr[d, NPLAYED]
-            led = fr[d, LED]
-            alpha = fr[d, ALPHA]
-            beta = fr[d, BETA]
-            if nplayed == 0 and fr[d, LEFT] == 0:
+            fw[COUNTER] += 1
+            seat = fw[D + SEAT]
+            nplayed = fw[D + NPLAYED]
+            led = fw[D + LED]
+            alpha = fw[D + ALPHA]
+            beta = fw[D + BETA]
+            if nplayed == 0 and fw[D + LEFT] == 0:
                 v = 0
                 state = RETURN
                 continue
-            if nplayed == 0 and fr[d, LEFT] == 1:
-                v = _last(hands, seat, fr[d, FLAGS], tab, nxt, mine, params)
+            if nplayed == 0 and fw[D + LEFT] == 1:
+                v = _last(hands, seat, fw[D + FLAGS], tab, nxt, mine, params)
                 state = RETURN
                 continue
-            fr[d, SLOT] = -1
-            fr[d, HAVE] = 0
+            fw[D + SLOT] = -1
+            fw[D + HAVE] = 0
             best_first = -1
             if nplayed == 0:
                 # what the rest can still be worth at most, either way: it settles many probes
-                rem = fr[d, REM]
+                rem = fw[D + REM]
                 if stop >= 0:
                     upper = max(0, params[STOP_VALUE])
                     lower = min(0, params[STOP_VALUE])
@@ -636,17 +642,17 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     if params[BASE]:
                         # in a trick game only: in the point games the nodes they save (6-14%
                         # in Belote) cost more than they gain (+25-75% per node)
-                        ta, pa, tb, pb = _sure(hands, seat, mine, tab, sm, params, fr[d, RESTRICT] == -1)
+                        ta, pa, tb, pb = _sure(hands, seat, mine, tab, sm, params, fw[D + RESTRICT] == -1)
                     if mine[seat] == 1:
                         tm, pm, to, po = ta, pa, tb, pb
                     else:
                         tm, pm, to, po = tb, pb, ta, pa
                     if diff:
-                        flags = fr[d, FLAGS]
+                        flags = fw[D + FLAGS]
                         upper = rem - 2 * po + (params[CAPOT] if flags < 2 and to == 0 else params[LAST])
                         lower = 2 * pm - rem - (params[CAPOT] if flags & 1 == 0 and tm == 0 else params[LAST])
                     else:
-                        upper = rem - po + params[BASE] * (fr[d, LEFT] - to)
+                        upper = rem - po + params[BASE] * (fw[D + LEFT] - to)
                         lower = pm + params[BASE] * tm
                 if upper <= alpha:
                     v = upper
@@ -661,15 +667,15 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 # seat of the other side still to play holds a card that could beat its card (what
                 # the rules let him play is not asked, so a "no" is sure); the hands are looked at
                 # only when those points would settle the window
-                holder = mine[fr[d, WS]]
-                rem = fr[d, REM]
-                pts = fr[d, PTS]
+                holder = mine[fw[D + WS]]
+                rem = fw[D + REM]
+                pts = fw[D + PTS]
                 if diff:
                     bound = pts - rem - params[LAST] if holder == 1 else rem - pts + params[LAST]
                 else:
-                    bound = pts + params[BASE] if holder == 1 else rem + params[BASE] * (fr[d, LEFT] - 1)
+                    bound = pts + params[BASE] if holder == 1 else rem + params[BASE] * (fw[D + LEFT] - 1)
                 if (bound >= beta) if holder == 1 else (bound <= alpha):
-                    wc_ = fr[d, WC]
+                    wc_ = fw[D + WC]
                     over = sm[tab[SUIT, wc_]] & ~((2 << wc_) - 1)          # higher in its suit
                     if tab[BONUS, wc_] == 0 and params[TRUMP] >= 0:
                         over |= sm[params[TRUMP]]                          # a trump over a plain card
@@ -686,7 +692,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                         v = bound
                         state = RETURN
                         continue
-            if nplayed == 0 and fr[d, RESTRICT] == -1:
+            if nplayed == 0 and fw[D + RESTRICT] == -1:
                 jv = 0
                 if joker >= 0:
                     for s in range(4):
@@ -695,7 +701,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 # the key: each run of touching equal-point cards packed to its bottom, owners kept in
                 # order, so deals differing only in which small cards are gone share their entries
                 k0, k1, k2, k3 = _packed(hands[0], hands[1], hands[2], hands[3], runs)
-                meta = seat | (fr[d, FLAGS] << 2) | (jv << 4)
+                meta = seat | (fw[D + FLAGS] << 2) | (jv << 4)
                 # the slot leaves out the search's number (the entry's words keep it): an older
                 # search's entries are misses either way, and so a position costs the same
                 # nodes whatever the process solved before, which a node budget relies on
@@ -703,10 +709,10 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 key0 = k0 | k1 | k2 | k3 | (meta << 52)
                 key1 = k1 | k3 | ((gen & 0xFFF) << 52)
                 key2 = k2 | k3 | ((gen >> 12) << 52)
-                fr[d, SLOT] = slot
-                fr[d, K0] = key0
-                fr[d, K1] = key1
-                fr[d, K2] = key2
+                fw[D + SLOT] = slot
+                fw[D + K0] = key0
+                fw[D + K1] = key1
+                fw[D + K2] = key2
                 way = -1
                 if tt[slot, 0] == key0 and tt[slot, 1] == key1 and tt[slot, 2] == key2:
                     way = 0
@@ -716,9 +722,9 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     w3 = tt[slot, 4 * way + 3]
                     lo = (w3 & BOUND) - INF
                     hi = ((w3 >> 22) & BOUND) - INF
-                    fr[d, HAVE] = 1 + way
-                    fr[d, OLD_LO] = lo
-                    fr[d, OLD_HI] = hi
+                    fw[D + HAVE] = 1 + way
+                    fw[D + OLD_LO] = lo
+                    fw[D + OLD_HI] = hi
                     best_first = ((w3 >> 44) & 0xFF) - 1
                     if lo >= beta:
                         v = lo
@@ -735,26 +741,26 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                         continue
                     alpha = max(alpha, lo)
                     beta = min(beta, hi)
-            if nplayed == 0 and fr[d, LEFT] == 2 and stop < 0 and players == 4 \
-                    and fr[d, RESTRICT] == -1:
+            if nplayed == 0 and fw[D + LEFT] == 2 and stop < 0 and players == 4 \
+                    and fw[D + RESTRICT] == -1:
                 # two tricks left (but in a misère): played out in loops, after the table,
                 # whose entries settle many of them, and kept in it
-                v = _two_tricks(hands, seat, fr[d, FLAGS], tab, sm, nxt, mine, params, alpha, beta, voids[seat])
+                v = _two_tricks(hands, seat, fw[D + FLAGS], tab, sm, nxt, mine, params, alpha, beta, voids[seat])
                 _keep(tt, fr, d, v, alpha, beta, -1)
                 state = RETURN
                 continue
-            fr[d, ALPHA] = alpha
-            fr[d, BETA] = beta
-            fr[d, A0] = alpha
-            fr[d, B0] = beta
+            fw[D + ALPHA] = alpha
+            fw[D + BETA] = beta
+            fw[D + A0] = alpha
+            fw[D + B0] = beta
             hand = hands[seat]
-            fr[d, HAND] = hand
-            win_seat = fr[d, WS]
-            win_key = fr[d, WK]
+            fw[D + HAND] = hand
+            win_seat = fw[D + WS]
+            win_key = fw[D + WK]
             tr = params[TRUMP]
             trumps = sm[tr] if tr >= 0 else 0
-            legal = _legal(hand, led, win_seat, fr[d, WC], (seat + 2) % 4, tab, sm, tr,
-                           params[RULE]) & fr[d, RESTRICT]
+            legal = _legal(hand, led, win_seat, fw[D + WC], (seat + 2) % 4, tab, sm, tr,
+                           params[RULE]) & fw[D + RESTRICT]
             if legal and legal & (legal - 1) == 0:
                 # one card to play (a singleton of the suit led, the last trump to over-trump):
                 # nothing to order
@@ -762,13 +768,13 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 n = 1
             else:
                 every_out = hands[0] | hands[1] | hands[2] | hands[3]
-                others = (every_out & ~hand) | fr[d, TMASK]
+                others = (every_out & ~hand) | fw[D + TMASK]
                 friend = win_seat >= 0 and mine[win_seat] == mine[seat]
                 if friend and nplayed + 2 == players:
                     # the partner holds the trick, one opponent still to play: rich cards go on it
                     # only when he cannot beat it
                     ho = hands[nxt[seat]]
-                    wc_ = fr[d, WC]
+                    wc_ = fw[D + WC]
                     wtrump = tr >= 0 and tab[SUIT, wc_] == tr
                     if ho & sm[led]:
                         if tab[SUIT, wc_] == led and ho & sm[led] & ~((2 << wc_) - 1):
@@ -838,124 +844,127 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     prio[d, j] = pr
                     moves[d, j] = c
                     n += 1
-            fr[d, N] = n
-            fr[d, I] = -1
-            fr[d, NAMED] = 1
-            fr[d, LAST_NAMED] = 0
-            fr[d, BEST] = -INF if mine[seat] == 1 else INF
-            fr[d, BESTC] = -1
+            fw[D + N] = n
+            fw[D + I] = -1
+            fw[D + NAMED] = 1
+            fw[D + LAST_NAMED] = 0
+            fw[D + BEST] = -INF if mine[seat] == 1 else INF
+            fw[D + BESTC] = -1
             state = NEXT
         elif state == NEXT:
-            seat = fr[d, SEAT]
-            nplayed = fr[d, NPLAYED]
-            done = fr[d, ALPHA] >= fr[d, BETA]
-            named = fr[d, NAMED] + 1
-            c = fr[d, CARD]
+            seat = fw[D + SEAT]
+            nplayed = fw[D + NPLAYED]
+            done = fw[D + ALPHA] >= fw[D + BETA]
+            named = fw[D + NAMED] + 1
+            c = fw[D + CARD]
             while not done:
-                if named > fr[d, LAST_NAMED]:
-                    i = fr[d, I] + 1
-                    if i >= fr[d, N]:
+                if named > fw[D + LAST_NAMED]:
+                    i = fw[D + I] + 1
+                    if i >= fw[D + N]:
                         done = True
                         break
-                    fr[d, I] = i
+                    fw[D + I] = i
                     c = moves[d, i]
                     if nplayed == 0:
                         named = tab[SUIT, c]
-                        fr[d, LAST_NAMED] = named
+                        fw[D + LAST_NAMED] = named
                         if c == joker:
                             named = 0
-                            fr[d, LAST_NAMED] = 3
+                            fw[D + LAST_NAMED] = 3
                     else:
-                        named = fr[d, LED]
-                        fr[d, LAST_NAMED] = named
+                        named = fw[D + LED]
+                        fw[D + LAST_NAMED] = named
                 if nplayed == 0 and c == joker and voids[seat] != 15 and (voids[seat] >> named) & 1:
                     named += 1
                     continue
                 break
             if done:
-                best = fr[d, BEST]
-                if fr[d, SLOT] >= 0:
-                    best_card = fr[d, BESTC]
+                best = fw[D + BEST]
+                if fw[D + SLOT] >= 0:
+                    best_card = fw[D + BESTC]
                     every = hands[0] | hands[1] | hands[2] | hands[3]
-                    _keep(tt, fr, d, best, fr[d, A0], fr[d, B0],
+                    _keep(tt, fr, d, best, fw[D + A0], fw[D + B0],
                           _canon_pos(best_card, every, tab) if best_card >= 0 else -1)
                 v = best
                 state = RETURN
                 continue
-            fr[d, NAMED] = named
-            fr[d, CARD] = c
-            ws, wk, wc = _taken(c, seat, named, fr[d, WS], fr[d, WK], fr[d, WC], tab)
-            hands[seat] = fr[d, HAND] ^ (1 << c)
+            fw[D + NAMED] = named
+            fw[D + CARD] = c
+            ws, wk, wc = _taken(c, seat, named, fw[D + WS], fw[D + WK], fw[D + WC], tab)
+            hands[seat] = fw[D + HAND] ^ (1 << c)
             shown = voids[seat]
-            fr[d, SHOWN] = shown
+            fw[D + SHOWN] = shown
             if nplayed > 0 and tab[SUIT, c] != named:
                 voids[seat] = shown | (1 << named)
-            p = fr[d, PTS] + tab[POINTS, c]
+            p = fw[D + PTS] + tab[POINTS, c]
             e = d + 1
+            E = D + UFIELDS
             if nplayed + 1 == players:
                 if stop >= 0 and ws == stop:
-                    fr[d, GAIN] = 0
+                    fw[D + GAIN] = 0
                     v = params[STOP_VALUE]
                     state = CHILD_DONE
                     continue
-                f = fr[d, FLAGS]
+                f = fw[D + FLAGS]
                 if diff:
                     f = f | (1 if mine[ws] == 1 else 2)
-                    if fr[d, LEFT] == 1:
+                    if fw[D + LEFT] == 1:
                         p += params[CAPOT] if f != 3 else params[LAST]
                     gain = p if mine[ws] == 1 else -p
                 else:
                     gain = p + params[BASE] if mine[ws] == 1 else 0
-                fr[d, GAIN] = gain
-                fr[e, SEAT] = ws
-                fr[e, NPLAYED] = 0
-                fr[e, LED] = -1
-                fr[e, WS] = -1
-                fr[e, WK] = -1
-                fr[e, WC] = -1
-                fr[e, PTS] = 0
-                fr[e, TMASK] = 0
-                fr[e, FLAGS] = f
-                fr[e, REM] = fr[d, REM] - tab[POINTS, c]
-                fr[e, LEFT] = fr[d, LEFT] - 1
-                fr[e, ALPHA] = fr[d, ALPHA] - gain
-                fr[e, BETA] = fr[d, BETA] - gain
+                fw[D + GAIN] = gain
+                fw[E + SEAT] = ws
+                fw[E + NPLAYED] = 0
+                fw[E + LED] = -1
+                fw[E + WS] = -1
+                fw[E + WK] = -1
+                fw[E + WC] = -1
+                fw[E + PTS] = 0
+                fw[E + TMASK] = 0
+                fw[E + FLAGS] = f
+                fw[E + REM] = fw[D + REM] - tab[POINTS, c]
+                fw[E + LEFT] = fw[D + LEFT] - 1
+                fw[E + ALPHA] = fw[D + ALPHA] - gain
+                fw[E + BETA] = fw[D + BETA] - gain
             else:
-                fr[d, GAIN] = 0
-                fr[e, SEAT] = nxt[seat]
-                fr[e, NPLAYED] = nplayed + 1
-                fr[e, LED] = named
-                fr[e, WS] = ws
-                fr[e, WK] = wk
-                fr[e, WC] = wc
-                fr[e, PTS] = p
-                fr[e, TMASK] = fr[d, TMASK] | (1 << c)
-                fr[e, FLAGS] = fr[d, FLAGS]
-                fr[e, REM] = fr[d, REM] - tab[POINTS, c]
-                fr[e, LEFT] = fr[d, LEFT]
-                fr[e, ALPHA] = fr[d, ALPHA]
-                fr[e, BETA] = fr[d, BETA]
-            fr[e, RESTRICT] = -1
+                fw[D + GAIN] = 0
+                fw[E + SEAT] = nxt[seat]
+                fw[E + NPLAYED] = nplayed + 1
+                fw[E + LED] = named
+                fw[E + WS] = ws
+                fw[E + WK] = wk
+                fw[E + WC] = wc
+                fw[E + PTS] = p
+                fw[E + TMASK] = fw[D + TMASK] | (1 << c)
+                fw[E + FLAGS] = fw[D + FLAGS]
+                fw[E + REM] = fw[D + REM] - tab[POINTS, c]
+                fw[E + LEFT] = fw[D + LEFT]
+                fw[E + ALPHA] = fw[D + ALPHA]
+                fw[E + BETA] = fw[D + BETA]
+            fw[E + RESTRICT] = -1
             d = e
+            D = E
             state = ENTER
         elif state == RETURN:
             if d == 0:
                 return v
             d -= 1
+            D -= UFIELDS
             state = CHILD_DONE
         else:
-            seat = fr[d, SEAT]
-            v += fr[d, GAIN]
-            hands[seat] = fr[d, HAND]
-            voids[seat] = fr[d, SHOWN]
+            seat = fw[D + SEAT]
+            v += fw[D + GAIN]
+            hands[seat] = fw[D + HAND]
+            voids[seat] = fw[D + SHOWN]
             if mine[seat] == 1:
-                if v > fr[d, BEST]:
-                    fr[d, BEST] = v
-                    fr[d, BESTC] = fr[d, CARD]
-                    fr[d, ALPHA] = max(fr[d, ALPHA], v)
+                if v > fw[D + BEST]:
+                    fw[D + BEST] = v
+                    fw[D + BESTC] = fw[D + CARD]
+                    fw[D + ALPHA] = max(fw[D + ALPHA], v)
             else:
-                if v < fr[d, BEST]:
-                    fr[d, BEST] = v
-                    fr[d, BESTC] = fr[d, CARD]
-                    fr[d, BETA] = min(fr[d, BETA], v)
+                if v < fw[D + BEST]:
+                    fw[D + BEST] = v
+                    fw[D + BESTC] = fw[D + CARD]
+                    fw[D + BETA] = min(fw[D + BETA], v)
             state = NEXT
