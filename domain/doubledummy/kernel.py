@@ -605,6 +605,14 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
     # the frames as one row of words, indexed by unsigned offsets: numba adds no fix for a
     # negative index to those, nor a load of the rows' length
     fw = fr.reshape(fr.size)
+    # each seat's side (a bit) and the seat after it (four bits), held in two words rather than read
+    # from arrays: the search asks them at every node
+    side = 0
+    after = 0
+    for s in range(mine.shape[0]):
+        side |= mine[s] << s
+    for s in range(nxt.shape[0]):
+        after |= nxt[s] << 4 * s
     COUNTER = np.uint64((fr.shape[0] - 1) * FIELDS)     # the last row's first word counts the nodes visited
     d = 0
     D = np.uint64(0)
@@ -643,7 +651,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                         # in a trick game only: in the point games the nodes they save (6-14%
                         # in Belote) cost more than they gain (+25-75% per node)
                         ta, pa, tb, pb = _sure(hands, seat, mine, tab, sm, params, fw[D + RESTRICT] == -1)
-                    if mine[seat] == 1:
+                    if (side >> seat & 1) == 1:
                         tm, pm, to, po = ta, pa, tb, pb
                     else:
                         tm, pm, to, po = tb, pb, ta, pa
@@ -667,7 +675,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 # seat of the other side still to play holds a card that could beat its card (what
                 # the rules let him play is not asked, so a "no" is sure); the hands are looked at
                 # only when those points would settle the window
-                holder = mine[fw[D + WS]]
+                holder = side >> fw[D + WS] & 1
                 rem = fw[D + REM]
                 pts = fw[D + PTS]
                 if diff:
@@ -684,10 +692,10 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     beaten = False
                     s = seat
                     for _ in range(players - nplayed):
-                        if mine[s] != holder and hands[s] & over:
+                        if (side >> s & 1) != holder and hands[s] & over:
                             beaten = True
                             break
-                        s = nxt[s]
+                        s = after >> 4 * s & 15
                     if not beaten:
                         v = bound
                         state = RETURN
@@ -769,11 +777,11 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
             else:
                 every_out = hands[0] | hands[1] | hands[2] | hands[3]
                 others = (every_out & ~hand) | fw[D + TMASK]
-                friend = win_seat >= 0 and mine[win_seat] == mine[seat]
+                friend = win_seat >= 0 and (side >> win_seat & 1) == (side >> seat & 1)
                 if friend and nplayed + 2 == players:
                     # the partner holds the trick, one opponent still to play: rich cards go on it
                     # only when he cannot beat it
-                    ho = hands[nxt[seat]]
+                    ho = hands[(after >> 4 * seat & 15)]
                     wc_ = fw[D + WC]
                     wtrump = tr >= 0 and tab[SUIT, wc_] == tr
                     if ho & sm[led]:
@@ -848,7 +856,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
             fw[D + I] = -1
             fw[D + NAMED] = 1
             fw[D + LAST_NAMED] = 0
-            fw[D + BEST] = -INF if mine[seat] == 1 else INF
+            fw[D + BEST] = -INF if (side >> seat & 1) == 1 else INF
             fw[D + BESTC] = -1
             state = NEXT
         elif state == NEXT:
@@ -907,12 +915,12 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     continue
                 f = fw[D + FLAGS]
                 if diff:
-                    f = f | (1 if mine[ws] == 1 else 2)
+                    f = f | (1 if (side >> ws & 1) == 1 else 2)
                     if fw[D + LEFT] == 1:
                         p += params[CAPOT] if f != 3 else params[LAST]
-                    gain = p if mine[ws] == 1 else -p
+                    gain = p if (side >> ws & 1) == 1 else -p
                 else:
-                    gain = p + params[BASE] if mine[ws] == 1 else 0
+                    gain = p + params[BASE] if (side >> ws & 1) == 1 else 0
                 fw[D + GAIN] = gain
                 fw[E + SEAT] = ws
                 fw[E + NPLAYED] = 0
@@ -929,7 +937,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 fw[E + BETA] = fw[D + BETA] - gain
             else:
                 fw[D + GAIN] = 0
-                fw[E + SEAT] = nxt[seat]
+                fw[E + SEAT] = after >> 4 * seat & 15
                 fw[E + NPLAYED] = nplayed + 1
                 fw[E + LED] = named
                 fw[E + WS] = ws
@@ -957,7 +965,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
             v += fw[D + GAIN]
             hands[seat] = fw[D + HAND]
             voids[seat] = fw[D + SHOWN]
-            if mine[seat] == 1:
+            if (side >> seat & 1) == 1:
                 if v > fw[D + BEST]:
                     fw[D + BEST] = v
                     fw[D + BESTC] = fw[D + CARD]
