@@ -403,7 +403,8 @@ def _ruffed(hands: np.ndarray, seat: int, suit: int, nxt: np.ndarray, trumps: in
     return False
 
 
-# frame fields: one row per ply of the explicit stack (numba cannot cache a recursive function)
+# frame fields: one row per ply of the explicit stack (numba cannot cache a recursive function);
+# unsigned, so that an offset made of them needs no fix for a negative index
 (SEAT, NPLAYED, LED, WS, WK, WC, PTS, TMASK, FLAGS, LEFT, ALPHA, BETA, A0, B0, SLOT, HAVE, OLD_LO,
  OLD_HI, BEST, BESTC, I, N, NAMED, LAST_NAMED, HAND, SHOWN, GAIN, RESTRICT, CARD, REM, K0, K1, K2) = (
     np.uint64(x) for x in range(33))
@@ -613,35 +614,35 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
         side |= mine[s] << s
     for s in range(nxt.shape[0]):
         after |= nxt[s] << 4 * s
-    COUNTER = np.uint64((fr.shape[0] - 1) * FIELDS)     # the last row's first word counts the nodes visited
+    counter = np.uint64((fr.shape[0] - 1) * FIELDS)     # the last row's first word counts the nodes visited
     d = 0
-    D = np.uint64(0)
+    at_d = np.uint64(0)                 # where frame d starts in `fw` (and frame e, its child's, in at_e)
     v = 0
     state = ENTER
     while True:
         if state == ENTER:
-            if fw[COUNTER] >= limit:
+            if fw[counter] >= limit:
                 return ABORTED
-            fw[COUNTER] += 1
-            seat = fw[D + SEAT]
-            nplayed = fw[D + NPLAYED]
-            led = fw[D + LED]
-            alpha = fw[D + ALPHA]
-            beta = fw[D + BETA]
-            if nplayed == 0 and fw[D + LEFT] == 0:
+            fw[counter] += 1
+            seat = fw[at_d + SEAT]
+            nplayed = fw[at_d + NPLAYED]
+            led = fw[at_d + LED]
+            alpha = fw[at_d + ALPHA]
+            beta = fw[at_d + BETA]
+            if nplayed == 0 and fw[at_d + LEFT] == 0:
                 v = 0
                 state = RETURN
                 continue
-            if nplayed == 0 and fw[D + LEFT] == 1:
-                v = _last(hands, seat, fw[D + FLAGS], tab, nxt, mine, params)
+            if nplayed == 0 and fw[at_d + LEFT] == 1:
+                v = _last(hands, seat, fw[at_d + FLAGS], tab, nxt, mine, params)
                 state = RETURN
                 continue
-            fw[D + SLOT] = -1
-            fw[D + HAVE] = 0
+            fw[at_d + SLOT] = -1
+            fw[at_d + HAVE] = 0
             best_first = -1
             if nplayed == 0:
                 # what the rest can still be worth at most, either way: it settles many probes
-                rem = fw[D + REM]
+                rem = fw[at_d + REM]
                 if stop >= 0:
                     upper = max(0, params[STOP_VALUE])
                     lower = min(0, params[STOP_VALUE])
@@ -650,17 +651,17 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     if params[BASE]:
                         # in a trick game only: in the point games the nodes they save (6-14%
                         # in Belote) cost more than they gain (+25-75% per node)
-                        ta, pa, tb, pb = _sure(hands, seat, mine, tab, sm, params, fw[D + RESTRICT] == -1)
+                        ta, pa, tb, pb = _sure(hands, seat, mine, tab, sm, params, fw[at_d + RESTRICT] == -1)
                     if (side >> seat & 1) == 1:
                         tm, pm, to, po = ta, pa, tb, pb
                     else:
                         tm, pm, to, po = tb, pb, ta, pa
                     if diff:
-                        flags = fw[D + FLAGS]
+                        flags = fw[at_d + FLAGS]
                         upper = rem - 2 * po + (params[CAPOT] if flags < 2 and to == 0 else params[LAST])
                         lower = 2 * pm - rem - (params[CAPOT] if flags & 1 == 0 and tm == 0 else params[LAST])
                     else:
-                        upper = rem - po + params[BASE] * (fw[D + LEFT] - to)
+                        upper = rem - po + params[BASE] * (fw[at_d + LEFT] - to)
                         lower = pm + params[BASE] * tm
                 if upper <= alpha:
                     v = upper
@@ -675,15 +676,15 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 # seat of the other side still to play holds a card that could beat its card (what
                 # the rules let him play is not asked, so a "no" is sure); the hands are looked at
                 # only when those points would settle the window
-                holder = side >> fw[D + WS] & 1
-                rem = fw[D + REM]
-                pts = fw[D + PTS]
+                holder = side >> fw[at_d + WS] & 1
+                rem = fw[at_d + REM]
+                pts = fw[at_d + PTS]
                 if diff:
                     bound = pts - rem - params[LAST] if holder == 1 else rem - pts + params[LAST]
                 else:
-                    bound = pts + params[BASE] if holder == 1 else rem + params[BASE] * (fw[D + LEFT] - 1)
+                    bound = pts + params[BASE] if holder == 1 else rem + params[BASE] * (fw[at_d + LEFT] - 1)
                 if (bound >= beta) if holder == 1 else (bound <= alpha):
-                    wc_ = fw[D + WC]
+                    wc_ = fw[at_d + WC]
                     over = sm[tab[SUIT, wc_]] & ~((2 << wc_) - 1)          # higher in its suit
                     if tab[BONUS, wc_] == 0 and params[TRUMP] >= 0:
                         over |= sm[params[TRUMP]]                          # a trump over a plain card
@@ -700,7 +701,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                         v = bound
                         state = RETURN
                         continue
-            if nplayed == 0 and fw[D + RESTRICT] == -1:
+            if nplayed == 0 and fw[at_d + RESTRICT] == -1:
                 jv = 0
                 if joker >= 0:
                     for s in range(4):
@@ -709,7 +710,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 # the key: each run of touching equal-point cards packed to its bottom, owners kept in
                 # order, so deals differing only in which small cards are gone share their entries
                 k0, k1, k2, k3 = _packed(hands[0], hands[1], hands[2], hands[3], runs)
-                meta = seat | (fw[D + FLAGS] << 2) | (jv << 4)
+                meta = seat | (fw[at_d + FLAGS] << 2) | (jv << 4)
                 # the slot leaves out the search's number (the entry's words keep it): an older
                 # search's entries are misses either way, and so a position costs the same
                 # nodes whatever the process solved before, which a node budget relies on
@@ -717,10 +718,10 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 key0 = k0 | k1 | k2 | k3 | (meta << 52)
                 key1 = k1 | k3 | ((gen & 0xFFF) << 52)
                 key2 = k2 | k3 | ((gen >> 12) << 52)
-                fw[D + SLOT] = slot
-                fw[D + K0] = key0
-                fw[D + K1] = key1
-                fw[D + K2] = key2
+                fw[at_d + SLOT] = slot
+                fw[at_d + K0] = key0
+                fw[at_d + K1] = key1
+                fw[at_d + K2] = key2
                 way = -1
                 if tt[slot, 0] == key0 and tt[slot, 1] == key1 and tt[slot, 2] == key2:
                     way = 0
@@ -730,9 +731,9 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     w3 = tt[slot, 4 * way + 3]
                     lo = (w3 & BOUND) - INF
                     hi = ((w3 >> 22) & BOUND) - INF
-                    fw[D + HAVE] = 1 + way
-                    fw[D + OLD_LO] = lo
-                    fw[D + OLD_HI] = hi
+                    fw[at_d + HAVE] = 1 + way
+                    fw[at_d + OLD_LO] = lo
+                    fw[at_d + OLD_HI] = hi
                     best_first = ((w3 >> 44) & 0xFF) - 1
                     if lo >= beta:
                         v = lo
@@ -749,26 +750,26 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                         continue
                     alpha = max(alpha, lo)
                     beta = min(beta, hi)
-            if nplayed == 0 and fw[D + LEFT] == 2 and stop < 0 and players == 4 \
-                    and fw[D + RESTRICT] == -1:
+            if nplayed == 0 and fw[at_d + LEFT] == 2 and stop < 0 and players == 4 \
+                    and fw[at_d + RESTRICT] == -1:
                 # two tricks left (but in a misère): played out in loops, after the table,
                 # whose entries settle many of them, and kept in it
-                v = _two_tricks(hands, seat, fw[D + FLAGS], tab, sm, nxt, mine, params, alpha, beta, voids[seat])
+                v = _two_tricks(hands, seat, fw[at_d + FLAGS], tab, sm, nxt, mine, params, alpha, beta, voids[seat])
                 _keep(tt, fr, d, v, alpha, beta, -1)
                 state = RETURN
                 continue
-            fw[D + ALPHA] = alpha
-            fw[D + BETA] = beta
-            fw[D + A0] = alpha
-            fw[D + B0] = beta
+            fw[at_d + ALPHA] = alpha
+            fw[at_d + BETA] = beta
+            fw[at_d + A0] = alpha
+            fw[at_d + B0] = beta
             hand = hands[seat]
-            fw[D + HAND] = hand
-            win_seat = fw[D + WS]
-            win_key = fw[D + WK]
+            fw[at_d + HAND] = hand
+            win_seat = fw[at_d + WS]
+            win_key = fw[at_d + WK]
             tr = params[TRUMP]
             trumps = sm[tr] if tr >= 0 else 0
-            legal = _legal(hand, led, win_seat, fw[D + WC], (seat + 2) % 4, tab, sm, tr,
-                           params[RULE]) & fw[D + RESTRICT]
+            legal = _legal(hand, led, win_seat, fw[at_d + WC], (seat + 2) % 4, tab, sm, tr,
+                           params[RULE]) & fw[at_d + RESTRICT]
             if legal and legal & (legal - 1) == 0:
                 # one card to play (a singleton of the suit led, the last trump to over-trump):
                 # nothing to order
@@ -776,13 +777,13 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 n = 1
             else:
                 every_out = hands[0] | hands[1] | hands[2] | hands[3]
-                others = (every_out & ~hand) | fw[D + TMASK]
+                others = (every_out & ~hand) | fw[at_d + TMASK]
                 friend = win_seat >= 0 and (side >> win_seat & 1) == (side >> seat & 1)
                 if friend and nplayed + 2 == players:
                     # the partner holds the trick, one opponent still to play: rich cards go on it
                     # only when he cannot beat it
                     ho = hands[(after >> 4 * seat & 15)]
-                    wc_ = fw[D + WC]
+                    wc_ = fw[at_d + WC]
                     wtrump = tr >= 0 and tab[SUIT, wc_] == tr
                     if ho & sm[led]:
                         if tab[SUIT, wc_] == led and ho & sm[led] & ~((2 << wc_) - 1):
@@ -852,127 +853,127 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                     prio[d, j] = pr
                     moves[d, j] = c
                     n += 1
-            fw[D + N] = n
-            fw[D + I] = -1
-            fw[D + NAMED] = 1
-            fw[D + LAST_NAMED] = 0
-            fw[D + BEST] = -INF if (side >> seat & 1) == 1 else INF
-            fw[D + BESTC] = -1
+            fw[at_d + N] = n
+            fw[at_d + I] = -1
+            fw[at_d + NAMED] = 1
+            fw[at_d + LAST_NAMED] = 0
+            fw[at_d + BEST] = -INF if (side >> seat & 1) == 1 else INF
+            fw[at_d + BESTC] = -1
             state = NEXT
         elif state == NEXT:
-            seat = fw[D + SEAT]
-            nplayed = fw[D + NPLAYED]
-            done = fw[D + ALPHA] >= fw[D + BETA]
-            named = fw[D + NAMED] + 1
-            c = fw[D + CARD]
+            seat = fw[at_d + SEAT]
+            nplayed = fw[at_d + NPLAYED]
+            done = fw[at_d + ALPHA] >= fw[at_d + BETA]
+            named = fw[at_d + NAMED] + 1
+            c = fw[at_d + CARD]
             while not done:
-                if named > fw[D + LAST_NAMED]:
-                    i = fw[D + I] + 1
-                    if i >= fw[D + N]:
+                if named > fw[at_d + LAST_NAMED]:
+                    i = fw[at_d + I] + 1
+                    if i >= fw[at_d + N]:
                         done = True
                         break
-                    fw[D + I] = i
+                    fw[at_d + I] = i
                     c = moves[d, i]
                     if nplayed == 0:
                         named = tab[SUIT, c]
-                        fw[D + LAST_NAMED] = named
+                        fw[at_d + LAST_NAMED] = named
                         if c == joker:
                             named = 0
-                            fw[D + LAST_NAMED] = 3
+                            fw[at_d + LAST_NAMED] = 3
                     else:
-                        named = fw[D + LED]
-                        fw[D + LAST_NAMED] = named
+                        named = fw[at_d + LED]
+                        fw[at_d + LAST_NAMED] = named
                 if nplayed == 0 and c == joker and voids[seat] != 15 and (voids[seat] >> named) & 1:
                     named += 1
                     continue
                 break
             if done:
-                best = fw[D + BEST]
-                if fw[D + SLOT] >= 0:
-                    best_card = fw[D + BESTC]
+                best = fw[at_d + BEST]
+                if fw[at_d + SLOT] >= 0:
+                    best_card = fw[at_d + BESTC]
                     every = hands[0] | hands[1] | hands[2] | hands[3]
-                    _keep(tt, fr, d, best, fw[D + A0], fw[D + B0],
+                    _keep(tt, fr, d, best, fw[at_d + A0], fw[at_d + B0],
                           _canon_pos(best_card, every, tab) if best_card >= 0 else -1)
                 v = best
                 state = RETURN
                 continue
-            fw[D + NAMED] = named
-            fw[D + CARD] = c
-            ws, wk, wc = _taken(c, seat, named, fw[D + WS], fw[D + WK], fw[D + WC], tab)
-            hands[seat] = fw[D + HAND] ^ (1 << c)
+            fw[at_d + NAMED] = named
+            fw[at_d + CARD] = c
+            ws, wk, wc = _taken(c, seat, named, fw[at_d + WS], fw[at_d + WK], fw[at_d + WC], tab)
+            hands[seat] = fw[at_d + HAND] ^ (1 << c)
             shown = voids[seat]
-            fw[D + SHOWN] = shown
+            fw[at_d + SHOWN] = shown
             if nplayed > 0 and tab[SUIT, c] != named:
                 voids[seat] = shown | (1 << named)
-            p = fw[D + PTS] + tab[POINTS, c]
+            p = fw[at_d + PTS] + tab[POINTS, c]
             e = d + 1
-            E = D + UFIELDS
+            at_e = at_d + UFIELDS
             if nplayed + 1 == players:
                 if stop >= 0 and ws == stop:
-                    fw[D + GAIN] = 0
+                    fw[at_d + GAIN] = 0
                     v = params[STOP_VALUE]
                     state = CHILD_DONE
                     continue
-                f = fw[D + FLAGS]
+                f = fw[at_d + FLAGS]
                 if diff:
                     f = f | (1 if (side >> ws & 1) == 1 else 2)
-                    if fw[D + LEFT] == 1:
+                    if fw[at_d + LEFT] == 1:
                         p += params[CAPOT] if f != 3 else params[LAST]
                     gain = p if (side >> ws & 1) == 1 else -p
                 else:
                     gain = p + params[BASE] if (side >> ws & 1) == 1 else 0
-                fw[D + GAIN] = gain
-                fw[E + SEAT] = ws
-                fw[E + NPLAYED] = 0
-                fw[E + LED] = -1
-                fw[E + WS] = -1
-                fw[E + WK] = -1
-                fw[E + WC] = -1
-                fw[E + PTS] = 0
-                fw[E + TMASK] = 0
-                fw[E + FLAGS] = f
-                fw[E + REM] = fw[D + REM] - tab[POINTS, c]
-                fw[E + LEFT] = fw[D + LEFT] - 1
-                fw[E + ALPHA] = fw[D + ALPHA] - gain
-                fw[E + BETA] = fw[D + BETA] - gain
+                fw[at_d + GAIN] = gain
+                fw[at_e + SEAT] = ws
+                fw[at_e + NPLAYED] = 0
+                fw[at_e + LED] = -1
+                fw[at_e + WS] = -1
+                fw[at_e + WK] = -1
+                fw[at_e + WC] = -1
+                fw[at_e + PTS] = 0
+                fw[at_e + TMASK] = 0
+                fw[at_e + FLAGS] = f
+                fw[at_e + REM] = fw[at_d + REM] - tab[POINTS, c]
+                fw[at_e + LEFT] = fw[at_d + LEFT] - 1
+                fw[at_e + ALPHA] = fw[at_d + ALPHA] - gain
+                fw[at_e + BETA] = fw[at_d + BETA] - gain
             else:
-                fw[D + GAIN] = 0
-                fw[E + SEAT] = after >> 4 * seat & 15
-                fw[E + NPLAYED] = nplayed + 1
-                fw[E + LED] = named
-                fw[E + WS] = ws
-                fw[E + WK] = wk
-                fw[E + WC] = wc
-                fw[E + PTS] = p
-                fw[E + TMASK] = fw[D + TMASK] | (1 << c)
-                fw[E + FLAGS] = fw[D + FLAGS]
-                fw[E + REM] = fw[D + REM] - tab[POINTS, c]
-                fw[E + LEFT] = fw[D + LEFT]
-                fw[E + ALPHA] = fw[D + ALPHA]
-                fw[E + BETA] = fw[D + BETA]
-            fw[E + RESTRICT] = -1
+                fw[at_d + GAIN] = 0
+                fw[at_e + SEAT] = after >> 4 * seat & 15
+                fw[at_e + NPLAYED] = nplayed + 1
+                fw[at_e + LED] = named
+                fw[at_e + WS] = ws
+                fw[at_e + WK] = wk
+                fw[at_e + WC] = wc
+                fw[at_e + PTS] = p
+                fw[at_e + TMASK] = fw[at_d + TMASK] | (1 << c)
+                fw[at_e + FLAGS] = fw[at_d + FLAGS]
+                fw[at_e + REM] = fw[at_d + REM] - tab[POINTS, c]
+                fw[at_e + LEFT] = fw[at_d + LEFT]
+                fw[at_e + ALPHA] = fw[at_d + ALPHA]
+                fw[at_e + BETA] = fw[at_d + BETA]
+            fw[at_e + RESTRICT] = -1
             d = e
-            D = E
+            at_d = at_e
             state = ENTER
         elif state == RETURN:
             if d == 0:
                 return v
             d -= 1
-            D -= UFIELDS
+            at_d -= UFIELDS
             state = CHILD_DONE
         else:
-            seat = fw[D + SEAT]
-            v += fw[D + GAIN]
-            hands[seat] = fw[D + HAND]
-            voids[seat] = fw[D + SHOWN]
+            seat = fw[at_d + SEAT]
+            v += fw[at_d + GAIN]
+            hands[seat] = fw[at_d + HAND]
+            voids[seat] = fw[at_d + SHOWN]
             if (side >> seat & 1) == 1:
-                if v > fw[D + BEST]:
-                    fw[D + BEST] = v
-                    fw[D + BESTC] = fw[D + CARD]
-                    fw[D + ALPHA] = max(fw[D + ALPHA], v)
+                if v > fw[at_d + BEST]:
+                    fw[at_d + BEST] = v
+                    fw[at_d + BESTC] = fw[at_d + CARD]
+                    fw[at_d + ALPHA] = max(fw[at_d + ALPHA], v)
             else:
-                if v < fw[D + BEST]:
-                    fw[D + BEST] = v
-                    fw[D + BESTC] = fw[D + CARD]
-                    fw[D + BETA] = min(fw[D + BETA], v)
+                if v < fw[at_d + BEST]:
+                    fw[at_d + BEST] = v
+                    fw[at_d + BESTC] = fw[at_d + CARD]
+                    fw[at_d + BETA] = min(fw[at_d + BETA], v)
             state = NEXT
