@@ -607,7 +607,8 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
     # negative index to those, nor a load of the rows' length
     fw = fr.reshape(fr.size)
     # each seat's side (a bit) and the seat after it (four bits), held in two words rather than read
-    # from arrays: the search asks them at every node
+    # from arrays: the search asks them at every node (written out where asked: small helpers
+    # for the two shifts measured 1-5% slower, up to 20% in Cinch)
     side = 0
     after = 0
     for s in range(mine.shape[0]):
@@ -782,7 +783,7 @@ def run(hands: np.ndarray, voids: np.ndarray, fr: np.ndarray, tab: np.ndarray, s
                 if friend and nplayed + 2 == players:
                     # the partner holds the trick, one opponent still to play: rich cards go on it
                     # only when he cannot beat it
-                    ho = hands[(after >> 4 * seat & 15)]
+                    ho = hands[after >> 4 * seat & 15]
                     wc_ = fw[at_d + WC]
                     wtrump = tr >= 0 and tab[SUIT, wc_] == tr
                     if ho & sm[led]:
