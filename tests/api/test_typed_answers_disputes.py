@@ -19,6 +19,7 @@ from services.matches import suspensions
 from services.matches.service import MatchService
 from tests.api.conftest import finish, register, seated_match
 from tests.api.typed_answers import served
+from tests.eventually import projected
 from tests.typed_contract import untyped_bodies
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
@@ -39,12 +40,13 @@ async def with_role(client, pool, role: str):
     return player
 
 
-async def project(pool, *only) -> None:
-    """What the projector would do beside the app (the queue, the lists read read models)."""
+async def read_projected(client, pool, path: str, who, check, *only, params=None):
+    """Read `path` once the projections (all, or `only` these) have caught up as the projector
+    beside the app would, until `check` holds of the body: the answer last read."""
     runner = ProjectionRunner(PostgresEventStore(pool))
-    for projection in only or projections():
-        await runner.ensure(projection)
-        await runner.catch_up(projection)
+    return await projected(runner, lambda: only or projections(),
+                           lambda: client.get(path, headers=who.headers, params=params),
+                           lambda answer: answer.status_code != 200 or check(answer.json()))
 
 
 async def test_the_documents_dispute_answers_are_typed_and_their_examples_hold(client) -> None:
@@ -78,8 +80,8 @@ async def test_a_dispute_answers_as_documented_from_filing_to_ruling(client, poo
     seat = contract.check(await client.get(path, params={"seat": "S"}, headers=admin.headers), "get", REPLAY)
     assert "deck" not in seat and all("hands" not in step for step in seat["steps"])
 
-    queue = await project_then(client, pool, QUEUE, admin, lambda rows: any(r["dispute_id"] == filed["dispute_id"]
-                                                                           for r in rows))
+    queue = await read_projected(client, pool, QUEUE, admin,
+                                 lambda rows: any(r["dispute_id"] == filed["dispute_id"] for r in rows), DisputesQueue())
     contract.check(queue, "get", QUEUE)
     ruled = await client.post(f"/v1/admin/disputes/{filed['dispute_id']}/rulings", headers=admin.headers,
                               json={"ruling": "void", "reason": "a revoke went unnoticed"})
@@ -90,8 +92,9 @@ async def test_a_dispute_answers_as_documented_from_filing_to_ruling(client, poo
     after = contract.check(await client.get(path, headers=admin.headers), "get", REPLAY)
     assert after["rulings"] and after["rulings"][0]["type"] == "ruling_applied"
 
-    await project(pool, DisputesQueue())
-    rows = contract.check(await client.get(MINE, headers=south.headers), "get", MINE)
+    mine = await read_projected(client, pool, MINE, south,
+                                lambda rows: {r["status"] for r in rows} == {"resolved", "rejected"}, DisputesQueue())
+    rows = contract.check(mine, "get", MINE)
     assert {r["status"] for r in rows} == {"resolved", "rejected"} and all(r["ruling"] for r in rows)
     contract.check(await client.get(QUEUE, params={"status": "all"}, headers=admin.headers), "get", QUEUE)
     record = contract.check(await client.get(f"/v1/matches/{match_id}/export", headers=south.headers), "get", EXPORT)
@@ -101,15 +104,6 @@ async def test_a_dispute_answers_as_documented_from_filing_to_ruling(client, poo
     assert one["first_deal"] == 1 and "deal" in one["result"]
     log = contract.check(await client.get(AUDIT, params={"match_id": match_id}, headers=admin.headers), "get", AUDIT)
     assert {e["action"] for e in log} == {"replay", "ruling"}
-
-
-async def project_then(client, pool, path: str, who, check):
-    for _ in range(50):
-        await project(pool, DisputesQueue())
-        answer = await client.get(path, headers=who.headers)
-        if answer.status_code != 200 or check(answer.json()):
-            return answer
-    raise AssertionError(f"{path}: never projected")
 
 
 async def test_a_deal_being_played_and_a_sealed_dispute_answer_as_documented(client, pool) -> None:
@@ -132,8 +126,8 @@ async def test_a_deal_being_played_and_a_sealed_dispute_answer_as_documented(cli
     assert "verification" not in seat
     filed = contract.check(await client.post(f"/v1/matches/{match_id}/disputes", headers=players["N"].headers,
                                              json={"deal": 0, "reason": "a card was shown"}), "post", FILE)
-    queue = await project_then(client, pool, QUEUE, seated_admin,
-                               lambda rows: any(r["dispute_id"] == filed["dispute_id"] for r in rows))
+    queue = await read_projected(client, pool, QUEUE, seated_admin,
+                                 lambda rows: any(r["dispute_id"] == filed["dispute_id"] for r in rows), DisputesQueue())
     assert queue.status_code == 200, queue.text
     rows = contract.check(queue, "get", QUEUE)
     row = next(r for r in rows if r["dispute_id"] == filed["dispute_id"])
@@ -153,9 +147,10 @@ async def test_suspended_matches_answer_as_documented(client, pool) -> None:
         except ValueError as error:
             assert await suspensions.suspend(svc, match_id, state.version, "bots.play_turn", error)
         acted[action] = match_id
-    await project(pool)
-    listed = contract.check(await client.get(SUSPENDED, headers=admin.headers, params={"limit": 200}), "get",
-                            SUSPENDED)
+    answer = await read_projected(client, pool, SUSPENDED, admin,
+                                  lambda rows: set(acted.values()) <= {row["match_id"] for row in rows},
+                                  params={"limit": 200})
+    listed = contract.check(answer, "get", SUSPENDED)
     assert set(acted.values()) <= {row["match_id"] for row in listed}
     for action, match_id in acted.items():
         answer = await client.post(f"/v1/admin/matches/{match_id}/{action}", headers=admin.headers,

@@ -20,6 +20,7 @@ from services.tournaments.service import TournamentService
 from tests.api.conftest import register
 from tests.api.typed_answers import served
 from tests.contract.match_support import play_out
+from tests.eventually import projected
 from tests.typed_contract import untyped_bodies
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
@@ -34,12 +35,12 @@ BODY = {"name": "Typed Swiss", "game": "belote", "format": "swiss", "rounds": 1,
         "bots": {"level": "basic"}, "schedule": "2030-12-04T20:00:00Z", "no_show_grace": 600}
 
 
-async def project(pool) -> None:
-    """What the projector would do beside the app: the lists read the `standings` read model."""
-    runner = ProjectionRunner(PostgresEventStore(pool))
-    for projection in projections():
-        await runner.ensure(projection)
-        await runner.catch_up(projection)
+async def mine_projected(client, pool, who, check):
+    """`/mine` once the projections have caught up as the projector beside the app would (the
+    lists read the `standings` read model), until `check` holds of its rows: the answer last read."""
+    return await projected(ProjectionRunner(PostgresEventStore(pool)), projections,
+                           lambda: client.get(f"{T}/mine", headers=who.headers),
+                           lambda answer: answer.status_code != 200 or check(answer.json()))
 
 
 async def organiser(client, pool):
@@ -65,8 +66,7 @@ async def test_a_tournament_answers_as_documented_through_its_life(client, pool)
     assert "belote" in [g["game"] for g in described]
     tid = contract.check(await client.post(T, json=BODY, headers=owner.headers), "post", T)["tournament_id"]
     contract.check(await client.get(f"{T}/{tid}", headers=alice.headers), "get", ONE)
-    await project(pool)
-    rows = contract.check(await client.get(f"{T}/mine", headers=owner.headers), "get", f"{T}/mine")
+    rows = contract.check(await mine_projected(client, pool, owner, lambda rows: rows), "get", f"{T}/mine")
     assert [r["tournament_id"] for r in rows] == [tid] and rows[0]["schedule"]
     contract.check(await client.get(T, headers=alice.headers, params={"limit": 3}), "get", T)
     mine = await client.post(f"{T}/{tid}/entries", json={"players": [alice.player_id, bob.player_id], "name": "A&B"},
@@ -109,8 +109,8 @@ async def test_a_tournament_answers_as_documented_through_its_life(client, pool)
     assert standings["by_round"]["1"] == standings["overall"]
     exported = contract.check(await client.get(f"{T}/{tid}/export", headers=alice.headers), "get", f"{ONE}/export")
     assert exported["standings"] == standings["overall"]
-    await project(pool)
-    rows = contract.check(await client.get(f"{T}/mine", headers=owner.headers), "get", f"{T}/mine")
+    rows = contract.check(await mine_projected(client, pool, owner, lambda rows: rows[0]["status"] == "closed"),
+                          "get", f"{T}/mine")
     assert [(r["status"], r["entries"]) for r in rows] == [("closed", 4)]
     assert (await client.post(f"{T}/{tid}/cancel", headers=owner.headers)).status_code == 409   # it ran
     dropped = contract.check(await client.post(T, json=BODY, headers=owner.headers), "post", T)["tournament_id"]
