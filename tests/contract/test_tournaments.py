@@ -6,6 +6,7 @@ automatic one."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 
 import pytest
@@ -24,6 +25,7 @@ from infra.vault import Vault
 from services.matches.service import MatchService
 from services.tournaments.service import TournamentService
 from tests.contract.match_support import play_out
+from tests.eventually import projected
 
 pytestmark = [pytest.mark.db]
 
@@ -81,12 +83,10 @@ async def test_swiss_of_eight_bot_entries_three_rounds_end_to_end(svc: Tournamen
     assert [line["points"] for line in table] == sorted(points.values(), reverse=True)
     # The projection agrees, round by round.
     runner = ProjectionRunner(PostgresEventStore(pool), batch_size=500)
-    projection = TournamentStandings()
-    await runner.ensure(projection)
-    await runner.catch_up(projection)
-    row = await pool.fetchrow("SELECT status, overall, by_round, closed_rounds FROM tournament_standings"
-                              " WHERE tournament_id = $1", tid)
-    import json
+    row = await projected(runner, lambda: [TournamentStandings()],
+                          lambda: pool.fetchrow("SELECT status, overall, by_round, closed_rounds FROM "
+                                                "tournament_standings WHERE tournament_id = $1", tid),
+                          lambda row: row is not None and row["status"] == "closed")
     assert row["status"] == "closed" and row["closed_rounds"] == 3
     assert json.loads(row["overall"]) == table
     assert set(json.loads(row["by_round"])) == {"1", "2", "3"}

@@ -14,7 +14,7 @@ from domain.tournaments import individual, scoring
 from services.tournaments.service import TournamentService
 from tests.contract.match_support import play_out
 from tests.contract.test_tournaments import pool, svc  # noqa: F401  (fixtures)
-from tests.contract.test_tournaments_workers import catch_up
+from tests.contract.test_tournaments_workers import standings_row
 import pytest
 
 pytestmark = [pytest.mark.db]
@@ -46,6 +46,5 @@ async def test_an_individual_swiss_of_eight_played_end_to_end(svc: TournamentSer
     table = scoring.standings(individual.points(list(state.entries), t.results_of(state)), list(state.entries),
                               duplicate=True)
     assert {line["entry"]: line["points"] for line in table} == expected
-    await catch_up(pool)
-    row = await pool.fetchrow("SELECT overall, individual FROM tournament_standings WHERE tournament_id = $1", tid)
+    row = await standings_row(pool, tid, lambda row: row["status"] == "closed")
     assert row["individual"] and json.loads(row["overall"]) == table

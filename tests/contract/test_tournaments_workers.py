@@ -4,6 +4,7 @@ scheduled time and moves running ones on; a finished match advances its tourname
 from __future__ import annotations
 
 import datetime as dt
+import json
 import random
 
 from domain.tournaments import events as ev
@@ -13,16 +14,19 @@ from infra.store import AppendResult, PostgresEventStore
 from services.tournaments import scheduling as tasks
 from tests.contract.match_support import play_out
 from tests.contract.test_tournaments import pool, svc  # noqa: F401  (fixtures)
+from tests.eventually import projected
 import pytest
 
 pytestmark = [pytest.mark.db]
 
 
-async def catch_up(pool) -> None:
+async def standings_row(pool, tid: str, check=lambda row: row is not None):
+    """The tournament's `tournament_standings` row once the projection has caught up as the
+    projector would and `check` holds of it (a deadline, not one try: see tests/eventually.py)."""
     runner = ProjectionRunner(PostgresEventStore(pool), batch_size=500)
-    projection = TournamentStandings()
-    await runner.ensure(projection)
-    await runner.catch_up(projection)
+    return await projected(runner, lambda: [TournamentStandings()],
+                           lambda: pool.fetchrow("SELECT * FROM tournament_standings WHERE tournament_id = $1", tid),
+                           lambda row: row is not None and check(row))
 
 
 async def test_tick_starts_a_scheduled_tournament_and_a_finished_match_advances_it(svc, pool) -> None:
@@ -33,7 +37,8 @@ async def test_tick_starts_a_scheduled_tournament_and_a_finished_match_advances_
     for tid in (due, not_yet):
         for i in range(4):
             await svc.execute(tid, ev.Register(entry_id=f"e{i}", players=["bot:random"]))   # bot partner filled in
-    await catch_up(pool)
+    for tid in (due, not_yet):                                                          # the tick reads these
+        assert await standings_row(pool, tid, lambda row: len(json.loads(row["entries"])) == 4)
     assert (await tasks.tick(svc))["started"] >= 1
     assert (await svc.load(due)).status == "running" and (await svc.load(not_yet)).status == "registering"
     state = await svc.load(due)
