@@ -94,6 +94,9 @@ class MemoryEventStore:
     async def settle(self, timeout: float = 30.0) -> None:
         return None                                    # every append is final when it returns
 
+    async def held_back(self, *, conn: Any = None) -> bool:
+        return False                                   # nothing waits: there is no horizon
+
     async def head(self, *, conn: Any = None) -> LogPosition:
         return self.log[-1].log_position if self.log else LOG_START
 

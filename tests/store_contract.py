@@ -193,3 +193,10 @@ class StoreContract:
         await store.settle()
         after = await store.head()
         assert after > before and after >= result.events[-1].log_position
+
+    async def test_nothing_is_held_back_once_settled(self, store) -> None:
+        """The Postgres proof that something is held back while a transaction is open is in
+        `tests/contract/test_store_log.py`; here, no adapter reports events that wait in vain."""
+        await store.append(stream(), 0, [ev(1)], command_id=uuid.uuid4())
+        await store.settle()
+        assert await store.held_back() is False

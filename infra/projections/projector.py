@@ -22,6 +22,9 @@ from infra.projections.wake import WakeListener
 log = logging.getLogger(__name__)
 
 PROJECTOR_LOCK = 0x706A7472  # 'pjtr'
+# How soon to look again while events wait behind an open transaction: the first look, and
+# the longest gap the looks back off to (the poll interval when that is shorter).
+HELD_FIRST, HELD_LAST = 0.025, 0.5
 
 
 class LostLock(RuntimeError):
@@ -71,6 +74,7 @@ async def run_projector(
                     await rebuild(runner, projection)
             loop = asyncio.get_running_loop()
             ran: dict[str, float] = {}  # when each projection last caught up
+            held = 0.0  # while events wait behind an open transaction: how soon to look again
             while not stop.is_set():
                 if lock_conn.is_closed():
                     raise LostLock("the projector lock connection closed")
@@ -84,6 +88,13 @@ async def run_projector(
                     ran[projection.name] = loop.time()
                     if count:
                         log.debug("%s: applied %d events", projection.name, count)
+                # Events held back by an open transaction had their wake-ups when they committed,
+                # before they could be read: without a look soon after, they would wait for the
+                # next append or the next poll. The looks back off to the poll interval while
+                # the transaction stays open.
+                held = min(max(2 * held, HELD_FIRST), HELD_LAST) if await runner.store.held_back() else 0.0
+                if held:
+                    wait_for = min(wait_for, held)
                 waiter = asyncio.create_task(wake.wait(wait_for))
                 stopper = asyncio.create_task(stop.wait())
                 await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)

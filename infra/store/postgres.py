@@ -45,6 +45,7 @@ from infra.store.sql import (  # noqa: F401  (re-exported: READ_STREAM, READ_LOG
     COLUMNS,
     COMMAND,
     HEAD,
+    HELD_BACK,
     READ_LOG,
     READ_STREAM,
     READ_STREAM_BACK,
@@ -265,6 +266,10 @@ class PostgresEventStore:
         """The last final position of the log (LOG_START for an empty log)."""
         row = await (conn or self.pool).fetchrow(HEAD)
         return LogPosition(row[0], row[1]) if row else LOG_START
+
+    async def held_back(self, *, conn: Connection | None = None) -> bool:
+        """Whether committed events wait behind a transaction still open (see `HELD_BACK`)."""
+        return await (conn or self.pool).fetchval(HELD_BACK)
 
     async def backlog(
         self, after: LogPosition, *, conn: Connection | None = None

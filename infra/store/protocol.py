@@ -63,6 +63,11 @@ class EventStore(Protocol):
         """The last final position of the log (LOG_START for an empty log)."""
         ...
 
+    async def held_back(self, *, conn: Any = None) -> bool:
+        """Whether committed events are not yet final (`read_log` will show them once the
+        transactions begun before them end): a tailer should look again soon."""
+        ...
+
     async def backlog(self, after: LogPosition, *, conn: Any = None) -> tuple[int, float | None]:
         """How many final events follow `after`, and the age in seconds of the oldest."""
         ...

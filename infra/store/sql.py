@@ -142,6 +142,14 @@ WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())
 ORDER BY tx_id DESC, position DESC LIMIT 1
 """
 
+# Committed events not yet final: their transaction began after one that is still open
+# (in any database of the cluster), so they wait above the horizon. A reader that has just
+# read everything final is then not caught up, and no further wake-up will say when it is:
+# the writers' wake-ups went out when they committed. One probe of the log-order index.
+HELD_BACK = """
+SELECT EXISTS (SELECT 1 FROM events WHERE tx_id >= pg_snapshot_xmin(pg_current_snapshot()))
+"""
+
 # The lag of a reader: final events after its checkpoint, and how old the oldest is.
 BACKLOG = """
 SELECT count(*), extract(epoch FROM now() - min(recorded_at))::float8 FROM events

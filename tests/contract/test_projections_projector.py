@@ -119,6 +119,7 @@ async def test_projector_killed_mid_batch_then_restarted_misses_nothing(
         woken = PostgresEventStore(store.pool, after_append=WakePublisher(client, redis_prefix))
         try:
             await write_match(woken, deals=1)
+            await store.settle()  # its events final, so "caught up" includes them
             await wait_for(caught_up, 10, "a Redis wake-up")
         finally:
             await client.aclose()
@@ -257,3 +258,46 @@ async def test_a_read_model_lags_a_wake_up_by_its_delay_and_takes_what_came_in_o
     finally:
         stop.set()
         await asyncio.wait_for(task, 20)
+
+
+async def test_events_held_behind_an_open_transaction_are_read_soon_after_it_ends(store, database_url: str,
+                                                                               redis_url: str, redis_prefix: str) -> None:
+    """Their wake-up comes while they cannot be read yet (a transaction begun before them is
+    open): a projector polling only every 30 s still takes them moments after it ends."""
+    sid, prefix = f"held-{uuid.uuid4()}", f"{redis_prefix}held"
+    follower = type(f"held_{secrets.token_hex(3)}", (Batches,), {"name": f"held_{secrets.token_hex(3)}"})(sid)
+    client = aioredis.from_url(redis_url)
+    woken = PostgresEventStore(store.pool, after_append=WakePublisher(client, prefix))
+    stop = asyncio.Event()
+    task = asyncio.create_task(run_projector(ProjectionRunner(store), [follower], redis_url=redis_url,
+                                             redis_prefix=prefix, poll_interval=30, stop=stop))
+    other = await connect(database_url)
+    loop = asyncio.get_running_loop()
+    try:
+        await woken.append(sid, 0, [NewEvent("x", b"{}")], command_id=uuid.uuid4())
+
+        async def listening() -> bool:
+            subscribed = dict(await client.pubsub_numsub(f"{prefix}:events"))
+            return bool(follower.batches) and subscribed.get(f"{prefix}:events".encode(), 0) > 0
+
+        await wait_for(listening, 30, "the projector's first batch and its wake-up channel")
+        tx = other.transaction()
+        await tx.start()
+        await other.fetchval("SELECT pg_current_xact_id()")  # holds the horizon from here
+        await woken.append(sid, 1, [NewEvent("x", b"{}")], command_id=uuid.uuid4())
+        await asyncio.sleep(1.0)
+        assert await store.held_back()
+        assert [v for _, batch in follower.batches for v in batch] == [1]   # woken, but not final yet
+        await tx.commit()
+        ended = loop.time()
+
+        async def read() -> bool:
+            return [v for _, batch in follower.batches for v in batch] == [1, 2]
+
+        await wait_for(read, 5, "the event held back")
+        assert follower.batches[-1][0] - ended < 2.0                          # not the next 30 s poll
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 20)
+        await other.close()
+        await client.aclose()

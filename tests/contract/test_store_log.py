@@ -49,10 +49,12 @@ async def test_an_event_that_commits_late_is_not_skipped(store, database_url: st
         page = await store.read_log(start, 100)
         # ...so following positions would return `early` and step over `late` for good.
         assert [e.stream_id for e in page if e.stream_id in (late, early)] == []
+        assert await store.held_back()  # `early` is committed, and waits for `late`'s transaction
         await tx.commit()
     finally:
         await slow.close()
     await store.settle()
+    assert not await store.held_back()
     page = await store.read_log(start, 100)
     assert [e.stream_id for e in page if e.stream_id in (late, early)] == [late, early]
 
