@@ -88,10 +88,12 @@ async def run_projector(
                     ran[projection.name] = loop.time()
                     if count:
                         log.debug("%s: applied %d events", projection.name, count)
+                if await wake.wait(0.0):  # appends came in meanwhile: another round at once
+                    continue
                 # Events held back by an open transaction had their wake-ups when they committed,
                 # before they could be read: without a look soon after, they would wait for the
-                # next append or the next poll. The looks back off to the poll interval while
-                # the transaction stays open.
+                # next append or the next poll. The looks back off while the transaction stays
+                # open. (Asked only when no wake-up is pending, so a busy log pays nothing.)
                 held = min(max(2 * held, HELD_FIRST), HELD_LAST) if await runner.store.held_back() else 0.0
                 if held:
                     wait_for = min(wait_for, held)

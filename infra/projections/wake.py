@@ -142,19 +142,22 @@ class WakeListener:
                 except Exception:
                     pass
 
-    async def wait(self, timeout: float) -> None:
+    async def wait(self, timeout: float) -> bool:
+        """Whether a wake-up came (`timeout` 0: had come) rather than the time running out."""
         await self._connect()
         if self._pubsub is None:
             await asyncio.sleep(timeout)
-            return
+            return False
         try:
             if await self._pubsub.get_message(timeout=timeout) is not None:
                 while await self._pubsub.get_message(timeout=0.0) is not None:
                     pass  # one wake-up is enough for any number of appends
+                return True
         except Exception as exc:
             log.warning("lost the Redis wake-up channel (%s); polling", exc)
             await self._drop()
             self._failed_at = asyncio.get_running_loop().time()
+        return False
 
     async def close(self) -> None:
         await self._drop()

@@ -195,9 +195,9 @@ async def test_the_projector_rebuilds_a_projection_whose_version_changed(store) 
     assert await rows(store, new.table) == before
 
 
-def test_cli_status_and_rebuild(database_url: str) -> None:
+def test_cli_status_and_rebuild(migrated_database_url: str) -> None:
     def atout(*args: str) -> tuple[int, dict]:
-        done = subprocess.run([sys.executable, "-m", "services.cli", *args, "--database-url", database_url],
+        done = subprocess.run([sys.executable, "-m", "services.cli", *args, "--database-url", migrated_database_url],
                               cwd=ROOT, capture_output=True, text=True, timeout=120)
         return done.returncode, json.loads(done.stdout)
 
