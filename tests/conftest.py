@@ -180,10 +180,11 @@ async def _redis_server_url(_servers: _Servers) -> str:
 @pytest.fixture(scope="session")
 async def database_url(_pg_server_url: str) -> AsyncIterator[str]:
     """A postgresql:// URL of a database made for this session and dropped after it."""
-    from tests.databases import own_database
+    from tests.databases import held_horizon, own_database
 
     async with own_database(_pg_server_url, "atout_test", migrated=False) as url:
-        yield url
+        with held_horizon(_pg_server_url):
+            yield url
 
 
 @pytest.fixture(scope="session")

@@ -3,9 +3,12 @@ not see (or act on) what the rest of the suite leaves in the session's database.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import os
 import secrets
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Iterator
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -38,3 +41,37 @@ async def own_database(server_url: str, prefix: str, *, migrated: bool = True) -
             await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         finally:
             await admin.close()
+
+
+@contextlib.contextmanager
+def held_horizon(server_url: str) -> Iterator[None]:
+    """With `ATOUT_TEST_HOLD_HORIZON=SECONDS`, transactions of that length, each holding a
+    transaction id, one after another on `server_url`'s server while the block runs.
+
+    Every reader of the log waits behind such a transaction (see `infra/store/sql.py`), as it
+    would behind a slow statement anywhere on a shared server: a test that reads a read model
+    once after a write, instead of until it has caught up, fails under it at once rather than
+    once in a hundred runs. Off unless the variable is set."""
+    seconds = float(os.environ.get("ATOUT_TEST_HOLD_HORIZON") or 0)
+    if seconds <= 0:
+        yield
+        return
+    stop = threading.Event()
+
+    async def hold() -> None:
+        conn = await asyncpg.connect(server_url)
+        try:
+            while not stop.is_set():
+                async with conn.transaction():
+                    await conn.execute("SELECT pg_current_xact_id()")
+                    await asyncio.sleep(seconds)
+        finally:
+            await conn.close()
+
+    holder = threading.Thread(target=asyncio.run, args=(hold(),), name="held-horizon", daemon=True)
+    holder.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        holder.join(seconds + 10)
