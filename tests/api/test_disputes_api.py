@@ -80,7 +80,8 @@ async def test_dispute_replay_verify_void_audit_and_export(client, runner) -> No
         assert checked["status"] == "verified" and all(checked["checks"].values())
 
     queue = await projected(runner, READ_MODELS, lambda: _json(client.get("/v1/admin/disputes", headers=admin.headers)),
-                             lambda rows: any(r["dispute_id"] == dispute["dispute_id"] for r in rows))
+                             lambda rows: any(r["dispute_id"] == dispute["dispute_id"] and r["status"] == "in_review"
+                                              for r in rows))
     assert next(r for r in queue if r["dispute_id"] == dispute["dispute_id"])["status"] == "in_review"
     assert (await client.get("/v1/admin/disputes", headers=south.headers)).status_code == 403
 
