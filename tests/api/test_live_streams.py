@@ -330,6 +330,7 @@ async def test_resume_mid_deal_misses_nothing_and_repeats_nothing(server, http, 
         await table.step(svc, match_id, rng)
     east = table.tokens["E"]
     first = await listen_ws(server, match_id, east, stop_after=6)
+    await asyncio.wait_for(first.first.wait(), 10)  # its snapshot before the moves it is to see live
     for _ in range(10):  # some live, then the client goes away, more while it is gone
         await table.step(svc, match_id, rng)
     await asyncio.wait_for(first.task, 10)
