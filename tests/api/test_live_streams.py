@@ -200,7 +200,9 @@ async def listen_ws(base: str, match_id: str, token: str, after: int | None = No
 
     async def run() -> None:
         headers = {"Authorization": f"Bearer {token}"} if header else {}
-        async with ws_connect(ws_url(base, match_id, after), additional_headers=headers) as ws:
+        # No read-side queue limit: a client leaving mid-burst would otherwise stop reading at
+        # `max_queue` unread messages, and so never read the server's answer to its close.
+        async with ws_connect(ws_url(base, match_id, after), additional_headers=headers, max_queue=None) as ws:
             if not header:
                 await ws.send(json.dumps({"type": "auth", "token": token}))
             try:
