@@ -10,16 +10,13 @@ from __future__ import annotations
 import pytest
 
 from domain.cards import DECK_32
-from infra.projections import ProjectionRunner
 from infra.projections.disputes import DisputesQueue
 from infra.store import PostgresEventStore
 from infra.vault import Vault
-from services.bootstrap import projections
 from services.matches import suspensions
 from services.matches.service import MatchService
 from tests.api.conftest import finish, register, seated_match
-from tests.api.typed_answers import served
-from tests.eventually import projected
+from tests.api.typed_answers import read_projected, served
 from tests.typed_contract import untyped_bodies
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
@@ -38,15 +35,6 @@ async def with_role(client, pool, role: str):
     player = await register(client, role)
     await pool.execute("UPDATE players SET role = $2 WHERE player_id = $1", player.player_id, role)
     return player
-
-
-async def read_projected(client, pool, path: str, who, check, *only, params=None):
-    """Read `path` once the projections (all, or `only` these) have caught up as the projector
-    beside the app would, until `check` holds of the body: the answer last read."""
-    runner = ProjectionRunner(PostgresEventStore(pool))
-    return await projected(runner, lambda: only or projections(),
-                           lambda: client.get(path, headers=who.headers, params=params),
-                           lambda answer: answer.status_code != 200 or check(answer.json()))
 
 
 async def test_the_documents_dispute_answers_are_typed_and_their_examples_hold(client) -> None:

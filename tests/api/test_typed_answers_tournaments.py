@@ -11,16 +11,13 @@ import random
 
 import pytest
 
-from infra.projections import ProjectionRunner
 from infra.store import PostgresEventStore
 from infra.vault import Vault
-from services.bootstrap import projections
 from services.matches.service import MatchService
 from services.tournaments.service import TournamentService
 from tests.api.conftest import register
-from tests.api.typed_answers import served
+from tests.api.typed_answers import read_projected, served
 from tests.contract.match_support import play_out
-from tests.eventually import projected
 from tests.typed_contract import untyped_bodies
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
@@ -33,14 +30,6 @@ ROUTES = {("get", T), ("get", f"{T}/mine"), ("post", T), ("get", ONE), ("post", 
           ("get", f"{T}/formats"), ("get", "/v1/games"), ("post", f"{ONE}/cancel"), ("post", f"{ONE}/finish"), ("get", "/healthz"), ("get", "/readyz")}
 BODY = {"name": "Typed Swiss", "game": "belote", "format": "swiss", "rounds": 1, "options": {"deals": 1},
         "bots": {"level": "basic"}, "schedule": "2030-12-04T20:00:00Z", "no_show_grace": 600}
-
-
-async def mine_projected(client, pool, who, check):
-    """`/mine` once the projections have caught up as the projector beside the app would (the
-    lists read the `standings` read model), until `check` holds of its rows: the answer last read."""
-    return await projected(ProjectionRunner(PostgresEventStore(pool)), projections,
-                           lambda: client.get(f"{T}/mine", headers=who.headers),
-                           lambda answer: answer.status_code != 200 or check(answer.json()))
 
 
 async def organiser(client, pool):
@@ -66,7 +55,8 @@ async def test_a_tournament_answers_as_documented_through_its_life(client, pool)
     assert "belote" in [g["game"] for g in described]
     tid = contract.check(await client.post(T, json=BODY, headers=owner.headers), "post", T)["tournament_id"]
     contract.check(await client.get(f"{T}/{tid}", headers=alice.headers), "get", ONE)
-    rows = contract.check(await mine_projected(client, pool, owner, lambda rows: rows), "get", f"{T}/mine")
+    listed = await read_projected(client, pool, f"{T}/mine", owner, lambda rows: rows)
+    rows = contract.check(listed, "get", f"{T}/mine")
     assert [r["tournament_id"] for r in rows] == [tid] and rows[0]["schedule"]
     contract.check(await client.get(T, headers=alice.headers, params={"limit": 3}), "get", T)
     mine = await client.post(f"{T}/{tid}/entries", json={"players": [alice.player_id, bob.player_id], "name": "A&B"},
@@ -109,7 +99,8 @@ async def test_a_tournament_answers_as_documented_through_its_life(client, pool)
     assert standings["by_round"]["1"] == standings["overall"]
     exported = contract.check(await client.get(f"{T}/{tid}/export", headers=alice.headers), "get", f"{ONE}/export")
     assert exported["standings"] == standings["overall"]
-    rows = contract.check(await mine_projected(client, pool, owner, lambda rows: rows[0]["status"] == "closed"),
+    rows = contract.check(await read_projected(client, pool, f"{T}/mine", owner,
+                                                lambda rows: rows[0]["status"] == "closed"),
                           "get", f"{T}/mine")
     assert [(r["status"], r["entries"]) for r in rows] == [("closed", 4)]
     assert (await client.post(f"{T}/{tid}/cancel", headers=owner.headers)).status_code == 409   # it ran

@@ -1,5 +1,6 @@
-"""What the typed-answers tests share: the document the app serves, and a check that an
-answer (or an example the document shows) is what the document says for its route and status.
+"""What the typed-answers tests share: the document the app serves, a check that an answer
+(or an example the document shows) is what the document says for its route and status, and a
+read of a route that answers from read models once they have caught up.
 
 Why the served document (`/schema/openapi.json`) and not the app's `openapi_schema`: the served
 one is finished (services/http/contract.py) and is what clients are generated from."""
@@ -9,6 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 import jsonschema_rs
+
+from infra.projections import ProjectionRunner
+from infra.store import PostgresEventStore
+from services.bootstrap import projections
+from tests.eventually import projected
 
 JSON = "application/json"
 
@@ -77,3 +83,12 @@ def check_examples(contract: Contract, routes: list[tuple[str, str, int]]) -> in
             assert not (problems := contract.errors(method, path, status, example["value"])), (method, path, problems)
             checked += 1
     return checked
+
+
+async def read_projected(client: Any, pool: Any, path: str, who: Any, check: Any, *only: Any,
+                         params: dict[str, Any] | None = None) -> Any:
+    """`GET path` as `who`, after the projections (all, or `only` these) have caught up as the
+    projector beside the app would, until `check` holds of the body: the answer last read."""
+    return await projected(ProjectionRunner(PostgresEventStore(pool)), lambda: only or projections(),
+                           lambda: client.get(path, headers=who.headers, params=params),
+                           lambda answer: answer.status_code != 200 or check(answer.json()))

@@ -29,6 +29,15 @@ from tests.eventually import projected
 
 pytestmark = [pytest.mark.db]
 
+
+async def standings_row(pool, tid: str, check=lambda row: row is not None):
+    """The tournament's `tournament_standings` row once the projection has caught up as the
+    projector would and `check` holds of it (a deadline, not one try: see tests/eventually.py)."""
+    runner = ProjectionRunner(PostgresEventStore(pool), batch_size=500)
+    return await projected(runner, lambda: [TournamentStandings()],
+                           lambda: pool.fetchrow("SELECT * FROM tournament_standings WHERE tournament_id = $1", tid),
+                           lambda row: row is not None and check(row))
+
 OPTIONS = {"deals": 1}
 
 
@@ -82,11 +91,7 @@ async def test_swiss_of_eight_bot_entries_three_rounds_end_to_end(svc: Tournamen
     assert {line["entry"]: line["points"] for line in table} == points
     assert [line["points"] for line in table] == sorted(points.values(), reverse=True)
     # The projection agrees, round by round.
-    runner = ProjectionRunner(PostgresEventStore(pool), batch_size=500)
-    row = await projected(runner, lambda: [TournamentStandings()],
-                          lambda: pool.fetchrow("SELECT status, overall, by_round, closed_rounds FROM "
-                                                "tournament_standings WHERE tournament_id = $1", tid),
-                          lambda row: row is not None and row["status"] == "closed")
+    row = await standings_row(pool, tid, lambda row: row["status"] == "closed")
     assert row["status"] == "closed" and row["closed_rounds"] == 3
     assert json.loads(row["overall"]) == table
     assert set(json.loads(row["by_round"])) == {"1", "2", "3"}

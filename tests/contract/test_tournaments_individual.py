@@ -13,8 +13,7 @@ from domain.tournaments import events as ev
 from domain.tournaments import individual, scoring
 from services.tournaments.service import TournamentService
 from tests.contract.match_support import play_out
-from tests.contract.test_tournaments import pool, svc  # noqa: F401  (fixtures)
-from tests.contract.test_tournaments_workers import standings_row
+from tests.contract.test_tournaments import pool, standings_row, svc  # noqa: F401  (fixtures)
 import pytest
 
 pytestmark = [pytest.mark.db]

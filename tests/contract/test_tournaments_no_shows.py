@@ -31,8 +31,7 @@ from services.tournaments.service import TournamentService
 from services.tournaments import scheduling as tasks
 from services.workers.app import make_app
 from tests.contract.match_support import play_out
-from tests.contract.test_tournaments import pool  # noqa: F401  (fixture)
-from tests.contract.test_tournaments_workers import standings_row
+from tests.contract.test_tournaments import pool, standings_row  # noqa: F401  (fixture)
 from tests.contract.test_workers import ROOT, Worker
 import pytest
 

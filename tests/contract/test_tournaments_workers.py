@@ -8,25 +8,13 @@ import json
 import random
 
 from domain.tournaments import events as ev
-from infra.projections import ProjectionRunner
-from infra.projections.standings import TournamentStandings
-from infra.store import AppendResult, PostgresEventStore
+from infra.store import AppendResult
 from services.tournaments import scheduling as tasks
 from tests.contract.match_support import play_out
-from tests.contract.test_tournaments import pool, svc  # noqa: F401  (fixtures)
-from tests.eventually import projected
+from tests.contract.test_tournaments import pool, standings_row, svc  # noqa: F401  (fixtures)
 import pytest
 
 pytestmark = [pytest.mark.db]
-
-
-async def standings_row(pool, tid: str, check=lambda row: row is not None):
-    """The tournament's `tournament_standings` row once the projection has caught up as the
-    projector would and `check` holds of it (a deadline, not one try: see tests/eventually.py)."""
-    runner = ProjectionRunner(PostgresEventStore(pool), batch_size=500)
-    return await projected(runner, lambda: [TournamentStandings()],
-                           lambda: pool.fetchrow("SELECT * FROM tournament_standings WHERE tournament_id = $1", tid),
-                           lambda row: row is not None and check(row))
 
 
 async def test_tick_starts_a_scheduled_tournament_and_a_finished_match_advances_it(svc, pool) -> None:
