@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import os
 import socket
 import threading
 import time
@@ -107,6 +108,27 @@ def test_on_a_real_broker_every_send_arrives_in_order(redis_url: str, redis_pref
         client.close()
 
 
+def own_ports() -> set[int]:
+    """The local TCP ports of this process's open sockets (Linux's /proc): Redis names each
+    client by its address, and other test processes open and close theirs meanwhile."""
+    inodes = set()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue  # closed since it was listed
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    ports = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as rows:
+            for row in list(rows)[1:]:
+                fields = row.split()
+                if fields[9] in inodes:
+                    ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
 @pytest.mark.redis
 async def test_the_bot_turns_projection_closed_lets_its_thread_and_connections_go(redis_url: str,
                                                                                   redis_prefix: str) -> None:
@@ -118,7 +140,8 @@ async def test_the_bot_turns_projection_closed_lets_its_thread_and_connections_g
 
     prefix = f"{redis_prefix}closing"
     client = redis.Redis.from_url(redis_url)
-    connections = lambda: {c["id"] for c in client.client_list()}     # noqa: E731
+    connections = lambda: {c["id"] for c in client.client_list()                  # noqa: E731
+                           if int(c["addr"].rsplit(":", 1)[1]) in own_ports()}    # not other workers' tests
     queue = f"{prefix}:{queues(prefix)['bots']}"
     before = connections()
     projection = reactor.projection(Settings(redis_url=redis_url, redis_prefix=prefix))
