@@ -9,6 +9,7 @@ from domain.wire import CARD, SUIT, action, choose, shown_events
 
 LEGAL: list[dict[str, Any]] = [
     action("pass"), action("bid", value={"type": "integer", "minimum": 1}), action("trump", suit=SUIT),
+    action("discard", cards=choose("a seat holding more than six trumps sheds `choose` of them, shown (A.4.5)")),
     action("rob", keep=choose("the dealer keeps `choose` of his hand and the stock")),
     action("play", card=CARD),
 ]

@@ -27,7 +27,7 @@ from services.http.schemas import MAX_VERSION
 # The contract's version, in both documents' `info.version`: it moves with every change to
 # either document, with an entry in CHANGELOG.md and the documents' fingerprints in
 # docs/contract-fingerprints.json (tests/unit/test_contract_version.py holds all three together).
-CONTRACT_VERSION = "1.17"
+CONTRACT_VERSION = "1.18"
 
 ERROR_REF = {"$ref": "#/components/schemas/ErrorOut"}
 ERROR_SCHEMA = {"type": "object", "title": "ErrorOut", "required": ["code", "message", "details"],

@@ -2844,6 +2844,10 @@ export interface components {
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
+                action: "discard";
+                cards: string[];
+            } | {
+                /** @constant */
                 action: "rob";
                 keep: string[];
             } | {
@@ -2959,6 +2963,10 @@ export interface components {
                 action: "trump";
                 /** @enum {string} */
                 suit: "S" | "H" | "D" | "C";
+            } | {
+                /** @constant */
+                action: "discard";
+                cards: string[];
             } | {
                 /** @constant */
                 action: "rob";
@@ -3556,6 +3564,10 @@ export interface components {
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
+                action: "discard";
+                cards: string[];
+            } | {
+                /** @constant */
                 action: "rob";
                 keep: string[];
             } | {
@@ -3669,7 +3681,7 @@ export interface components {
             signature: "absent" | "invalid" | "unknown_key" | "valid";
             /** @description by seat: its legal actions now */
             legal?: {
-                [key: string]: (components["schemas"]["BeloteBidLegal"] | components["schemas"]["BeloteNameLegal"] | components["schemas"]["BeloteDeclareLegal"] | components["schemas"]["BelotePlayLegal"] | components["schemas"]["BelotePassLegal"] | components["schemas"]["BeloteTakeLegal"] | components["schemas"]["BeloteCoincheLegal"] | components["schemas"]["BeloteSurcoincheLegal"] | components["schemas"]["CinchBidLegal"] | components["schemas"]["CinchTrumpLegal"] | components["schemas"]["CinchRobLegal"] | components["schemas"]["CinchPlayLegal"] | components["schemas"]["CinchPassLegal"] | components["schemas"]["FiveHundredBidLegal"] | components["schemas"]["FiveHundredPlay2Legal"] | components["schemas"]["FiveHundredBid2Legal"] | components["schemas"]["FiveHundredDiscardLegal"] | components["schemas"]["FiveHundredPlayLegal"] | components["schemas"]["FiveHundredPassLegal"])[];
+                [key: string]: (components["schemas"]["BeloteBidLegal"] | components["schemas"]["BeloteNameLegal"] | components["schemas"]["BeloteDeclareLegal"] | components["schemas"]["BelotePlayLegal"] | components["schemas"]["BelotePassLegal"] | components["schemas"]["BeloteTakeLegal"] | components["schemas"]["BeloteCoincheLegal"] | components["schemas"]["BeloteSurcoincheLegal"] | components["schemas"]["CinchBidLegal"] | components["schemas"]["CinchTrumpLegal"] | components["schemas"]["CinchDiscardLegal"] | components["schemas"]["CinchRobLegal"] | components["schemas"]["CinchPlayLegal"] | components["schemas"]["CinchPassLegal"] | components["schemas"]["FiveHundredBidLegal"] | components["schemas"]["FiveHundredPlay2Legal"] | components["schemas"]["FiveHundredBid2Legal"] | components["schemas"]["FiveHundredDiscardLegal"] | components["schemas"]["FiveHundredPlayLegal"] | components["schemas"]["FiveHundredPassLegal"])[];
             };
         };
         /**
@@ -4827,7 +4839,7 @@ export interface components {
             tricks: components["schemas"]["Trick"][];
             hand: string[] | null;
             /** @description the seat's legal actions now, in the action vocabulary (a `choose`/`from` value: send `choose` cards of `from`) */
-            legal: (components["schemas"]["CinchBidLegal"] | components["schemas"]["CinchTrumpLegal"] | components["schemas"]["CinchRobLegal"] | components["schemas"]["CinchPlayLegal"] | components["schemas"]["CinchPassLegal"])[];
+            legal: (components["schemas"]["CinchBidLegal"] | components["schemas"]["CinchTrumpLegal"] | components["schemas"]["CinchDiscardLegal"] | components["schemas"]["CinchRobLegal"] | components["schemas"]["CinchPlayLegal"] | components["schemas"]["CinchPassLegal"])[];
             deal_points: {
                 [key: string]: number;
             };
@@ -4906,6 +4918,16 @@ export interface components {
             action: "trump";
             /** @enum {string} */
             suit: "S" | "H" | "D" | "C";
+        };
+        /** CinchDiscardLegal */
+        CinchDiscardLegal: {
+            /** @constant */
+            action: "discard";
+            /** @description a seat holding more than six trumps sheds `choose` of them, shown (A.4.5) */
+            cards: {
+                choose: number;
+                from: string[];
+            };
         };
         /** CinchRobLegal */
         CinchRobLegal: {
@@ -5229,6 +5251,10 @@ export interface components {
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
+                action: "discard";
+                cards: string[];
+            } | {
+                /** @constant */
                 action: "rob";
                 keep: string[];
             } | {
@@ -5344,6 +5370,10 @@ export interface components {
                 action: "trump";
                 /** @enum {string} */
                 suit: "S" | "H" | "D" | "C";
+            } | {
+                /** @constant */
+                action: "discard";
+                cards: string[];
             } | {
                 /** @constant */
                 action: "rob";
@@ -6097,6 +6127,19 @@ export interface components {
             action: "trump";
             /** @enum {string} */
             suit: "S" | "H" | "D" | "C";
+        };
+        /** CinchDiscardCommand */
+        CinchDiscardCommand: {
+            /**
+             * Format: uuid
+             * @description client-made, unique per match
+             */
+            command_id: string;
+            /** @description the version of the view the decision was made from */
+            expected_version: number;
+            /** @constant */
+            action: "discard";
+            cards: string[];
         };
         /** CinchRobCommand */
         CinchRobCommand: {
@@ -7680,7 +7723,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BeloteBidCommand"] | components["schemas"]["BeloteNameCommand"] | components["schemas"]["BeloteDeclareCommand"] | components["schemas"]["BelotePlayCommand"] | components["schemas"]["BelotePassCommand"] | components["schemas"]["BeloteTakeCommand"] | components["schemas"]["BeloteCoincheCommand"] | components["schemas"]["BeloteSurcoincheCommand"] | components["schemas"]["CinchBidCommand"] | components["schemas"]["CinchTrumpCommand"] | components["schemas"]["CinchRobCommand"] | components["schemas"]["CinchPlayCommand"] | components["schemas"]["CinchPassCommand"] | components["schemas"]["FiveHundredBidCommand"] | components["schemas"]["FiveHundredPlay2Command"] | components["schemas"]["FiveHundredBid2Command"] | components["schemas"]["FiveHundredDiscardCommand"] | components["schemas"]["FiveHundredPlayCommand"] | components["schemas"]["FiveHundredPassCommand"];
+                "application/json": components["schemas"]["BeloteBidCommand"] | components["schemas"]["BeloteNameCommand"] | components["schemas"]["BeloteDeclareCommand"] | components["schemas"]["BelotePlayCommand"] | components["schemas"]["BelotePassCommand"] | components["schemas"]["BeloteTakeCommand"] | components["schemas"]["BeloteCoincheCommand"] | components["schemas"]["BeloteSurcoincheCommand"] | components["schemas"]["CinchBidCommand"] | components["schemas"]["CinchTrumpCommand"] | components["schemas"]["CinchDiscardCommand"] | components["schemas"]["CinchRobCommand"] | components["schemas"]["CinchPlayCommand"] | components["schemas"]["CinchPassCommand"] | components["schemas"]["FiveHundredBidCommand"] | components["schemas"]["FiveHundredPlay2Command"] | components["schemas"]["FiveHundredBid2Command"] | components["schemas"]["FiveHundredDiscardCommand"] | components["schemas"]["FiveHundredPlayCommand"] | components["schemas"]["FiveHundredPassCommand"];
             };
         };
         responses: {

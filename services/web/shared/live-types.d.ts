@@ -639,7 +639,7 @@ export interface components {
             tricks: components["schemas"]["Trick"][];
             hand: string[] | null;
             /** @description the seat's legal actions now, in the action vocabulary (a `choose`/`from` value: send `choose` cards of `from`) */
-            legal: (components["schemas"]["CinchBidLegal"] | components["schemas"]["CinchTrumpLegal"] | components["schemas"]["CinchRobLegal"] | components["schemas"]["CinchPlayLegal"] | components["schemas"]["CinchPassLegal"])[];
+            legal: (components["schemas"]["CinchBidLegal"] | components["schemas"]["CinchTrumpLegal"] | components["schemas"]["CinchDiscardLegal"] | components["schemas"]["CinchRobLegal"] | components["schemas"]["CinchPlayLegal"] | components["schemas"]["CinchPassLegal"])[];
             deal_points: {
                 [key: string]: number;
             };
@@ -718,6 +718,16 @@ export interface components {
             action: "trump";
             /** @enum {string} */
             suit: "S" | "H" | "D" | "C";
+        };
+        /** CinchDiscardLegal */
+        CinchDiscardLegal: {
+            /** @constant */
+            action: "discard";
+            /** @description a seat holding more than six trumps sheds `choose` of them, shown (A.4.5) */
+            cards: {
+                choose: number;
+                from: string[];
+            };
         };
         /** CinchRobLegal */
         CinchRobLegal: {
@@ -1038,6 +1048,10 @@ export interface components {
                 suit: "S" | "H" | "D" | "C";
             } | {
                 /** @constant */
+                action: "discard";
+                cards: string[];
+            } | {
+                /** @constant */
                 action: "rob";
                 keep: string[];
             } | {
@@ -1152,6 +1166,10 @@ export interface components {
                 action: "trump";
                 /** @enum {string} */
                 suit: "S" | "H" | "D" | "C";
+            } | {
+                /** @constant */
+                action: "discard";
+                cards: string[];
             } | {
                 /** @constant */
                 action: "rob";

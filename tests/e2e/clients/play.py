@@ -29,9 +29,10 @@ from atout_client.models import (
     BeloteCoincheLegal, BeloteDeclareCommand, BeloteDeclareLegal, BeloteNameCommand, BeloteNameCommandSuit,
     BeloteNameLegal, BeloteOptionsIn, BeloteOptionsInVariant, BelotePassCommand, BelotePassLegal, BelotePlayCommand,
     BelotePlayLegal, BeloteSurcoincheCommand, BeloteSurcoincheLegal, BeloteTakeCommand, BeloteTakeLegal, BeloteView,
-    CinchBidCommand, CinchBidLegal, CinchOptionsIn, CinchPassCommand, CinchPassLegal, CinchPlayCommand,
-    CinchPlayLegal, CinchRobCommand, CinchRobLegal, CinchTrumpCommand, CinchTrumpCommandSuit, CinchTrumpLegal,
-    CinchView, CreateMatch, CreateMatchGame, CreateMatchSeats, ErrorOut, FiveHundredBid2Command,
+    CinchBidCommand, CinchBidLegal, CinchDiscardCommand, CinchDiscardLegal, CinchOptionsIn, CinchPassCommand,
+    CinchPassLegal, CinchPlayCommand, CinchPlayLegal, CinchRobCommand, CinchRobLegal, CinchTrumpCommand,
+    CinchTrumpCommandSuit, CinchTrumpLegal, CinchView, CreateMatch, CreateMatchGame, CreateMatchSeats, ErrorOut,
+    FiveHundredBid2Command,
     FiveHundredBid2CommandContract, FiveHundredBid2Legal, FiveHundredBidCommand, FiveHundredBidCommandSuit,
     FiveHundredBidLegal, FiveHundredDiscardCommand, FiveHundredDiscardLegal, FiveHundredOptionsIn,
     FiveHundredPassCommand, FiveHundredPassLegal, FiveHundredPlay2Command, FiveHundredPlay2CommandSuit,
@@ -41,12 +42,13 @@ from atout_client.models import (
 
 T = TypeVar("T")
 Command = (BeloteBidCommand | BeloteCoincheCommand | BeloteDeclareCommand | BeloteNameCommand | BelotePassCommand
-           | BelotePlayCommand | BeloteSurcoincheCommand | BeloteTakeCommand | CinchBidCommand | CinchPassCommand
-           | CinchPlayCommand | CinchRobCommand | CinchTrumpCommand | FiveHundredBid2Command | FiveHundredBidCommand
-           | FiveHundredDiscardCommand | FiveHundredPassCommand | FiveHundredPlay2Command | FiveHundredPlayCommand)
+           | BelotePlayCommand | BeloteSurcoincheCommand | BeloteTakeCommand | CinchBidCommand | CinchDiscardCommand
+           | CinchPassCommand | CinchPlayCommand | CinchRobCommand | CinchTrumpCommand | FiveHundredBid2Command
+           | FiveHundredBidCommand | FiveHundredDiscardCommand | FiveHundredPassCommand | FiveHundredPlay2Command
+           | FiveHundredPlayCommand)
 BeloteLegal = (BeloteBidLegal | BeloteCoincheLegal | BeloteDeclareLegal | BeloteNameLegal | BelotePassLegal
                | BelotePlayLegal | BeloteSurcoincheLegal | BeloteTakeLegal)
-CinchLegal = CinchBidLegal | CinchPassLegal | CinchPlayLegal | CinchRobLegal | CinchTrumpLegal
+CinchLegal = CinchBidLegal | CinchDiscardLegal | CinchPassLegal | CinchPlayLegal | CinchRobLegal | CinchTrumpLegal
 FiveHundredLegal = (FiveHundredBid2Legal | FiveHundredBidLegal | FiveHundredDiscardLegal | FiveHundredPassLegal
                     | FiveHundredPlay2Legal | FiveHundredPlayLegal)
 Options = BeloteOptionsIn | CinchOptionsIn | FiveHundredOptionsIn
@@ -90,6 +92,9 @@ def cinch(action: CinchLegal, version: int, rng: random.Random) -> Command:
         return CinchBidCommand(*envelope, action=action.action, value=action.value)
     if isinstance(action, CinchTrumpLegal):
         return CinchTrumpCommand(*envelope, action=action.action, suit=CinchTrumpCommandSuit(action.suit.value))
+    if isinstance(action, CinchDiscardLegal):
+        return CinchDiscardCommand(*envelope, action=action.action,
+                                   cards=rng.sample(action.cards.from_, action.cards.choose))
     if isinstance(action, CinchRobLegal):
         return CinchRobCommand(*envelope, action=action.action, keep=rng.sample(action.keep.from_, action.keep.choose))
     if isinstance(action, CinchPlayLegal):

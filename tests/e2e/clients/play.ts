@@ -60,7 +60,11 @@ function choose(view: View): Command {
       return { ...envelope, ...pick(table.legal ?? []) };
     case "cinch": {
       const action = pick(table.legal);
-      return action.action === "rob" ? { ...envelope, action: "rob", keep: sample(action.keep.from, action.keep.choose) }
+      if (action.action === "rob") {
+        return { ...envelope, action: "rob", keep: sample(action.keep.from, action.keep.choose) };
+      }
+      return action.action === "discard"
+        ? { ...envelope, action: "discard", cards: sample(action.cards.from, action.cards.choose) }
         : { ...envelope, ...action };
     }
     case "five_hundred": {

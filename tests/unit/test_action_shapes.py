@@ -1,0 +1,78 @@
+"""Every action a game lists as legal fits a shape the API's documents declare for it, and
+every action a seat sends from it fits a declared shape of what is sent.
+
+A generated client reads a view's `legal` by these shapes alone: one listed action without a
+shape makes the whole view unreadable to it (and leaves it no command class to send). Random
+deals of every way of playing (each combination of the options that change the play), every
+seat at every step, until every shape and every command has been seen at least once — some actions (Cinch's
+shedding of a seventh trump) come up once in hundreds of deals."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import jsonschema_rs
+import pytest
+
+from domain.cards import Seat
+from domain.game import AdjustScore, GameRules, RuleViolation, StartDeal, VoidDeal
+from domain.games import GAMES
+from domain.playout import concrete, play_deal
+from services.http.contract_views import legal
+
+MAX_DEALS = 6000
+SYSTEM = {kind.__struct_config__.tag for kind in (StartDeal, VoidDeal, AdjustScore)}
+
+
+def ways_of_playing(game: GameRules) -> list[Any]:
+    """The game's parsed options for each combination of its enumerated and yes/no options
+    (the combinations it refuses left out), one deal each."""
+    choices = {name: schema["enum"] if "enum" in schema else [False, True]
+               for name, schema in game.options_schema.items()
+               if "enum" in schema or schema.get("type") == "boolean"}
+    ways = []
+    for values in itertools.product(*choices.values()):
+        try:
+            ways.append(game.parse_options({**dict(zip(choices, values)), "deals": 1}))
+        except RuleViolation:
+            continue
+    return ways
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_each_seat_command_has_a_declared_shape(name: str) -> None:
+    game = GAMES[name]
+    commands = {kind.__struct_config__.tag for kind in game.command_types} - SYSTEM
+    assert commands == {shape["title"] for shape in game.action_shapes}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_legal_action_fits_a_declared_shape(name: str) -> None:
+    game = GAMES[name]
+    shapes = {shape["title"]: jsonschema_rs.validator_for(shape) for shape in legal(name)}
+    sent = jsonschema_rs.validator_for({"anyOf": legal(name, sent=True)})
+    commands = {kind.__struct_config__.tag for kind in game.command_types} - SYSTEM
+    ways, rng, deals = ways_of_playing(game), random.Random(11), 0
+    seen, listed = set[str](), set[str]()
+    assert ways
+    while deals < len(ways) * 4 or seen != set(shapes) or listed != commands:
+        assert deals < MAX_DEALS, f"{name}: never {sorted(set(shapes) - seen)} {sorted(commands - listed)}"
+        state = game.initial(ways[deals % len(ways)])
+        for _, state, _ in play_deal(game, state, rng):
+            for seat in Seat:
+                for action in game.legal_actions(state, seat):
+                    listed.add(action["action"])
+                    fits = {title for title, shape in shapes.items() if shape.is_valid(action)}
+                    assert fits, (name, action)
+                    seen |= fits
+                    assert sent.is_valid(concrete(action, rng)), (name, action)
+        deals += 1
+
+
+def test_an_undeclared_action_is_found() -> None:
+    """The check itself: Cinch without its `discard` shape does not fit a listed discard."""
+    shapes = [jsonschema_rs.validator_for(shape) for shape in legal("cinch") if "Discard" not in shape["title"]]
+    discard = {"action": "discard", "cards": {"choose": 1, "from": ["5H", "TH", "8H", "QH", "4H", "9H", "6H"]}}
+    assert not any(shape.is_valid(discard) for shape in shapes)
