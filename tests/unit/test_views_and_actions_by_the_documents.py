@@ -1,11 +1,12 @@
-"""Every action a game lists as legal fits a shape the API's documents declare for it, and
-every action a seat sends from it fits a declared shape of what is sent.
+"""Every view of a game fits the schema the API's documents give it, every action it lists as
+legal fits a declared shape, and every action a seat sends from it fits a declared shape of
+what is sent.
 
-A generated client reads a view's `legal` by these shapes alone: one listed action without a
-shape makes the whole view unreadable to it (and leaves it no command class to send). Random
-deals of every way of playing (each combination of the options that change the play), every
-seat at every step, until every shape and every command has been seen at least once — some actions (Cinch's
-shedding of a seventh trump) come up once in hundreds of deals."""
+A generated client reads a view by these schemas alone: one listed action without a shape
+makes the whole view unreadable to it (and leaves it no command class to send). Random deals
+of every way of playing (each combination of the options that change the play), every seat
+and a spectator at every step, until every shape and every command has been seen at least
+once: some (Cinch's shedding of a seventh trump) come up once in hundreds of deals."""
 
 from __future__ import annotations
 
@@ -14,15 +15,19 @@ import random
 from typing import Any
 
 import jsonschema_rs
+import msgspec
 import pytest
+from litestar.testing import TestClient
 
 from domain.cards import Seat
 from domain.game import AdjustScore, GameRules, RuleViolation, StartDeal, VoidDeal
 from domain.games import GAMES
 from domain.playout import concrete, play_deal
+from infra.settings import Settings
+from services.http.app import create_app
 from services.http.contract_views import legal
 
-MAX_DEALS = 6000
+MIN_DEALS, MAX_DEALS = 100, 6000
 SYSTEM = {kind.__struct_config__.tag for kind in (StartDeal, VoidDeal, AdjustScore)}
 
 
@@ -48,8 +53,18 @@ def test_each_seat_command_has_a_declared_shape(name: str) -> None:
     assert commands == {shape["title"] for shape in game.action_shapes}
 
 
+@pytest.fixture(scope="module")
+def views() -> dict[str, Any]:
+    """A validator of each game's view by the served document (built with no database)."""
+    with TestClient(create_app(Settings(database_url="postgresql://nobody@127.0.0.1:1/none"))) as client:
+        document = client.get("/schema/openapi.json").json()
+    refs = document["components"]["schemas"]["MatchViewOut"]["properties"]["table"]["discriminator"]["mapping"]
+    return {game: jsonschema_rs.validator_for({"$ref": ref, "components": document["components"]})
+            for game, ref in refs.items()}
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_every_legal_action_fits_a_declared_shape(name: str) -> None:
+def test_every_legal_action_and_view_fits_the_documents(name: str, views: dict[str, Any]) -> None:
     game = GAMES[name]
     shapes = {shape["title"]: jsonschema_rs.validator_for(shape) for shape in legal(name)}
     sent = jsonschema_rs.validator_for({"anyOf": legal(name, sent=True)})
@@ -57,10 +72,13 @@ def test_every_legal_action_fits_a_declared_shape(name: str) -> None:
     ways, rng, deals = ways_of_playing(game), random.Random(11), 0
     seen, listed = set[str](), set[str]()
     assert ways
-    while deals < len(ways) * 4 or seen != set(shapes) or listed != commands:
+    while deals < max(MIN_DEALS, len(ways) * 4) or seen != set(shapes) or listed != commands:
         assert deals < MAX_DEALS, f"{name}: never {sorted(set(shapes) - seen)} {sorted(commands - listed)}"
         state = game.initial(ways[deals % len(ways)])
         for _, state, _ in play_deal(game, state, rng):
+            for looking in (*Seat, None):
+                shown = msgspec.json.decode(msgspec.json.encode(game.view(state, looking)))
+                assert views[name].is_valid(shown), (name, looking, next(views[name].iter_errors(shown)).message)
             for seat in Seat:
                 for action in game.legal_actions(state, seat):
                     listed.add(action["action"])
