@@ -34,7 +34,7 @@ SYSTEM = {kind.__struct_config__.tag for kind in (StartDeal, VoidDeal, AdjustSco
 def ways_of_playing(game: GameRules) -> list[Any]:
     """The game's parsed options for each combination of its enumerated and yes/no options
     (the combinations it refuses left out), one deal each."""
-    choices = {name: schema["enum"] if "enum" in schema else [False, True]
+    choices = {name: schema.get("enum", [False, True])
                for name, schema in game.options_schema.items()
                if "enum" in schema or schema.get("type") == "boolean"}
     ways = []
@@ -74,8 +74,7 @@ def test_every_legal_action_and_view_fits_the_documents(name: str, views: dict[s
     assert ways
     while deals < max(MIN_DEALS, len(ways) * 4) or seen != set(shapes) or listed != commands:
         assert deals < MAX_DEALS, f"{name}: never {sorted(set(shapes) - seen)} {sorted(commands - listed)}"
-        state = game.initial(ways[deals % len(ways)])
-        for _, state, _ in play_deal(game, state, rng):
+        for _, state, _ in play_deal(game, game.initial(ways[deals % len(ways)]), rng):
             for looking in (*Seat, None):
                 shown = msgspec.json.decode(msgspec.json.encode(game.view(state, looking)))
                 assert views[name].is_valid(shown), (name, looking, next(views[name].iter_errors(shown)).message)
