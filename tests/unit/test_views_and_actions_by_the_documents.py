@@ -1,6 +1,6 @@
-"""Every view of a game fits the schema the API's documents give it, every action it lists as
-legal fits a declared shape, and every action a seat sends from it fits a declared shape of
-what is sent.
+"""Every view of a game and every event as a seat is sent it fit the schemas the API's
+documents give them, every action a game lists as legal fits a declared shape, and every
+action a seat sends from it fits a declared shape of what is sent.
 
 A generated client reads a view by these schemas alone: one listed action without a shape
 makes the whole view unreadable to it (and leaves it no command class to send). Random deals
@@ -54,17 +54,30 @@ def test_each_seat_command_has_a_declared_shape(name: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def views() -> dict[str, Any]:
-    """A validator of each game's view by the served document (built with no database)."""
+def document() -> dict[str, Any]:
+    """The served OpenAPI document (the app built with no database)."""
     with TestClient(create_app(Settings(database_url="postgresql://nobody@127.0.0.1:1/none"))) as client:
-        document = client.get("/schema/openapi.json").json()
+        return client.get("/schema/openapi.json").json()
+
+
+@pytest.fixture(scope="module")
+def views(document: dict[str, Any]) -> dict[str, Any]:
+    """A validator of each game's view by the document."""
     refs = document["components"]["schemas"]["MatchViewOut"]["properties"]["table"]["discriminator"]["mapping"]
     return {game: jsonschema_rs.validator_for({"$ref": ref, "components": document["components"]})
             for game, ref in refs.items()}
 
 
+@pytest.fixture(scope="module")
+def events(document: dict[str, Any]) -> Any:
+    """A validator of an event as a seat is sent it, by the document."""
+    return jsonschema_rs.validator_for({**document["components"]["schemas"]["EventOut"]["properties"]["event"],
+                                        "components": document["components"]})
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_every_legal_action_and_view_fits_the_documents(name: str, views: dict[str, Any]) -> None:
+def test_every_view_event_and_legal_action_fits_the_documents(name: str, views: dict[str, Any], events: Any
+                                                             ) -> None:
     game = GAMES[name]
     shapes = {shape["title"]: jsonschema_rs.validator_for(shape) for shape in legal(name)}
     sent = jsonschema_rs.validator_for({"anyOf": legal(name, sent=True)})
@@ -74,10 +87,12 @@ def test_every_legal_action_and_view_fits_the_documents(name: str, views: dict[s
     assert ways
     while deals < max(MIN_DEALS, len(ways) * 4) or seen != set(shapes) or listed != commands:
         assert deals < MAX_DEALS, f"{name}: never {sorted(set(shapes) - seen)} {sorted(commands - listed)}"
-        for _, state, _ in play_deal(game, game.initial(ways[deals % len(ways)]), rng):
+        for _, state, happened in play_deal(game, game.initial(ways[deals % len(ways)]), rng):
             for looking in (*Seat, None):
-                shown = msgspec.json.decode(msgspec.json.encode(game.view(state, looking)))
+                shown = wire(game.view(state, looking))
                 assert views[name].is_valid(shown), (name, looking, next(views[name].iter_errors(shown)).message)
+                for event in (wire(game.redact(event, looking)) for event in happened):
+                    assert events.is_valid(event), (name, looking, event)
             for seat in Seat:
                 for action in game.legal_actions(state, seat):
                     listed.add(action["action"])
@@ -86,6 +101,10 @@ def test_every_legal_action_and_view_fits_the_documents(name: str, views: dict[s
                     seen |= fits
                     assert sent.is_valid(concrete(action, rng)), (name, action)
         deals += 1
+
+
+def wire(value: Any) -> Any:
+    return msgspec.json.decode(msgspec.json.encode(value))
 
 
 def test_an_undeclared_action_is_found() -> None:
