@@ -158,6 +158,11 @@ def worker_app(settings: Settings, features: Sequence[Feature] = FEATURES) -> Ce
 
 
 REDIS_CONNECTIONS = 64
+# Opening a connection may take one lost SYN (Linux sends it again after a second, so a
+# connect given only a second fails whenever the server's accept queue overflowed for an
+# instant), or a second in which a busy machine did not run this process. A blackholed
+# server costs this much only when the pool must open a connection; commands keep their second.
+REDIS_CONNECT_SECONDS = 2.5
 
 
 def shared_redis(url: str) -> aioredis.Redis:
@@ -166,7 +171,8 @@ def shared_redis(url: str) -> aioredis.Redis:
     as redis-py's default pool does past its cap, which would drop wake-ups and let the
     rate limit fail open exactly when the API is busiest."""
     return aioredis.Redis.from_pool(aioredis.BlockingConnectionPool.from_url(
-        url, max_connections=REDIS_CONNECTIONS, timeout=1.0, socket_connect_timeout=1.0, socket_timeout=1.0))
+        url, max_connections=REDIS_CONNECTIONS, timeout=1.0, socket_connect_timeout=REDIS_CONNECT_SECONDS,
+        socket_timeout=1.0))
 
 
 def _after_commit(hooks: list[AfterCommit]) -> AfterCommit:
