@@ -1,6 +1,7 @@
-"""Every view of a game and every event as a seat is sent it fit the schemas the API's
-documents give them, every action a game lists as legal fits a declared shape, and every
-action a seat sends from it fits a declared shape of what is sent.
+"""Every view of a game and every event as a seat is sent it fit the schemas both API documents
+(OpenAPI, and AsyncAPI for the live streams) give them, every action a game lists as legal
+fits a declared shape, and every action a seat sends from it fits a declared shape of what is
+sent.
 
 A generated client reads a view by these schemas alone: one listed action without a shape
 makes the whole view unreadable to it (and leaves it no command class to send). Random deals
@@ -54,29 +55,35 @@ def test_each_seat_command_has_a_declared_shape(name: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def document() -> dict[str, Any]:
-    """The served OpenAPI document (the app built with no database)."""
+def documents() -> list[tuple[dict[str, Any], str]]:
+    """The served OpenAPI and AsyncAPI documents (the app built with no database), each with
+    the schema its events are typed by: a view and an event are typed in both."""
     with TestClient(create_app(Settings(database_url="postgresql://nobody@127.0.0.1:1/none"))) as client:
-        return client.get("/schema/openapi.json").json()
+        return [(client.get("/schema/openapi.json").json(), "EventOut"),
+                (client.get("/schema/asyncapi.json").json(), "Event")]
+
+
+def _validator(schema: dict[str, Any], document: dict[str, Any]) -> Any:
+    return jsonschema_rs.validator_for({**schema, "components": document["components"]})
 
 
 @pytest.fixture(scope="module")
-def views(document: dict[str, Any]) -> dict[str, Any]:
-    """A validator of each game's view by the document."""
-    refs = document["components"]["schemas"]["MatchViewOut"]["properties"]["table"]["discriminator"]["mapping"]
-    return {game: jsonschema_rs.validator_for({"$ref": ref, "components": document["components"]})
-            for game, ref in refs.items()}
+def views(documents: list[tuple[dict[str, Any], str]]) -> list[Any]:
+    """Validators of a game's view (a match view's `table`: one of the games' views), one by
+    each document."""
+    return [_validator(document["components"]["schemas"]["MatchViewOut"]["properties"]["table"], document)
+            for document, _ in documents]
 
 
 @pytest.fixture(scope="module")
-def events(document: dict[str, Any]) -> Any:
-    """A validator of an event as a seat is sent it, by the document."""
-    return jsonschema_rs.validator_for({**document["components"]["schemas"]["EventOut"]["properties"]["event"],
-                                        "components": document["components"]})
+def events(documents: list[tuple[dict[str, Any], str]]) -> list[Any]:
+    """Validators of an event as a seat is sent it, one by each document."""
+    return [_validator(document["components"]["schemas"][name]["properties"]["event"], document)
+            for document, name in documents]
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_every_view_event_and_legal_action_fits_the_documents(name: str, views: dict[str, Any], events: Any
+def test_every_view_event_and_legal_action_fits_the_documents(name: str, views: list[Any], events: list[Any]
                                                              ) -> None:
     game = GAMES[name]
     shapes = {shape["title"]: jsonschema_rs.validator_for(shape) for shape in legal(name)}
@@ -90,9 +97,10 @@ def test_every_view_event_and_legal_action_fits_the_documents(name: str, views: 
         for _, state, happened in play_deal(game, game.initial(ways[deals % len(ways)]), rng):
             for looking in (*Seat, None):
                 shown = wire(game.view(state, looking))
-                assert views[name].is_valid(shown), (name, looking, next(views[name].iter_errors(shown)).message)
+                for view in views:
+                    assert view.is_valid(shown), (name, looking, next(view.iter_errors(shown)).message)
                 for event in (wire(game.redact(event, looking)) for event in happened):
-                    assert events.is_valid(event), (name, looking, event)
+                    assert all(schema.is_valid(event) for schema in events), (name, looking, event)
             for seat in Seat:
                 for action in game.legal_actions(state, seat):
                     listed.add(action["action"])
