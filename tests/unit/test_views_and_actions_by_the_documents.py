@@ -1,7 +1,7 @@
-"""Every view of a game and every event as a seat is sent it fit the schemas both API documents
-(OpenAPI, and AsyncAPI for the live streams) give them, every action a game lists as legal
-fits a declared shape, and every action a seat sends from it fits a declared shape of what is
-sent.
+"""Every view of a game, every event as a seat is sent it and every finished deal's summary fit
+the schemas both API documents (OpenAPI, and AsyncAPI for the live streams) give them; every
+action a game lists as legal fits a declared shape, and every action a seat sends from it fits
+a declared shape of what is sent.
 
 A generated client reads a view by these schemas alone: one listed action without a shape
 makes the whole view unreadable to it (and leaves it no command class to send). Random deals
@@ -82,9 +82,16 @@ def events(documents: list[tuple[dict[str, Any], str]]) -> list[Any]:
             for document, name in documents]
 
 
+@pytest.fixture(scope="module")
+def summaries(documents: list[tuple[dict[str, Any], str]]) -> list[Any]:
+    """Validators of a finished deal's summary (in `deal_finished`), one by each document."""
+    return [_validator(document["components"]["schemas"]["DealFinished"]["properties"]["summary"], document)
+            for document, _ in documents]
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_every_view_event_and_legal_action_fits_the_documents(name: str, views: list[Any], events: list[Any]
-                                                             ) -> None:
+def test_every_view_event_and_legal_action_fits_the_documents(name: str, views: list[Any], events: list[Any],
+                                                             summaries: list[Any]) -> None:
     game = GAMES[name]
     shapes = {shape["title"]: jsonschema_rs.validator_for(shape) for shape in legal(name)}
     sent = jsonschema_rs.validator_for({"anyOf": legal(name, sent=True)})
@@ -108,6 +115,8 @@ def test_every_view_event_and_legal_action_fits_the_documents(name: str, views: 
                     assert fits, (name, action)
                     seen |= fits
                     assert sent.is_valid(concrete(action, rng)), (name, action)
+        summed = wire(game.deal_summary(state))
+        assert all(summary.is_valid(summed) for summary in summaries), (name, summed)
         deals += 1
 
 
