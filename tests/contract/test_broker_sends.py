@@ -140,8 +140,14 @@ async def test_the_bot_turns_projection_closed_lets_its_thread_and_connections_g
 
     prefix = f"{redis_prefix}closing"
     client = redis.Redis.from_url(redis_url)
-    connections = lambda: {c["id"] for c in client.client_list()                  # noqa: E731
-                           if int(c["addr"].rsplit(":", 1)[1]) in own_ports()}    # not other workers' tests
+
+    def connections() -> set[str]:
+        """This process's Redis connections (not other test workers'); the ports are read after
+        the list, which the client's own first connection is opened for."""
+        listed = client.client_list()
+        ports = own_ports()
+        return {c["id"] for c in listed if int(c["addr"].rsplit(":", 1)[1]) in ports}
+
     queue = f"{prefix}:{queues(prefix)['bots']}"
     before = connections()
     projection = reactor.projection(Settings(redis_url=redis_url, redis_prefix=prefix))

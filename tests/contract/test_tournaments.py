@@ -38,6 +38,7 @@ async def standings_row(pool, tid: str, check=lambda row: row is not None):
                            lambda: pool.fetchrow("SELECT * FROM tournament_standings WHERE tournament_id = $1", tid),
                            lambda row: row is not None and check(row))
 
+
 OPTIONS = {"deals": 1}
 
 
