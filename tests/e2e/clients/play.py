@@ -32,12 +32,11 @@ from atout_client.models import (
     CinchBidCommand, CinchBidLegal, CinchDiscardCommand, CinchDiscardLegal, CinchOptionsIn, CinchPassCommand,
     CinchPassLegal, CinchPlayCommand, CinchPlayLegal, CinchRobCommand, CinchRobLegal, CinchTrumpCommand,
     CinchTrumpCommandSuit, CinchTrumpLegal, CinchView, CreateMatch, CreateMatchGame, CreateMatchSeats, ErrorOut,
-    FiveHundredBid2Command,
-    FiveHundredBid2CommandContract, FiveHundredBid2Legal, FiveHundredBidCommand, FiveHundredBidCommandSuit,
-    FiveHundredBidLegal, FiveHundredDiscardCommand, FiveHundredDiscardLegal, FiveHundredOptionsIn,
-    FiveHundredPassCommand, FiveHundredPassLegal, FiveHundredPlay2Command, FiveHundredPlay2CommandSuit,
-    FiveHundredPlay2Legal, FiveHundredPlayCommand, FiveHundredPlayLegal, FiveHundredView, MatchViewOut,
-    MatchViewOutStatus, Register, Seat, V1MatchesMatchIdSeatsTakeSeatSeat,
+    FiveHundredBid2Command, FiveHundredBid2CommandContract, FiveHundredBid2Legal, FiveHundredBidCommand,
+    FiveHundredBidCommandSuit, FiveHundredBidLegal, FiveHundredDiscardCommand, FiveHundredDiscardLegal,
+    FiveHundredOptionsIn, FiveHundredPassCommand, FiveHundredPassLegal, FiveHundredPlay2Command,
+    FiveHundredPlay2CommandSuit, FiveHundredPlay2Legal, FiveHundredPlayCommand, FiveHundredPlayLegal,
+    FiveHundredView, MatchViewOut, MatchViewOutStatus, Register, Seat, V1MatchesMatchIdSeatsTakeSeatSeat,
 )
 
 T = TypeVar("T")
